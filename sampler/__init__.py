@@ -1,0 +1,1 @@
+"""leash's producing side: benchmarks, prompts, engines, verification and the results writer."""

@@ -1,0 +1,104 @@
+"""Atomic file writes: a file appears under its final name complete, or not at all.
+
+Every write goes to a hidden temporary file in the same directory, is flushed and
+fsync'd, then renamed over the final name (rename is atomic on POSIX filesystems).
+An exception or a kill in between leaves only the temporary file, which readers
+ignore (its name starts with a dot) and ``remove_stale_temporaries`` cleans up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+TEMP_PREFIX = ".tmp-"
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename inside ``directory`` durable."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_path(final: Path) -> Iterator[Path]:
+    """Yield a temporary path next to ``final``; on success rename it to ``final``.
+
+    The caller writes the temporary path by any means (pyarrow, json, ...). If the
+    block raises, the temporary file is removed and ``final`` is untouched.
+    """
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=final.suffix, dir=final.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        with open(tmp, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, final)
+        fsync_directory(final.parent)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def atomic_text_writer(final: Path) -> Iterator[IO[str]]:
+    """Open a text file that becomes visible as ``final`` only when the block ends cleanly."""
+    with atomic_path(final) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+        yield handle
+        handle.flush()
+
+
+def write_json_atomic(final: Path, payload: Any) -> None:
+    """Write ``payload`` as indented JSON to ``final`` atomically."""
+    with atomic_text_writer(final) as handle:
+        json.dump(payload, handle, indent=2, ensure_ascii=False, sort_keys=False)
+        handle.write("\n")
+
+
+@contextlib.contextmanager
+def exclusive_lock(lock_file: Path) -> Iterator[None]:
+    """Hold an advisory exclusive lock (flock) on ``lock_file`` for the block.
+
+    Used around read-modify-write of a results folder's metadata so that several
+    writers (for example a SLURM array filling one folder) never lose each other's
+    updates.
+    """
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_file, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def remove_stale_temporaries(directory: Path, older_than_s: float = 3600.0) -> int:
+    """Delete temporary files a killed writer left in ``directory``; return how many.
+
+    Only files untouched for ``older_than_s`` seconds go, so that a writer still
+    running on the same folder (another process, another machine) keeps its own.
+    """
+    removed = 0
+    if not directory.is_dir():
+        return 0
+    now = time.time()
+    for path in directory.glob(TEMP_PREFIX + "*"):
+        with contextlib.suppress(FileNotFoundError):
+            if now - path.stat().st_mtime >= older_than_s:
+                path.unlink()
+                removed += 1
+    return removed

@@ -1,0 +1,136 @@
+"""Read benchmark records from JSONL, JSON, Parquet, CSV or the Hugging Face hub.
+
+Each reader yields ``(where, record)`` pairs, where ``where`` names the line or
+record for error messages ("test.jsonl line 12"). Parsing the records into
+questions is ``benchmark_presets``' job.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sampler.errors import LeashError
+
+Record = dict[str, Any]
+HUB_PREFIX = "hf:"
+
+
+def read_records(source: str) -> Iterator[tuple[str, Record]]:
+    """Yield ``(location, record)`` from a file path or ``hf:ORG/NAME[:split]``."""
+    if source.startswith(HUB_PREFIX):
+        yield from _read_hub(source)
+        return
+    path = Path(source)
+    if not path.exists():
+        raise LeashError(f"{path}: no such file")
+    if path.is_dir():
+        raise LeashError(f"{path}: is a folder; give the benchmark file itself")
+    suffix = path.suffix.lower()
+    readers = {
+        ".jsonl": _read_jsonl,
+        ".ndjson": _read_jsonl,
+        ".json": _read_json,
+        ".parquet": _read_parquet,
+        ".csv": _read_csv,
+    }
+    reader = readers.get(suffix)
+    if reader is None:
+        raise LeashError(
+            f"{path}: unknown file type {suffix or '(none)'!r}; use .jsonl, .json, .parquet or .csv"
+        )
+    yield from reader(path)
+
+
+def _read_jsonl(path: Path) -> Iterator[tuple[str, Record]]:
+    try:
+        handle = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise LeashError(f"{path}: cannot be read ({exc})") from exc
+    with handle:
+        try:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise LeashError(f"{path} line {number}: not valid JSON ({exc.msg})") from exc
+                if not isinstance(record, dict):
+                    raise LeashError(f"{path} line {number}: expected a JSON object")
+                yield f"{path} line {number}", record
+        except UnicodeDecodeError as exc:
+            raise LeashError(f"{path}: not UTF-8 text ({exc})") from exc
+
+
+def _read_json(path: Path) -> Iterator[tuple[str, Record]]:
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise LeashError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LeashError(f"{path}: cannot be read ({exc})") from exc
+    if isinstance(payload, dict):
+        for key in ("data", "rows", "questions", "test"):
+            if isinstance(payload.get(key), list):
+                payload = payload[key]
+                break
+    if not isinstance(payload, list):
+        raise LeashError(f"{path}: expected a JSON list of objects (or {{'data': [...]}})")
+    for index, record in enumerate(payload):
+        if not isinstance(record, dict):
+            raise LeashError(f"{path} record {index}: expected a JSON object")
+        yield f"{path} record {index}", record
+
+
+def _read_parquet(path: Path) -> Iterator[tuple[str, Record]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(path)
+        row = 0
+        for batch in handle.iter_batches(batch_size=4096):
+            for record in batch.to_pylist():
+                yield f"{path} row {row}", record
+                row += 1
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+
+
+def _read_csv(path: Path) -> Iterator[tuple[str, Record]]:
+    try:
+        handle = open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise LeashError(f"{path}: cannot be read ({exc})") from exc
+    with handle:
+        reader = csv.DictReader(handle)
+        try:
+            for record in reader:
+                yield f"{path} line {reader.line_num}", dict(record)
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise LeashError(f"{path} line {reader.line_num}: not valid CSV ({exc})") from exc
+
+
+def _read_hub(source: str) -> Iterator[tuple[str, Record]]:
+    """``hf:ORG/NAME[:split]`` through the ``datasets`` package (extra ``hf``)."""
+    spec = source[len(HUB_PREFIX) :]
+    name, _, split = spec.partition(":")
+    if not name or "/" not in name:
+        raise LeashError(f"{source}: expected hf:ORG/NAME or hf:ORG/NAME:SPLIT")
+    try:
+        import datasets  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise LeashError(
+            f"{source}: loading from the hub needs the 'datasets' package"
+            " (pip install 'leash[hf]'); or download the file and give its path"
+        ) from exc
+    try:
+        data = datasets.load_dataset(name, split=split or "test")
+    except Exception as exc:  # the hub raises many types: network, missing split, auth
+        raise LeashError(f"{source}: could not load from the hub ({exc})") from exc
+    for index, record in enumerate(data):
+        yield f"{source} row {index}", dict(record)
