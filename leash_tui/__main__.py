@@ -1,0 +1,5 @@
+"""``python -m leash_tui`` runs the ``leash`` command (used by tests and in checkouts)."""
+
+from leash_tui.cli import main
+
+main()

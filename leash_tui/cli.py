@@ -1,0 +1,74 @@
+"""The ``leash`` command: a click group whose subcommands are imported only when run.
+
+``leash --help`` must answer fast and must not import vllm, torch or transformers,
+so each subcommand lives in its own module and is named here with a one-line
+summary. LeashError (bad input) is printed as a one-line error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from leash_tui import __version__
+
+#: name -> (module:attribute, one-line summary shown by ``leash --help``)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "info": ("leash_tui.info_command:info", "Describe a results folder: models, benchmarks, samples."),
+    "import": ("leash_tui.import_command:import_", "Build or extend a results folder from sample JSONL."),
+    "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
+    "benchmarks": (
+        "leash_tui.benchmarks_command:benchmarks",
+        "List benchmark presets, or check benchmark files load.",
+    ),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = SUBCOMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module_name, attr = entry[0].split(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from sampler.errors import LeashError
+
+        try:
+            return super().invoke(ctx)
+        except LeashError as exc:
+            from leash_tui.safe_text import visible
+
+            raise click.ClickException(visible(str(exc))) from None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="leash")
+def cli() -> None:
+    """leash: what did RLVR keep, gain and lose? Empirical support dynamics, question by question.
+
+    Typical flow: sample (or import) -> verify -> report -> explore.
+    """
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        cli(prog_name="leash")
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,47 @@
+"""Make untrusted text (model outputs, file contents, names) safe to show on a terminal.
+
+Control characters, ANSI escape sequences (CSI, OSC 52 clipboard writes, screen
+clears) and NUL bytes are replaced by visible stand-ins, so nothing a model wrote
+can drive the terminal. Rich and Textual receive such text only as ``rich.text.Text``
+objects, never as markup strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+# C0 controls except \n and \t, DEL, and C1 controls (0x80-0x9f, e.g. the 8-bit CSI).
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SPECIAL = {"\x1b": "␛", "\x00": "␀", "\r": "␍", "\x07": "␇", "\x08": "␈", "\x7f": "␡"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    return _SPECIAL.get(ch) or f"\\x{ord(ch):02x}"
+
+
+def visible(text: str, keep_newlines: bool = True) -> str:
+    """``text`` with every control character replaced by a visible stand-in.
+
+    With ``keep_newlines`` False, newlines and tabs become ``⏎`` and spaces too
+    (for one-line cells).
+    """
+    out = _CONTROL_RE.sub(_visible, text)
+    if not keep_newlines:
+        out = out.replace("\n", "⏎").replace("\t", " ")
+    return out
+
+
+def one_line(text: str | None, limit: int = 80) -> str:
+    """A visible single-line preview of ``text``, cut to ``limit`` characters."""
+    if text is None:
+        return "–"
+    flat = visible(text, keep_newlines=False)
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def safe(text: str | None, style: str = "") -> Text:
+    """A rich Text holding ``text`` literally (no markup parsing), controls made visible."""
+    return Text(visible(text or ""), style=style)
