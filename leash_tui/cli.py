@@ -20,6 +20,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "info": ("leash_tui.info_command:info", "Describe a results folder: models, benchmarks, samples."),
     "import": ("leash_tui.import_command:import_", "Build or extend a results folder from sample JSONL."),
     "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
+    "verify": (
+        "leash_tui.verify_command:verify",
+        "Verify answers: fill verdicts for samples that have none (resumable).",
+    ),
     "benchmarks": (
         "leash_tui.benchmarks_command:benchmarks",
         "List benchmark presets, or check benchmark files load.",

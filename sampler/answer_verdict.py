@@ -16,7 +16,6 @@ answer part (as many parts as the gold has).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -31,35 +30,13 @@ from sampler.results_schema import (
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
 )
+from sampler.verdict_types import MAX_ANSWER_CHARS, Verdict
 
 # math-verify warns once per process that its timeouts are off; leash bounds time itself.
 logging.getLogger("math_verify").setLevel(logging.ERROR)
 
-#: Longest normalised answer stored; longer ones are cut (they still group together).
-MAX_ANSWER_CHARS = 500
 _CACHE_SIZE = 8192
 _BOXED_CONFIG = (LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig())
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The outcome for one (gold, answer) pair: a status, the normalised answer, a reason."""
-
-    status: str
-    answer: str | None = None
-    detail: str | None = None
-
-    @property
-    def correct(self) -> bool:
-        return self.status == STATUS_CORRECT
-
-
-@dataclass(frozen=True)
-class VerifyTask:
-    """One distinct pair to verify: the gold and the extracted answer (unit removed)."""
-
-    gold: Gold
-    span: AnswerSpan
 
 
 class GoldUnparseable(ValueError):
@@ -156,14 +133,6 @@ def judge_safely(gold: Gold, span: AnswerSpan) -> Verdict:
         return Verdict(STATUS_ERROR, None, "out of memory")
     except Exception as exc:  # math-verify and sympy raise many types on odd input
         return Verdict(STATUS_ERROR, None, f"{type(exc).__name__}: {str(exc)[:200]}")
-
-
-def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
-    """``span`` with the gold's unit removed (so that "5 km" and "5" are one answer)."""
-    if not gold.unit or span.free_text:
-        return span
-    stripped = strip_unit(span.text, gold.unit)
-    return span if stripped == span.text else AnswerSpan(stripped, span.free_text)
 
 
 def clear_caches() -> None:

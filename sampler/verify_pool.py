@@ -31,10 +31,16 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from sampler.answer_extraction import AnswerSpan
-from sampler.answer_verdict import MAX_ANSWER_CHARS, Verdict, VerifyTask, prepare_span
 from sampler.errors import LeashError
 from sampler.gold_answers import Gold
 from sampler.results_schema import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_TIMEOUT
+from sampler.verdict_types import (
+    MAX_ANSWER_CHARS,
+    Verdict,
+    VerifyTask,
+    integer_verdict,
+    prepare_span,
+)
 from sampler.verify_worker import READY
 
 #: Seconds one (gold, answer) pair may take, parse and compare together.
@@ -112,15 +118,6 @@ class _Worker:
             self.process.wait(timeout=5)
         self._close_pipes()
 
-    def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            self.writer.send(None)
-        try:
-            self.process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self._close_pipes()
-
     def _close_pipes(self) -> None:
         for conn in (self.reader, self.writer):
             with contextlib.suppress(OSError):
@@ -172,14 +169,16 @@ class VerifyPool:
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 
+    def start(self) -> None:
+        """Start the workers now (they take a second to load math-verify), not at first use."""
+        while len(self._workers) < self.size:
+            self._workers.append(_Worker(self.memory_limit_mb))
+
     def close(self) -> None:
-        """Stop every worker (politely when idle, by force when busy or starting)."""
+        """Stop every worker. They hold no state worth saving, so they are simply killed."""
         workers, self._workers = self._workers, []
         for worker in workers:
-            if worker.busy or not worker.ready:
-                worker.kill()
-            else:
-                worker.stop()
+            worker.kill()
 
     def run(
         self,
@@ -319,11 +318,13 @@ class VerifyCounts:
     no_answer: int = 0
     no_gold: int = 0
     verifier_calls: int = 0
+    integer_shortcuts: int = 0
     cache_hits: int = 0
 
     @property
     def calls_saved(self) -> int:
-        return self.cache_hits
+        """Samples with an answer that needed no math-verify call of their own."""
+        return self.cache_hits + self.integer_shortcuts
 
 
 class AnswerVerifier:
@@ -370,6 +371,12 @@ class AnswerVerifier:
             if key in pending:
                 pending[key].append(i)
                 self.counts.cache_hits += 1
+                continue
+            quick = integer_verdict(gold, span)
+            if quick is not None:
+                self._cache[key] = verdicts[i] = quick
+                self.counts.integer_shortcuts += 1
+                instant += 1
                 continue
             pending[key] = [i]
             tasks.append(VerifyTask(gold, span))

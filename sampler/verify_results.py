@@ -291,6 +291,8 @@ def verify_results(
         summary.workers = pool.size
         verifier = AnswerVerifier(pool)
         with pool:
+            if work:
+                pool.start()  # workers load math-verify while shards are read
             for batch in _batches(work, batch_samples):
                 _verify_batch(batch, retry, golds, config, verifier, summary, distinct, advance)
                 for plan, table in batch:

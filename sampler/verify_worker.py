@@ -49,8 +49,15 @@ def limit_memory(extra_mb: int) -> None:
 
 def serve(reader: Connection, writer: Connection) -> None:
     """Answer batches until the parent sends None or closes the pipe."""
-    from sampler.answer_verdict import judge_safely
+    from sampler.answer_extraction import AnswerSpan
+    from sampler.answer_verdict import clear_caches, judge_safely
+    from sampler.gold_answers import Gold
 
+    # Warm up (math-verify compiles its regexes on first use) before saying ready, so
+    # that the first real item's deadline is not spent on start-up work.
+    judge_safely(Gold("\\frac{1}{2}"), AnswerSpan("0.5"))
+    judge_safely(Gold("1"), AnswerSpan("The answer is 1", free_text=True))
+    clear_caches()
     writer.send(READY)
     while True:
         try:
