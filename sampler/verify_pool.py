@@ -266,6 +266,10 @@ class VerifyPool:
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 
+    def worker_pids(self) -> list[int]:
+        """Process ids of the current workers (for diagnostics)."""
+        return [w.pid for w in self._workers]
+
     def close(self) -> None:
         """Stop every worker and the zygote. They hold no state worth saving: kill them."""
         workers, self._workers = self._workers, []

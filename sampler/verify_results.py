@@ -207,15 +207,21 @@ def verify_results(
     progress: Progress | None = None,
     batch_samples: int = DEFAULT_BATCH_SAMPLES,
     memory_limit_mb: int | None = None,
+    pool: VerifyPool | None = None,
 ) -> VerifySummary:
     """Verify the samples of results folder ``root`` that have no verdict yet.
 
     ``force`` re-verifies everything; ``retry`` also re-verifies timeouts and errors.
     ``extraction`` overrides the stored extraction config (a change on a folder with
     verdicts needs ``force``). ``progress(done, total)`` is called in samples.
+    A caller that verifies often (several folders, or a sampler after each flush)
+    may pass its own ``pool`` to keep warm workers; ``workers``, ``deadline_s`` and
+    ``memory_limit_mb`` are then the pool's, and the caller closes it.
     """
     started = time.monotonic()
     root = Path(root)
+    if pool is not None:
+        deadline_s = pool.deadline_s
     results = Results.open(root)
     where = str(root / "manifest.json")
     with _verify_lock(root):
@@ -283,14 +289,16 @@ def verify_results(
             progress(0, total)
         golds = _golds(results) if work else {}
         distinct: set[tuple[str, str, str, bool]] = set()
-        pool = VerifyPool(
-            workers=workers,
-            deadline_s=deadline_s,
-            **({"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}),
-        )
+        own_pool = pool is None
+        if pool is None:
+            pool = VerifyPool(
+                workers=workers,
+                deadline_s=deadline_s,
+                **({"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}),
+            )
         summary.workers = pool.size
         verifier = AnswerVerifier(pool)
-        with pool:
+        with pool if own_pool else contextlib.nullcontext():
             if work:
                 pool.prestart()  # math-verify loads while the shards are read
             for batch in _batches(work, batch_samples):

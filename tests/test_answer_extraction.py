@@ -90,7 +90,7 @@ def test_config_round_trips_through_json():
 
 
 def test_unknown_strategy_is_a_clear_error():
-    with pytest.raises(LeashError, match="unknown extraction strategy 'boxd'.*boxed"):
+    with pytest.raises(LeashError, match=r"unknown extraction strategy 'boxd'.*boxed"):
         parse_strategies("boxd")
     with pytest.raises(LeashError, match="expected NAME=STRATEGY"):
         parse_assignment("aime24", "benchmark")
