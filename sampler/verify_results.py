@@ -196,6 +196,39 @@ def _math_verify_version() -> str:
         return "unknown"
 
 
+def _record(root: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Apply ``change`` to the manifest's ``verification`` object (under the folder lock)."""
+
+    def apply(manifest: Any) -> None:
+        change(manifest.verification)
+
+    update_manifest(root, apply)
+
+
+def _refuse_silent_config_change(
+    root: Path, stored: dict[str, Any], requested: ExtractionConfig | None, has_verdicts: bool
+) -> None:
+    """Mixed verdicts from two extraction configs would be wrong: ask for --force."""
+    if requested is None or "extraction" not in stored or not has_verdicts:
+        return
+    if requested.to_json() != stored["extraction"]:
+        raise LeashError(
+            f"{root}: verified before with extraction {json.dumps(stored['extraction'])};"
+            " to re-verify every sample with the new one, add --force"
+        )
+
+
+def _plan(shard_paths: list[Path], retry: bool, pending: dict[str, Any] | None) -> list[_ShardPlan]:
+    """How many rows each shard has and must verify (all of them in an unfinished --force)."""
+    done = set(pending.get("done", [])) if pending else set()
+    plans = []
+    for path in shard_paths:
+        rows, todo = _unverified_rows(path, retry)
+        redo = pending is not None and path.name not in done
+        plans.append(_ShardPlan(path, rows, rows if redo else todo, redo))
+    return plans
+
+
 def verify_results(
     root: Path | str,
     *,
@@ -220,59 +253,40 @@ def verify_results(
     """
     started = time.monotonic()
     root = Path(root)
-    if pool is not None:
-        deadline_s = pool.deadline_s
     results = Results.open(root)
-    where = str(root / "manifest.json")
-    with _verify_lock(root):
+    own_pool = pool is None
+    if pool is None:
+        limits = {"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}
+        pool = VerifyPool(workers=workers, deadline_s=deadline_s, **limits)
+    with _verify_lock(root), pool if own_pool else contextlib.nullcontext():
         clean_stale_files(root)
         stored = dict(results.manifest.verification)
-        config = resolve_extraction(stored, extraction, where)
+        config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
-        shard_paths = results.shard_paths()
-        counts = {p: _unverified_rows(p, retry) for p in shard_paths}
-        has_verdicts = any(rows > todo for rows, todo in counts.values())
-        if (
-            "extraction" in stored
-            and extraction is not None
-            and extraction.to_json() != stored["extraction"]
-            and has_verdicts
-            and not force
-        ):
-            raise LeashError(
-                f"{root}: verified before with extraction {json.dumps(stored['extraction'])};"
-                " to re-verify every sample with the new one, add --force"
-            )
         if force:
             pending = {"started": now_iso(), "done": []}
-        done_names = set(pending["done"]) if pending else set()
-
-        def record(change: Callable[[dict[str, Any]], None]) -> None:
-            def apply(manifest: Any) -> None:
-                change(manifest.verification)
-
-            update_manifest(root, apply)
+        else:
+            # with verdicts and no --force, a changed config must not mix with the old one
+            counts = [_unverified_rows(p, retry) for p in results.shard_paths()]
+            has_verdicts = any(rows > todo for rows, todo in counts)
+            _refuse_silent_config_change(root, stored, extraction, has_verdicts)
+        plans = _plan(results.shard_paths(), retry, pending)
 
         def start(v: dict[str, Any]) -> None:
             v["extraction"] = config.to_json()
-            v["deadline_s"] = deadline_s
+            v["deadline_s"] = pool.deadline_s
             v["math_verify"] = _math_verify_version()
             if pending is not None:
                 v["pending"] = pending
             else:
                 v.pop("pending", None)
 
-        record(start)
-
-        plans = []
-        for path in shard_paths:
-            rows, todo = counts[path]
-            redo = pending is not None and path.name not in done_names
-            plans.append(_ShardPlan(path, rows, rows if redo else todo, redo))
+        _record(root, start)
         summary = VerifySummary(
             samples=sum(p.rows for p in plans),
             shards=len(plans),
-            deadline_s=deadline_s,
+            workers=pool.size,
+            deadline_s=pool.deadline_s,
         )
         work = [p for p in plans if p.to_verify > 0]
         total = sum(p.to_verify for p in work)
@@ -285,47 +299,37 @@ def verify_results(
             if progress is not None:
                 progress(done, total)
 
-        if progress is not None:
-            progress(0, total)
-        golds = _golds(results) if work else {}
-        distinct: set[tuple[str, str, str, bool]] = set()
-        own_pool = pool is None
-        if pool is None:
-            pool = VerifyPool(
-                workers=workers,
-                deadline_s=deadline_s,
-                **({"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}),
-            )
-        summary.workers = pool.size
+        advance(0)
         verifier = AnswerVerifier(pool)
-        with pool if own_pool else contextlib.nullcontext():
-            if work:
-                pool.prestart()  # math-verify loads while the shards are read
+        distinct: set[tuple[str, str, str, bool]] = set()
+        if work:
+            pool.prestart()  # math-verify loads while the shards are read
+            golds = _golds(results)
             for batch in _batches(work, batch_samples):
                 _verify_batch(batch, retry, golds, config, verifier, summary, distinct, advance)
                 for plan, table in batch:
                     replace_shard(plan.path, table)
                     summary.shards_written += 1
                     if pending is not None:
-                        name = plan.path.name
-
-                        def mark(v: dict[str, Any], name: str = name) -> None:
-                            if isinstance(v.get("pending"), dict):
-                                v["pending"].setdefault("done", []).append(name)
-
-                        record(mark)
+                        _record(root, _marker(plan.path.name))
         if pending is not None:
-            record(lambda v: v.pop("pending", None))
-        record(lambda v: v.update(last_run={"finished": now_iso(), **summary_counts(summary)}))
-    summary.distinct_answers = len(distinct)
-    summary.verifier_calls = verifier.counts.verifier_calls
-    summary.calls_saved = verifier.counts.calls_saved
-    summary.seconds = time.monotonic() - started
+            _record(root, lambda v: v.pop("pending", None))
+        summary.distinct_answers = len(distinct)
+        summary.verifier_calls = verifier.counts.verifier_calls
+        summary.calls_saved = verifier.counts.calls_saved
+        summary.seconds = time.monotonic() - started
+        _record(root, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
     return summary
 
 
-def summary_counts(summary: VerifySummary) -> dict[str, Any]:
-    return {"verified": summary.verified, "by_status": dict(summary.by_status)}
+def _marker(name: str) -> Callable[[dict[str, Any]], None]:
+    """A manifest change noting that shard ``name`` is done in the pending --force run."""
+
+    def mark(v: dict[str, Any]) -> None:
+        if isinstance(v.get("pending"), dict):
+            v["pending"].setdefault("done", []).append(name)
+
+    return mark
 
 
 def _batches(
@@ -333,7 +337,7 @@ def _batches(
 ) -> Iterator[list[tuple[_ShardPlan, pa.Table]]]:
     """Read shards and group them until a group holds ``batch_samples`` samples to verify."""
     batch: list[tuple[_ShardPlan, pa.Table]] = []
-    size = 0
+    size = rows = 0
     for plan in work:
         try:
             table = conform_table(pq.read_table(plan.path), SAMPLES_SCHEMA)
@@ -341,9 +345,10 @@ def _batches(
             raise LeashError(f"{plan.path}: not a readable Parquet file ({exc})") from exc
         batch.append((plan, table))
         size += plan.to_verify
-        if size >= batch_samples:
+        rows += plan.rows
+        if size >= batch_samples or rows >= 4 * batch_samples:  # bound memory too
             yield batch
-            batch, size = [], 0
+            batch, size, rows = [], 0, 0
     if batch:
         yield batch
 
