@@ -218,12 +218,12 @@ def _refuse_silent_config_change(
         )
 
 
-def _plan(shard_paths: list[Path], retry: bool, pending: dict[str, Any] | None) -> list[_ShardPlan]:
-    """How many rows each shard has and must verify (all of them in an unfinished --force)."""
+def _plan(counts: dict[Path, tuple[int, int]], pending: dict[str, Any] | None) -> list[_ShardPlan]:
+    """What to verify in each shard: its unverified rows, or all of them in an unfinished
+    --force run (``counts``: shard -> (rows, rows without a verdict))."""
     done = set(pending.get("done", [])) if pending else set()
     plans = []
-    for path in shard_paths:
-        rows, todo = _unverified_rows(path, retry)
+    for path, (rows, todo) in counts.items():
         redo = pending is not None and path.name not in done
         plans.append(_ShardPlan(path, rows, rows if redo else todo, redo))
     return plans
@@ -263,14 +263,13 @@ def verify_results(
         stored = dict(results.manifest.verification)
         config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
+        counts = {p: _unverified_rows(p, retry) for p in results.shard_paths()}
         if force:
             pending = {"started": now_iso(), "done": []}
         else:
-            # with verdicts and no --force, a changed config must not mix with the old one
-            counts = [_unverified_rows(p, retry) for p in results.shard_paths()]
-            has_verdicts = any(rows > todo for rows, todo in counts)
+            has_verdicts = any(rows > todo for rows, todo in counts.values())
             _refuse_silent_config_change(root, stored, extraction, has_verdicts)
-        plans = _plan(results.shard_paths(), retry, pending)
+        plans = _plan(counts, pending)
 
         def start(v: dict[str, Any]) -> None:
             v["extraction"] = config.to_json()
