@@ -171,14 +171,19 @@ def verify(
         TimeElapsedColumn(),
         console=err,
         disable=not show,
-        transient=False,
     )
-    with progress:
-        task = progress.add_task("verify", total=None)
+    task = None
 
-        def report(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+    def report(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            if total == 0:
+                return  # nothing to do: no bar at all
+            progress.start()
+            task = progress.add_task("verify", total=total)
+        progress.update(task, completed=done, total=total)
 
+    try:
         summary = verify_results(
             results,
             force=force,
@@ -188,6 +193,8 @@ def verify(
             extraction=extraction,
             progress=report,
         )
+    finally:
+        progress.stop()
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
