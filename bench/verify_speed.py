@@ -29,7 +29,6 @@ import json
 import os
 import random
 import re
-import resource
 import sys
 import tempfile
 import time
@@ -176,6 +175,7 @@ def leash(
     questions: list[dict], samples: list[dict], workers: int | None
 ) -> tuple[list[str], float, object]:
     from leash_tui.results_reader import Results
+    from sampler.verify_pool import VerifyPool
     from sampler.verify_results import verify_results
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -189,11 +189,15 @@ def leash(
         )
         merge_questions(root, questions_table(questions))
         append_samples(root, pa.Table.from_pylist(samples))
+        pool = VerifyPool(workers=workers)
         started = time.perf_counter()
-        cpu = _cpu_with_children()
-        summary = verify_results(root, workers=workers)
-        seconds = time.perf_counter() - started
-        cpu = _cpu_with_children() - cpu
+        cpu = time.process_time()
+        try:
+            summary = verify_results(root, pool=pool)
+            seconds = time.perf_counter() - started
+        finally:
+            pool.close()
+        cpu = time.process_time() - cpu + pool.cpu_seconds()
         table = Results.open(root).samples(columns=["benchmark", "question_id", "sample", "status"])
         got = {
             (b, q, s): st
@@ -209,13 +213,6 @@ def leash(
     return statuses, seconds, cpu, summary
 
 
-def _cpu_with_children() -> float:
-    """CPU seconds of this process and its finished children (leash's zygote and workers)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def _differences(a: list, b: list) -> list[int]:
     return [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
 
@@ -226,7 +223,14 @@ def main() -> int:
     parser.add_argument("--per-benchmark", type=int, default=20, help="questions per benchmark")
     parser.add_argument("--k", type=int, default=64, help="samples per question")
     parser.add_argument("--workers", type=int, default=None, help="leash workers (default: cores)")
+    parser.add_argument(
+        "--baselines",
+        default="script,fresh,cached",
+        help="which one-process runs to time: script (math-verify on whole completions),"
+        " fresh (leash's rules, no reuse), cached (leash's rules, math-verify's own cache)",
+    )
     args = parser.parse_args()
+    wanted = {b.strip() for b in args.baselines.split(",") if b.strip()}
     if not args.data.is_dir():
         print(f"no benchmark files at {args.data}", file=sys.stderr)
         return 2
@@ -235,9 +239,13 @@ def main() -> int:
     print(f"corpus: {len(questions)} questions x {args.k} samples = {n} samples")
     load = os.getloadavg()[0]
     leash_status, leash_s, leash_cpu, summary = leash(questions, samples, args.workers)
-    script, script_s, script_cpu = whole_text_script(questions, samples)
-    fresh, fresh_s, fresh_cpu = naive(questions, samples, library_cache=False)
-    cached, cached_s, cached_cpu = naive(questions, samples, library_cache=True)
+    runs = {}
+    if "script" in wanted:
+        runs["script"] = whole_text_script(questions, samples)
+    if "fresh" in wanted:
+        runs["fresh"] = naive(questions, samples, library_cache=False)
+    if "cached" in wanted:
+        runs["cached"] = naive(questions, samples, library_cache=True)
     print(f"load average at start: {load:.1f}, {os.cpu_count()} cores (wall times need idle cores)")
     print(f"{'':42} {'wall s':>8} {'samples/s':>10} {'CPU s':>8}   leash faster (wall, CPU)")
     print(
@@ -245,38 +253,42 @@ def main() -> int:
         f" {leash_cpu:8.2f}   ({summary.verifier_calls} math-verify calls,"
         f" {summary.calls_saved} saved)"
     )
-    rows = [
-        ("common script: parse(completion), verify", script_s, script_cpu),
-        ("leash's rules, every sample, no reuse", fresh_s, fresh_cpu),
-        ("leash's rules, every sample, mv's cache", cached_s, cached_cpu),
-    ]
-    for label, seconds, cpu in rows:
+    labels = {
+        "script": "common script: parse(completion), verify",
+        "fresh": "leash's rules, every sample, no reuse",
+        "cached": "leash's rules, every sample, mv's cache",
+    }
+    for key, (_, seconds, cpu) in runs.items():
         print(
-            f"{label:42} {seconds:8.2f} {n / seconds:10.0f} {cpu:8.2f}"
+            f"{labels[key]:42} {seconds:8.2f} {n / seconds:10.0f} {cpu:8.2f}"
             f"   {seconds / leash_s:5.1f}x, {cpu / leash_cpu:5.1f}x"
         )
 
     failed = False
-    for label, statuses in (("no reuse", fresh), ("mv's cache", cached)):
+    for key in ("fresh", "cached"):
+        if key not in runs:
+            continue
+        statuses = runs[key][0]
         bad = _differences(statuses, leash_status)
         if bad:
             failed = True
             i = bad[0]
             print(
-                f"VERDICTS DIFFER (leash rules, {label}) on {len(bad)} samples, e.g."
+                f"VERDICTS DIFFER ({labels[key]}) on {len(bad)} samples, e.g."
                 f" {samples[i]['benchmark']}/{samples[i]['question_id']}#{samples[i]['sample']}:"
                 f" {statuses[i]} vs leash {leash_status[i]}"
             )
-    if not failed:
-        print(f"statuses identical to the one-process runs on all {n} samples")
-    leash_correct = [st == "correct" for st in leash_status]
-    bad = _differences(script, leash_correct)
-    boxed = [i for i in bad if "\\boxed" in samples[i]["text"]]
-    print(
-        f"common script agrees on correct/not on {1 - len(bad) / n:.2%} of samples;"
-        f" {len(bad) - len(boxed)} differences are completions without a box (math-verify then"
-        f" takes any expression; leash says no_answer), {len(boxed)} have a box"
-    )
+        else:
+            print(f"statuses identical to '{labels[key]}' on all {n} samples")
+    if "script" in runs:
+        leash_correct = [st == "correct" for st in leash_status]
+        bad = _differences(runs["script"][0], leash_correct)
+        boxed = [i for i in bad if "\\boxed" in samples[i]["text"]]
+        print(
+            f"common script agrees on correct/not on {1 - len(bad) / n:.2%} of samples;"
+            f" {len(bad) - len(boxed)} differences are completions without a box (math-verify"
+            f" then takes any expression; leash says no_answer), {len(boxed)} have a box"
+        )
     return 1 if failed else 0
 
 

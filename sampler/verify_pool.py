@@ -60,6 +60,16 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 __all__ = ["DEFAULT_DEADLINE_S", "AnswerVerifier", "VerifyCounts", "VerifyPool", "VerifyTask"]
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds a live process has used (0 when it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def available_cores() -> int:
     """Cores this process may run on (its CPU affinity, as SLURM or taskset set it)."""
     try:
@@ -145,17 +155,20 @@ class _Zygote:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def kill(self, grace_s: float = 0.0) -> None:
-        """Stop the zygote: closing its socket ends it; SIGKILL after ``grace_s`` seconds."""
+    def kill(self, grace_s: float = 0.0) -> float:
+        """Stop the zygote (closing its socket ends it; SIGKILL after ``grace_s`` seconds);
+        return the CPU seconds it used itself."""
+        used = process_cpu_seconds(self.process.pid)
         with contextlib.suppress(OSError):
             self.sock.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=grace_s)
-            return
+            return used
         with contextlib.suppress(OSError):
             self.process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
+        return used
 
 
 class _Worker:
@@ -189,7 +202,9 @@ class _Worker:
     def rest(self) -> list[tuple[int, VerifyTask]]:
         return self.batch[self.position + 1 :]
 
-    def kill(self) -> None:
+    def kill(self) -> float:
+        """Kill the worker; return the CPU seconds it used."""
+        used = process_cpu_seconds(self.pid)
         with contextlib.suppress(OSError):
             if self.pidfd is not None:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
@@ -202,6 +217,7 @@ class _Worker:
         for conn in (self.reader, self.writer):
             with contextlib.suppress(OSError):
                 conn.close()
+        return used
 
 
 def _startup_problem() -> str:
@@ -234,6 +250,8 @@ class VerifyPool:
         self.memory_limit_mb = memory_limit_mb
         self.timeouts = 0
         self.crashes = 0
+        #: CPU seconds used by workers and zygotes already stopped (see ``cpu_seconds``).
+        self._spent_cpu = 0.0
         self._zygote: _Zygote | None = None
         self._workers: list[_Worker] = []
 
@@ -247,7 +265,7 @@ class VerifyPool:
         """Begin loading math-verify in the background (it takes a second or two)."""
         if self._zygote is None or not self._zygote.alive():
             if self._zygote is not None:
-                self._zygote.kill()
+                self._spent_cpu += self._zygote.kill()
             self._zygote = _Zygote(self.memory_limit_mb)
 
     def _spawn(self) -> _Worker:
@@ -256,12 +274,12 @@ class VerifyPool:
         try:
             return _Worker(self._zygote)
         except OSError:  # the zygote died (killed by the OS, say): start another, once
-            self._zygote.kill()
+            self._spent_cpu += self._zygote.kill()
             self._zygote = _Zygote(self.memory_limit_mb)
             return _Worker(self._zygote)
 
     def _replace(self, worker: _Worker) -> _Worker:
-        worker.kill()
+        self._spent_cpu += worker.kill()
         fresh = self._spawn()
         self._workers[self._workers.index(worker)] = fresh
         return fresh
@@ -274,11 +292,18 @@ class VerifyPool:
         """Stop every worker and the zygote. They hold no state worth saving: kill them."""
         workers, self._workers = self._workers, []
         for worker in workers:
-            worker.kill()
+            self._spent_cpu += worker.kill()
         if self._zygote is not None:
             # a moment for the zygote to reap the workers just killed, then it goes too
-            self._zygote.kill(grace_s=0.5 if self._zygote.ready else 0.0)
+            self._spent_cpu += self._zygote.kill(grace_s=0.5 if self._zygote.ready else 0.0)
             self._zygote = None
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds the zygote and workers have used so far (for benchmarks)."""
+        live = sum(process_cpu_seconds(w.pid) for w in self._workers)
+        if self._zygote is not None:
+            live += process_cpu_seconds(self._zygote.process.pid)
+        return self._spent_cpu + live
 
     def run(
         self,
