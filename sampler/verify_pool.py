@@ -12,8 +12,10 @@ alarms, which cannot interrupt long C-level work (the answer
 watches every worker: one that spends more than ``deadline_s`` on an item is
 killed (SIGKILL) and replaced, its item gets status ``timeout`` and the rest of
 its batch goes back to the queue. A worker that dies gives its item status
-``error``. Workers are fresh interpreters, so the caller's threads, GPU context
-and ``__main__`` never leak into them.
+``error``. Workers are forked from a zygote, a fresh interpreter that loaded and
+warmed math-verify once (``sampler.verify_worker``), so a replacement starts in
+milliseconds and the caller's threads, GPU context and ``__main__`` never leak
+into them.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ class VerifySummary:
     distinct_answers: int = 0
     verifier_calls: int = 0
     calls_saved: int = 0
+    no_gold: int = 0
     by_status: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
     seconds: float = 0.0
     workers: int = 0
@@ -96,6 +97,7 @@ class VerifySummary:
             "distinct_answers": self.distinct_answers,
             "verifier_calls": self.verifier_calls,
             "calls_saved": self.calls_saved,
+            "no_gold": self.no_gold,
             "by_status": dict(self.by_status),
             "seconds": round(self.seconds, 3),
             "workers": self.workers,
@@ -316,6 +318,7 @@ def verify_results(
         summary.distinct_answers = len(distinct)
         summary.verifier_calls = verifier.counts.verifier_calls
         summary.calls_saved = verifier.counts.calls_saved
+        summary.no_gold = verifier.counts.no_gold
         summary.seconds = time.monotonic() - started
         _record(root, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
     return summary

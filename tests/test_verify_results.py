@@ -212,7 +212,8 @@ def test_timeouts_are_recorded_and_retried_on_request(tmp_path: Path, pool: Veri
 def test_missing_gold_gives_error_status(tmp_path: Path, pool: VerifyPool):
     questions = [{"benchmark": "toy", "question_id": "0", "problem": "p", "gold": None}]
     root = build_folder(tmp_path / "r", questions, [_rows([("0", "base", boxed("1"), "", "")])])
-    assert verify_results(root, pool=pool).by_status["error"] == 1
+    summary = verify_results(root, pool=pool)
+    assert (summary.by_status["error"], summary.no_gold) == (1, 1)
 
 
 def test_a_second_verify_on_the_same_folder_is_refused(folder: Path, pool: VerifyPool):
