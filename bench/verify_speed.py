@@ -29,6 +29,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -122,14 +123,23 @@ def build_corpus(data: Path, per_benchmark: int, k: int, seed: int = 0) -> tuple
     return questions, samples
 
 
+class _Deadline(BaseException):
+    """Raised by the alarm in the one-process runs (a BaseException: nothing swallows it)."""
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise _Deadline
+
+
 def naive(
-    questions: list[dict], samples: list[dict], library_cache: bool
-) -> tuple[list[str], float]:
+    questions: list[dict], samples: list[dict], library_cache: bool, deadline_s: float
+) -> tuple[list[str], float, float]:
     """Every sample extracted, parsed and verified from scratch, in this process.
 
     With ``library_cache`` math-verify keeps its own small cache of the last 20
     parsed LaTeX strings (which, samples being in question order, catches most
-    repeats); without it every parse is done afresh.
+    repeats); without it every parse is done afresh. Each sample gets the same
+    deadline as leash's, by a signal alarm, as one-process scripts bound their time.
     """
     from math_verify import parser as mv_parser
 
@@ -141,19 +151,29 @@ def naive(
         for q in questions
     }
     statuses = []
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
     started = time.perf_counter()
     cpu = time.process_time()
-    for row in samples:
-        clear_caches()
-        if not library_cache:
-            mv_parser.parse_latex_cached.cache_clear()
-            mv_parser.parse_expr_cached.cache_clear()
-        span = extract_answer(row["text"])
-        gold = golds[(row["benchmark"], row["question_id"])]
-        if span is None:
-            statuses.append("no_answer")
-            continue
-        statuses.append(judge_safely(gold, prepare_span(span, gold)).status)
+    try:
+        for row in samples:
+            clear_caches()
+            if not library_cache:
+                mv_parser.parse_latex_cached.cache_clear()
+                mv_parser.parse_expr_cached.cache_clear()
+            span = extract_answer(row["text"])
+            gold = golds[(row["benchmark"], row["question_id"])]
+            if span is None:
+                statuses.append("no_answer")
+                continue
+            signal.setitimer(signal.ITIMER_REAL, deadline_s)
+            try:
+                statuses.append(judge_safely(gold, prepare_span(span, gold)).status)
+            except _Deadline:
+                statuses.append("timeout")
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
     return statuses, time.perf_counter() - started, time.process_time() - cpu
 
 
@@ -172,7 +192,7 @@ def whole_text_script(questions: list[dict], samples: list[dict]) -> tuple[list[
 
 
 def leash(
-    questions: list[dict], samples: list[dict], workers: int | None
+    questions: list[dict], samples: list[dict], workers: int | None, deadline_s: float
 ) -> tuple[list[str], float, object]:
     from leash_tui.results_reader import Results
     from sampler.verify_pool import VerifyPool
@@ -189,7 +209,7 @@ def leash(
         )
         merge_questions(root, questions_table(questions))
         append_samples(root, pa.Table.from_pylist(samples))
-        pool = VerifyPool(workers=workers)
+        pool = VerifyPool(workers=workers, deadline_s=deadline_s)
         started = time.perf_counter()
         cpu = time.process_time()
         try:
@@ -223,6 +243,7 @@ def main() -> int:
     parser.add_argument("--per-benchmark", type=int, default=20, help="questions per benchmark")
     parser.add_argument("--k", type=int, default=64, help="samples per question")
     parser.add_argument("--workers", type=int, default=None, help="leash workers (default: cores)")
+    parser.add_argument("--deadline", type=float, default=10.0, help="seconds per answer")
     parser.add_argument(
         "--baselines",
         default="script,fresh,cached",
@@ -238,14 +259,16 @@ def main() -> int:
     n = len(samples)
     print(f"corpus: {len(questions)} questions x {args.k} samples = {n} samples")
     load = os.getloadavg()[0]
-    leash_status, leash_s, leash_cpu, summary = leash(questions, samples, args.workers)
+    leash_status, leash_s, leash_cpu, summary = leash(
+        questions, samples, args.workers, args.deadline
+    )
     runs = {}
     if "script" in wanted:
         runs["script"] = whole_text_script(questions, samples)
     if "fresh" in wanted:
-        runs["fresh"] = naive(questions, samples, library_cache=False)
+        runs["fresh"] = naive(questions, samples, False, args.deadline)
     if "cached" in wanted:
-        runs["cached"] = naive(questions, samples, library_cache=True)
+        runs["cached"] = naive(questions, samples, True, args.deadline)
     print(f"load average at start: {load:.1f}, {os.cpu_count()} cores (wall times need idle cores)")
     print(f"{'':42} {'wall s':>8} {'samples/s':>10} {'CPU s':>8}   leash faster (wall, CPU)")
     print(
@@ -270,16 +293,22 @@ def main() -> int:
             continue
         statuses = runs[key][0]
         bad = _differences(statuses, leash_status)
-        if bad:
+        # an answer near the deadline may finish on one side and not the other
+        slow = [i for i in bad if "timeout" in (statuses[i], leash_status[i])]
+        wrong = [i for i in bad if i not in set(slow)]
+        if wrong:
             failed = True
-            i = bad[0]
+            i = wrong[0]
             print(
-                f"VERDICTS DIFFER ({labels[key]}) on {len(bad)} samples, e.g."
+                f"VERDICTS DIFFER ({labels[key]}) on {len(wrong)} samples, e.g."
                 f" {samples[i]['benchmark']}/{samples[i]['question_id']}#{samples[i]['sample']}:"
                 f" {statuses[i]} vs leash {leash_status[i]}"
             )
         else:
-            print(f"statuses identical to '{labels[key]}' on all {n} samples")
+            print(
+                f"statuses identical to '{labels[key]}' on all {n} samples"
+                + (f" but {len(slow)} that timed out on one side only" if slow else "")
+            )
     if "script" in runs:
         leash_correct = [st == "correct" for st in leash_status]
         bad = _differences(runs["script"][0], leash_correct)
