@@ -24,11 +24,6 @@ from sampler.results_manifest import load_manifest
 from sampler.results_schema import (
     SAMPLES_DIR,
     SAMPLES_SCHEMA,
-    STATUS_CORRECT,
-    STATUS_ERROR,
-    STATUS_INCORRECT,
-    STATUS_NO_ANSWER,
-    STATUS_TIMEOUT,
     Manifest,
 )
 from sampler.results_writer import conform_table, read_questions
@@ -131,39 +126,17 @@ class Results:
             except (pa.ArrowException, OSError) as exc:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
-    def verdict_counts(self) -> pa.Table:
+    def verdict_counts(self, cache: bool = False) -> pa.Table:
         """Per (benchmark, question_id, model): samples, verified, and counts per status.
 
-        Reads only the key and status columns. Columns: benchmark, question_id, model,
-        n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error.
+        Reads only the key and status columns (see leash_tui.verdict_counts; with
+        ``cache`` the per-shard counts are kept in the folder's ``.leash-cache``).
+        Columns: benchmark, question_id, model, n, n_verified, n_correct, n_incorrect,
+        n_no_answer, n_timeout, n_error.
         """
-        table = self.samples(columns=[*COUNT_KEYS, "status"])
-        status = table.column("status")
-        if pa.types.is_dictionary(status.type):
-            status = status.cast(pa.string())
-        flags = {
-            "n_verified": pc.is_valid(status),
-            "n_correct": pc.equal(status, STATUS_CORRECT),
-            "n_incorrect": pc.equal(status, STATUS_INCORRECT),
-            "n_no_answer": pc.equal(status, STATUS_NO_ANSWER),
-            "n_timeout": pc.equal(status, STATUS_TIMEOUT),
-            "n_error": pc.equal(status, STATUS_ERROR),
-        }
-        work = pa.table(
-            {
-                **{k: table.column(k).cast(pa.string()) for k in COUNT_KEYS},
-                **{k: pc.cast(pc.fill_null(v, False), pa.int64()) for k, v in flags.items()},
-            }
-        )
-        grouped = work.group_by(list(COUNT_KEYS), use_threads=False).aggregate(
-            [("n_verified", "count"), *[(k, "sum") for k in flags]]
-        )
-        renamed = {"n_verified_count": "n"} | {f"{k}_sum": k for k in flags}
-        grouped = grouped.rename_columns([renamed.get(c, c) for c in grouped.column_names])
-        order = pc.sort_indices(grouped, sort_keys=[(k, "ascending") for k in COUNT_KEYS])
-        return grouped.take(order).select(
-            [*COUNT_KEYS, "n", *flags.keys()]
-        )
+        from leash_tui.verdict_counts import verdict_counts
+
+        return verdict_counts(self.root, self.shard_paths(), cache=cache)
 
     # -- one question -----------------------------------------------------------------
     @cached_property
