@@ -13,11 +13,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
 
 from sampler.errors import LeashError
 from sampler.results_manifest import load_manifest
@@ -79,6 +82,8 @@ class Results:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
     def _dataset(self, paths: Sequence[Path]) -> ds.Dataset:
+        import pyarrow.dataset as ds  # imports pandas when installed: only when needed
+
         fmt = ds.ParquetFileFormat(
             read_options=ds.ParquetReadOptions(dictionary_columns=["benchmark", "model", "status"])
         )

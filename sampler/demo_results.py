@@ -168,11 +168,17 @@ def _support_plan(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
 
 
 def _success_counts(
-    in_support: np.ndarray, n_samples: int, rng: np.random.Generator, sharpen: float
+    in_support: np.ndarray,
+    alone: np.ndarray,
+    n_samples: int,
+    rng: np.random.Generator,
+    sharpen: float,
 ) -> np.ndarray:
-    """Correct samples per question: 0 out of support, at least 1 in it."""
-    rate = rng.beta(0.7, 1.1, size=in_support.size) ** sharpen
-    counts = rng.binomial(n_samples, rate)
+    """Correct samples per question: 0 out of support, at least 1 in it; rare (a few per
+    cent) where only this model has the question in support, as with real shrinkage."""
+    shared = rng.beta(0.9, 1.1, size=in_support.size) ** sharpen
+    rare = rng.beta(0.6, 9.0, size=in_support.size)
+    counts = rng.binomial(n_samples, np.where(alone, rare, shared))
     return np.where(in_support, np.clip(counts, 1, n_samples), 0)
 
 
@@ -228,7 +234,9 @@ def write_demo_results(
 
     columns: dict[str, list] = {name: [] for name in SAMPLES_SCHEMA.names}
     for model in (DEMO_BASE, *DEMO_TARGETS):
-        correct_counts = _success_counts(plan[model], n_samples, nrng, sharpen[model])
+        other = plan["demo-rlvr"] if model == DEMO_BASE else plan[DEMO_BASE]
+        alone = plan[model] & ~other
+        correct_counts = _success_counts(plan[model], alone, n_samples, nrng, sharpen[model])
         for q, n_correct in zip(questions, correct_counts, strict=True):
             is_correct = np.zeros(n_samples, dtype=bool)
             is_correct[nrng.choice(n_samples, size=int(n_correct), replace=False)] = True

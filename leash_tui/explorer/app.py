@@ -1,0 +1,120 @@
+"""The explorer app (``leash explore``): opens a results folder and shows the main screen.
+
+Opening reads verdict counts (from the folder's count cache when it is current)
+and the questions table in a worker thread, never completion text; a short
+"opening" line shows meanwhile. Token and answer entropies, which need a pass over
+numbers and answers of every sample, are computed afterwards in another worker
+and fill in the summary when ready. The triage journal is polled so tags written
+by another explorer on the same folder appear.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.widgets import Static
+
+from leash_tui.explorer.commands import bindings
+from leash_tui.explorer.explorer_model import ExplorerModel
+from leash_tui.explorer.palette import ExplorerCommands
+from leash_tui.results_reader import Results
+from leash_tui.safe_text import visible
+from sampler.errors import LeashError
+
+JOURNAL_POLL_S = 2.0
+
+
+class ExplorerApp(App[None]):
+    """Explore one results folder."""
+
+    TITLE = "leash explore"
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app")
+    COMMANDS: ClassVar[set] = {ExplorerCommands}
+    ENABLE_COMMAND_PALETTE = True
+    COMMAND_PALETTE_DISPLAY = "^p"
+    CSS = """
+    #opening { width: 1fr; height: 1fr; content-align: center middle; color: $text-muted; }
+    """
+
+    def __init__(self, results: Results, target: str | None = None) -> None:
+        super().__init__()
+        self.results = results
+        self.model: ExplorerModel | None = None
+        self.requested_target = target
+        name = visible(Path(results.root).resolve().name, keep_newlines=False)
+        synthetic = " · SYNTHETIC DEMO" if results.manifest.synthetic else ""
+        self.title = f"leash · {name}{synthetic}"
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("opening: counting verdicts…"), id="opening", markup=False)
+
+    def on_mount(self) -> None:
+        self._load_folder()
+
+    @work(thread=True, exclusive=True, group="open")
+    def _load_folder(self) -> None:
+        try:
+            model = ExplorerModel(self.results)
+            if self.requested_target is not None:
+                model.set_target(self.requested_target)
+        except LeashError as exc:
+            self.call_from_thread(self.exit, None, 1, visible(str(exc)))
+            return
+        self.call_from_thread(self._show_model, model)
+
+    def _show_model(self, model: ExplorerModel) -> None:
+        from leash_tui.explorer.main_screen import MainScreen
+
+        self.model = model
+        self.push_screen(MainScreen(model))
+        self.set_interval(JOURNAL_POLL_S, self._poll_journal)
+
+    def _poll_journal(self) -> None:
+        if self.model is not None and self.model.reload_journal():
+            self.model.refresh_view()
+            for screen in self.screen_stack:
+                refresh = getattr(screen, "after_triage", None)
+                if refresh is not None:
+                    refresh()
+
+    # -- app-wide actions -------------------------------------------------------------------
+    def action_help(self) -> None:
+        from leash_tui.explorer.help_screen import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_next_target(self) -> None:
+        if self.model is None:
+            return
+        if len(self.model.targets) < 2:
+            self.notify("this folder has one target model", markup=False, timeout=2)
+            return
+        self.switch_target(
+            self.model.targets[
+                (self.model.targets.index(self.model.target) + 1) % len(self.model.targets)
+            ]
+        )
+
+    def action_switch_target(self, target: str) -> None:
+        self.switch_target(target)
+
+    def switch_target(self, target: str) -> None:
+        from leash_tui.explorer.main_screen import MainScreen
+        from leash_tui.explorer.question_screen import QuestionScreen
+
+        assert self.model is not None
+        self.model.set_target(target)
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.refresh_summary()
+                screen.refresh_all()
+            elif isinstance(screen, QuestionScreen) and screen.row is not None:
+                position = self.model.position_of(screen.row.benchmark, screen.row.question_id)
+                screen.load(position if position is not None else 0)
+        self.notify(f"target: {visible(target, keep_newlines=False)}", markup=False, timeout=2)
