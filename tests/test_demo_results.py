@@ -44,8 +44,9 @@ def test_every_support_category_occurs(demo: Results, target: str) -> None:
 
 
 def test_verdicts_match_the_boxed_answers_and_gold(demo: Results) -> None:
-    samples = demo.samples(columns=["benchmark", "question_id", "text", "answer", "correct",
-                                    "status", "token_entropy"])
+    samples = demo.samples(
+        columns=["benchmark", "question_id", "text", "answer", "correct", "status", "token_entropy"]
+    )
     assert pc.all(pc.is_valid(samples.column("status"))).as_py()
     assert pc.all(pc.is_valid(samples.column("token_entropy"))).as_py()
     gold = {(r["benchmark"], r["question_id"]): r["gold"] for r in demo.questions.to_pylist()}

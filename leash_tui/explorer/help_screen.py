@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,16 +14,17 @@ from textual.widgets import Static
 from leash_tui.explorer.commands import COMMANDS, SCOPES
 
 
-def help_table() -> Table:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
+def help_text() -> Text:
+    """Every command of the table under its scope's heading: keys, then what they do."""
+    width = max(len(c.display_keys) for c in COMMANDS) + 2
+    text = Text()
     for scope, heading in SCOPES.items():
-        table.add_row(Text(heading, style="bold underline"), Text(""))
+        text.append(f"{heading}\n", style="bold underline")
         for command in (c for c in COMMANDS if c.scope == scope):
-            table.add_row(Text(command.display_keys), Text(command.description))
-        table.add_row(Text(""), Text(""))
-    return table
+            text.append(f"  {command.display_keys.ljust(width)}", style="bold")
+            text.append(f"{command.description}\n")
+        text.append("\n")
+    return text
 
 
 class HelpScreen(ModalScreen[None]):
@@ -44,7 +44,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = "leash explore: keys (esc closes)"
-            yield Static(help_table())
+            yield Static(help_text(), markup=False)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
