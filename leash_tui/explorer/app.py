@@ -20,7 +20,7 @@ from textual.binding import BindingType
 from textual.widgets import Static
 
 from leash_tui.explorer.commands import bindings
-from leash_tui.explorer.explorer_model import ExplorerModel
+from leash_tui.explorer.explorer_model import ExplorerModel, open_counts
 from leash_tui.explorer.palette import ExplorerCommands
 from leash_tui.results_reader import Results
 from leash_tui.safe_text import visible
@@ -59,13 +59,37 @@ class ExplorerApp(App[None]):
     @work(thread=True, exclusive=True, group="open")
     def _load_folder(self) -> None:
         try:
-            model = ExplorerModel(self.results)
+            counts, stats = open_counts(self.results)
+            model = ExplorerModel(self.results, counts=counts, answer_stats=stats)
             if self.requested_target is not None:
                 model.set_target(self.requested_target)
         except LeashError as exc:
             self.call_from_thread(self.exit, None, 1, visible(str(exc)))
             return
         self.call_from_thread(self._show_model, model)
+        if stats is None:
+            self._load_answer_stats(model)
+
+    @work(thread=True, exclusive=True, group="answer-stats")
+    def _load_answer_stats(self, model: ExplorerModel) -> None:
+        """Token and answer entropies need one pass over answers of all samples: do it after
+        the first paint (``load_report_data`` also caches them for the next open)."""
+        from leash_tui.report_data import load_report_data
+
+        try:
+            stats = load_report_data(self.results.root).answer_stats
+        except LeashError as exc:
+            self.call_from_thread(self.notify, visible(str(exc)), severity="warning", markup=False)
+            return
+        self.call_from_thread(self._show_answer_stats, model, stats)
+
+    def _show_answer_stats(self, model: ExplorerModel, stats) -> None:
+        from leash_tui.explorer.main_screen import MainScreen
+
+        model.answer_stats = stats
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.refresh_summary()
 
     def _show_model(self, model: ExplorerModel) -> None:
         from leash_tui.explorer.main_screen import MainScreen

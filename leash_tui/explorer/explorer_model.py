@@ -19,22 +19,27 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.explorer.analysis import (
+from leash_tui import report_cache
+from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, model_stats
+from leash_tui.report_data import COUNTS_COLUMNS, REPORT_COLUMNS
+from leash_tui.results_reader import Results
+from leash_tui.support_analysis import (
     answer_distribution,
     budget_curve,
     compare_questions,
     gold_share_and_rank,
     summary_rows,
 )
-from leash_tui.results_reader import Results
 from leash_tui.triage_journal import TAGS, TriageEntry, TriageJournal
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
 
 CATEGORIES = ("P", "E", "S", "O")
 CATEGORY_NAMES = {"P": "preserved", "E": "expanded", "S": "shrunk", "O": "out of support"}
-#: The default order: shrinkage first, then expansion, preservation, out of support.
+#: The default order: shrinkage first, then expansion, preservation, out of support;
+#: questions without verified samples of a model (no category) come last.
 SUPPORT_ORDER = {"S": 0, "E": 1, "P": 2, "O": 3}
+UNCOMPARED = 4
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
     ("support", "support change"),
@@ -87,7 +92,7 @@ class SideSamples:
     samples: pa.Table  # SAMPLE_COLUMNS, sorted by sample
     histogram: list[tuple[str, int, bool]]  # most frequent answers first
     distinct_answers: int
-    gold_share: float
+    gold_share: float | None
     gold_rank: int | None
 
     def __len__(self) -> int:
@@ -106,6 +111,8 @@ class SideSamples:
         if prefer == "correct":
             hits = np.flatnonzero(self.correct_flags())
             return int(hits[0]) if hits.size else 0
+        if self.histogram and self.histogram[0][2]:
+            return self.default_position("correct")  # the correct class is the most common
         if self.histogram:
             top = self.histogram[0][0]
             answers = self.samples.column("answer")
@@ -164,7 +171,7 @@ class PairView:
         self.table = table
         n = table.num_rows
         cats = table.column("category").cast(pa.string())
-        self.category = np.full(n, 3, dtype=np.int8)
+        self.category = np.full(n, UNCOMPARED, dtype=np.int8)
         for name, rank in SUPPORT_ORDER.items():
             self.category[
                 pc.fill_null(pc.equal(cats, name), False).to_numpy(zero_copy_only=False)
@@ -219,7 +226,7 @@ class PairView:
             index=i,
             benchmark=get("benchmark"),
             question_id=get("question_id"),
-            category=get("category"),
+            category=get("category") or "?",
             n_base=int(get("n_base")),
             c_base=int(get("c_base")),
             n_target=int(get("n_target")),
@@ -233,18 +240,37 @@ class PairView:
         )
 
 
+def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
+    """Verdict counts, and per-question answer statistics when ``leash report``'s cache of
+    this folder is current (else None: the caller computes them later, off the UI path)."""
+    try:
+        stamp = report_cache.fingerprint(results.root, results.shard_paths(), REPORT_COLUMNS)
+    except OSError:
+        stamp = None
+    cached = report_cache.load(results.root, stamp) if stamp else None
+    wanted = set(COUNTS_COLUMNS) | set(ANSWER_STATS_COLUMNS)
+    if cached is not None and wanted <= set(cached.column_names):
+        return cached.select(list(COUNTS_COLUMNS)), cached.select(list(ANSWER_STATS_COLUMNS))
+    return results.verdict_counts(), None
+
+
 class ExplorerModel:
     """State of one explorer session over one results folder."""
 
     def __init__(
-        self, results: Results, journal: TriageJournal | None = None, counts: pa.Table | None = None
+        self,
+        results: Results,
+        journal: TriageJournal | None = None,
+        counts: pa.Table | None = None,
+        answer_stats: pa.Table | None = None,
     ):
         self.results = results
         manifest = results.manifest
         if manifest.base is None:
             raise LeashError(f"{results.root}: the manifest names no base model")
         self.base = manifest.base.name
-        self.counts = counts if counts is not None else results.verdict_counts(cache=True)
+        self.counts = counts if counts is not None else results.verdict_counts()
+        self.answer_stats = answer_stats
         present = set(pc.unique(self.counts.column("model")).to_pylist())
         self.targets = [t.name for t in manifest.targets if t.name in present]
         if self.base not in present:
@@ -446,7 +472,11 @@ class ExplorerModel:
         return int(hits[0]) if hits.size else None
 
     # -- summaries ---------------------------------------------------------------------
-    def summary(self, entropies: dict | None = None) -> list[dict]:
+    def summary(self) -> list[dict]:
+        """Summary rows of the pair (with entropies once the answer statistics are known)."""
+        entropies = None
+        if self.answer_stats is not None:
+            entropies = {m: model_stats(self.answer_stats, m) for m in (self.base, self.target)}
         return summary_rows(
             self.pair.table, self.domains, self.base, self.target, entropies=entropies
         )
@@ -483,6 +513,6 @@ class ExplorerModel:
             samples=mine,
             histogram=list(histogram)[:HISTOGRAM_ANSWERS],
             distinct_answers=len(histogram),
-            gold_share=float(share),
+            gold_share=None if share is None else float(share),
             gold_rank=rank,
         )

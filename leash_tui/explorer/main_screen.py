@@ -78,10 +78,10 @@ class MainScreen(TriageActions, Screen[None]):
     def _pair_title(self) -> str:
         return f"{self.model.base} vs {self.model.target}"
 
-    def refresh_summary(self, entropies: dict | None = None) -> None:
+    def refresh_summary(self) -> None:
         model = self.model
         title = Text(f"{one_line(model.base, 30)} → {one_line(model.target, 30)}")
-        self.query_one(SummaryPane).show(model.summary(entropies), model.domains, title)
+        self.query_one(SummaryPane).show(model.summary(), model.domains, title)
 
     def refresh_all(self, keep_current: bool = True) -> None:
         """The pair or the view changed: repaint summary (when the pair changed) and list."""
