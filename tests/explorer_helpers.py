@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 
 from leash_tui.explorer.app import ExplorerApp
 from leash_tui.results_reader import Results
@@ -129,3 +130,9 @@ def sync(coroutine_function):
         return asyncio.run(coroutine_function(*args, **kwargs))
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory, monkeypatch):
+    """Keep `leash report`'s per-folder cache out of the user's home during tests."""
+    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path_factory.mktemp("leash-cache")))

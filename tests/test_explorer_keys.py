@@ -13,7 +13,8 @@ from leash_tui.explorer.question_screen import QuestionScreen
 from leash_tui.results_reader import Results
 from leash_tui.triage_journal import TriageJournal
 from sampler.demo_results import DEMO_BASE, DEMO_TARGETS
-from tests.explorer_helpers import (
+from tests.explorer_helpers import (  # isolated_cache: autouse fixture
+    isolated_cache,  # noqa: F401
     open_app,
     screen_text,
     sync,

@@ -20,7 +20,11 @@ from textual.binding import BindingType
 from textual.widgets import Static
 
 from leash_tui.explorer.commands import bindings
-from leash_tui.explorer.explorer_model import ExplorerModel, open_counts
+from leash_tui.explorer.explorer_model import (
+    AUTO_ANSWER_STATS_SAMPLES,
+    ExplorerModel,
+    open_counts,
+)
 from leash_tui.explorer.palette import ExplorerCommands
 from leash_tui.results_reader import Results
 from leash_tui.safe_text import visible
@@ -45,6 +49,8 @@ class ExplorerApp(App[None]):
         super().__init__()
         self.results = results
         self.model: ExplorerModel | None = None
+        #: token/answer entropies: "missing", "computing" or "ready"
+        self.entropy_state = "missing"
         self.requested_target = target
         name = visible(Path(results.root).resolve().name, keep_newlines=False)
         synthetic = " · SYNTHETIC DEMO" if results.manifest.synthetic else ""
@@ -61,14 +67,15 @@ class ExplorerApp(App[None]):
         try:
             counts, stats = open_counts(self.results)
             model = ExplorerModel(self.results, counts=counts, answer_stats=stats)
+            self.entropy_state = "missing" if stats is None else "ready"
             if self.requested_target is not None:
                 model.set_target(self.requested_target)
         except LeashError as exc:
             self.call_from_thread(self.exit, None, 1, visible(str(exc)))
             return
         self.call_from_thread(self._show_model, model)
-        if stats is None:
-            self._load_answer_stats(model)
+        if stats is None and model.sample_count <= AUTO_ANSWER_STATS_SAMPLES:
+            self.call_from_thread(self.action_load_entropies)
 
     @work(thread=True, exclusive=True, group="answer-stats")
     def _load_answer_stats(self, model: ExplorerModel) -> None:
@@ -83,13 +90,29 @@ class ExplorerApp(App[None]):
             return
         self.call_from_thread(self._show_answer_stats, model, stats)
 
+    def _answer_stats_failed(self, message: str) -> None:
+        self.entropy_state = "missing"
+        self.notify(message, severity="warning", markup=False)
+        self._refresh_summaries()
+
     def _show_answer_stats(self, model: ExplorerModel, stats) -> None:
+        model.answer_stats = stats
+        self.entropy_state = "ready"
+        self._refresh_summaries()
+
+    def _refresh_summaries(self) -> None:
         from leash_tui.explorer.main_screen import MainScreen
 
-        model.answer_stats = stats
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
                 screen.refresh_summary()
+
+    def action_load_entropies(self) -> None:
+        if self.model is None or self.entropy_state != "missing":
+            return
+        self.entropy_state = "computing"
+        self._refresh_summaries()
+        self._load_answer_stats(self.model)
 
     def _show_model(self, model: ExplorerModel) -> None:
         from leash_tui.explorer.main_screen import MainScreen

@@ -21,7 +21,7 @@ SCOPES = {
     "main": "Question list screen",
     "list": "Moving in a list",
     "question": "Question screen",
-    "scroll": "Scrolling a completion",
+    "scroll": "Scrolling a completion or a long problem",
     "triage": "Triage (list and question screens)",
 }
 
@@ -71,6 +71,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("q", "app.quit", "app", "Quit", footer="quit"),
     Command("ctrl+p", "app.command_palette", "app", "Command palette", palette=False),
     Command("m", "app.next_target", "app", "Switch the target model", footer="target"),
+    Command(
+        "e",
+        "app.load_entropies",
+        "app",
+        "Compute token and answer entropies (one pass over all answers)",
+    ),
     # main screen
     Command("enter", "open_question", "main", "Open the question under the cursor", footer="open"),
     Command("tab", "app.focus_next", "main", "Next pane", palette=False),

@@ -11,6 +11,7 @@ span is highlighted.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -113,7 +114,7 @@ class CompletionView(ScrollView, can_focus=True):
         self._generation += 1
         self._cache.clear()
         self._rewrap()
-        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self.refresh()
 
     @property
@@ -137,18 +138,20 @@ class CompletionView(ScrollView, can_focus=True):
 
     def scroll_to_highlight(self) -> None:
         """Scroll so the answer span is in view (near the bottom of long completions)."""
-        if self._highlight is None:
+        self.call_after_refresh(self._scroll_to_highlight_now, self._generation)
+
+    def _scroll_to_highlight_now(self, generation: int) -> None:
+        if self._highlight is None or generation != self._generation:
             return
-        start = self._highlight[0]
-        line = next((i for i, (s, e) in enumerate(self._lines) if s <= start < max(e, s + 1)), 0)
+        line = max(0, bisect_right(self._lines, (self._highlight[0], len(self._text) + 1)) - 1)
         height = self.scrollable_content_region.height
         if line >= height:
-            self.scroll_to(y=max(0, line - height // 2), animate=False, immediate=True)
+            self.scroll_to(y=line - height // 2, animate=False, immediate=True)
 
     def render_line(self, y: int) -> Strip:
         self._rewrap()
         width = self._content_width()
-        index = int(self.scroll_y) + y
+        index = self.scroll_offset.y + y
         key = (index, width)
         cached = self._cache.get(key)
         if cached is not None:

@@ -81,7 +81,13 @@ class MainScreen(TriageActions, Screen[None]):
     def refresh_summary(self) -> None:
         model = self.model
         title = Text(f"{one_line(model.base, 30)} → {one_line(model.target, 30)}")
-        self.query_one(SummaryPane).show(model.summary(), model.domains, title)
+        pane = self.query_one(SummaryPane)
+        pane.show(model.summary(), model.domains, title)
+        state = getattr(self.app, "entropy_state", "ready")
+        pane.border_subtitle = {
+            "missing": "entropies: press e to compute",
+            "computing": "computing entropies…",
+        }.get(state, "")
 
     def refresh_all(self, keep_current: bool = True) -> None:
         """The pair or the view changed: repaint summary (when the pair changed) and list."""

@@ -152,7 +152,7 @@ class QuestionList(ScrollView, can_focus=True):
 
     def _scroll_to_cursor(self) -> None:
         visible = max(1, self.scrollable_content_region.height - 1)
-        top = int(self.scroll_y)
+        top = self.scroll_offset.y
         if self.cursor < top:
             self.scroll_to(y=self.cursor, animate=False, immediate=True)
         elif self.cursor >= top + visible:
@@ -183,7 +183,7 @@ class QuestionList(ScrollView, can_focus=True):
             self.post_message(self.Opened(row))
 
     async def _on_click(self, event) -> None:  # mouse is optional; keys do everything
-        row = int(self.scroll_y) + event.y - 1
+        row = self.scroll_offset.y + event.y - 1
         if 0 <= row < len(self.model):
             self.cursor = row
 
@@ -195,7 +195,7 @@ class QuestionList(ScrollView, can_focus=True):
             style = self.get_component_rich_style("question-list--header")
             text = " ".join(_fit(c.title, c.width, c.align) for c in columns)
             return Strip([Segment(_fit(text, width, "left"), style)]).simplify()
-        position = int(self.scroll_y) + y - 1
+        position = self.scroll_offset.y + y - 1
         base_style = self.rich_style
         if position >= len(self.model):
             return Strip.blank(width, base_style)

@@ -74,6 +74,12 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
     return text
 
 
+class ProblemBox(VerticalScroll):
+    """The problem and gold answer; scrolls with the same keys as a completion."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings("scroll")
+
+
 class SidePanel(Vertical):
     """One model's histogram and completion."""
 
@@ -124,7 +130,7 @@ class QuestionScreen(TriageActions, Screen[int]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with VerticalScroll(id="problem-box"):
+        with ProblemBox(id="problem-box"):
             yield Static(id="problem", markup=False)
         with Horizontal(id="sides"):
             for side in SIDES:
@@ -295,8 +301,15 @@ class QuestionScreen(TriageActions, Screen[int]):
         )
 
     def action_switch_side(self) -> None:
-        other = "base" if self._focused_side() == "target" else "target"
-        self.query_one(f"#view-{other}", CompletionView).focus()
+        """Tab: base, target, then the problem when it is longer than its box."""
+        focused = self.focused
+        box = self.query_one(ProblemBox)
+        if focused is not None and focused.id == "view-base":
+            self.query_one("#view-target", CompletionView).focus()
+        elif focused is not None and focused.id == "view-target" and box.max_scroll_y > 0:
+            box.focus()
+        else:
+            self.query_one("#view-base", CompletionView).focus()
 
     # -- questions -----------------------------------------------------------------------------
     def action_question(self, delta: int) -> None:
