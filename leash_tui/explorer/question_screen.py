@@ -56,11 +56,14 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
     text = Text()
     text.append(f"{one_line(side.model, 40)}", style="bold")
     text.append(f" · {correct}/{n} correct")
-    rank = "never given" if side.gold_rank is None else f"rank #{side.gold_rank}"
-    text.append(
-        f"\ngold share {side.gold_share:.0%}, {rank} of {side.distinct_answers} answers",
-        style="dim",
-    )
+    k = side.distinct_answers
+    if side.gold_share is None:
+        summary = "no verified samples"
+    elif side.gold_rank is None:
+        summary = f"gold never given; {k} distinct answers"
+    else:
+        summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k} answers"
+    text.append("\n" + summary, style="dim")
     biggest = max((count for _, count, _ in side.histogram), default=1)
     answer_width = max(6, min(24, width // 3))
     for answer, count, ok in side.histogram[:limit]:
