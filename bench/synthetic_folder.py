@@ -54,8 +54,12 @@ def write_synthetic_folder(
         root,
         questions_table(
             [
-                {"benchmark": b, "question_id": q, "problem": f"Synthetic problem {b}/{q}: "
-                 f"what is {g} + 0?", "gold": str(g)}
+                {
+                    "benchmark": b,
+                    "question_id": q,
+                    "problem": f"Synthetic problem {b}/{q}: what is {g} + 0?",
+                    "gold": str(g),
+                }
                 for b, q, g in zip(bench_of.tolist(), qids.tolist(), gold.tolist(), strict=True)
             ]
         ),
@@ -77,8 +81,13 @@ def write_synthetic_folder(
         answer_int = np.where(correct, gold[q_of_row], wrong)
         answer = pc.cast(pa.array(answer_int), pa.string())
         text = pc.binary_join_element_wise(
-            pa.array(np.array(["Adding zero changes nothing, so the answer is $\\boxed{"])
-                     .repeat(rows)), answer, pa.array(np.array(["}$."]).repeat(rows)), "")
+            pa.array(
+                np.array(["Adding zero changes nothing, so the answer is $\\boxed{"]).repeat(rows)
+            ),
+            answer,
+            pa.array(np.array(["}$."]).repeat(rows)),
+            "",
+        )
         status = pa.DictionaryArray.from_arrays(
             pa.array(np.where(correct, 0, 1).astype(np.int32)), pa.array(["correct", "incorrect"])
         )
@@ -100,8 +109,10 @@ def write_synthetic_folder(
             }
         )
         full = pa.Table.from_arrays(
-            [table.column(f.name) if f.name in table.column_names else pa.nulls(rows, f.type)
-             for f in SAMPLES_SCHEMA],
+            [
+                table.column(f.name) if f.name in table.column_names else pa.nulls(rows, f.type)
+                for f in SAMPLES_SCHEMA
+            ],
             schema=SAMPLES_SCHEMA,
         )
         pq.write_table(
@@ -109,8 +120,14 @@ def write_synthetic_folder(
             Path(root) / SAMPLES_DIR / f"part-bench-{shard:05d}.parquet",
             row_group_size=SAMPLE_ROW_GROUP_ROWS,
             compression="zstd",
-            use_dictionary=["benchmark", "question_id", "model", "finish_reason", "status",
-                            "answer"],
+            use_dictionary=[
+                "benchmark",
+                "question_id",
+                "model",
+                "finish_reason",
+                "status",
+                "answer",
+            ],
             write_statistics=True,
         )
         written += rows

@@ -63,7 +63,8 @@ def read_questions(root: Path) -> pa.Table:
     if not path.exists():
         return QUESTIONS_SCHEMA.empty_table()
     try:
-        return conform_table(pq.read_table(path), QUESTIONS_SCHEMA)
+        # ParquetFile, not read_table: read_table imports pyarrow.dataset, and with it pandas
+        return conform_table(pq.ParquetFile(path).read(), QUESTIONS_SCHEMA)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 

@@ -136,3 +136,15 @@ def sync(coroutine_function):
 def isolated_cache(tmp_path_factory, monkeypatch):
     """Keep `leash report`'s per-folder cache out of the user's home during tests."""
     monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path_factory.mktemp("leash-cache")))
+
+
+async def wait_for_text(pilot, app, text: str, timeout: float = 10.0) -> str:
+    """Wait until ``text`` is on screen (repaints follow scrolls by a frame or two)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = screen_text(app)
+        if text in shown or time.monotonic() > deadline:
+            return shown
+        await pilot.pause(0.02)

@@ -19,6 +19,7 @@ from tests.explorer_helpers import (  # isolated_cache: autouse fixture
     screen_segments,
     screen_text,
     sync,
+    wait_for_text,
     wait_loaded,
     wait_ready,
     write_nasty,
@@ -91,15 +92,13 @@ async def test_a_200k_character_line_wraps_and_scrolls(nasty: Path) -> None:
         width = view.scrollable_content_region.width
         assert view.virtual_size.height >= 200_000 // width
         await pilot.press("G")
-        await pilot.pause()
-        assert "\\boxed{7}" in screen_text(app)
+        assert "\\boxed{7}" in await wait_for_text(pilot, app, "\\boxed{7}")
         assert time.perf_counter() - started < 10  # generous: this machine is shared
         # the problem, 100k characters on one line, is cut on screen and says so
         await pilot.press("tab", "tab")  # target, then the problem box (it overflows)
         assert app.focused.id == "problem-box"
         await pilot.press("G")
-        await pilot.pause()
-        assert "more characters)" in screen_text(app)
+        assert "more characters)" in await wait_for_text(pilot, app, "more characters)")
         assert_no_raw_controls(app)
 
 
@@ -112,13 +111,11 @@ async def test_a_megabyte_completion_opens_and_scrolls_to_its_answer(nasty: Path
         view = screen.query_one("#view-base", CompletionView)
         assert len(view.text) > 1_000_000 - 200
         # opened near the highlighted answer at the end
-        assert "so \\boxed{7}" in screen_text(app)
+        assert "so \\boxed{7}" in await wait_for_text(pilot, app, "so \\boxed{7}")
         await pilot.press("g")
-        await pilot.pause()
-        assert "step step" in screen_text(app)
+        assert "so \\boxed{7}" not in await wait_for_text(pilot, app, "step step")
         await pilot.press("pagedown", "pagedown", "G")
-        await pilot.pause()
-        assert "so \\boxed{7}" in screen_text(app)
+        assert "so \\boxed{7}" in await wait_for_text(pilot, app, "so \\boxed{7}")
 
 
 def test_display_text_makes_controls_visible_and_expands_tabs() -> None:

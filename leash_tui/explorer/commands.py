@@ -75,7 +75,7 @@ COMMANDS: tuple[Command, ...] = (
         "e",
         "app.load_entropies",
         "app",
-        "Compute token and answer entropies (one pass over all answers)",
+        "Compute token and answer entropies again (after a failure)",
     ),
     # main screen
     Command("enter", "open_question", "main", "Open the question under the cursor", footer="open"),

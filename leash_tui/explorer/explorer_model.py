@@ -65,8 +65,9 @@ SAMPLE_COLUMNS = (
 HISTOGRAM_ANSWERS = 5
 #: Row groups read at once when counting (about a million rows): bounds memory.
 ROW_GROUPS_PER_SLICE = 256
-#: Above this many samples, entropies (a pass over every answer) are not computed on open.
-AUTO_ANSWER_STATS_SAMPLES = 2_000_000
+#: Up to this many samples, entropies (a pass over every answer) are computed in the
+#: explorer's process; above, in a child process (its memory grows with the folder).
+IN_PROCESS_ANSWER_STATS_SAMPLES = 2_000_000
 
 
 @dataclass(frozen=True)

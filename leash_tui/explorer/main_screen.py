@@ -85,7 +85,7 @@ class MainScreen(TriageActions, Screen[None]):
         pane.show(model.summary(), model.domains, title)
         state = getattr(self.app, "entropy_state", "ready")
         pane.border_subtitle = {
-            "missing": "entropies: press e to compute",
+            "missing": "entropies unknown: e retries",
             "computing": "computing entropies…",
         }.get(state, "")
 

@@ -1,11 +1,16 @@
 """The command palette (ctrl+p): the command table's commands for the active screen, plus
-one "switch target" command per target model."""
+one "switch target" command per target model.
+
+Titles and help are shown as text, never as markup (model names come from files).
+"""
 
 from __future__ import annotations
 
 from functools import partial
 
+from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
 from leash_tui.explorer.commands import COMMANDS, Command
 
@@ -44,7 +49,9 @@ class ExplorerCommands(Provider):
 
     async def discover(self) -> Hits:
         for title, help_text, action in self._available():
-            yield DiscoveryHit(title, partial(self._run, action), help=help_text)
+            yield DiscoveryHit(
+                Text(title), partial(self._run, action), text=title, help=escape(help_text)
+            )
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
