@@ -265,4 +265,4 @@ def test_corrupt_cache_is_ignored(folder, tmp_path):
 def test_epsilon_in_table_matches_budget(folder):
     out = run(folder, "--zeta", "0.01").stdout
     match = re.search(r"k = 4: ε = (\d+(?:\.\d+)?(?:e-?\d+)?)", out)
-    assert match and float(match.group(1)) == pytest.approx(4.605170 / 4, rel=1e-3)
+    assert match and float(match.group(1)) == pytest.approx(4.605170 / 4, rel=1e-2)  # 3 digits
