@@ -9,10 +9,10 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from folder_builders import build_folder, sample_rows, samples_table
 
 from leash_tui.cli import cli
 from sampler.results_writer import append_samples
+from tests.folder_builders import build_folder, sample_rows, samples_table
 
 SPEC = {
     ("alg", "1"): {"base": "C C I7 I7", "rlvr": "C C C C", "rl2": "I1 I1 I1 I1"},  # P / S

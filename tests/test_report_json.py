@@ -12,9 +12,9 @@ import math
 
 import pytest
 from click.testing import CliRunner
-from folder_builders import build_folder
 
 from leash_tui.cli import cli
+from tests.folder_builders import build_folder
 
 SPEC = {
     #                 base                 rlvr                   category

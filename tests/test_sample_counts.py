@@ -6,7 +6,6 @@ import math
 
 import pyarrow as pa
 import pytest
-from folder_builders import build_folder, sample_rows, samples_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from leash_tui.sample_groups import group_samples, read_shard_columns
 from leash_tui.support_analysis import answer_entropy, gold_share_and_rank
 from sampler.errors import LeashError
 from sampler.results_writer import append_samples
+from tests.folder_builders import build_folder, sample_rows, samples_table
 
 COUNT_COLUMNS = ["n", "n_verified", "n_correct", "n_incorrect", "n_no_answer", "n_timeout",
                  "n_error"]  # fmt: skip
