@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from tests.folder_builders import build_folder
+from tests.folder_builders import build_folder, parse_spec
 
 SPEC = {
     #                 base                 rlvr                   category
@@ -151,3 +151,41 @@ def test_row_field_by_field(report, index):
 def test_numbers_are_not_rounded(report):
     overall = report["rows"][-1]
     assert overall["SRR"] == 3 / 7  # full double precision, as computed
+
+
+def test_imported_folder_gives_the_same_rows(tmp_path, report):
+    """The same samples as interchange JSONL through `leash import`, then `leash report`."""
+    records = []
+    for (bench, qid), per_model in SPEC.items():
+        for model, spec in per_model.items():
+            entropies = TOKEN_ENTROPY.get((bench, qid, model))
+            for i, (status, answer) in enumerate(parse_spec(spec)):
+                record = {"benchmark": bench, "question_id": int(qid), "model": model,
+                          "sample": i, "text": f"\\boxed{{{answer or ''}}}",
+                          "domain": DOMAINS[bench]}  # fmt: skip
+                if status is not None:
+                    record["status"] = status
+                if answer is not None:
+                    record["answer"] = answer
+                if entropies is not None and entropies[i] is not None:
+                    record["token_entropy"] = entropies[i]
+                if i == 0:
+                    record |= {"problem": f"Question {qid}?", "gold": 42}
+                records.append(record)
+    jsonl = tmp_path / "samples.jsonl"
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    runner = CliRunner()
+    folder = tmp_path / "imported"
+    result = runner.invoke(cli, ["import", str(jsonl), "--base", "base", "-o", str(folder)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["report", str(folder), "--format", "json", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    imported = json.loads(result.stdout)
+    # benchmark rows come in the manifest's order, which import takes from the file
+    assert [r["name"] for r in imported["rows"]] == [r["name"] for r in report["rows"]]
+    for index, row in enumerate(imported["rows"]):
+        expected = EXPECTED[index]
+        assert (row["scope"], row["name"], row["N"], row["P"], row["E"], row["S"], row["O"]) == (
+            expected[:7]
+        )
+        assert row == report["rows"][index]
