@@ -49,6 +49,8 @@ def fmt_p(value: float | None) -> str:
 
 
 def fmt_pair(pair: dict[str, float | None], digits: int = 3, arrow: str = " → ") -> str:
+    if pair["base"] is None and pair["target"] is None:
+        return DASH
     return f"{fmt_rate(pair['base'], digits)}{arrow}{fmt_rate(pair['target'], digits)}"
 
 
