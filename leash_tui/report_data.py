@@ -42,34 +42,45 @@ class ReportData:
         return {name: self.manifest.domain_of(name) for name in names}
 
 
+def cache_stamp(results: Results) -> str | None:
+    """The report cache's fingerprint of the folder now (None if a shard vanished meanwhile)."""
+    try:
+        return report_cache.fingerprint(results.root, results.shard_paths(), REPORT_COLUMNS)
+    except OSError:
+        return None
+
+
+def cached_tables(results: Results, stamp: str | None = None) -> tuple[pa.Table, pa.Table] | None:
+    """(verdict counts, answer statistics) from the cache if it is current, else None."""
+    stamp = stamp or cache_stamp(results)
+    cached = report_cache.load(results.root, stamp) if stamp else None
+    if cached is None or not set(_CACHED_COLUMNS) <= set(cached.column_names):
+        return None
+    return cached.select(list(COUNTS_COLUMNS)), cached.select(list(ANSWER_STATS_COLUMNS))
+
+
 def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
     """Open ``root`` and compute counts and answer statistics (LeashError on bad input).
 
     With ``use_cache`` the per-question statistics come from report_cache when the
-    folder's shards have not changed since they were computed.
+    folder's shards have not changed since they were computed, and are stored there
+    when they had to be computed.
     """
     results = Results.open(root)
-    paths = results.shard_paths()
-    stamp = None
-    if use_cache:
-        try:
-            stamp = report_cache.fingerprint(results.root, paths, REPORT_COLUMNS)
-        except OSError:  # a shard vanished while listing: just compute
-            stamp = None
-    cached = report_cache.load(results.root, stamp) if stamp else None
-    if cached is not None and set(_CACHED_COLUMNS) <= set(cached.column_names):
-        counts = cached.select(list(COUNTS_COLUMNS))
-        stats = cached.select(list(ANSWER_STATS_COLUMNS))
+    stamp = cache_stamp(results) if use_cache else None
+    cached = cached_tables(results, stamp) if stamp else None
+    if cached is not None:
+        counts, stats = cached
     else:
-        table = read_shard_columns(paths, REPORT_COLUMNS)
+        table = read_shard_columns(results.shard_paths(), REPORT_COLUMNS)
         groups = group_samples(table, COUNT_KEYS)
         counts = count_verdicts(table, groups)
         stats = question_answer_stats(table, groups)
         if stamp:
-            extra = [c for c in ANSWER_STATS_COLUMNS if c not in COUNTS_COLUMNS]
             combined = counts
-            for name in extra:
-                combined = combined.append_column(name, stats.column(name))
+            for name in ANSWER_STATS_COLUMNS:
+                if name not in COUNTS_COLUMNS:
+                    combined = combined.append_column(name, stats.column(name))
             report_cache.store(results.root, stamp, combined)
     return ReportData(
         root=results.root, manifest=results.manifest, counts=counts, answer_stats=stats

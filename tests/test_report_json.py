@@ -14,6 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
+from leash_tui.report_data import load_report_data
+from leash_tui.support_analysis import add_answer_columns, compare_questions
 from tests.folder_builders import build_folder, parse_spec
 
 SPEC = {
@@ -189,3 +191,23 @@ def test_imported_folder_gives_the_same_rows(tmp_path, report):
             expected[:7]
         )
         assert row == report["rows"][index]
+
+
+def test_per_question_answer_columns(tmp_path):
+    root = build_folder(tmp_path / "r", SPEC, domains=DOMAINS, token_entropy=TOKEN_ENTROPY)
+    data = load_report_data(root, use_cache=False)
+    questions = add_answer_columns(
+        compare_questions(data.counts, "base", "rlvr"), data.answer_stats, "base", "rlvr"
+    )
+    rows = {(r["benchmark"], r["question_id"]): r for r in questions.to_pylist()}
+    alg3 = rows[("alg", "3")]  # base "C I7 I8 I8", rlvr "I7 I7 I7 I7"
+    assert alg3["category"] == "S"
+    assert (alg3["gold_share_base"], alg3["gold_rank_base"]) == (1 / 4, 2)  # "8" (2) above
+    assert alg3["answer_entropy_base"] == pytest.approx(H(1, 1, 2))
+    assert alg3["token_entropy_base"] == pytest.approx(0.5)
+    assert (alg3["gold_share_target"], alg3["gold_rank_target"]) == (0.0, None)
+    assert alg3["answer_entropy_target"] == 0.0
+    assert alg3["token_entropy_target"] is None
+    geo2 = rows[("geo", "2")]  # base token entropies 2, 2, -, -
+    assert geo2["token_entropy_base"] == pytest.approx(2.0)
+    assert len(rows) == len(SPEC)
