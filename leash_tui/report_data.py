@@ -1,10 +1,10 @@
 """Load what a support-dynamics report needs from a results folder, in one read.
 
 Reads six narrow columns of every shard (benchmark, question_id, model, status,
-answer, token_entropy; never the completion text), groups the rows once, and from
-that grouping computes the verdict counts (the same function, so the same numbers,
-as ``Results.verdict_counts()``) and the per-question answer and token-entropy
-statistics of every model. Those per-question tables are cached outside the
+answer, token_entropy; never the completion text) chunk by chunk (sample_stats),
+and from that one pass makes the verdict counts (the same code, so the same
+numbers, as ``Results.verdict_counts()``) and the per-question answer and
+token-entropy statistics of every model. Those per-question tables are cached outside the
 folder (report_cache) and reused while the shards are unchanged.
 """
 
@@ -16,9 +16,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from leash_tui import report_cache
-from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, question_answer_stats
-from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results, count_verdicts
-from leash_tui.sample_groups import group_samples, read_shard_columns
+from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
+from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
+from leash_tui.sample_stats import counts_table, folder_stats
 from sampler.results_schema import Manifest
 
 REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
@@ -72,10 +72,9 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
     if cached is not None:
         counts, stats = cached
     else:
-        table = read_shard_columns(results.shard_paths(), REPORT_COLUMNS)
-        groups = group_samples(table, COUNT_KEYS)
-        counts = count_verdicts(table, groups)
-        stats = question_answer_stats(table, groups)
+        summary = folder_stats(results.shard_paths(), REPORT_COLUMNS)
+        counts = counts_table(summary)
+        stats = answer_stats_table(summary)
         if stamp:
             combined = counts
             for name in ANSWER_STATS_COLUMNS:

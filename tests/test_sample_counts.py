@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from leash_tui import sample_groups
 from leash_tui.answer_stats import question_answer_stats
+from leash_tui.report_data import load_report_data
 from leash_tui.results_reader import Results, count_verdicts
 from leash_tui.sample_groups import group_samples, read_shard_columns
 from leash_tui.support_analysis import answer_entropy, gold_share_and_rank
@@ -140,7 +143,7 @@ def test_answer_stats_match_the_per_question_functions(specs, rnd):
             rows += sample_rows("b", str(i), model, " ".join(tokens), token_entropy=values)
     rnd.shuffle(rows)  # the functions must not rely on row order
     table = samples_table(rows)
-    stats = question_answer_stats(table, group_samples(table)).to_pylist()
+    stats = question_answer_stats(table).to_pylist()
     assert len(stats) == 2 * len(specs)
     for got in stats:
         mine = [
@@ -168,7 +171,7 @@ def test_answer_stats_match_the_per_question_functions(specs, rnd):
 def test_answer_stats_hand_values():
     rows = sample_rows("b", "1", "m", "C C42 I7 I7 I7 N ?")
     table = samples_table(rows)
-    got = question_answer_stats(table, group_samples(table)).to_pylist()[0]
+    got = question_answer_stats(table).to_pylist()[0]
     # verified: 6; classes correct 2, "7" 3, NA 1
     expected = -sum(p * math.log(p) for p in (2 / 6, 3 / 6, 1 / 6))
     assert got["answer_entropy"] == pytest.approx(expected)
@@ -183,7 +186,33 @@ def test_answer_stats_without_answers_are_null():
         for s in ("correct", "incorrect", "incorrect")
     ]  # fmt: skip
     table = samples_table(rows)
-    got = question_answer_stats(table, group_samples(table)).to_pylist()[0]
+    got = question_answer_stats(table).to_pylist()[0]
     assert got["answer_entropy"] is None and got["gold_rank"] is None
     assert got["gold_share"] == pytest.approx(1 / 3)
     assert got["token_entropy_n"] == 0
+
+
+def test_statistics_of_a_question_split_over_shards_and_chunks(tmp_path, monkeypatch):
+    monkeypatch.setattr(sample_groups, "CHUNK_ROWS", 1)  # every row group its own chunk
+    root = build_folder(tmp_path / "r", {("b", "1"): {"base": "C I7 I8 N", "rlvr": "C"}})
+    later = [("C42 I7 I7 ?", 4), ("I8 T9 E N", 8), ("C I5 I7 I7", 12)]
+    for spec, first in later:
+        append_samples(root, samples_table(sample_rows("b", "1", "base", spec, first_sample=first,
+                                                       token_entropy=[0.5] * 4)))  # fmt: skip
+    results = Results.open(root)
+    assert len(results.shard_paths()) == 4
+    data = load_report_data(root, use_cache=False)
+    rows = read_shard_columns(results.shard_paths(), ["model", "status", "answer"]).to_pylist()
+    verified = [r for r in rows if r["model"] == "base" and r["status"] is not None]
+    answers = [r["answer"] for r in verified]
+    correct = [r["status"] == "correct" for r in verified]
+    base = data.answer_stats.filter(pc.equal(data.answer_stats.column("model"), "base"))
+    got = base.to_pylist()[0]
+    assert got["n_verified"] == len(verified) == 15
+    assert got["answer_entropy"] == pytest.approx(answer_entropy(answers, correct))
+    assert (got["gold_share"], got["gold_rank"]) == gold_share_and_rank(answers, correct)
+    assert (got["token_entropy_n"], got["token_entropy_sum"]) == (12, pytest.approx(6.0))
+    counts = data.counts.filter(pc.equal(data.counts.column("model"), "base")).to_pylist()[0]
+    assert (counts["n"], counts["n_correct"], counts["n_timeout"], counts["n_error"]) == (
+        16, 3, 1, 1)  # fmt: skip
+    assert data.counts.equals(results.verdict_counts())
