@@ -183,14 +183,3 @@ def group_samples(table: pa.Table, keys: Sequence[str] = GROUP_KEYS) -> SampleGr
         columns[name] = pa.array(distinct[position] if len(distinct) else [], pa.string())
     key_table = pa.table({name: columns[name] for name in keys})
     return SampleGroups(codes.astype(np.int64, copy=False), key_table)
-
-
-def group_sum(groups: SampleGroups, values: np.ndarray) -> np.ndarray:
-    """Per group, the sum of ``values`` (one per row)."""
-    return np.bincount(groups.codes, weights=values, minlength=groups.count)
-
-
-def group_count(groups: SampleGroups, mask: np.ndarray | None = None) -> np.ndarray:
-    """Per group, the number of rows (where ``mask`` is true, if given)."""
-    codes = groups.codes if mask is None else groups.codes[mask]
-    return np.bincount(codes, minlength=groups.count).astype(np.int64)
