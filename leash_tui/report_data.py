@@ -1,10 +1,10 @@
 """Load what a support-dynamics report needs from a results folder, in one read.
 
 Reads six narrow columns of every shard (benchmark, question_id, model, status,
-answer, token_entropy; never the completion text), groups the rows once, and from
-that grouping computes the verdict counts (the same function, so the same numbers,
-as ``Results.verdict_counts()``) and the per-question answer and token-entropy
-statistics of every model. Those per-question tables are cached outside the
+answer, token_entropy; never the completion text) chunk by chunk (sample_stats),
+and from that one pass makes the verdict counts (the same code, so the same
+numbers, as ``Results.verdict_counts()``) and the per-question answer and
+token-entropy statistics of every model. Those per-question tables are cached outside the
 folder (report_cache) and reused while the shards are unchanged.
 """
 
@@ -16,9 +16,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from leash_tui import report_cache
-from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, question_answer_stats
-from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results, count_verdicts
-from leash_tui.sample_groups import group_samples, read_shard_columns
+from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
+from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
+from leash_tui.sample_stats import counts_table, folder_stats
 from sampler.results_schema import Manifest
 
 REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
@@ -42,34 +42,44 @@ class ReportData:
         return {name: self.manifest.domain_of(name) for name in names}
 
 
+def cache_stamp(results: Results) -> str | None:
+    """The report cache's fingerprint of the folder now (None if a shard vanished meanwhile)."""
+    try:
+        return report_cache.fingerprint(results.root, results.shard_paths(), REPORT_COLUMNS)
+    except OSError:
+        return None
+
+
+def cached_tables(results: Results, stamp: str | None = None) -> tuple[pa.Table, pa.Table] | None:
+    """(verdict counts, answer statistics) from the cache if it is current, else None."""
+    stamp = stamp or cache_stamp(results)
+    cached = report_cache.load(results.root, stamp) if stamp else None
+    if cached is None or not set(_CACHED_COLUMNS) <= set(cached.column_names):
+        return None
+    return cached.select(list(COUNTS_COLUMNS)), cached.select(list(ANSWER_STATS_COLUMNS))
+
+
 def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
     """Open ``root`` and compute counts and answer statistics (LeashError on bad input).
 
     With ``use_cache`` the per-question statistics come from report_cache when the
-    folder's shards have not changed since they were computed.
+    folder's shards have not changed since they were computed, and are stored there
+    when they had to be computed.
     """
     results = Results.open(root)
-    paths = results.shard_paths()
-    stamp = None
-    if use_cache:
-        try:
-            stamp = report_cache.fingerprint(results.root, paths, REPORT_COLUMNS)
-        except OSError:  # a shard vanished while listing: just compute
-            stamp = None
-    cached = report_cache.load(results.root, stamp) if stamp else None
-    if cached is not None and set(_CACHED_COLUMNS) <= set(cached.column_names):
-        counts = cached.select(list(COUNTS_COLUMNS))
-        stats = cached.select(list(ANSWER_STATS_COLUMNS))
+    stamp = cache_stamp(results) if use_cache else None
+    cached = cached_tables(results, stamp) if stamp else None
+    if cached is not None:
+        counts, stats = cached
     else:
-        table = read_shard_columns(paths, REPORT_COLUMNS)
-        groups = group_samples(table, COUNT_KEYS)
-        counts = count_verdicts(table, groups)
-        stats = question_answer_stats(table, groups)
+        summary = folder_stats(results.shard_paths(), REPORT_COLUMNS)
+        counts = counts_table(summary)
+        stats = answer_stats_table(summary)
         if stamp:
-            extra = [c for c in ANSWER_STATS_COLUMNS if c not in COUNTS_COLUMNS]
             combined = counts
-            for name in extra:
-                combined = combined.append_column(name, stats.column(name))
+            for name in ANSWER_STATS_COLUMNS:
+                if name not in COUNTS_COLUMNS:
+                    combined = combined.append_column(name, stats.column(name))
             report_cache.store(results.root, stamp, combined)
     return ReportData(
         root=results.root, manifest=results.manifest, counts=counts, answer_stats=stats

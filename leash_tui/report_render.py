@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from leash_tui.report_build import Report, report_json
+from leash_tui.safe_text import visible
 from leash_tui.support_analysis import epsilon
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -48,11 +49,19 @@ def fmt_p(value: float | None) -> str:
 
 
 def fmt_pair(pair: dict[str, float | None], digits: int = 3, arrow: str = " → ") -> str:
+    if pair["base"] is None and pair["target"] is None:
+        return DASH
     return f"{fmt_rate(pair['base'], digits)}{arrow}{fmt_rate(pair['target'], digits)}"
 
 
+def shown(name: str) -> str:
+    """A name from the folder as printable text (control characters made visible)."""
+    return visible(str(name), keep_newlines=False)
+
+
 def row_label(row: dict[str, Any]) -> str:
-    return f"{row['name']} (domain)" if row["scope"] == "domain" else str(row["name"])
+    name = shown(row["name"])
+    return f"{name} (domain)" if row["scope"] == "domain" else name
 
 
 def row_cells(row: dict[str, Any], arrow: str = " → ") -> list[str]:
@@ -106,6 +115,8 @@ def _csv_value(value: Any) -> Any:
 
 def _flat(row: dict[str, Any]) -> dict[str, Any]:
     flat = {key: row[key] for key in CSV_COLUMNS if key in row}
+    for key in ("name", "base", "target"):
+        flat[key] = shown(row[key])
     for key in ("pass@1", "pass@k", "token_entropy", "answer_entropy"):
         flat[f"{key}_base"] = row[key]["base"]
         flat[f"{key}_target"] = row[key]["target"]
@@ -127,7 +138,7 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
                 flat["row"] = "summary"
             writer.writerow({k: _csv_value(v) for k, v in flat.items()})
             for point in curve or []:
-                cells = {key: row[key] for key in ("scope", "name", "base", "target")}
+                cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target")}
                 cells |= {key: point[key] for key in ("k", *COUNTS, *RATES)}
                 cells["pass@k_base"] = point["pass@k"]["base"]
                 cells["pass@k_target"] = point["pass@k"]["target"]
@@ -152,7 +163,8 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
     for target in report.targets:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
-        out.append(f"## {_md_escape(report.base)} → {_md_escape(target)}")
+        pair = f"{_md_escape(shown(report.base))} → {_md_escape(shown(target))}"
+        out.append(f"## {pair}")
         out.append("")
         lines = []
         for row in rows:
@@ -164,7 +176,7 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
         out += _md_table(HEADERS, lines)
         out += ["", epsilon_note(rows, zeta), ""]
         if report.curves is not None:
-            out += [f"### Budget curves, {_md_escape(report.base)} → {_md_escape(target)}", ""]
+            out += [f"### Budget curves, {pair}", ""]
             curve_lines = []
             for row, curve in pairs:
                 for point in curve or []:
@@ -221,7 +233,7 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
     for target in report.targets:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
-        pair = rf"{latex_escape(report.base)} $\to$ {latex_escape(target)}"
+        pair = rf"{latex_escape(shown(report.base))} $\to$ {latex_escape(shown(target))}"
         eps = latex_escape(epsilon_note(rows, zeta)).replace("ε", r"$\varepsilon$")
         eps = eps.replace("ζ", r"$\zeta$")
         lines = [(r["scope"], row_cells(r)) for r in rows]
@@ -267,7 +279,7 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
         table = Table(
-            title=Text(f"{report.base} → {target}", style="bold"),
+            title=Text(f"{shown(report.base)} → {shown(target)}", style="bold"),
             caption=Text(epsilon_note(rows, zeta)),
             box=box.SIMPLE_HEAD,
         )
@@ -281,7 +293,8 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
         console.print(table)
         if report.curves is not None:
             curves = Table(
-                title=Text(f"budget curves, {report.base} → {target}"), box=box.SIMPLE_HEAD
+                title=Text(f"budget curves, {shown(report.base)} → {shown(target)}"),
+                box=box.SIMPLE_HEAD,
             )
             for i, head in enumerate(CURVE_HEADERS):
                 curves.add_column(head, justify="left" if i == 0 else "right", no_wrap=i > 0)

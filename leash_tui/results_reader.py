@@ -15,22 +15,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from leash_tui.sample_groups import SampleGroups, group_samples, read_shard_columns
+from leash_tui.sample_stats import chunk_stats, counts_table, folder_stats
 from sampler.errors import LeashError
 from sampler.results_manifest import load_manifest
 from sampler.results_schema import (
     SAMPLES_DIR,
     SAMPLES_SCHEMA,
-    STATUS_CORRECT,
-    STATUS_ERROR,
-    STATUS_INCORRECT,
-    STATUS_NO_ANSWER,
-    STATUS_TIMEOUT,
     Manifest,
 )
 from sampler.results_writer import conform_table, read_questions
@@ -47,45 +41,15 @@ VERDICT_COUNT_COLUMNS = (
     "n_timeout",
     "n_error",
 )
-_STATUS_SLOTS = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
 
 
-def count_verdicts(table: pa.Table, groups: SampleGroups | None = None) -> pa.Table:
-    """Verdict counts of sample rows (key columns and ``status``), one row per group.
+def count_verdicts(table: pa.Table) -> pa.Table:
+    """Verdict counts of sample rows (key columns and ``status``), one row per key.
 
-    ``groups`` is ``group_samples(table)`` when the caller already has it. A status
-    outside the known ones counts as verified but in no status column; null status
-    is unverified. Rows are sorted by (benchmark, question_id, model).
+    A status outside the known ones counts as verified but in no status column; null
+    status is unverified. Rows are sorted by (benchmark, question_id, model).
     """
-    groups = groups if groups is not None else group_samples(table, COUNT_KEYS)
-    status = table.column("status")
-    if isinstance(status, pa.ChunkedArray):
-        status = status.combine_chunks() if status.num_chunks else pa.array([], pa.string())
-    if not pa.types.is_dictionary(status.type):
-        status = pc.dictionary_encode(status.cast(pa.string()))
-    values = status.dictionary.to_pylist()
-    other, unverified = len(_STATUS_SLOTS), len(_STATUS_SLOTS) + 1
-    slot_of_value = np.array(
-        [_STATUS_SLOTS.index(v) if v in _STATUS_SLOTS else other for v in values] or [other],
-        dtype=np.int64,
-    )
-    indices = pc.fill_null(status.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
-    slots = np.where(indices >= 0, slot_of_value[np.maximum(indices, 0)], unverified)
-    width = unverified + 1
-    counts = np.bincount(groups.codes * width + slots, minlength=groups.count * width)
-    counts = counts.reshape(groups.count, width).astype(np.int64)
-    per_status = {
-        name: pa.array(counts[:, slot])
-        for name, slot in zip(VERDICT_COUNT_COLUMNS[1:], range(len(_STATUS_SLOTS)), strict=True)
-    }
-    return pa.table(
-        {
-            **{k: groups.keys.column(k) for k in COUNT_KEYS},
-            "n": pa.array(counts.sum(axis=1)),
-            "n_verified": pa.array(counts[:, :unverified].sum(axis=1)),
-            **per_status,
-        }
-    )
+    return counts_table(chunk_stats(table.select([*COUNT_KEYS, "status"])))
 
 
 @dataclass(frozen=True)
@@ -191,7 +155,7 @@ class Results:
         Reads only the key and status columns. Columns: benchmark, question_id, model,
         n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error.
         """
-        return count_verdicts(read_shard_columns(self.shard_paths(), [*COUNT_KEYS, "status"]))
+        return counts_table(folder_stats(self.shard_paths(), ["status"]))
 
     # -- one question -----------------------------------------------------------------
     @cached_property

@@ -1,19 +1,21 @@
-"""Read sample columns from shards and group rows by (benchmark, question_id, model), fast.
+"""Read sample columns from shards chunk by chunk; group rows by (benchmark, question, model).
 
-Key columns are read dictionary-encoded (they are stored that way), so grouping
-never materialises millions of strings: each key's dictionary is sorted once, the
-row's position in the sorted dictionaries becomes one integer code per row, and
-counting is ``np.bincount`` over those codes. Because every dictionary is sorted,
-the groups come out in (benchmark, question_id, model) order. Used by
-``Results.verdict_counts`` and by the report loader, so both count the same rows.
+Shards are read in chunks of whole row groups (about 256k rows), a few at a time,
+so memory stays small. Key columns are read dictionary-encoded (they are stored
+that way), so grouping never materialises millions of strings: each key's
+dictionary is sorted once, the row's position in the sorted dictionaries becomes
+one integer code per row, and counting is ``np.bincount`` over those codes.
+Because every dictionary is sorted, the groups come out in (benchmark,
+question_id, model) order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -23,10 +25,12 @@ import pyarrow.parquet as pq
 from sampler.errors import LeashError
 from sampler.results_schema import SAMPLES_SCHEMA
 
+T = TypeVar("T")
 GROUP_KEYS = ("benchmark", "question_id", "model")
 #: string columns read as dictionaries (few distinct values, stored dictionary-encoded)
 DICTIONARY_COLUMNS = ("benchmark", "question_id", "model", "status", "answer", "finish_reason")
-_READ_THREADS = 2  # shards are read in parallel; Arrow releases the GIL while decoding
+#: rows per chunk: whole row groups of one shard, about this many rows (a few MB a column)
+CHUNK_ROWS = 1 << 18
 
 
 def _column_type(name: str) -> pa.DataType:
@@ -35,12 +39,48 @@ def _column_type(name: str) -> pa.DataType:
     return SAMPLES_SCHEMA.field(name).type
 
 
-def _read_shard(path: Path, columns: Sequence[str]) -> pa.Table:
+@dataclass(frozen=True)
+class Chunk:
+    """Some row groups of one shard, read as one table."""
+
+    path: Path
+    row_groups: tuple[int, ...]
+
+
+def plan_chunks(paths: Sequence[Path], rows: int | None = None) -> list[Chunk]:
+    """Split the shards into chunks of whole row groups of about ``rows`` rows each."""
+    rows = rows or CHUNK_ROWS
+    chunks = []
+    for path in paths:
+        try:
+            meta = pq.ParquetFile(path).metadata
+        except (pa.ArrowException, OSError) as exc:
+            raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+        groups: list[int] = []
+        size = 0
+        for i in range(meta.num_row_groups):
+            groups.append(i)
+            size += meta.row_group(i).num_rows
+            if size >= rows:
+                chunks.append(Chunk(path, tuple(groups)))
+                groups, size = [], 0
+        if groups:
+            chunks.append(Chunk(path, tuple(groups)))
+    return chunks
+
+
+def read_chunk(chunk: Chunk, columns: Sequence[str]) -> pa.Table:
+    """``columns`` of one chunk, string columns as dictionaries (one dictionary per column).
+
+    A column the shard lacks is read as nulls; a missing key column is an error
+    naming the shard.
+    """
+    path = chunk.path
     dictionary = [c for c in columns if c in DICTIONARY_COLUMNS]
     try:
         handle = pq.ParquetFile(path, read_dictionary=dictionary)
         present = [c for c in columns if c in handle.schema_arrow.names]
-        table = handle.read(columns=present, use_threads=False)
+        table = handle.read_row_groups(list(chunk.row_groups), columns=present, use_threads=False)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
     out = []
@@ -60,23 +100,34 @@ def _read_shard(path: Path, columns: Sequence[str]) -> pa.Table:
                     f"{path}: column {name!r} has type {column.type}, expected {wanted}"
                 ) from exc
         out.append(column)
-    return pa.table(out, names=list(columns))
+    return pa.table(out, names=list(columns)).unify_dictionaries()
+
+
+def map_chunks(
+    paths: Sequence[Path], columns: Sequence[str], work: Callable[[pa.Table], T], threads: int = 2
+) -> list[T]:
+    """``work(table)`` for every chunk of the shards, ``threads`` chunks at a time, in order.
+
+    Only a few chunks are in memory at once, so memory stays small however many
+    samples the folder holds; Arrow releases the GIL while decoding.
+    """
+    chunks = plan_chunks(paths)
+
+    def one(chunk: Chunk) -> T:
+        return work(read_chunk(chunk, columns))
+
+    if threads <= 1 or len(chunks) <= 1:
+        return [one(c) for c in chunks]
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        return list(pool.map(one, chunks))
 
 
 def read_shard_columns(paths: Sequence[Path], columns: Sequence[str]) -> pa.Table:
-    """``columns`` of every shard in ``paths``, string keys as dictionaries with one dictionary.
-
-    A column a shard lacks is read as nulls (a key column missing is an error naming
-    the shard).
-    """
+    """``columns`` of every shard as one table (small folders and tests; see map_chunks)."""
     columns = list(columns)
-    if not paths:
+    tables = [read_chunk(c, columns) for c in plan_chunks(paths)]
+    if not tables:
         return pa.schema([pa.field(c, _column_type(c)) for c in columns]).empty_table()
-    if len(paths) == 1:
-        tables = [_read_shard(paths[0], columns)]
-    else:
-        with ThreadPoolExecutor(max_workers=_READ_THREADS) as pool:
-            tables = list(pool.map(lambda p: _read_shard(p, columns), paths))
     return pa.concat_tables(tables).unify_dictionaries()
 
 
@@ -132,14 +183,3 @@ def group_samples(table: pa.Table, keys: Sequence[str] = GROUP_KEYS) -> SampleGr
         columns[name] = pa.array(distinct[position] if len(distinct) else [], pa.string())
     key_table = pa.table({name: columns[name] for name in keys})
     return SampleGroups(codes.astype(np.int64, copy=False), key_table)
-
-
-def group_sum(groups: SampleGroups, values: np.ndarray) -> np.ndarray:
-    """Per group, the sum of ``values`` (one per row)."""
-    return np.bincount(groups.codes, weights=values, minlength=groups.count)
-
-
-def group_count(groups: SampleGroups, mask: np.ndarray | None = None) -> np.ndarray:
-    """Per group, the number of rows (where ``mask`` is true, if given)."""
-    codes = groups.codes if mask is None else groups.codes[mask]
-    return np.bincount(codes, minlength=groups.count).astype(np.int64)

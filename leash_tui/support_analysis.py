@@ -1,9 +1,10 @@
 """Support dynamics maths: pass@k, P/E/S/O categories, rates, tests, curves, answer statistics.
 
-Pure functions, no I/O. The definitions are those of docs/support-dynamics.md
-(the spec): a question is in a model's support at budget k when at least one of k
-samples is verified correct. Only verified samples count: for a model and a
-question, n is the number of verified samples and c the number verified correct.
+Pure functions, no I/O. The definitions are those of the support-dynamics spec
+(support-dynamics.md, after Wu et al., arXiv 2507.14843): a question is in a
+model's support at budget k when at least one of k samples is verified correct.
+Only verified samples count: for a model and a question, n is the number of
+verified samples and c the number verified correct.
 
 Choices this module makes where the spec leaves room:
 - Budget of one question: the requested k, else min(n_base, n_target).
@@ -230,6 +231,41 @@ def compare_questions(counts: pa.Table, base: str, target: str, k: int | None = 
             "fisher_p": floats(fisher),
         }
     )
+
+
+def add_answer_columns(
+    questions: pa.Table, answer_stats: pa.Table, base: str, target: str
+) -> pa.Table:
+    """``questions`` plus, for base and target, gold share and rank, answer and token entropy.
+
+    ``answer_stats`` is ``answer_stats.question_answer_stats`` (all models). Adds
+    gold_share_*, gold_rank_*, answer_entropy_* and token_entropy_* (mean over the
+    question's samples) with * = base / target; null where the data is missing.
+    """
+    out = questions
+    for role, model in (("base", base), ("target", target)):
+        stats = answer_stats.filter(pc.equal(answer_stats.column("model"), model))
+        token_n = stats.column("token_entropy_n")
+        token_mean = pc.if_else(
+            pc.greater(token_n, 0),
+            pc.divide(stats.column("token_entropy_sum"), pc.cast(token_n, pa.float64())),
+            pa.scalar(None, pa.float64()),
+        )
+        part = pa.table(
+            {
+                "benchmark": stats.column("benchmark"),
+                "question_id": stats.column("question_id"),
+                f"gold_share_{role}": stats.column("gold_share"),
+                f"gold_rank_{role}": stats.column("gold_rank"),
+                f"answer_entropy_{role}": stats.column("answer_entropy"),
+                f"token_entropy_{role}": token_mean,
+            }
+        )
+        out = out.join(part, keys=["benchmark", "question_id"], join_type="left outer")
+    order = pc.sort_indices(
+        out, sort_keys=[("benchmark", "ascending"), ("question_id", "ascending")]
+    )
+    return out.take(order)
 
 
 def _labels(base_in: np.ndarray, target_in: np.ndarray) -> np.ndarray:
