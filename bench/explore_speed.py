@@ -212,7 +212,7 @@ def report(results: list[dict]) -> None:
         print(
             f"{'':>21} pandas peak RSS {r['pandas']['peak_rss_mb']:.0f} MB; "
             f"filling the report cache (entropies) took {r['fill_cache_s']:.2f} s, "
-            f"peak {r['fill_cache_peak_rss_mb']:.0f} MB (a child process on big folders); "
+            f"peak {r['fill_cache_peak_rss_mb']:.0f} MB; "
             f"writing the folder took {r['generate_s']:.1f} s"
         )
     print()

@@ -4,8 +4,8 @@ Opening reads verdict counts and the questions table in a worker thread, never
 completion text (counts and entropies come from ``leash report``'s cache when it
 is current); a short "opening" line shows meanwhile. Token and answer entropies,
 which need a pass over the answers of every sample, are computed after the first
-paint (in a child process on big folders) and fill in the summary when ready. The
-triage journal is polled so tags written by another explorer appear.
+paint in another worker and fill in the summary when ready. The triage journal is
+polled so tags written by another explorer appear.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Static
 
-from leash_tui.explorer.answer_stats_job import AnswerStatsJob
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.explorer_model import (
-    IN_PROCESS_ANSWER_STATS_SAMPLES,
     ExplorerModel,
     open_counts,
 )
@@ -52,7 +50,6 @@ class ExplorerApp(App[None]):
         self.model: ExplorerModel | None = None
         #: token/answer entropies: "missing", "computing" or "ready"
         self.entropy_state = "missing"
-        self._stats_job: AnswerStatsJob | None = None
         self.requested_target = target
         name = visible(Path(results.root).resolve().name, keep_newlines=False)
         synthetic = " · SYNTHETIC DEMO" if results.manifest.synthetic else ""
@@ -81,30 +78,17 @@ class ExplorerApp(App[None]):
 
     @work(thread=True, exclusive=True, group="answer-stats")
     def _load_answer_stats(self, model: ExplorerModel) -> None:
-        """Token and answer entropies need a pass over the answers of every sample: done after
-        the first paint, in this process for small folders, else in a child process (see
-        answer_stats_job); either way they land in ``leash report``'s cache for next time."""
+        """Token and answer entropies need a pass over the answers of every sample (streamed,
+        bounded memory): done after the first paint; ``load_report_data`` also stores them in
+        ``leash report``'s cache, so the next open has them at once."""
         from leash_tui.report_data import load_report_data
 
         try:
-            if model.sample_count <= IN_PROCESS_ANSWER_STATS_SAMPLES:
-                stats = load_report_data(self.results.root).answer_stats
-            else:
-                self._stats_job = AnswerStatsJob(self.results.root)
-                problem = self._stats_job.run()
-                if problem is not None:
-                    raise LeashError(problem)
-                stats = open_counts(self.results)[1]
-                if stats is None:  # the samples changed while it ran
-                    raise LeashError("the samples changed meanwhile; press e to try again")
+            stats = load_report_data(self.results.root).answer_stats
         except LeashError as exc:
             self.call_from_thread(self._answer_stats_failed, visible(str(exc)))
             return
         self.call_from_thread(self._show_answer_stats, model, stats)
-
-    def on_unmount(self) -> None:
-        if self._stats_job is not None:
-            self._stats_job.cancel()
 
     def _answer_stats_failed(self, message: str) -> None:
         self.entropy_state = "missing"

@@ -18,12 +18,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from leash_tui import report_cache
-from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, model_stats
-from leash_tui.report_data import COUNTS_COLUMNS, REPORT_COLUMNS
-from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results, count_verdicts
+from leash_tui.answer_stats import model_stats
+from leash_tui.report_data import cached_tables
+from leash_tui.results_reader import Results
 from leash_tui.support_analysis import (
     answer_distribution,
     budget_curve,
@@ -63,11 +61,6 @@ SAMPLE_COLUMNS = (
     "token_entropy",
 )
 HISTOGRAM_ANSWERS = 5
-#: Row groups read at once when counting (about a million rows): bounds memory.
-ROW_GROUPS_PER_SLICE = 256
-#: Up to this many samples, entropies (a pass over every answer) are computed in the
-#: explorer's process; above, in a child process (its memory grows with the folder).
-IN_PROCESS_ANSWER_STATS_SAMPLES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -246,51 +239,13 @@ class PairView:
         )
 
 
-def streamed_verdict_counts(
-    results: Results, groups_per_slice: int = ROW_GROUPS_PER_SLICE
-) -> pa.Table:
-    """``Results.verdict_counts()``, read a slice of row groups at a time.
-
-    Same counting (``count_verdicts``), but memory stays bounded by the slice instead of
-    growing with the folder: partial counts of each slice are added up by key at the end.
-    """
-    columns = [*COUNT_KEYS, "status"]
-    parts = []
-    for path in results.shard_paths():
-        try:
-            handle = pq.ParquetFile(path, read_dictionary=columns)
-            groups = handle.metadata.num_row_groups
-            for start in range(0, groups, groups_per_slice):
-                chosen = list(range(start, min(groups, start + groups_per_slice)))
-                piece = handle.read_row_groups(chosen, columns=columns, use_threads=True)
-                if piece.num_rows:
-                    parts.append(count_verdicts(piece.unify_dictionaries()))
-        except (pa.ArrowException, OSError) as exc:
-            raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
-    if not parts:
-        return results.verdict_counts()  # the empty table, with its exact schema
-    summed = (
-        pa.concat_tables(parts)
-        .group_by(list(COUNT_KEYS), use_threads=False)
-        .aggregate([(c, "sum") for c in ("n", *VERDICT_COUNT_COLUMNS)])
-    )
-    summed = summed.rename_columns([c.removesuffix("_sum") for c in summed.column_names])
-    order = pc.sort_indices(summed, sort_keys=[(k, "ascending") for k in COUNT_KEYS])
-    return summed.take(order).select(list(COUNTS_COLUMNS))
-
-
 def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
     """Verdict counts, and per-question answer statistics when ``leash report``'s cache of
-    this folder is current (else None: the caller decides whether to compute them)."""
-    try:
-        stamp = report_cache.fingerprint(results.root, results.shard_paths(), REPORT_COLUMNS)
-    except OSError:
-        stamp = None
-    cached = report_cache.load(results.root, stamp) if stamp else None
-    wanted = set(COUNTS_COLUMNS) | set(ANSWER_STATS_COLUMNS)
-    if cached is not None and wanted <= set(cached.column_names):
-        return cached.select(list(COUNTS_COLUMNS)), cached.select(list(ANSWER_STATS_COLUMNS))
-    return streamed_verdict_counts(results), None
+    this folder is current (else None: the caller computes them after the first paint)."""
+    cached = cached_tables(results)
+    if cached is not None:
+        return cached
+    return results.verdict_counts(), None
 
 
 class ExplorerModel:
