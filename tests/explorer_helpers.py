@@ -97,9 +97,10 @@ def screen_segments(app) -> list[str]:
 
 
 async def wait_ready(pilot, app: ExplorerApp) -> None:
-    """Wait until the folder is open and the main screen painted."""
+    """Wait until the folder is open and the main screen painted, summary included."""
     for _ in range(2000):
-        if app.model is not None and type(app.screen).__name__ == "MainScreen":
+        screen = app.screen
+        if type(screen).__name__ == "MainScreen" and not screen.summary_pending:
             await pilot.pause()
             return
         await pilot.pause(0.01)

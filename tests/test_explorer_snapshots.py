@@ -29,7 +29,7 @@ async def settled(pilot) -> None:
     app = pilot.app
     await wait_ready(pilot, app)
     for _ in range(2000):
-        if app.entropy_state == "ready":
+        if app.entropy_state == "ready" and not app.screen.summary_pending:
             break
         await pilot.pause(0.01)
     await pilot.pause()

@@ -288,10 +288,7 @@ class ExplorerModel:
     # -- pair ------------------------------------------------------------------------
     @property
     def pair(self) -> PairView:
-        if self.target not in self._pairs:
-            table = compare_questions(self.counts, self.base, self.target)
-            self._pairs[self.target] = PairView(table, self.questions)
-        return self._pairs[self.target]
+        return self.pair_with(self.target)
 
     def set_target(self, target: str) -> None:
         if target not in self.targets:
@@ -470,13 +467,23 @@ class ExplorerModel:
         return int(hits[0]) if hits.size else None
 
     # -- summaries ---------------------------------------------------------------------
-    def summary(self) -> list[dict]:
-        """Summary rows of the pair (with entropies once the answer statistics are known)."""
+    def pair_with(self, target: str) -> PairView:
+        """The comparison of the base with ``target`` (computed once per target)."""
+        if target not in self._pairs:
+            table = compare_questions(self.counts, self.base, target)
+            self._pairs[target] = PairView(table, self.questions)
+        return self._pairs[target]
+
+    def summary(self, target: str | None = None) -> list[dict]:
+        """Summary rows of the base and ``target`` (default: the selected one), with
+        entropies once the answer statistics are known. Safe to call from a worker."""
+        target = target or self.target
+        stats = self.answer_stats
         entropies = None
-        if self.answer_stats is not None:
-            entropies = {m: model_stats(self.answer_stats, m) for m in (self.base, self.target)}
+        if stats is not None:
+            entropies = {m: model_stats(stats, m) for m in (self.base, target)}
         return summary_rows(
-            self.pair.table, self.domains, self.base, self.target, entropies=entropies
+            self.pair_with(target).table, self.domains, self.base, target, entropies=entropies
         )
 
     def budget(self, benchmarks: frozenset[str] | None = None) -> pa.Table:

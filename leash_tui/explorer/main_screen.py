@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -55,6 +56,7 @@ class MainScreen(TriageActions, Screen[None]):
     def __init__(self, model: ExplorerModel) -> None:
         super().__init__()
         self.model = model
+        self.summary_pending = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -71,23 +73,35 @@ class MainScreen(TriageActions, Screen[None]):
         return self.query_one(QuestionList)
 
     def on_mount(self) -> None:
-        self.refresh_summary()
         self.question_list.focus()
         self.sub_title = self._pair_title()
+        self.refresh_summary()
 
     def _pair_title(self) -> str:
         return f"{self.model.base} vs {self.model.target}"
 
     def refresh_summary(self) -> None:
+        """Recompute the summary pane off the UI thread (it is not needed for the list)."""
+        self.summary_pending = True
+        self._compute_summary(self.model.target, getattr(self.app, "entropy_state", "ready"))
+
+    @work(thread=True, exclusive=True, group="summary")
+    def _compute_summary(self, target: str, entropy_state: str) -> None:
+        rows = self.model.summary(target)
+        self.app.call_from_thread(self._show_summary, target, rows, entropy_state)
+
+    def _show_summary(self, target: str, rows: list[dict], entropy_state: str) -> None:
         model = self.model
-        title = Text(f"{one_line(model.base, 30)} → {one_line(model.target, 30)}")
+        if target != model.target or not self.is_attached:
+            return  # the target changed meanwhile; a newer computation is on its way
+        title = Text(f"{one_line(model.base, 30)} → {one_line(target, 30)}")
         pane = self.query_one(SummaryPane)
-        pane.show(model.summary(), model.domains, title)
-        state = getattr(self.app, "entropy_state", "ready")
+        pane.show(rows, model.domains, title)
         pane.border_subtitle = {
             "missing": "entropies unknown: e retries",
             "computing": "computing entropies…",
-        }.get(state, "")
+        }.get(entropy_state, "")
+        self.summary_pending = False
 
     def refresh_all(self, keep_current: bool = True) -> None:
         """The pair or the view changed: repaint summary (when the pair changed) and list."""
