@@ -12,17 +12,15 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from sampler.results_manifest import new_manifest
-from sampler.results_schema import (
-    SAMPLE_ROW_GROUP_ROWS,
-    SAMPLES_DIR,
-    SAMPLES_SCHEMA,
-    BenchmarkEntry,
-    ModelEntry,
+from sampler.results_schema import SAMPLES_DIR, BenchmarkEntry, ModelEntry
+from sampler.results_writer import (
+    create_results,
+    merge_questions,
+    questions_table,
+    write_shard_file,
 )
-from sampler.results_writer import create_results, merge_questions, questions_table
 
 MODELS = ("base", "rl-a", "rl-b")
 BENCHMARKS = ("synth-a", "synth-b")
@@ -108,27 +106,7 @@ def write_synthetic_folder(
                 "token_entropy": pa.array(rng.gamma(4.0, 0.1, rows)),
             }
         )
-        full = pa.Table.from_arrays(
-            [
-                table.column(f.name) if f.name in table.column_names else pa.nulls(rows, f.type)
-                for f in SAMPLES_SCHEMA
-            ],
-            schema=SAMPLES_SCHEMA,
-        )
-        pq.write_table(
-            full,
-            Path(root) / SAMPLES_DIR / f"part-bench-{shard:05d}.parquet",
-            row_group_size=SAMPLE_ROW_GROUP_ROWS,
-            compression="zstd",
-            use_dictionary=[
-                "benchmark",
-                "question_id",
-                "model",
-                "finish_reason",
-                "status",
-                "answer",
-            ],
-            write_statistics=True,
-        )
+        # the writer's own shard layout (sorted, row groups, statistics, dictionaries)
+        write_shard_file(Path(root) / SAMPLES_DIR / f"part-bench-{shard:05d}.parquet", table)
         written += rows
     return written
