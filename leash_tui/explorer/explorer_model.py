@@ -77,8 +77,8 @@ class QuestionRow:
     c_target: int
     k: int
     fisher_p: float | None
-    pass1_base: float
-    pass1_target: float
+    pass1_base: float | None  # None when a model has no verified sample of the question
+    pass1_target: float | None
     problem: str | None
     gold: str | None
 
@@ -232,8 +232,8 @@ class PairView:
             c_target=int(get("c_target")),
             k=int(get("k")),
             fisher_p=None if np.isnan(p) else float(p),
-            pass1_base=float(get("pass1_base")),
-            pass1_target=float(get("pass1_target")),
+            pass1_base=get("pass1_base"),
+            pass1_target=get("pass1_target"),
             problem=self.problem[i].as_py(),
             gold=self.gold[i].as_py(),
         )
