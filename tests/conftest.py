@@ -41,6 +41,12 @@ def sample_records(
     return records
 
 
+@pytest.fixture(autouse=True)
+def private_report_cache(tmp_path_factory, monkeypatch):
+    """Keep every test's report cache out of the user's ~/.cache/leash."""
+    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path_factory.mktemp("leash-cache")))
+
+
 @pytest.fixture
 def shared_benchmarks() -> Path:
     if not SHARED_BENCHMARKS.is_dir():
