@@ -6,18 +6,10 @@ from typing import Any
 
 import pyarrow.compute as pc
 
-from leash_tui.results_reader import Results
+from leash_tui.results_reader import VERDICT_COUNT_COLUMNS, Results
 from sampler.results_schema import FORMAT
 
-COUNT_FIELDS = (
-    "n",
-    "n_verified",
-    "n_correct",
-    "n_incorrect",
-    "n_no_answer",
-    "n_timeout",
-    "n_error",
-)
+COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 
 
 def describe_results(results: Results) -> dict[str, Any]:
