@@ -17,12 +17,25 @@ from leash_tui import __version__
 
 #: name -> (module:attribute, one-line summary shown by ``leash --help``)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "info": ("leash_tui.info_command:info", "Describe a results folder: models, benchmarks, samples."),
-    "import": ("leash_tui.import_command:import_", "Build or extend a results folder from sample JSONL."),
+    "info": (
+        "leash_tui.info_command:info",
+        "Describe a results folder: models, benchmarks, samples.",
+    ),
+    "import": (
+        "leash_tui.import_command:import_",
+        "Build or extend a results folder from sample JSONL.",
+    ),
     "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
     "verify": (
         "leash_tui.verify_command:verify",
         "Verify answers: fill verdicts for samples that have none (resumable).",
+    ),
+    "explore": ("leash_tui.explore_command:explore", "Explore a results folder in the terminal."),
+    "demo": ("leash_tui.demo_command:demo", "Write a synthetic demo folder and explore it."),
+    "triage": ("leash_tui.triage_command:triage", "Export triage tags and notes (CSV, JSONL)."),
+    "report": (
+        "leash_tui.report_command:report",
+        "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
     ),
     "benchmarks": (
         "leash_tui.benchmarks_command:benchmarks",

@@ -13,27 +13,43 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from leash_tui.sample_stats import chunk_stats, counts_table, folder_stats
 from sampler.errors import LeashError
 from sampler.results_manifest import load_manifest
 from sampler.results_schema import (
     SAMPLES_DIR,
     SAMPLES_SCHEMA,
-    STATUS_CORRECT,
-    STATUS_ERROR,
-    STATUS_INCORRECT,
-    STATUS_NO_ANSWER,
-    STATUS_TIMEOUT,
     Manifest,
 )
 from sampler.results_writer import conform_table, read_questions
 
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
+
 COUNT_KEYS = ("benchmark", "question_id", "model")
+VERDICT_COUNT_COLUMNS = (
+    "n_verified",
+    "n_correct",
+    "n_incorrect",
+    "n_no_answer",
+    "n_timeout",
+    "n_error",
+)
+
+
+def count_verdicts(table: pa.Table) -> pa.Table:
+    """Verdict counts of sample rows (key columns and ``status``), one row per key.
+
+    A status outside the known ones counts as verified but in no status column; null
+    status is unverified. Rows are sorted by (benchmark, question_id, model).
+    """
+    return counts_table(chunk_stats(table.select([*COUNT_KEYS, "status"])))
 
 
 @dataclass(frozen=True)
@@ -84,6 +100,8 @@ class Results:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
     def _dataset(self, paths: Sequence[Path]) -> ds.Dataset:
+        import pyarrow.dataset as ds  # imported here: it costs ~0.5 s and pulls in pandas
+
         fmt = ds.ParquetFileFormat(
             read_options=ds.ParquetReadOptions(dictionary_columns=["benchmark", "model", "status"])
         )
@@ -137,33 +155,7 @@ class Results:
         Reads only the key and status columns. Columns: benchmark, question_id, model,
         n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error.
         """
-        table = self.samples(columns=[*COUNT_KEYS, "status"])
-        status = table.column("status")
-        if pa.types.is_dictionary(status.type):
-            status = status.cast(pa.string())
-        flags = {
-            "n_verified": pc.is_valid(status),
-            "n_correct": pc.equal(status, STATUS_CORRECT),
-            "n_incorrect": pc.equal(status, STATUS_INCORRECT),
-            "n_no_answer": pc.equal(status, STATUS_NO_ANSWER),
-            "n_timeout": pc.equal(status, STATUS_TIMEOUT),
-            "n_error": pc.equal(status, STATUS_ERROR),
-        }
-        work = pa.table(
-            {
-                **{k: table.column(k).cast(pa.string()) for k in COUNT_KEYS},
-                **{k: pc.cast(pc.fill_null(v, False), pa.int64()) for k, v in flags.items()},
-            }
-        )
-        grouped = work.group_by(list(COUNT_KEYS), use_threads=False).aggregate(
-            [("n_verified", "count"), *[(k, "sum") for k in flags]]
-        )
-        renamed = {"n_verified_count": "n"} | {f"{k}_sum": k for k in flags}
-        grouped = grouped.rename_columns([renamed.get(c, c) for c in grouped.column_names])
-        order = pc.sort_indices(grouped, sort_keys=[(k, "ascending") for k in COUNT_KEYS])
-        return grouped.take(order).select(
-            [*COUNT_KEYS, "n", *flags.keys()]
-        )
+        return counts_table(folder_stats(self.shard_paths(), ["status"]))
 
     # -- one question -----------------------------------------------------------------
     @cached_property

@@ -342,7 +342,7 @@ def _batches(
     size = rows = 0
     for plan in work:
         try:
-            table = conform_table(pq.read_table(plan.path), SAMPLES_SCHEMA)
+            table = conform_table(pq.ParquetFile(plan.path).read(), SAMPLES_SCHEMA)
         except (pa.ArrowException, OSError) as exc:
             raise LeashError(f"{plan.path}: not a readable Parquet file ({exc})") from exc
         batch.append((plan, table))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from verify_fixtures import boxed, build_folder
 
 from leash_tui.cli import cli
 from leash_tui.results_reader import Results
+from tests.verify_fixtures import boxed, build_folder
 
 QUESTIONS = [
     {"benchmark": "aime24", "question_id": str(i), "problem": f"p{i}", "gold": str(100 + i)}

@@ -7,11 +7,10 @@ import signal
 import threading
 import time
 
-from verify_fixtures import PATHOLOGICAL
-
 from sampler.answer_extraction import AnswerSpan
 from sampler.gold_answers import Gold
 from sampler.verify_pool import AnswerVerifier, VerifyPool
+from tests.verify_fixtures import PATHOLOGICAL
 
 HALF = Gold(r"\frac{1}{2}")
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from verify_fixtures import PATHOLOGICAL, boxed, build_folder
 
 from leash_tui.results_reader import Results
 from sampler.answer_extraction import ExtractionConfig
@@ -22,6 +21,7 @@ from sampler.results_manifest import load_manifest
 from sampler.results_writer import append_samples
 from sampler.verify_pool import VerifyPool
 from sampler.verify_results import verify_results
+from tests.verify_fixtures import PATHOLOGICAL, boxed, build_folder
 
 REPO = Path(__file__).resolve().parents[1]
 

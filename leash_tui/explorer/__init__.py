@@ -1,0 +1,1 @@
+"""The explorer: a Textual app over a results folder (``leash explore``)."""

@@ -1,0 +1,523 @@
+"""The explorer's state, without any widget: pair comparison, filters, sorting, search, triage.
+
+``ExplorerModel`` opens a results folder the cheap way (verdict counts and the
+questions table; never completion text), compares the base with the selected
+target through ``support_analysis.compare_questions``, and keeps the list of
+questions on view as a numpy index array into that comparison. Filtering,
+sorting and searching are vectorised (numpy / pyarrow.compute), so they stay
+fast with hundreds of thousands of questions; widgets read only the rows they
+show. Loading one question's samples (``load_question``) is the only read of
+completion text, and the app runs it in a worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.answer_stats import model_stats
+from leash_tui.report_data import cached_tables
+from leash_tui.results_reader import Results
+from leash_tui.support_analysis import (
+    answer_distribution,
+    budget_curve,
+    compare_questions,
+    gold_share_and_rank,
+    summary_rows,
+)
+from leash_tui.triage_journal import TAGS, TriageEntry, TriageJournal
+from sampler.errors import LeashError
+from sampler.latex_boxed import boxed_spans
+
+CATEGORIES = ("P", "E", "S", "O")
+CATEGORY_NAMES = {"P": "preserved", "E": "expanded", "S": "shrunk", "O": "out of support"}
+#: The default order: shrinkage first, then expansion, preservation, out of support;
+#: questions without verified samples of a model (no category) come last.
+SUPPORT_ORDER = {"S": 0, "E": 1, "P": 2, "O": 3}
+UNCOMPARED = 4
+#: Sort orders the sort key cycles through: (key, label).
+SORTS = (
+    ("support", "support change"),
+    ("p", "p-value"),
+    ("drop", "pass@1 drop"),
+    ("id", "benchmark, id"),
+    ("tag", "triage tag"),
+)
+#: Tag filters the tag-filter key cycles through (None = no filter).
+TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
+SAMPLE_COLUMNS = (
+    "model",
+    "sample",
+    "text",
+    "answer",
+    "correct",
+    "status",
+    "finish_reason",
+    "n_tokens",
+    "token_entropy",
+)
+HISTOGRAM_ANSWERS = 5
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    """One question of the list, for one pair (everything a list row shows)."""
+
+    index: int  # row of the pair comparison
+    benchmark: str
+    question_id: str
+    category: str
+    n_base: int
+    c_base: int
+    n_target: int
+    c_target: int
+    k: int
+    fisher_p: float | None
+    pass1_base: float | None  # None when a model has no verified sample of the question
+    pass1_target: float | None
+    problem: str | None
+    gold: str | None
+
+
+@dataclass
+class SideSamples:
+    """One model's samples of the question on view, and its answer histogram."""
+
+    model: str
+    samples: pa.Table  # SAMPLE_COLUMNS, sorted by sample
+    histogram: list[tuple[str, int, bool]]  # most frequent answers first
+    distinct_answers: int
+    gold_share: float | None
+    gold_rank: int | None
+
+    def __len__(self) -> int:
+        return self.samples.num_rows
+
+    def sample(self, position: int) -> dict[str, Any]:
+        return self.samples.slice(position, 1).to_pylist()[0]
+
+    def correct_flags(self) -> np.ndarray:
+        return pc.fill_null(self.samples.column("correct"), False).to_numpy(zero_copy_only=False)
+
+    def default_position(self, prefer: str) -> int:
+        """Where a side opens: a correct sample (``"correct"``) or the most common answer."""
+        if len(self) == 0:
+            return 0
+        if prefer == "correct":
+            hits = np.flatnonzero(self.correct_flags())
+            return int(hits[0]) if hits.size else 0
+        if self.histogram and self.histogram[0][2]:
+            return self.default_position("correct")  # the correct class is the most common
+        if self.histogram:
+            top = self.histogram[0][0]
+            answers = self.samples.column("answer")
+            match = pc.is_null(answers) if top == "NA" else pc.equal(answers, top)
+            hits = np.flatnonzero(pc.fill_null(match, False).to_numpy(zero_copy_only=False))
+            if hits.size:
+                return int(hits[0])
+        return 0
+
+
+@dataclass
+class QuestionDetail:
+    """Everything the question screen shows about one question."""
+
+    row: QuestionRow
+    base: SideSamples
+    target: SideSamples
+    metadata: str | None = None
+    sides: dict[str, SideSamples] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sides = {"base": self.base, "target": self.target}
+
+
+def answer_span(text: str, answer: str | None) -> tuple[int, int] | None:
+    """Where the final answer sits in ``text``: the last \\boxed{...}, else the answer's last
+    occurrence; None when neither is found."""
+    spans = boxed_spans(text)
+    if spans:
+        start, end, _, _ = spans[-1]
+        return start, end
+    if answer:
+        at = text.rfind(answer)
+        if at >= 0:
+            return at, at + len(answer)
+    return None
+
+
+def _keys(benchmark: pa.ChunkedArray, question_id: pa.ChunkedArray) -> pa.ChunkedArray:
+    return pc.binary_join_element_wise(
+        benchmark.cast(pa.string()), question_id.cast(pa.string()), "\x1f"
+    )
+
+
+def _np(table: pa.Table, name: str, dtype=float) -> np.ndarray:
+    column = table.column(name)
+    if pa.types.is_floating(column.type) or dtype is float:
+        column = pc.fill_null(column.cast(pa.float64()), np.nan)
+    return column.to_numpy().astype(dtype)
+
+
+class PairView:
+    """The comparison of the base with one target, with numpy columns for filters and sorts."""
+
+    def __init__(self, table: pa.Table, questions: pa.Table):
+        self.table = table
+        n = table.num_rows
+        cats = table.column("category").cast(pa.string())
+        self.category = np.full(n, UNCOMPARED, dtype=np.int8)
+        for name, rank in SUPPORT_ORDER.items():
+            self.category[
+                pc.fill_null(pc.equal(cats, name), False).to_numpy(zero_copy_only=False)
+            ] = rank
+        self.fisher_p = _np(table, "fisher_p")
+        self.c_base = _np(table, "c_base", np.int64)
+        self.c_target = _np(table, "c_target", np.int64)
+        self.drop = _np(table, "pass1_base") - _np(table, "pass1_target")
+        bench = table.column("benchmark").cast(pa.string())
+        encoded = pc.dictionary_encode(bench).combine_chunks()
+        self.benchmark_names: list[str] = encoded.dictionary.to_pylist()
+        self.benchmark_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+        self.keys = _keys(table.column("benchmark"), table.column("question_id"))
+        question_row = pc.index_in(
+            self.keys,
+            value_set=_keys(questions.column("benchmark"), questions.column("question_id")),
+        )
+        self.question_row = pc.fill_null(question_row, -1).to_numpy(zero_copy_only=False)
+        has_q = self.question_row >= 0
+        take = pa.array(np.where(has_q, self.question_row, 0))
+        empty = pa.nulls(n, pa.large_string())
+        if questions.num_rows:
+            problems = questions.column("problem").take(take)
+            self.problem = pc.if_else(pa.array(has_q), problems, empty)
+            self.gold = pc.if_else(
+                pa.array(has_q), questions.column("gold").take(take), pa.nulls(n, pa.string())
+            )
+        else:
+            self.problem, self.gold = empty, pa.nulls(n, pa.string())
+        self.natural = self._natural_order()
+
+    def _natural_order(self) -> np.ndarray:
+        """Rank of each row in (benchmark, numeric id, id) order."""
+        qid = self.table.column("question_id").cast(pa.string())
+        numeric = pc.and_(pc.utf8_is_digit(qid), pc.less_equal(pc.utf8_length(qid), 18))
+        numeric_np = pc.fill_null(numeric, False).to_numpy(zero_copy_only=False)
+        values = pc.cast(pc.if_else(numeric, qid, "0"), pa.int64()).to_numpy(zero_copy_only=False)
+        position = np.arange(self.table.num_rows)  # string order within a benchmark
+        order = np.lexsort((position, values, ~numeric_np, self.benchmark_code))
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return rank
+
+    def row(self, i: int) -> QuestionRow:
+        t = self.table
+        p = self.fisher_p[i]
+
+        def get(name: str) -> Any:
+            return t.column(name)[i].as_py()
+
+        return QuestionRow(
+            index=i,
+            benchmark=get("benchmark"),
+            question_id=get("question_id"),
+            category=get("category") or "?",
+            n_base=int(get("n_base")),
+            c_base=int(get("c_base")),
+            n_target=int(get("n_target")),
+            c_target=int(get("c_target")),
+            k=int(get("k")),
+            fisher_p=None if np.isnan(p) else float(p),
+            pass1_base=get("pass1_base"),
+            pass1_target=get("pass1_target"),
+            problem=self.problem[i].as_py(),
+            gold=self.gold[i].as_py(),
+        )
+
+
+def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
+    """Verdict counts, and per-question answer statistics when ``leash report``'s cache of
+    this folder is current (else None: the caller computes them after the first paint)."""
+    cached = cached_tables(results)
+    if cached is not None:
+        return cached
+    return results.verdict_counts(), None
+
+
+class ExplorerModel:
+    """State of one explorer session over one results folder."""
+
+    def __init__(
+        self,
+        results: Results,
+        journal: TriageJournal | None = None,
+        counts: pa.Table | None = None,
+        answer_stats: pa.Table | None = None,
+    ):
+        self.results = results
+        manifest = results.manifest
+        if manifest.base is None:
+            raise LeashError(f"{results.root}: the manifest names no base model")
+        self.base = manifest.base.name
+        self.counts = counts if counts is not None else results.verdict_counts()
+        self.answer_stats = answer_stats
+        present = set(pc.unique(self.counts.column("model")).to_pylist())
+        self.targets = [t.name for t in manifest.targets if t.name in present]
+        if self.base not in present:
+            raise LeashError(f"{results.root}: the base model {self.base!r} has no samples")
+        if not self.targets:
+            raise LeashError(f"{results.root}: no target model has samples to compare with")
+        self.domains = {b.name: b.domain for b in manifest.benchmarks}
+        self.journal = journal if journal is not None else TriageJournal(results.root)
+        self.questions = results.questions
+        self._pairs: dict[str, PairView] = {}
+        self.categories: set[str] = set()
+        self.benchmark_filter: tuple[str, frozenset[str]] | None = None  # (label, names)
+        self.tag_filter: str | None = None
+        self.search = ""
+        self.sort = SORTS[0][0]
+        self.target = self.targets[0]
+        self.view = np.arange(0)
+        self._tag_codes: np.ndarray | None = None
+        self.refresh_view()
+
+    # -- pair ------------------------------------------------------------------------
+    @property
+    def pair(self) -> PairView:
+        return self.pair_with(self.target)
+
+    def set_target(self, target: str) -> None:
+        if target not in self.targets:
+            raise LeashError(f"no target model named {target!r}")
+        self.target = target
+        self._tag_codes = None
+        self.refresh_view()
+
+    def next_target(self) -> str:
+        self.set_target(self.targets[(self.targets.index(self.target) + 1) % len(self.targets)])
+        return self.target
+
+    @property
+    def sample_count(self) -> int:
+        return int(pc.sum(self.counts.column("n")).as_py() or 0)
+
+    @property
+    def total(self) -> int:
+        return self.pair.table.num_rows
+
+    # -- triage ------------------------------------------------------------------------
+    def triage(self, row: QuestionRow) -> TriageEntry | None:
+        return self.journal.get(row.benchmark, row.question_id, self.base, self.target)
+
+    def tag_label(self, row: QuestionRow) -> str:
+        entry = self.triage(row)
+        if entry is None:
+            return ""
+        label = TAGS[entry.tag][0] if entry.tag in TAGS else ""
+        return label + ("*" if entry.note else "")
+
+    def set_tag(self, row: QuestionRow, tag: str | None) -> TriageEntry:
+        entry = self.journal.record(row.benchmark, row.question_id, self.base, self.target, tag=tag)
+        self._tag_codes = None
+        return entry
+
+    def set_note(self, row: QuestionRow, note: str | None) -> TriageEntry:
+        entry = self.journal.record(
+            row.benchmark, row.question_id, self.base, self.target, note=note or None
+        )
+        self._tag_codes = None
+        return entry
+
+    def reload_journal(self) -> bool:
+        """Pick up tags other explorers wrote; True when anything changed."""
+        changed = self.journal.refresh()
+        if changed:
+            self._tag_codes = None
+        return changed
+
+    def _tags(self) -> np.ndarray:
+        """Per pair row: -1 untagged, else the tag's position in TAGS (len(TAGS) = note only)."""
+        if self._tag_codes is None:
+            codes = np.full(self.total, -1, dtype=np.int16)
+            entries = self.journal.tags_for_pair(self.base, self.target)
+            if entries:
+                names = list(TAGS)
+                keys = pa.array([f"{b}\x1f{q}" for b, q in entries], pa.string())
+                where = pc.index_in(keys, value_set=self.pair.keys).to_pylist()
+                for position, entry in zip(where, entries.values(), strict=True):
+                    if position is not None:
+                        codes[position] = (
+                            names.index(entry.tag) if entry.tag in TAGS else len(names)
+                        )
+            self._tag_codes = codes
+        return self._tag_codes
+
+    # -- filters and sorting ------------------------------------------------------------
+    def toggle_category(self, category: str) -> None:
+        self.categories ^= {category}
+        if self.categories == set(CATEGORIES):
+            self.categories = set()
+        self.refresh_view()
+
+    def clear_filters(self) -> None:
+        self.categories = set()
+        self.benchmark_filter = None
+        self.tag_filter = None
+        self.search = ""
+        self.refresh_view()
+
+    def filter_benchmarks(self, label: str | None, names: set[str] | None) -> None:
+        self.benchmark_filter = None if names is None else (label or "", frozenset(names))
+        self.refresh_view()
+
+    def cycle_tag_filter(self) -> str | None:
+        self.tag_filter = TAG_FILTERS[(TAG_FILTERS.index(self.tag_filter) + 1) % len(TAG_FILTERS)]
+        self.refresh_view()
+        return self.tag_filter
+
+    def cycle_sort(self) -> str:
+        keys = [k for k, _ in SORTS]
+        self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
+        self.refresh_view()
+        return self.sort
+
+    def set_search(self, text: str) -> None:
+        self.search = text
+        self.refresh_view()
+
+    @property
+    def sort_label(self) -> str:
+        return dict(SORTS)[self.sort]
+
+    def filter_description(self) -> str:
+        parts = []
+        if self.categories:
+            parts.append("+".join(c for c in CATEGORIES if c in self.categories))
+        if self.benchmark_filter:
+            parts.append(self.benchmark_filter[0])
+        if self.tag_filter:
+            parts.append(
+                f"tag:{TAGS[self.tag_filter][0] if self.tag_filter in TAGS else self.tag_filter}"
+            )
+        if self.search:
+            parts.append(f"/{self.search}")
+        return " ".join(parts)
+
+    def refresh_view(self) -> None:
+        pair = self.pair
+        mask = np.ones(self.total, dtype=bool)
+        if self.categories:
+            mask &= np.isin(pair.category, [SUPPORT_ORDER[c] for c in self.categories])
+        if self.benchmark_filter is not None:
+            codes = [i for i, n in enumerate(pair.benchmark_names) if n in self.benchmark_filter[1]]
+            mask &= np.isin(pair.benchmark_code, codes)
+        if self.tag_filter is not None:
+            tags = self._tags()
+            if self.tag_filter == "tagged":
+                mask &= tags >= 0
+            elif self.tag_filter == "untagged":
+                mask &= tags < 0
+            else:
+                mask &= tags == list(TAGS).index(self.tag_filter)
+        if self.search:
+            needle = self.search
+            hit = pc.or_(
+                pc.fill_null(pc.match_substring(pair.problem, needle, ignore_case=True), False),
+                pc.match_substring(pair.table.column("question_id"), needle, ignore_case=True),
+            )
+            mask &= hit.to_numpy(zero_copy_only=False)
+        rows = np.flatnonzero(mask)
+        self.view = rows[self._order(rows)]
+
+    def _order(self, rows: np.ndarray) -> np.ndarray:
+        pair = self.pair
+        p = np.nan_to_num(pair.fisher_p[rows], nan=2.0)
+        support = (pair.natural[rows], -pair.c_base[rows], p, pair.category[rows])
+        if self.sort == "support":
+            keys = support
+        elif self.sort == "p":
+            keys = (*support, p)
+        elif self.sort == "drop":
+            keys = (*support, -pair.drop[rows])
+        elif self.sort == "id":
+            keys = (pair.natural[rows],)
+        else:  # tag: tagged first, in TAGS order
+            tags = self._tags()[rows].astype(np.int32)
+            keys = (*support, np.where(tags < 0, 10_000, tags))
+        return np.lexsort(keys)
+
+    # -- rows --------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.view.size)
+
+    def row(self, position: int) -> QuestionRow:
+        return self.pair.row(int(self.view[position]))
+
+    def position_of(self, benchmark: str, question_id: str) -> int | None:
+        """Where a question sits in the current view, or None."""
+        key = pa.array([f"{benchmark}\x1f{question_id}"], pa.string())
+        index = pc.index_in(key, value_set=self.pair.keys)[0].as_py()
+        if index is None:
+            return None
+        hits = np.flatnonzero(self.view == index)
+        return int(hits[0]) if hits.size else None
+
+    # -- summaries ---------------------------------------------------------------------
+    def pair_with(self, target: str) -> PairView:
+        """The comparison of the base with ``target`` (computed once per target)."""
+        if target not in self._pairs:
+            table = compare_questions(self.counts, self.base, target)
+            self._pairs[target] = PairView(table, self.questions)
+        return self._pairs[target]
+
+    def summary(self, target: str | None = None) -> list[dict]:
+        """Summary rows of the base and ``target`` (default: the selected one), with
+        entropies once the answer statistics are known. Safe to call from a worker."""
+        target = target or self.target
+        stats = self.answer_stats
+        entropies = None
+        if stats is not None:
+            entropies = {m: model_stats(stats, m) for m in (self.base, target)}
+        return summary_rows(
+            self.pair_with(target).table, self.domains, self.base, target, entropies=entropies
+        )
+
+    def budget(self, benchmarks: frozenset[str] | None = None) -> pa.Table:
+        table = self.pair.table
+        if benchmarks:
+            table = table.filter(
+                pc.is_in(table.column("benchmark"), pa.array(sorted(benchmarks), pa.string()))
+            )
+        return budget_curve(table)
+
+    # -- one question (runs in a worker thread) ---------------------------------------------
+    def load_question(self, row: QuestionRow) -> QuestionDetail:
+        table = self.results.question_samples(
+            row.benchmark, row.question_id, columns=list(SAMPLE_COLUMNS)
+        )
+        return QuestionDetail(
+            row=row,
+            base=self._side(table, self.base),
+            target=self._side(table, self.target),
+        )
+
+    @staticmethod
+    def _side(table: pa.Table, model: str) -> SideSamples:
+        mine = table.filter(pc.equal(table.column("model"), model))
+        answers, correct = mine.column("answer"), pc.fill_null(mine.column("correct"), False)
+        # only verified samples are right or wrong; unverified ones are left out of the histogram
+        verified = pc.is_valid(mine.column("status"))
+        histogram = answer_distribution(answers.filter(verified), correct.filter(verified))
+        share, rank = gold_share_and_rank(answers.filter(verified), correct.filter(verified))
+        return SideSamples(
+            model=model,
+            samples=mine,
+            histogram=list(histogram)[:HISTOGRAM_ANSWERS],
+            distinct_answers=len(histogram),
+            gold_share=None if share is None else float(share),
+            gold_rank=rank,
+        )
