@@ -108,8 +108,9 @@ def render_agreement(rows: list[dict[str, Any]], console: Console) -> None:
     if not rows:
         return
     table = Table(title="Grading: leash vs source verdicts", title_justify="left", show_edge=False)
-    table.add_column("model")
-    for col in ("source verdicts", "compared", "differ", "rate", "leash ✓ src ✗", "leash ✗ src ✓"):
+    widest = max(len(one_line(row["model"])) for row in rows)
+    table.add_column("model", min_width=min(widest, 24))
+    for col in ("by source", "compared", "differ", "rate", "only leash ✓", "only source ✓"):
         table.add_column(col, justify="right", no_wrap=True)
     for row in rows:
         rate = "–" if row["differ_rate"] is None else f"{100 * row['differ_rate']:.1f}%"
