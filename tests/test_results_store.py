@@ -167,3 +167,21 @@ def test_manifest_update_and_roles(tmp_path):
     update_manifest(root, lambda m: m.models.append(ModelEntry("b2", "base")))
     with pytest.raises(LeashError, match="more than one model has role 'base'"):
         load_manifest(root)
+
+
+def test_interrupted_shard_write_leaves_nothing_visible(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    root = make_folder(tmp_path)
+    kept = append_samples(root, samples_table(["1"], ["base"], 2, lambda *a: None))
+    real_write = pq.write_table
+
+    def crash_after_partial_write(table, where, **kwargs):
+        real_write(table.slice(0, 1), where, **kwargs)  # bytes reach the temporary file
+        raise KeyboardInterrupt("killed mid-write")
+
+    monkeypatch.setattr(pq, "write_table", crash_after_partial_write)
+    with pytest.raises(KeyboardInterrupt):
+        append_samples(root, samples_table(["2"], ["base"], 2, lambda *a: None))
+    assert [p.name for p in (root / "samples").iterdir()] == [kept.name]
+    assert Results.open(root).samples(columns=["question_id"]).num_rows == 2
