@@ -26,6 +26,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "Build or extend a results folder from sample JSONL or evaluation outputs.",
     ),
     "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
+    "verify": (
+        "leash_tui.verify_command:verify",
+        "Verify answers: fill verdicts for samples that have none (resumable).",
+    ),
     "benchmarks": (
         "leash_tui.benchmarks_command:benchmarks",
         "List benchmark presets, or check benchmark files load.",
