@@ -173,3 +173,18 @@ def test_info_json_and_import_cli_end_to_end(tmp_path):
     assert info["missing_questions"][0]["only_base"] == ["aime24/0"]
     result = runner.invoke(cli, ["info", str(tmp_path / "res")])
     assert "left out of base vs rl: aime24/0" in " ".join(result.output.split())
+
+
+def test_leash_verify_regrades_imported_samples_and_finds_the_misgraded_one(tmp_path):
+    from sampler.verify_results import verify_results
+
+    root = imported_pair(tmp_path)
+    verify_results(root, workers=1)
+    results = Results.open(root)
+    counts = {(r["model"], r["question_id"]): r for r in results.verdict_counts().to_pylist()}
+    assert counts[("rl", "1")]["n_correct"] == 1  # leash's verdict, not the harness's 2
+    assert counts[("base", "0")]["n_correct"] == 1
+    agreement = {r["model"]: r for r in agreement_by_model(agreement_table(results))}
+    assert agreement["rl"]["leash_incorrect_source_correct"] == 1
+    assert agreement["base"]["differ"] == 0
+    assert disagreement_questions(agreement_table(results)) == {("math500", "1")}
