@@ -12,7 +12,10 @@ session
   and question, and keeps one 64-bit key and one 64-bit location per sample (not
   the sample itself), from which it finds, once the pass is over, samples that
   the results folder already holds (reading only its key columns);
-* keeps one problem and gold per question and refuses two different ones.
+* keeps one problem and gold per question and refuses two different ones (golds
+  that differ only in writing, 27 and 27.0, are the same), checking against the
+  folder's questions too, and lets importers find a folder question by its text
+  (``match_question``).
 
 Only when everything is valid does ``commit`` update the manifest and the
 questions table and move the staged shards into ``samples/``. Any error raises
@@ -40,6 +43,7 @@ from sampler.results_manifest import load_manifest, new_manifest, update_manifes
 from sampler.results_schema import (
     DEFAULT_DOMAIN,
     MANIFEST_FILE,
+    QUESTIONS_FILE,
     ROLE_BASE,
     ROLE_TARGET,
     SAMPLES_DIR,
@@ -53,6 +57,7 @@ from sampler.results_writer import (
     merge_questions,
     new_shard_path,
     questions_table,
+    read_questions,
     write_shard_file,
 )
 
@@ -65,6 +70,9 @@ SAMPLE_BITS = 31  # sample indices are int32 >= 0
 LINE_BITS = 40  # a location packs (file index << LINE_BITS) | line or row number
 #: Sample indices below this are tracked in a per-question bitmap, larger ones in a set.
 BITMAP_LIMIT = 1 << 20
+#: A problem text found inside a prompt identifies the question only from this length on.
+MIN_CONTAINED_CHARS = 40
+AMBIGUOUS = "\x00ambiguous"  # a problem text that several folder questions share
 
 GroupKey = tuple[str, str, str]  # (benchmark, question_id, model)
 
@@ -89,6 +97,29 @@ class _QuestionInfo:
     gold: str | None
     metadata: dict[str, Any] | None
     where: str
+    in_folder: bool = False  # already in the folder's questions table
+    changed: bool = False  # problem or gold filled in by this import
+
+
+def _clip(text: str, limit: int = 50) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def normal_text(text: str) -> str:
+    """A problem text with runs of white space made one space, for matching questions."""
+    return " ".join(text.split())
+
+
+def same_gold(a: str, b: str) -> bool:
+    """Whether two gold answers are the same up to writing: spaces, $...$, 27 vs 27.0."""
+    x, y = (g.strip().strip("$").strip() for g in (a, b))
+    if x == y:
+        return True
+    try:
+        return float(x) == float(y)
+    except ValueError:
+        return False
 
 
 class _Staging:
@@ -165,6 +196,9 @@ class ImportSession:
         self._keys = array("q")
         self._locations = array("q")
         self._questions: dict[tuple[str, str], _QuestionInfo] = {}
+        self._by_text: dict[str, dict[str, str]] = {}  # benchmark -> normal text -> id
+        if not self.is_new:
+            self._load_questions()
         self._domains: dict[str, tuple[str, str]] = {}
         self._staging_root = (
             self.root if not self.is_new else self.root.parent / f".{self.root.name}.import"
@@ -222,6 +256,52 @@ class ImportSession:
         summary.with_verdict += row.get("status") is not None
         summary.with_source_verdict += row.get("source_correct") is not None
 
+    def _load_questions(self) -> None:
+        where = str(self.root / QUESTIONS_FILE)
+        for row in read_questions(self.root).to_pylist():
+            key = (row["benchmark"], row["question_id"])
+            self._questions[key] = _QuestionInfo(
+                row["problem"], row["gold"], None, where, in_folder=True
+            )
+            if row["problem"]:
+                self._index_text(row["benchmark"], row["question_id"], row["problem"])
+
+    def _index_text(self, benchmark: str, question_id: str, problem: str) -> None:
+        texts = self._by_text.setdefault(benchmark, {})
+        text = normal_text(problem)
+        texts[text] = AMBIGUOUS if text in texts else question_id
+
+    def match_question(
+        self, benchmark: str, proposed: str, problem: str | None, templated: bool = False
+    ) -> tuple[str, bool]:
+        """The id of the folder's question with this problem text, else ``proposed``.
+
+        Returns (id, matched). An imported question is the folder's question whose
+        problem text is the same, white space aside, so that samples imported from
+        an evaluation tool join the samples leash made of the same question whatever
+        id the tool gave it. A ``templated`` problem (a prompt embedding the question,
+        as lighteval stores it) matches the longest folder problem of at least
+        MIN_CONTAINED_CHARS characters that it contains. A text that several folder
+        questions share matches none of them.
+        """
+        texts = self._by_text.get(benchmark)
+        if not problem or not texts:
+            return proposed, False
+        text = normal_text(problem)
+        found = texts.get(text)
+        if found is not None:
+            return (proposed, False) if found == AMBIGUOUS else (found, True)
+        if not templated:
+            return proposed, False
+        best: tuple[int, str] | None = None
+        for known, question_id in texts.items():
+            if len(known) >= MIN_CONTAINED_CHARS and known in text:
+                if best is None or len(known) > best[0]:
+                    best = (len(known), question_id)
+        if best is None or best[1] == AMBIGUOUS:
+            return proposed, False
+        return best[1], True
+
     def note_question(
         self,
         benchmark: str,
@@ -243,12 +323,13 @@ class ImportSession:
                 continue
             if old is None:
                 setattr(info, name, value)
-            elif old != value:
+                info.changed = True
+            elif old != value and not (name == "gold" and same_gold(old, value)):
                 raise LeashError(
-                    f"{where}: field {name!r} of question {benchmark}/{question_id}"
-                    f" differs from the one at {info.where}"
+                    f"{where}: field {name!r} of question {benchmark}/{question_id} differs from"
+                    f" the one at {info.where} ({_clip(value)!r} here, {_clip(old)!r} there)"
                 )
-        if metadata:
+        if metadata and not info.in_folder:
             info.metadata = {**metadata, **(info.metadata or {})}
 
     def note_domain(self, benchmark: str, domain: str, where: str) -> None:
@@ -410,6 +491,7 @@ class ImportSession:
                 "metadata": info.metadata,
             }
             for (b, q), info in self._questions.items()
+            if not info.in_folder or info.changed
         ]
         summary.questions_added = merge_questions(root, questions_table(rows))
         for staged in self._staging.files:

@@ -31,6 +31,7 @@ def write_qwen_eval(
     seed: int = 0,
     questions: list[int] | None = None,
     finish_reasons: bool = False,
+    problems: list[tuple[str, str]] = PROBLEMS,
 ) -> Path:
     """``OUTPUT_DIR/<data_name>/test_<prompt>_-1_seed<s>_t0.6_s0_e-1.jsonl``, one line a problem.
 
@@ -43,7 +44,7 @@ def write_qwen_eval(
     lines = []
     for i, given in enumerate(answers):
         idx = questions[i] if questions else i
-        problem, gold = PROBLEMS[idx]
+        problem, gold = problems[idx]
         record = {
             "idx": idx,
             "question": problem,
@@ -63,9 +64,11 @@ def write_qwen_eval(
     return path
 
 
-def lighteval_doc(idx: int, task: str, original_query: str | None = None) -> dict:
+def lighteval_doc(
+    idx: int, task: str, original_query: str | None = None, problems=PROBLEMS
+) -> dict:
     """A ``Doc`` as ``dataclasses.asdict`` gives it (lighteval >= 0.11, tasks/requests.py)."""
-    problem, gold = PROBLEMS[idx]
+    problem, gold = problems[idx]
     return {
         "query": f"Solve the following math problem.\n{problem}",
         "choices": [gold],
@@ -114,6 +117,7 @@ def write_lighteval(
     metrics: list[dict[str, float]],
     timestamp: str = "2025-11-05T14-43-47.148527",
     doc_ids: list[int] | None = None,
+    problems: list[tuple[str, str]] = PROBLEMS,
 ) -> Path:
     """``OUTPUT_DIR/details/<model>/<ts>/details_<task>_<ts>.parquet`` (evaluation_tracker.py).
 
@@ -127,7 +131,7 @@ def write_lighteval(
         idx = doc_ids[i] if doc_ids else i
         rows.append(
             {
-                "doc": lighteval_doc(idx, task),
+                "doc": lighteval_doc(idx, task, problems=problems),
                 "metric": metrics[i],
                 "model_response": lighteval_response([completion(a) for a in given]),
             }

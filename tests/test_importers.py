@@ -327,3 +327,103 @@ def test_jsonl_model_given_on_the_command_line(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     summary = import_samples("jsonl", [Source("a", path)], tmp_path / "res", base="a")
     assert summary.models == {"a": 2}
+
+
+# -- questions matched by text to the folder's ----------------------------------------------
+
+LONG = [
+    ("A train leaves the station at noon and travels 60 miles per hour. How far by 3pm?", "180"),
+    ("A rectangle has sides 3 and 4 and its diagonal is drawn. How long is the diagonal?", "5"),
+]
+
+
+def native_folder(tmp_path, problems, ids):
+    """A folder whose base samples came from leash itself, with the preset's own ids."""
+    path = tmp_path / "native.jsonl"
+    records = []
+    for (problem, gold), qid in zip(problems, ids, strict=True):
+        records.append(
+            {
+                "benchmark": "toy",
+                "question_id": qid,
+                "model": "base",
+                "sample": 0,
+                "text": completion(gold),
+                "problem": problem,
+                "gold": gold,
+            }
+        )
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    root = tmp_path / "res"
+    import_samples("jsonl", [Source(None, path)], root, base="base")
+    return root
+
+
+def test_imported_questions_join_the_folder_questions_with_the_same_text(tmp_path):
+    root = native_folder(tmp_path, LONG, ["train", "diag"])
+    # qwen-eval numbers the problems 0, 1 and writes them with other white space
+    spaced = [(p.replace(" ", "  ") + "\n", g + ".0") for p, g in LONG]
+    write_qwen_eval(tmp_path / "q", "toy", [["180"], ["5", "7"]], problems=spaced)
+    import_samples("qwen-eval", [Source("rl", tmp_path / "q")], root)
+    rows = rows_by_key(root)
+    assert ("toy", "diag", "rl", 1) in rows and ("toy", "1", "rl", 0) not in rows
+    qs = questions(root)
+    assert sorted(qs) == [("toy", "diag"), ("toy", "train")]
+    assert qs[("toy", "train")]["problem"] == LONG[0][0]  # the folder's text is kept
+    # lighteval stores the prompt that embeds the problem: matched by containment
+    write_lighteval(
+        tmp_path / "l",
+        "m",
+        "lighteval|toy|0",
+        [["180"], ["5"]],
+        [{"extractive_match": 1.0}] * 2,
+        problems=LONG,
+    )
+    import_samples("lighteval", [Source("rl2", tmp_path / "l")], root)
+    assert ("toy", "train", "rl2", 0) in rows_by_key(root)
+    assert len(questions(root)) == 2
+
+
+def test_a_different_gold_for_a_matched_question_is_an_error(tmp_path):
+    root = native_folder(tmp_path, LONG, ["train", "diag"])
+    wrong = [LONG[0], (LONG[1][0], "6")]
+    write_qwen_eval(tmp_path / "q", "toy", [["180"], ["5"]], problems=wrong)
+    with pytest.raises(
+        LeashError,
+        match=r"line 2: field 'gold' of question toy/diag differs from the one at"
+        r" .*questions\.parquet \('6' here, '5' there\)",
+    ):
+        import_samples("qwen-eval", [Source("rl", tmp_path / "q")], root)
+
+
+def test_qwen_eval_positions_join_the_real_aime24_preset_ids(tmp_path, shared_benchmarks):
+    from sampler.benchmark_presets import load_benchmark
+
+    bench = load_benchmark("aime24", str(shared_benchmarks / "aime24" / "test.jsonl"))
+    native = tmp_path / "native.jsonl"
+    native.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "benchmark": "aime24",
+                    "question_id": q.question_id,
+                    "model": "base",
+                    "sample": 0,
+                    "text": completion(q.gold or ""),
+                    "problem": q.problem,
+                    "gold": q.gold,
+                }
+            )
+            + "\n"
+            for q in bench.questions
+        )
+    )
+    root = tmp_path / "res"
+    import_samples("jsonl", [Source(None, native)], root, base="base")
+    # the harness numbers aime24 problems by position (the file has 'id', not 'idx')
+    problems = [(q.problem.strip(), q.gold) for q in bench.questions]
+    write_qwen_eval(tmp_path / "q", "aime24", [["1"]] * len(problems), problems=problems)
+    import_samples("qwen-eval", [Source("rl", tmp_path / "q")], root)
+    ids = {k[1] for k in rows_by_key(root) if k[2] == "rl"}
+    assert ids == {q.question_id for q in bench.questions}
+    assert len(questions(root)) == len(bench.questions) == 30

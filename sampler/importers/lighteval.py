@@ -23,7 +23,9 @@ question id, so the id is ``text_question_id`` of the query (the same prompt tex
 is the same question).
 
 The benchmark is the task named in the file name (``details_<task>_<timestamp>``,
-suite and few-shot count dropped), else ``doc.task_name``, or ``--bench``.
+suite and few-shot count dropped), else ``doc.task_name``, or ``--bench``. A
+question the results folder already holds takes the folder's id when the prompt
+embeds its problem text (``ImportSession.match_question``).
 
 lighteval scores a question, not a sample. Per-sample verdicts (source_correct)
 come from the metric named by ``--source-metric``, else the first metric that is a
@@ -49,6 +51,7 @@ from sampler.importers.source_fields import (
     choose_metric,
     find_input_files,
     is_mean_score,
+    resolve_question,
     source_verdicts,
     stage_question_samples,
     task_from_file_name,
@@ -173,10 +176,14 @@ def _current_row(
 ) -> None:
     texts = fields.strings("model_response.text", "the list of generated texts")
     benchmark = _benchmark(fields, bench, task, fields.value("doc.task_name"))
-    question_id = fields.question_id("doc.id")
     original = fields.value("doc.original_query")
-    problem = original if isinstance(original, str) and original.strip() else None
-    problem = problem or fields.text("doc.query", "the question's prompt")
+    if isinstance(original, str) and original.strip():
+        problem, templated = original, False
+    else:
+        problem, templated = fields.text("doc.query", "the question's prompt"), True
+    question_id, problem = resolve_question(
+        session, benchmark, fields.question_id("doc.id"), problem, templated
+    )
     golds = _golds(fields)
     metrics = fields.value("metric") or {}
     verdicts = _verdicts(fields, metrics, len(texts), source_metric)
@@ -206,8 +213,10 @@ def _legacy_row(
 ) -> None:
     texts = fields.strings("predictions", "the list of generated texts")
     benchmark = _benchmark(fields, bench, task, None)
-    problem = fields.text("example", "the question's prompt")
-    question_id = text_question_id(problem)
+    query = fields.text("example", "the question's prompt")
+    question_id, problem = resolve_question(
+        session, benchmark, text_question_id(query or ""), query, templated=True
+    )
     golds = fields.value("gold") or []
     if not isinstance(golds, list) or not all(isinstance(g, str) for g in golds):
         raise fields.expected("gold", "a list of gold answers", golds)

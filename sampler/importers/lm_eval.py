@@ -25,8 +25,10 @@ A task with several filters writes each question once per filter with the same
 the lines of the other filters are skipped.
 
 The benchmark is the task named in the file name (``samples_<task>_<timestamp>``),
-or ``--bench``. The source verdict is the metric named by ``--source-metric``,
-else the first one in ``metrics``; lm-eval scores a question by its first
+or ``--bench``. The question id is ``doc_id``, unless the results folder already
+holds a question with the same problem text (``ImportSession.match_question``).
+The source verdict is the metric named by ``--source-metric``, else the first one
+in ``metrics``; lm-eval scores a question by its first
 filtered answer, so a verdict is known only for a question with one completion.
 """
 
@@ -42,6 +44,7 @@ from sampler.importers.source_fields import (
     benchmark_name,
     choose_metric,
     find_input_files,
+    resolve_question,
     source_verdicts,
     stage_question_samples,
     task_from_file_name,
@@ -91,15 +94,15 @@ def read_file(
         elif filter_name != first_filter:
             continue
         lines += 1
-        question_id = fields.question_id("doc_id")
+        question_id, problem = resolve_question(
+            session, benchmark, fields.question_id("doc_id"), _problem(fields)
+        )
         texts = _completions(fields)
         verdicts = source_verdicts(_score(fields, source_metric), len(texts), False)
         stage_question_samples(
             session, index, number, (benchmark, question_id, model), texts, verdicts
         )
-        session.note_question(
-            benchmark, question_id, _problem(fields), _gold(fields), fields.where, None
-        )
+        session.note_question(benchmark, question_id, problem, _gold(fields), fields.where)
     if lines == 0:
         raise LeashError(f"{path}: no samples (empty file)")
 

@@ -19,7 +19,10 @@ on it (limit-of-RLVR, SimpleRL-Zoo) write, with ``--save_outputs``,
 The benchmark is the name of the file's folder (``<data_name>``), or ``--bench``.
 PATH may be that OUTPUT_DIR, one ``<data_name>`` folder or one file. Several files
 of the same model and problem (runs with other seeds) add samples after the ones
-read before. The same ``idx`` in the files of two models is one question.
+read before. The same ``idx`` in the files of two models is one question, except
+that a problem whose text the results folder already holds (white space aside)
+takes that question's id: the harness numbers problems by position, leash by the
+benchmark file's own ids (``ImportSession.match_question``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from sampler.importers.source_fields import (
     Fields,
     benchmark_name,
     find_input_files,
+    resolve_question,
     stage_question_samples,
 )
 from sampler.jsonl_import import iter_json_lines
@@ -86,6 +90,7 @@ def read_file(session: ImportSession, model: str, path: Path, benchmark: str) ->
         finish = _finish_reasons(fields, len(texts))
         problem = fields.text("question", "the problem text")
         gold = fields.gold("gt")
+        question_id, problem = resolve_question(session, benchmark, question_id, problem)
         stage_question_samples(
             session, index, number, (benchmark, question_id, model), texts, verdicts, finish
         )

@@ -232,3 +232,19 @@ def stage_question_samples(
             file_index,
             number,
         )
+
+
+def resolve_question(
+    session: ImportSession,
+    benchmark: str,
+    proposed: str,
+    problem: str | None,
+    templated: bool = False,
+) -> tuple[str, str | None]:
+    """(question id, problem to record): the folder's id when it knows the problem by text.
+
+    A matched question keeps the problem text already in the folder (None is
+    returned for it); see ``ImportSession.match_question`` for the rule.
+    """
+    question_id, matched = session.match_question(benchmark, proposed, problem, templated)
+    return question_id, (None if matched else problem)
