@@ -30,6 +30,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "leash_tui.verify_command:verify",
         "Verify answers: fill verdicts for samples that have none (resumable).",
     ),
+    "report": (
+        "leash_tui.report_command:report",
+        "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
+    ),
     "benchmarks": (
         "leash_tui.benchmarks_command:benchmarks",
         "List benchmark presets, or check benchmark files load.",
