@@ -126,3 +126,34 @@ def disagreement_questions(samples: pa.Table, model: str | None = None) -> set[t
             strict=True,
         )
     )
+
+
+def agreement_notes(samples: pa.Table, models: list[str] | None = None) -> list[str]:
+    """One line per model (of ``models``, or all) with source verdicts, for reports.
+
+    e.g. "rl: leash and the source disagree on 12 of 3,000 compared samples (0.4%;
+    leash correct/source incorrect 2, leash incorrect/source correct 10) in 7 question(s)".
+    """
+    per_question = disagreements_by_question(samples)
+    questions: dict[str, int] = {}
+    for model in per_question.column("model").to_pylist():
+        questions[model] = questions.get(model, 0) + 1
+    notes = []
+    for row in agreement_by_model(samples):
+        model = row["model"]
+        if models is not None and model not in models:
+            continue
+        if row["compared"] == 0:
+            notes.append(
+                f"{model}: {row['with_source_verdict']:,} sample(s) carry a source verdict but"
+                " none has a leash verdict yet (run: leash verify)"
+            )
+            continue
+        notes.append(
+            f"{model}: leash and the source disagree on {row['differ']:,} of"
+            f" {row['compared']:,} compared samples ({100 * row['differ_rate']:.1f}%;"
+            f" leash correct/source incorrect {row['leash_correct_source_incorrect']:,},"
+            f" leash incorrect/source correct {row['leash_incorrect_source_correct']:,})"
+            f" in {questions.get(model, 0):,} question(s)"
+        )
+    return notes

@@ -14,6 +14,7 @@ from rich.console import Console
 from leash_tui.cli import cli
 from leash_tui.grading_agreement import (
     agreement_by_model,
+    agreement_notes,
     agreement_table,
     disagreement_questions,
     disagreements_by_question,
@@ -73,6 +74,11 @@ def test_agreement_counts_only_samples_with_both_verdicts():
         ("2", "base", 1),
         ("1", "rl", 1),
     }
+    assert agreement_notes(table, ["rl"]) == [
+        "rl: leash and the source disagree on 1 of 2 compared samples (50.0%; leash"
+        " correct/source incorrect 1, leash incorrect/source correct 0) in 1 question(s)"
+    ]
+    assert len(agreement_notes(table)) == 2
     assert agreement_by_model(table.slice(0, 0)) == []
     assert disagreement_questions(table.slice(0, 0)) == set()
 
@@ -127,6 +133,10 @@ def test_info_reports_missing_questions_and_disagreements(tmp_path):
         ("rl", 4, 0),
     ]
     assert agreement_table(Results.open(root)).num_rows == 10
+    assert agreement_notes(agreement_table(Results.open(root)), ["rl"]) == [
+        "rl: 4 sample(s) carry a source verdict but none has a leash verdict yet"
+        " (run: leash verify)"
+    ]
     # leash grades by the boxed answer: rl's "5" is wrong although the harness said right
     fake_verify(root)
     results = Results.open(root)
