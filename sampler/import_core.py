@@ -427,6 +427,12 @@ class ImportSession:
             f"{self._where_packed(int(locations[position]))}: sample"
             f" {self._describe_key(int(keys[position]))} is already in {self.root};"
             " import never overwrites a sample"
+            + (
+                "; evaluation outputs are numbered from sample 0 for each model, so import"
+                " all the files of a model in one run (or under another model name)"
+                if self.model_source != "import" and self.model_source != "jsonl"
+                else ""
+            )
         )
 
     # -- commit --------------------------------------------------------------------

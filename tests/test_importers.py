@@ -308,7 +308,7 @@ def test_import_into_existing_folder_refuses_the_same_samples(tmp_path):
     with pytest.raises(
         LeashError,
         match=r"line 1: sample \(benchmark=math500, question_id=0,"
-        r" model=rl, sample=0\) is already in",
+        r" model=rl, sample=0\) is already in .*import all the files of a model in one run",
     ):
         import_samples("qwen-eval", [Source("rl", tmp_path / "r")], root)
     assert sorted(p.name for p in (root / "samples").iterdir()) == before
