@@ -262,6 +262,18 @@ def test_lm_eval_samples_first_filter_ids_and_verdicts(tmp_path):
     assert qs[(bench, "1")]["problem"] == PROBLEMS[1][0] and qs[(bench, "1")]["gold"] == "6"
 
 
+def test_lm_eval_files_older_than_0_4_7_without_filter_and_metrics(tmp_path):
+    path = write_lm_eval(tmp_path / "out", "m", "gsm8k", [["2"], ["5"]], filters=("a", "b"))
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        del line["filter"], line["metrics"]
+    path.write_text("\n".join(json.dumps(r) for r in lines) + "\n")
+    import_samples("lm-eval", [Source("base", path)], tmp_path / "res", base="base")
+    rows = rows_by_key(tmp_path / "res")
+    assert sorted(rows) == [("gsm8k", "0", "base", 0), ("gsm8k", "1", "base", 0)]
+    assert [rows[k]["source_correct"] for k in sorted(rows)] == [True, False]
+
+
 def test_lm_eval_errors(tmp_path):
     path = write_lm_eval(tmp_path / "out", "m", "gsm8k", [["2"], ["6"]])
     lines = [json.loads(line) for line in path.read_text().splitlines()]

@@ -13,7 +13,7 @@ with one line per question and filter:
     arguments        object         gen_args_0.arg_0 is the prompt (problem when doc has none)
     resps            [[str]]        one list per request: the completions    -> one sample each
     filtered_resps   [...]          the answers after the filter (ignored: leash extracts)
-    filter           str            e.g. "none", "strict-match", "flexible-extract"
+    filter           str            e.g. "none", "strict-match", "flexible-extract" (ignored)
     metrics          [str]          names of the metric fields on the line
     <metric>         number         the question's score, e.g. "exact_match": 1.0
     doc_hash, prompt_hash, target_hash   ignored
@@ -21,8 +21,10 @@ with one line per question and filter:
 Only generative tasks (one ``generate_until`` request per question) have
 completions; a line with several requests (a multiple-choice task) is an error.
 A task with several filters writes each question once per filter with the same
-``resps``: the samples come from the lines of the first filter in the file and
-the lines of the other filters are skipped.
+``resps``: the first line of each ``doc_id`` (the first filter's) gives the
+samples and the verdict, and later lines of the same ``doc_id`` are skipped.
+Files written before lm-eval 0.4.7 have no ``filter`` and ``metrics`` fields; their
+metrics are the line's other numeric fields.
 
 The benchmark is the task named in the file name (``samples_<task>_<timestamp>``),
 or ``--bench``. The question id is ``doc_id``, unless the results folder already
@@ -52,6 +54,20 @@ from sampler.importers.source_fields import (
 from sampler.jsonl_import import iter_json_lines
 
 FORMAT = "lm-eval"
+#: Fields of a line that are not metric scores.
+LINE_FIELDS = (
+    "doc_id",
+    "doc",
+    "target",
+    "arguments",
+    "resps",
+    "filtered_resps",
+    "filter",
+    "metrics",
+    "doc_hash",
+    "prompt_hash",
+    "target_hash",
+)
 #: Fields of ``doc`` that hold the problem text in common math tasks, in order of preference.
 PROBLEM_FIELDS = ("problem", "question", "Problem", "Question", "input")
 
@@ -84,19 +100,16 @@ def read_file(
             " give --bench"
         )
     benchmark = bench or benchmark_name(task or "", str(path))
-    first_filter: str | None = None
+    seen: set[str] = set()
     lines = 0
     for number, record in iter_json_lines(path):
         fields = Fields(session.where(index, number), record, FORMAT)
-        filter_name = fields.text("filter", "the name of the answer filter")
-        if first_filter is None:
-            first_filter = filter_name
-        elif filter_name != first_filter:
+        doc_id = fields.question_id("doc_id")
+        if doc_id in seen:  # the same question under the next filter
             continue
+        seen.add(doc_id)
         lines += 1
-        question_id, problem = resolve_question(
-            session, benchmark, fields.question_id("doc_id"), _problem(fields)
-        )
+        question_id, problem = resolve_question(session, benchmark, doc_id, _problem(fields))
         texts = _completions(fields)
         verdicts = source_verdicts(_score(fields, source_metric), len(texts), False)
         stage_question_samples(
@@ -124,6 +137,12 @@ def _completions(fields: Fields) -> list[str]:
 
 def _score(fields: Fields, source_metric: str | None) -> Any:
     names = fields.value("metrics")
+    if names is None:  # written before lm-eval 0.4.7: the metrics are the other numbers
+        names = [
+            key
+            for key, value in fields.record.items()
+            if key not in LINE_FIELDS and isinstance(value, int | float) and key != "doc_id"
+        ]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise fields.expected("metrics", "the list of metric names on this line", names)
     name = choose_metric(names, source_metric, fields, mean_first=False)
