@@ -262,6 +262,19 @@ def test_lm_eval_samples_first_filter_ids_and_verdicts(tmp_path):
     assert qs[(bench, "1")]["problem"] == PROBLEMS[1][0] and qs[(bench, "1")]["gold"] == "6"
 
 
+def test_bench_option_refuses_a_folder_of_several_tasks(tmp_path):
+    write_lm_eval(tmp_path / "out", "m", "gsm8k", [["2"]])
+    write_lm_eval(tmp_path / "out", "m", "minerva_math", [["2"]])
+    with pytest.raises(LeashError, match=r"several benchmarks \(gsm8k, minerva_math\)"):
+        import_samples("lm-eval", [Source("a", tmp_path / "out")], tmp_path / "r", "a", "x")
+    write_lighteval(tmp_path / "le", "m", "lighteval|a|0", [["2"]], [{"acc": 1.0}])
+    write_lighteval(tmp_path / "le", "m", "lighteval|b|0", [["2"]], [{"acc": 1.0}])
+    with pytest.raises(LeashError, match=r"several benchmarks"):
+        import_samples("lighteval", [Source("a", tmp_path / "le")], tmp_path / "r", "a", "x")
+    import_samples("lighteval", [Source("a", tmp_path / "le")], tmp_path / "r", "a")
+    assert {k[0] for k in rows_by_key(tmp_path / "r")} == {"a", "b"}
+
+
 def test_lm_eval_files_older_than_0_4_7_without_filter_and_metrics(tmp_path):
     path = write_lm_eval(tmp_path / "out", "m", "gsm8k", [["2"], ["5"]], filters=("a", "b"))
     lines = [json.loads(line) for line in path.read_text().splitlines()]

@@ -51,6 +51,7 @@ from sampler.importers.source_fields import (
     choose_metric,
     find_input_files,
     is_mean_score,
+    refuse_mixed_bench,
     resolve_question,
     source_verdicts,
     stage_question_samples,
@@ -82,7 +83,9 @@ def read_source(
     source_metric: str | None = None,
 ) -> None:
     """Stream every lighteval details file under ``path`` into ``session`` for ``model``."""
-    for file in find_input_files(path, "*.parquet", "lighteval details .parquet files"):
+    files = find_input_files(path, "*.parquet", "lighteval details .parquet files")
+    refuse_mixed_bench(bench, path, {str(task_from_file_name(f, "details_")) for f in files})
+    for file in files:
         read_file(session, model, file, bench, source_metric)
 
 

@@ -46,6 +46,7 @@ from sampler.importers.source_fields import (
     benchmark_name,
     choose_metric,
     find_input_files,
+    refuse_mixed_bench,
     resolve_question,
     source_verdicts,
     stage_question_samples,
@@ -81,6 +82,7 @@ def read_source(
 ) -> None:
     """Stream every lm-eval samples file under ``path`` into ``session`` for ``model``."""
     files = find_input_files(path, "samples_*.jsonl", "lm-eval samples_*.jsonl files")
+    refuse_mixed_bench(bench, path, {str(task_from_file_name(f, "samples_")) for f in files})
     for file in files:
         read_file(session, model, file, bench, source_metric)
 

@@ -36,6 +36,7 @@ from sampler.importers.source_fields import (
     Fields,
     benchmark_name,
     find_input_files,
+    refuse_mixed_bench,
     resolve_question,
     stage_question_samples,
 )
@@ -68,12 +69,7 @@ def read_source(
     if source_metric is not None:
         raise LeashError("--source-metric applies to --from lighteval and lm-eval only")
     files = find_input_files(path, "*.jsonl", "qwen-eval .jsonl files")
-    folders = sorted({f.parent.name for f in files})
-    if bench is not None and len(folders) > 1:
-        raise LeashError(
-            f"--bench {bench}: {path} holds the files of several benchmarks"
-            f" ({', '.join(folders)}); import them without --bench, or one folder at a time"
-        )
+    refuse_mixed_bench(bench, path, {f.parent.name for f in files})
     for file in files:
         read_file(session, model, file, bench or benchmark_name(file.parent.name, str(file)))
 

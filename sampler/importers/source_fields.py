@@ -128,6 +128,15 @@ def checked_bench(bench: str) -> str:
         raise LeashError(f"--bench: {exc}") from None
 
 
+def refuse_mixed_bench(bench: str | None, path: Path, names: set[str]) -> None:
+    """--bench names one benchmark: refuse a PATH whose files belong to several."""
+    if bench is not None and len(names) > 1:
+        raise LeashError(
+            f"--bench {bench}: {path} holds the files of several benchmarks"
+            f" ({', '.join(sorted(names))}); import them without --bench, or one at a time"
+        )
+
+
 def task_from_file_name(path: Path, prefix: str) -> str | None:
     """``samples_gsm8k_2024-05-01T12-00-00.123.jsonl`` -> ``gsm8k`` (prefix "samples_")."""
     stem = path.name.rsplit(".", 1)[0]
