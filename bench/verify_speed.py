@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
+import resource
 import sys
 import tempfile
 import time
@@ -141,6 +143,7 @@ def naive(
     }
     statuses = []
     started = time.perf_counter()
+    cpu = time.process_time()
     for row in samples:
         clear_caches()
         if not library_cache:
@@ -152,7 +155,7 @@ def naive(
             statuses.append("no_answer")
             continue
         statuses.append(judge_safely(gold, prepare_span(span, gold)).status)
-    return statuses, time.perf_counter() - started
+    return statuses, time.perf_counter() - started, time.process_time() - cpu
 
 
 def whole_text_script(questions: list[dict], samples: list[dict]) -> tuple[list[bool], float]:
@@ -162,10 +165,11 @@ def whole_text_script(questions: list[dict], samples: list[dict]) -> tuple[list[
     golds = {(q["benchmark"], q["question_id"]): q["gold"] for q in questions}
     verdicts = []
     started = time.perf_counter()
+    cpu = time.process_time()
     for row in samples:
         gold = parse("$" + golds[(row["benchmark"], row["question_id"])] + "$")
         verdicts.append(bool(verify(gold, parse(row["text"]))))
-    return verdicts, time.perf_counter() - started
+    return verdicts, time.perf_counter() - started, time.process_time() - cpu
 
 
 def leash(
@@ -186,8 +190,10 @@ def leash(
         merge_questions(root, questions_table(questions))
         append_samples(root, pa.Table.from_pylist(samples))
         started = time.perf_counter()
+        cpu = _cpu_with_children()
         summary = verify_results(root, workers=workers)
         seconds = time.perf_counter() - started
+        cpu = _cpu_with_children() - cpu
         table = Results.open(root).samples(columns=["benchmark", "question_id", "sample", "status"])
         got = {
             (b, q, s): st
@@ -200,7 +206,14 @@ def leash(
             )
         }
     statuses = [got[(r["benchmark"], r["question_id"], r["sample"])] for r in samples]
-    return statuses, seconds, summary
+    return statuses, seconds, cpu, summary
+
+
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and its finished children (leash's zygote and workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _differences(a: list, b: list) -> list[int]:
@@ -220,23 +233,27 @@ def main() -> int:
     questions, samples = build_corpus(args.data, args.per_benchmark, args.k)
     n = len(samples)
     print(f"corpus: {len(questions)} questions x {args.k} samples = {n} samples")
-
-    leash_status, leash_s, summary = leash(questions, samples, args.workers)
+    load = os.getloadavg()[0]
+    leash_status, leash_s, leash_cpu, summary = leash(questions, samples, args.workers)
+    script, script_s, script_cpu = whole_text_script(questions, samples)
+    fresh, fresh_s, fresh_cpu = naive(questions, samples, library_cache=False)
+    cached, cached_s, cached_cpu = naive(questions, samples, library_cache=True)
+    print(f"load average at start: {load:.1f}, {os.cpu_count()} cores (wall times need idle cores)")
+    print(f"{'':42} {'wall s':>8} {'samples/s':>10} {'CPU s':>8}   leash faster (wall, CPU)")
     print(
-        f"leash verify, {summary.workers} workers:            {leash_s:8.2f} s {n / leash_s:7.0f}/s"
-        f"  ({summary.verifier_calls} math-verify calls; {summary.calls_saved} saved)"
+        f"{f'leash verify, {summary.workers} workers':42} {leash_s:8.2f} {n / leash_s:10.0f}"
+        f" {leash_cpu:8.2f}   ({summary.verifier_calls} math-verify calls,"
+        f" {summary.calls_saved} saved)"
     )
-    script, script_s = whole_text_script(questions, samples)
-    fresh, fresh_s = naive(questions, samples, library_cache=False)
-    cached, cached_s = naive(questions, samples, library_cache=True)
     rows = [
-        ("common script: parse(completion)+verify", script_s),
-        ("leash rules, every sample, no reuse", fresh_s),
-        ("leash rules, every sample, mv's cache", cached_s),
+        ("common script: parse(completion), verify", script_s, script_cpu),
+        ("leash's rules, every sample, no reuse", fresh_s, fresh_cpu),
+        ("leash's rules, every sample, mv's cache", cached_s, cached_cpu),
     ]
-    for label, seconds in rows:
+    for label, seconds, cpu in rows:
         print(
-            f"{label:40} {seconds:8.2f} s {n / seconds:7.0f}/s   leash is {seconds / leash_s:5.1f}x"
+            f"{label:42} {seconds:8.2f} {n / seconds:10.0f} {cpu:8.2f}"
+            f"   {seconds / leash_s:5.1f}x, {cpu / leash_cpu:5.1f}x"
         )
 
     failed = False

@@ -8,7 +8,9 @@ Time is bounded from outside instead, by ``verify_pool``, which kills a worker
 that passes its deadline. Call ``judge`` in-process only on trusted input.
 
 Argument order follows math-verify: ``verify(gold, answer)``, gold first (the
-comparison is not symmetric). A multi-part gold is correct when the whole answer
+comparison is not symmetric). One rule is added: a number written with an
+explicit base (``52_8``) is wrong when the answer names another base (``52_9``);
+math-verify drops subscripts and would accept it. A multi-part gold is correct when the whole answer
 equals the whole gold as a set, or when every gold part is matched by its own
 answer part (as many parts as the gold has).
 """
@@ -16,6 +18,7 @@ answer part (as many parts as the gold has).
 from __future__ import annotations
 
 import logging
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -36,6 +39,7 @@ from sampler.verdict_types import MAX_ANSWER_CHARS, Verdict
 logging.getLogger("math_verify").setLevel(logging.ERROR)
 
 _CACHE_SIZE = 8192
+_BASE_RE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d+)\s*\}?\s*$")
 _BOXED_CONFIG = (LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig())
 
 
@@ -107,6 +111,14 @@ def _parts_match(gold: Gold, span: AnswerSpan) -> bool:
     return all(augment(i, set()) for i in range(len(golds)))
 
 
+def _bases_differ(gold: Gold, span: AnswerSpan) -> bool:
+    """Both written as numerals with a base subscript, and the bases differ."""
+    if span.free_text:
+        return False
+    g, a = _BASE_RE.match(gold.latex), _BASE_RE.match(span.text)
+    return bool(g and a and int(g.group(2)) != int(a.group(2)))
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
     parsed = _parse_answer(span_parse_input(span), span.free_text)
@@ -115,6 +127,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     answer = normal_form(list(parsed))
     if answer is None:
         return Verdict(STATUS_NO_ANSWER)
+    if _bases_differ(gold, span):
+        return Verdict(STATUS_INCORRECT, answer)
     try:
         gold_parsed = _parse_gold(gold.latex)
     except GoldUnparseable as exc:

@@ -115,7 +115,9 @@ def _unit_pattern(unit: str) -> re.Pattern[str] | None:
     core = re.sub(r"[\s{}~$]", "", core)
     if not core:
         return None
-    filler = r"(?:\s|~|\{|\}|\\[,;:! ]|\\(?:text|mathrm|textrm|mbox|operatorname)\s*)*"
+    wrapper = r"\\(?:text|mathrm|textrm|mbox|operatorname)\s*"
+    lead = rf"(?:\s|~|\\[,;:! ]|{wrapper}\{{)*"  # no bare brace: it belongs to the answer
+    filler = rf"(?:\s|~|\{{|\}}|\\[,;:! ]|{wrapper})*"
     pieces = []
     for ch in core:
         if ch == "%":
@@ -125,7 +127,7 @@ def _unit_pattern(unit: str) -> re.Pattern[str] | None:
     body = filler.join(pieces)
     # Plural forms of word units ("minute" also removes "minutes").
     tail = r"s?" if core[-1].isalpha() else ""
-    return re.compile(filler + r"(?<![A-Za-z])" + body + tail + filler + r"$")
+    return re.compile(lead + r"(?<![A-Za-z])" + body + tail + filler + r"$")
 
 
 def strip_unit(answer: str, unit: str | None) -> str:
@@ -136,7 +138,26 @@ def strip_unit(answer: str, unit: str | None) -> str:
     if pattern is None:
         return answer
     stripped = pattern.sub("", answer).rstrip()
-    return stripped if stripped else answer
+    if not stripped or not _balanced(stripped):
+        return answer  # the "unit" was part of the expression, e.g. s in \frac{3}{s}
+    return stripped
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    i = 0
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+        i += 1
+    return depth == 0
 
 
 def _metadata(metadata: str | dict | None) -> dict:

@@ -21,6 +21,9 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -41,26 +44,35 @@ from sampler.verdict_types import (
     integer_verdict,
     prepare_span,
 )
-from sampler.verify_worker import READY
+from sampler.verify_worker import PID_FORMAT, READY, ZYGOTE_READY
 
 #: Seconds one (gold, answer) pair may take, parse and compare together.
 DEFAULT_DEADLINE_S = 10.0
 #: Extra address space (MiB) a worker may allocate beyond what it holds once loaded.
 DEFAULT_MEMORY_LIMIT_MB = 4096
-#: Seconds a new worker may take to load math-verify before the pool gives up.
+#: Seconds the zygote may take to load and warm up math-verify before the pool gives up.
 STARTUP_LIMIT_S = 120.0
-_MAX_BATCH = 16
+#: Seconds a freshly forked worker may take to say it is ready.
+WORKER_START_LIMIT_S = 30.0
+_MAX_BATCH = 8
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 __all__ = ["DEFAULT_DEADLINE_S", "AnswerVerifier", "VerifyCounts", "VerifyPool", "VerifyTask"]
 
 
-class _Worker:
-    """One worker process and the two pipes to it."""
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity, as SLURM or taskset set it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class _Zygote:
+    """The process that has math-verify loaded and warm, and forks workers on request."""
 
     def __init__(self, memory_limit_mb: int | None):
-        from_child, child_writes = os.pipe()
-        child_reads, to_child = os.pipe()
+        parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p
@@ -70,25 +82,91 @@ class _Worker:
             sys.executable,
             "-m",
             "sampler.verify_worker",
-            str(child_reads),
-            str(child_writes),
+            "zygote",
+            str(child_end.fileno()),
             str(os.getpid()),
             str(memory_limit_mb or 0),
         ]
         try:
             self.process = subprocess.Popen(
                 argv,
-                pass_fds=(child_reads, child_writes),
+                pass_fds=(child_end.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL if quiet else None,
                 stderr=subprocess.DEVNULL if quiet else None,
                 env=env,
             )
         finally:
+            child_end.close()
+        self.sock = parent_end
+        self.started = time.monotonic()
+        self.ready = False
+
+    def wait_ready(self) -> None:
+        """Block until the zygote has loaded math-verify; LeashError if it cannot."""
+        if self.ready:
+            return
+        remaining = STARTUP_LIMIT_S - (time.monotonic() - self.started)
+        self.sock.settimeout(max(remaining, 0.001))
+        try:
+            message = self.sock.recv(len(ZYGOTE_READY))
+        except OSError:  # includes socket.timeout
+            message = b""
+        finally:
+            self.sock.settimeout(None)
+        if message != ZYGOTE_READY:
+            self.kill()
+            raise LeashError(f"verification workers cannot start: {_startup_problem()}")
+        self.ready = True
+
+    def fork(self) -> tuple[int, Connection, Connection]:
+        """A new worker: its pid and the parent's ends of its two pipes."""
+        self.wait_ready()
+        from_child, child_writes = os.pipe()
+        child_reads, to_child = os.pipe()
+        try:
+            socket.send_fds(self.sock, [b"fork"], [child_reads, child_writes])
+            reply = b""
+            while len(reply) < struct.calcsize(PID_FORMAT):
+                chunk = self.sock.recv(struct.calcsize(PID_FORMAT) - len(reply))
+                if not chunk:
+                    raise OSError("the verification zygote exited")
+                reply += chunk
+        except OSError:
+            os.close(from_child)
+            os.close(to_child)
+            raise
+        finally:
             os.close(child_reads)
             os.close(child_writes)
-        self.reader = Connection(from_child, writable=False)
-        self.writer = Connection(to_child, readable=False)
+        (pid,) = struct.unpack(PID_FORMAT, reply)
+        return pid, Connection(from_child, writable=False), Connection(to_child, readable=False)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self, grace_s: float = 0.0) -> None:
+        """Stop the zygote: closing its socket ends it; SIGKILL after ``grace_s`` seconds."""
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=grace_s)
+            return
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+
+
+class _Worker:
+    """One worker process (a child of the zygote) and the two pipes to it."""
+
+    def __init__(self, zygote: _Zygote):
+        self.pid, self.reader, self.writer = zygote.fork()
+        # A pidfd names this very process, so a kill can never hit a recycled pid.
+        self.pidfd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self.pidfd = os.pidfd_open(self.pid)
         self.started = time.monotonic()
         self.ready = False
         self.batch: list[tuple[int, VerifyTask]] = []
@@ -113,29 +191,31 @@ class _Worker:
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
-            self.process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        self._close_pipes()
-
-    def _close_pipes(self) -> None:
+            if self.pidfd is not None:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            else:
+                os.kill(self.pid, signal.SIGKILL)
+        if self.pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.pidfd)
+            self.pidfd = None
         for conn in (self.reader, self.writer):
             with contextlib.suppress(OSError):
                 conn.close()
 
 
 def _startup_problem() -> str:
-    """Why a worker cannot start: import the worker's modules here and report the error."""
+    """Why the workers cannot start: import their modules here and report the error."""
     probe = subprocess.run(
-        [sys.executable, "-c", "import sampler.answer_verdict"],
+        [sys.executable, "-c", "import sampler.verify_worker as w; w.warm_up()"],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": _PACKAGE_ROOT},
-        timeout=120,
+        timeout=STARTUP_LIMIT_S,
         check=False,
     )
     lines = (probe.stderr or "").strip().splitlines()
-    return lines[-1] if lines else f"exit status {probe.returncode}"
+    return lines[-1] if lines else f"start-up took over {STARTUP_LIMIT_S:g} s"
 
 
 class VerifyPool:
@@ -149,12 +229,12 @@ class VerifyPool:
     ):
         if deadline_s <= 0:
             raise ValueError("deadline_s must be positive")
-        self.size = max(1, workers or os.cpu_count() or 1)
+        self.size = max(1, workers or available_cores())
         self.deadline_s = float(deadline_s)
         self.memory_limit_mb = memory_limit_mb
         self.timeouts = 0
         self.crashes = 0
-        self._failed_starts = 0
+        self._zygote: _Zygote | None = None
         self._workers: list[_Worker] = []
 
     def __enter__(self) -> VerifyPool:
@@ -163,22 +243,38 @@ class VerifyPool:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def prestart(self) -> None:
+        """Begin loading math-verify in the background (it takes a second or two)."""
+        if self._zygote is None or not self._zygote.alive():
+            if self._zygote is not None:
+                self._zygote.kill()
+            self._zygote = _Zygote(self.memory_limit_mb)
+
+    def _spawn(self) -> _Worker:
+        self.prestart()
+        assert self._zygote is not None
+        try:
+            return _Worker(self._zygote)
+        except OSError:  # the zygote died (killed by the OS, say): start another, once
+            self._zygote.kill()
+            self._zygote = _Zygote(self.memory_limit_mb)
+            return _Worker(self._zygote)
+
     def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()
-        fresh = _Worker(self.memory_limit_mb)
+        fresh = self._spawn()
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 
-    def start(self) -> None:
-        """Start the workers now (they take a second to load math-verify), not at first use."""
-        while len(self._workers) < self.size:
-            self._workers.append(_Worker(self.memory_limit_mb))
-
     def close(self) -> None:
-        """Stop every worker. They hold no state worth saving, so they are simply killed."""
+        """Stop every worker and the zygote. They hold no state worth saving: kill them."""
         workers, self._workers = self._workers, []
         for worker in workers:
             worker.kill()
+        if self._zygote is not None:
+            # a moment for the zygote to reap the workers just killed, then it goes too
+            self._zygote.kill(grace_s=0.5 if self._zygote.ready else 0.0)
+            self._zygote = None
 
     def run(
         self,
@@ -191,8 +287,6 @@ class VerifyPool:
         results: list[Verdict | None] = [None] * len(tasks)
         queue: deque[tuple[int, VerifyTask]] = deque(enumerate(tasks))
         remaining = len(tasks)
-        while len(self._workers) < min(self.size, len(tasks)):
-            self._workers.append(_Worker(self.memory_limit_mb))
 
         def finish(index: int, verdict: Verdict) -> None:
             nonlocal remaining
@@ -203,6 +297,8 @@ class VerifyPool:
                     on_result(index, verdict)
 
         try:
+            while len(self._workers) < min(self.size, len(tasks)):
+                self._workers.append(self._spawn())
             while remaining:
                 self._dispatch(queue)
                 watched = [w for w in self._workers if w.busy or not w.ready]
@@ -210,7 +306,7 @@ class VerifyPool:
                     raise RuntimeError("verification pool lost track of its tasks")
                 now = time.monotonic()
                 limits = [
-                    (w.since + self.deadline_s) if w.ready else (w.started + STARTUP_LIMIT_S)
+                    (w.since + self.deadline_s) if w.ready else (w.started + WORKER_START_LIMIT_S)
                     for w in watched
                 ]
                 ready = wait([w.reader for w in watched], timeout=max(0.0, min(limits) - now))
@@ -229,9 +325,9 @@ class VerifyPool:
         now = time.monotonic()
         for worker in list(self._workers):
             if not worker.ready:
-                if now - worker.started > STARTUP_LIMIT_S:
+                if now - worker.started > WORKER_START_LIMIT_S:
                     raise LeashError(
-                        f"a verification worker did not start within {STARTUP_LIMIT_S:g} s"
+                        f"a verification worker did not start within {WORKER_START_LIMIT_S:g} s"
                     )
                 continue
             if worker.busy and now - worker.since > self.deadline_s:
@@ -247,7 +343,8 @@ class VerifyPool:
         idle = [w for w in self._workers if w.ready and not w.busy]
         if not idle or not queue:
             return
-        size = max(1, min(_MAX_BATCH, math.ceil(len(queue) / (2 * len(self._workers)))))
+        # Small batches: few messages, yet no worker sits idle while another has a long queue.
+        size = max(1, min(_MAX_BATCH, math.ceil(len(queue) / (8 * len(self._workers)))))
         for worker in idle:
             if not queue:
                 break
@@ -277,7 +374,6 @@ class VerifyPool:
                 return
             if message == READY:
                 worker.ready = True
-                self._failed_starts = 0
                 continue
             index, verdict = message
             worker.position += 1
@@ -291,19 +387,14 @@ class VerifyPool:
         finish: Callable[[int, Verdict], None],
     ) -> None:
         """A worker's pipe closed: it died. Its current item is an error; the rest go back."""
-        code = worker.process.poll()
-        if not worker.ready:
-            self._failed_starts += 1
-            if self._failed_starts >= 3:
-                raise LeashError(f"verification workers cannot start: {_startup_problem()}")
-            self._replace(worker)
-            return
         self.crashes += 1
         if worker.busy:
             index, _ = worker.current()
             queue.extendleft(reversed(worker.rest()))
-            finish(index, Verdict(STATUS_ERROR, None, f"verifier process died (exit {code})"))
+            finish(index, Verdict(STATUS_ERROR, None, "the verifier process died on this answer"))
         worker.batch = []
+        if self.crashes > 10 * self.size + len(queue):
+            raise LeashError("verification workers keep dying; see LEASH_VERIFY_DEBUG=1 output")
         self._replace(worker)
 
 

@@ -292,7 +292,7 @@ def verify_results(
         verifier = AnswerVerifier(pool)
         with pool:
             if work:
-                pool.start()  # workers load math-verify while shards are read
+                pool.prestart()  # math-verify loads while the shards are read
             for batch in _batches(work, batch_samples):
                 _verify_batch(batch, retry, golds, config, verifier, summary, distinct, advance)
                 for plan, table in batch:
