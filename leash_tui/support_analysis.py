@@ -1,9 +1,10 @@
 """Support dynamics maths: pass@k, P/E/S/O categories, rates, tests, curves, answer statistics.
 
-Pure functions, no I/O. The definitions are those of docs/support-dynamics.md
-(the spec): a question is in a model's support at budget k when at least one of k
-samples is verified correct. Only verified samples count: for a model and a
-question, n is the number of verified samples and c the number verified correct.
+Pure functions, no I/O. The definitions are those of the support-dynamics spec
+(support-dynamics.md, after Wu et al., arXiv 2507.14843): a question is in a
+model's support at budget k when at least one of k samples is verified correct.
+Only verified samples count: for a model and a question, n is the number of
+verified samples and c the number verified correct.
 
 Choices this module makes where the spec leaves room:
 - Budget of one question: the requested k, else min(n_base, n_target).
