@@ -8,13 +8,13 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from verify_fixtures import BENCHMARKS_DIR
 
 from sampler.answer_extraction import AnswerSpan, extract_answer
 from sampler.answer_verdict import judge
 from sampler.benchmark_presets import load_benchmark
 from sampler.gold_answers import Gold, gold_from_question, strip_math_delimiters
 from sampler.verdict_types import integer_verdict, prepare_span
+from tests.verify_fixtures import BENCHMARKS_DIR
 
 
 def verdict(gold: str, answer_text: str, metadata: dict | None = None):
