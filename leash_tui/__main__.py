@@ -2,4 +2,5 @@
 
 from leash_tui.cli import main
 
-main()
+if __name__ == "__main__":
+    main()

@@ -23,7 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "import": (
         "leash_tui.import_command:import_",
-        "Build or extend a results folder from sample JSONL.",
+        "Build or extend a results folder from sample JSONL or evaluation outputs.",
     ),
     "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
     "verify": (

@@ -1,4 +1,4 @@
-"""``leash import``: the CLI face of sampler.jsonl_import."""
+"""``leash import``: the CLI face of sampler.importers (interchange JSONL, evaluation outputs)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,19 @@ from rich.console import Console
 
 from leash_tui.safe_text import one_line
 
+FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
+
 
 @click.command("import")
-@click.argument("samples", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("sources", nargs=-1, required=True, metavar="[MODEL=]PATH...")
+@click.option(
+    "--from",
+    "fmt",
+    type=click.Choice(FORMAT_NAMES),
+    default="jsonl",
+    show_default=True,
+    help="Format of the input.",
+)
 @click.option("--base", "base", metavar="MODEL", help="The base model (required for a new folder).")
 @click.option(
     "-o",
@@ -21,23 +31,54 @@ from leash_tui.safe_text import one_line
     type=click.Path(path_type=Path),
     help="Results folder to create or extend.",
 )
-def import_(samples: tuple[Path, ...], base: str | None, out: Path) -> None:
-    """Build or extend a results folder from sample JSON Lines (one sample a line).
+@click.option(
+    "--bench",
+    metavar="NAME",
+    help="Benchmark name for all inputs (default: from the folder or file names).",
+)
+@click.option(
+    "--source-metric",
+    metavar="NAME",
+    help="lighteval / lm-eval: the metric whose score is the source's verdict.",
+)
+def import_(
+    sources: tuple[str, ...],
+    fmt: str,
+    base: str | None,
+    out: Path,
+    bench: str | None,
+    source_metric: str | None,
+) -> None:
+    """Build or extend a results folder from samples made elsewhere.
 
-    Every line is checked before anything is written: a bad line stops the import
-    with its file and line number and leaves the folder unchanged. Importing into an
-    existing folder adds samples and never overwrites one already there.
+    \b
+    --from jsonl      FILE.jsonl ...      interchange JSONL; each line names its model
+    --from qwen-eval  MODEL=OUTPUT_DIR    Qwen2.5-Math evaluation harness (--save_outputs)
+    --from lighteval  MODEL=DETAILS_DIR   lighteval --save-details Parquet files
+    --from lm-eval    MODEL=OUTPUT_DIR    lm-evaluation-harness --log_samples JSONL
+
+    Every record is checked before anything is written: a bad one stops the import
+    with its file, line and the field that was expected, and leaves the folder
+    unchanged. Importing into an existing folder adds samples and never overwrites
+    one already there. Evaluation outputs keep the tool's own verdict as the
+    source verdict; run `leash verify` next to grade every sample with leash's
+    verifier, so that all models are graded alike.
     """
-    from sampler.jsonl_import import import_jsonl
+    from sampler.importers import import_samples, parse_source
 
-    summary = import_jsonl(list(samples), out, base=base)
+    parsed = [parse_source(text) for text in sources]
+    summary = import_samples(fmt, parsed, out, base=base, bench=bench, source_metric=source_metric)
     console = Console(stderr=True, highlight=False)
     verb = "created" if summary.created else "extended"
     console.print(
-        f"{verb} {one_line(str(out))}: {summary.samples:,} samples"
-        f" ({summary.with_verdict:,} with a verdict), {summary.questions_added:,} new questions"
+        f"{verb} {one_line(str(out))}: {summary.samples:,} samples from {summary.files:,}"
+        f" file(s) ({summary.with_verdict:,} with a verdict,"
+        f" {summary.with_source_verdict:,} with a source verdict),"
+        f" {summary.questions_added:,} new questions"
     )
     for model, count in sorted(summary.models.items()):
         console.print(f"  {one_line(model)}: {count:,} samples")
+    for bench_name, count in sorted(summary.benchmarks.items()):
+        console.print(f"  benchmark {one_line(bench_name)}: {count:,} samples")
     if summary.with_verdict < summary.samples:
         console.print(f"next: leash verify {one_line(str(out))}")

@@ -93,12 +93,64 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             f"{s['n_error']:,}",
         )
     console.print(samples)
+    render_agreement(info.get("grading_agreement", []), console)
+    render_missing(info.get("missing_questions", []), console)
     totals = info["totals"]
     line = f"{totals['samples']:,} samples in {info['shards']} shard(s)"
     line += f", {totals['verified']:,} verified"
     if totals["unverified"]:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
     console.print(line)
+
+
+def render_agreement(rows: list[dict[str, Any]], console: Console) -> None:
+    """The per-model comparison of leash's verdicts with imported source verdicts."""
+    if not rows:
+        return
+    table = Table(title="Grading: leash vs source verdicts", title_justify="left", show_edge=False)
+    widest = max(len(one_line(row["model"])) for row in rows)
+    table.add_column("model", min_width=min(widest, 24))
+    for col in ("by source", "compared", "differ", "rate", "only leash ✓", "only source ✓"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for row in rows:
+        rate = "–" if row["differ_rate"] is None else f"{100 * row['differ_rate']:.1f}%"
+        table.add_row(
+            Text(one_line(row["model"])),
+            f"{row['with_source_verdict']:,}",
+            f"{row['compared']:,}",
+            f"{row['differ']:,}",
+            rate,
+            f"{row['leash_correct_source_incorrect']:,}",
+            f"{row['leash_incorrect_source_correct']:,}",
+        )
+    console.print(table)
+    if any(row["compared"] < row["with_source_verdict"] for row in rows):
+        console.print(
+            Text("samples without a leash verdict are not compared (run: leash verify)", "dim")
+        )
+
+
+def render_missing(pairs: list[dict[str, Any]], console: Console, shown: int = 8) -> None:
+    """Warn, by name, about questions one model of a pair has and the other lacks."""
+    for pair in pairs:
+        base, target = pair["base"], pair["target"]
+        for has, lacks, names in (
+            (base, target, pair["only_base"]),
+            (target, base, pair["only_target"]),
+        ):
+            if not names:
+                continue
+            listed = ", ".join(one_line(n, 40) for n in names[:shown])
+            if len(names) > shown:
+                listed += f" … and {len(names) - shown} more (--json lists all)"
+            console.print(
+                Text(
+                    f"warning: {len(names)} question(s) have samples of {one_line(has)} but none"
+                    f" of {one_line(lacks)}, and are left out of {one_line(base)} vs"
+                    f" {one_line(target)}: {listed}",
+                    style="yellow",
+                )
+            )
 
 
 @click.command("info")

@@ -1,13 +1,22 @@
-"""What ``leash info`` says about a results folder, as plain data (no terminal code here)."""
+"""What ``leash info`` says about a results folder, as plain data (no terminal code here).
+
+Besides models, benchmarks and counts, the description holds two warnings a
+comparison needs: questions that one model of a (base, target) pair has samples
+for and the other has not (``missing_questions``: they are left out of that
+pair's counts), and, per model with imported source verdicts, how often leash's
+verdict and the source's differ (``grading_agreement``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.compute as pc
 
+from leash_tui.grading_agreement import agreement_by_model, agreement_table
 from leash_tui.results_reader import VERDICT_COUNT_COLUMNS, Results
-from sampler.results_schema import FORMAT
+from sampler.results_schema import FORMAT, Manifest
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 
@@ -62,6 +71,11 @@ def describe_results(results: Results) -> dict[str, Any]:
             for b in manifest.benchmarks
         ],
         "samples": samples,
+        "missing_questions": missing_questions(counts, manifest),
+        "grading_agreement": sorted(
+            agreement_by_model(agreement_table(results)),
+            key=lambda row: _model_order(manifest, row["model"]),
+        ),
         "totals": {"samples": total, "verified": verified, "unverified": total - verified},
         "shards": len(results.shard_paths()),
     }
@@ -72,3 +86,50 @@ def _model_order(manifest, name: str) -> tuple[int, int]:
         if model.name == name:
             return (0 if model.role == "base" else 1, index)
     return (2, 0)
+
+
+def question_sets(counts: pa.Table) -> dict[str, set[tuple[str, str]]]:
+    """Per model, the (benchmark, question_id) it has samples of (from verdict counts)."""
+    present = counts.filter(pc.greater(counts.column("n"), 0)) if counts.num_rows else counts
+    sets: dict[str, set[tuple[str, str]]] = {}
+    for bench, qid, model in zip(
+        present.column("benchmark").to_pylist(),
+        present.column("question_id").to_pylist(),
+        present.column("model").to_pylist(),
+        strict=True,
+    ):
+        sets.setdefault(model, set()).add((bench, qid))
+    return sets
+
+
+def missing_questions(counts: pa.Table, manifest: Manifest) -> list[dict[str, Any]]:
+    """For each (base, target) pair whose question sets differ: the questions of one only.
+
+    Rows: base, target, only_base and only_target (sorted "benchmark/question_id"
+    names). Such questions are left out of the pair's comparison.
+    """
+    base = manifest.base
+    if base is None:
+        return []
+    sets = question_sets(counts)
+    base_set = sets.get(base.name, set())
+    rows = []
+    for target in manifest.targets:
+        target_set = sets.get(target.name, set())
+        only_base = sorted(base_set - target_set, key=_question_order)
+        only_target = sorted(target_set - base_set, key=_question_order)
+        if only_base or only_target:
+            rows.append(
+                {
+                    "base": base.name,
+                    "target": target.name,
+                    "only_base": [f"{b}/{q}" for b, q in only_base],
+                    "only_target": [f"{b}/{q}" for b, q in only_target],
+                }
+            )
+    return rows
+
+
+def _question_order(key: tuple[str, str]) -> tuple[str, int, int | str]:
+    bench, qid = key
+    return (bench, 0, int(qid)) if qid.isdigit() else (bench, 1, qid)

@@ -1,85 +1,104 @@
-"""``leash import``: build or extend a results folder from sample JSON Lines (interchange.md §1).
+"""``leash import`` of sample JSON Lines (interchange.md §1), the default import format.
 
-The input is read in one streaming pass that validates every line and stages the
-samples as Parquet shards in a hidden folder. Only when every file is valid are
-the manifest and questions updated and the staged shards moved into ``samples/``;
-any bad line (missing field, wrong type, duplicate sample, not JSON, a sample
-already in the folder, an unknown --base model) raises LeashError naming the file
-and line, and the results folder is left exactly as it was.
+Each line is one sample and names its benchmark, question, model and sample
+index. Lines are checked one by one (``_LineChecker``) and handed to the shared
+``ImportSession`` of ``sampler.import_core``, which stages them, rejects
+duplicates and samples already in the folder, and commits only when every file
+is valid: any bad line raises LeashError naming the file and line, and the
+results folder is left exactly as it was.
+
+A file may be given as ``MODEL=PATH``: its lines then need no ``model`` field
+(and a line naming another model is an error).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.dataset as ds
-
-from sampler.atomic_io import fsync_directory
 from sampler.errors import LeashError
-from sampler.results_manifest import load_manifest, new_manifest, update_manifest
+from sampler.import_core import ImportSession, ImportSummary
 from sampler.results_schema import (
-    DEFAULT_DOMAIN,
-    MANIFEST_FILE,
-    ROLE_BASE,
-    ROLE_TARGET,
-    SAMPLES_DIR,
-    SAMPLES_SCHEMA,
     STATUS_CORRECT,
     STATUS_INCORRECT,
     STATUSES,
-    BenchmarkEntry,
-    ModelEntry,
     check_name,
 )
-from sampler.results_writer import (
-    create_results,
-    merge_questions,
-    new_shard_path,
-    questions_table,
-    write_shard_file,
-)
 
-STAGE_ROWS = 100_000
 REQUIRED = ("benchmark", "question_id", "model", "sample", "text")
-SampleKey = tuple[str, str, str, int]
+
+__all__ = ["ImportSummary", "import_jsonl", "read_jsonl_file"]
 
 
-@dataclass
-class ImportSummary:
-    """What an import added."""
-
-    samples: int = 0
-    questions_added: int = 0
-    models: dict[str, int] = field(default_factory=dict)
-    benchmarks: dict[str, int] = field(default_factory=dict)
-    with_verdict: int = 0
-    created: bool = False
+def import_jsonl(
+    paths: Sequence[Path | str], root: Path | str, base: str | None = None
+) -> ImportSummary:
+    """Import sample JSONL files into ``root`` (created if absent). See the module docstring."""
+    with ImportSession(root, base) as session:
+        for path in paths:
+            read_jsonl_file(session, Path(path))
+        return session.commit()
 
 
-def existing_sample_keys(root: Path) -> set[SampleKey]:
-    """Keys of the samples already in a results folder (reads only the key columns)."""
-    paths = sorted((Path(root) / SAMPLES_DIR).glob("part-*.parquet"))
-    if not paths:
-        return set()
+def read_jsonl_file(session: ImportSession, path: Path, model: str | None = None) -> None:
+    """Stream one interchange JSONL file into ``session``; ``model`` fills absent model fields."""
+    index = session.file(path, "line", model)
+    in_file = 0
+    for number, record in iter_json_lines(path):
+        in_file += 1
+        where = session.where(index, number)
+        if model is not None:
+            named = record.setdefault("model", model)
+            if named != model:
+                raise LeashError(
+                    f"{where}: field 'model' is {_describe(named)} but the file was given"
+                    f" as {model}=PATH"
+                )
+        checker = _LineChecker(where, record)
+        row = checker.row()
+        session.add_sample(row, index, number)
+        problem = checker.optional("problem", (str,), "a string")
+        gold = checker.optional("gold", (str, int, float), "a string or number")
+        session.note_question(row["benchmark"], row["question_id"], problem, gold_text(gold), where)
+        domain = checker.optional("domain", (str,), "a string")
+        if domain is not None:
+            session.note_domain(row["benchmark"], domain, where)
+    if in_file == 0:
+        raise LeashError(f"{path}: no samples (empty file)")
+
+
+def gold_text(gold: str | int | float | None) -> str | None:
+    """A gold answer as text: 27.0 is "27", other numbers and strings as written."""
+    if isinstance(gold, float) and gold.is_integer():
+        gold = int(gold)
+    return None if gold is None else str(gold)
+
+
+def iter_json_lines(path: Path):
+    """Yield (line number, JSON object) for each non-blank line; errors name file and line."""
     try:
-        table = ds.dataset([str(p) for p in paths], format="parquet").to_table(
-            columns=["benchmark", "question_id", "model", "sample"]
-        )
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(
-            f"{Path(root) / SAMPLES_DIR}: cannot read existing samples ({exc})"
-        ) from exc
-    cols = [table.column(c).to_pylist() for c in ("benchmark", "question_id", "model", "sample")]
-    return set(zip(*cols, strict=True))
+        handle = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise LeashError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    with handle:
+        try:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise LeashError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
+                if not isinstance(record, dict):
+                    raise LeashError(
+                        f"{path} line {number}: expected a JSON object, got {_describe(record)}"
+                    )
+                yield number, record
+        except UnicodeDecodeError as exc:
+            raise LeashError(f"{path}: not UTF-8 text ({exc})") from None
 
 
 class _LineChecker:
@@ -173,227 +192,3 @@ def _describe(value: Any) -> str:
         return "nothing (null or absent)"
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
-
-
-@dataclass
-class _QuestionInfo:
-    problem: str | None
-    gold: str | None
-    where: str
-
-
-class _Staging:
-    """Sample rows buffered and written as hidden Parquet shards until the import commits."""
-
-    def __init__(self, root: Path):
-        self.folder = root / f".staging-{uuid.uuid4().hex[:12]}"
-        self.rows: list[dict[str, Any]] = []
-        self.files: list[Path] = []
-
-    def add(self, row: dict[str, Any]) -> None:
-        self.rows.append(row)
-        if len(self.rows) >= STAGE_ROWS:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / f"stage-{len(self.files):05d}.parquet"
-        write_shard_file(path, pa.Table.from_pylist(self.rows, schema=SAMPLES_SCHEMA))
-        self.files.append(path)
-        self.rows = []
-
-    def discard(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def import_jsonl(
-    paths: Sequence[Path | str], root: Path | str, base: str | None = None
-) -> ImportSummary:
-    """Import sample JSONL files into ``root`` (created if absent). See the module docstring."""
-    root = Path(root)
-    is_new = not (root / MANIFEST_FILE).exists()
-    if is_new:
-        if root.exists() and (not root.is_dir() or any(root.iterdir())):
-            raise LeashError(f"{root}: exists and is not a leash results folder")
-        if base is None:
-            raise LeashError("--base is required when creating a new results folder")
-        manifest = None
-        known_keys: set[SampleKey] = set()
-    else:
-        manifest = load_manifest(root)
-        if manifest.base and base and manifest.base.name != base:
-            raise LeashError(f"--base {base}: {root} already has base model {manifest.base.name!r}")
-        known_keys = existing_sample_keys(root)
-
-    summary = ImportSummary(created=is_new)
-    seen: dict[SampleKey, str] = {}
-    questions: dict[tuple[str, str], _QuestionInfo] = {}
-    domains: dict[str, tuple[str, str]] = {}
-    staging_root = root if not is_new else root.parent / f".{root.name}.import"
-    staging = _Staging(staging_root)
-    try:
-        for path in map(Path, paths):
-            _read_file(path, staging, seen, known_keys, questions, domains, summary, root)
-        staging.flush()
-        models_in_input = set(summary.models)
-        all_models = models_in_input | ({m.name for m in manifest.models} if manifest else set())
-        if not is_new and base is None and manifest and manifest.base is None:
-            raise LeashError(f"{root} has no base model yet: give --base")
-        wanted_base = base or (manifest.base.name if manifest and manifest.base else None)
-        if wanted_base not in all_models:
-            raise LeashError(
-                f"--base {wanted_base}: no sample has model {wanted_base!r}"
-                f" (models: {', '.join(sorted(all_models)) or 'none'})"
-            )
-        if summary.samples == 0:
-            raise LeashError("no samples in the input: " + ", ".join(str(p) for p in paths))
-        _commit(root, is_new, wanted_base, staging, questions, domains, summary, paths)
-    finally:
-        staging.discard()
-        if is_new and staging_root != root:
-            shutil.rmtree(staging_root, ignore_errors=True)
-    return summary
-
-
-def _read_file(
-    path: Path,
-    staging: _Staging,
-    seen: dict[SampleKey, str],
-    known_keys: set[SampleKey],
-    questions: dict[tuple[str, str], _QuestionInfo],
-    domains: dict[str, tuple[str, str]],
-    summary: ImportSummary,
-    root: Path,
-) -> None:
-    try:
-        handle = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise LeashError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    in_file = 0
-    with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                in_file += 1
-                where = f"{path} line {number}"
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise LeashError(f"{where}: not valid JSON ({exc.msg})") from None
-                if not isinstance(record, dict):
-                    raise LeashError(f"{where}: expected a JSON object, got {_describe(record)}")
-                checker = _LineChecker(where, record)
-                row = checker.row()
-                key: SampleKey = (row["benchmark"], row["question_id"], row["model"], row["sample"])
-                if key in seen:
-                    raise LeashError(
-                        f"{where}: duplicate sample (benchmark={key[0]}, question_id={key[1]},"
-                        f" model={key[2]}, sample={key[3]}); first at {seen[key]}"
-                    )
-                if key in known_keys:
-                    raise LeashError(
-                        f"{where}: sample (benchmark={key[0]}, question_id={key[1]},"
-                        f" model={key[2]}, sample={key[3]}) is already in {root};"
-                        " import never overwrites a sample"
-                    )
-                seen[key] = where
-                _note_question(checker, row, questions)
-                _note_domain(checker, row["benchmark"], domains)
-                staging.add(row)
-                summary.samples += 1
-                summary.models[row["model"]] = summary.models.get(row["model"], 0) + 1
-                summary.benchmarks[row["benchmark"]] = (
-                    summary.benchmarks.get(row["benchmark"], 0) + 1
-                )
-                summary.with_verdict += row["status"] is not None
-        except UnicodeDecodeError as exc:
-            raise LeashError(f"{path}: not UTF-8 text ({exc})") from None
-    if in_file == 0:
-        raise LeashError(f"{path}: no samples (empty file)")
-
-
-def _note_question(
-    checker: _LineChecker, row: dict[str, Any], questions: dict[tuple[str, str], _QuestionInfo]
-) -> None:
-    problem = checker.optional("problem", (str,), "a string")
-    gold = checker.optional("gold", (str, int, float), "a string or number")
-    if isinstance(gold, float) and gold.is_integer():
-        gold = int(gold)
-    gold = None if gold is None else str(gold)
-    key = (row["benchmark"], row["question_id"])
-    info = questions.get(key)
-    if info is None:
-        questions[key] = _QuestionInfo(problem, gold, checker.where)
-        return
-    for name, value in (("problem", problem), ("gold", gold)):
-        old = getattr(info, name)
-        if value is None:
-            continue
-        if old is None:
-            setattr(info, name, value)
-        elif old != value:
-            raise checker.fail(
-                f"field {name!r} of question {key[0]}/{key[1]} differs from the one at {info.where}"
-            )
-
-
-def _note_domain(
-    checker: _LineChecker, benchmark: str, domains: dict[str, tuple[str, str]]
-) -> None:
-    domain = checker.optional("domain", (str,), "a string")
-    if domain is None:
-        return
-    old = domains.get(benchmark)
-    if old is None:
-        domains[benchmark] = (domain, checker.where)
-    elif old[0] != domain:
-        raise checker.fail(
-            f"benchmark {benchmark!r} has domain {domain!r} here but {old[0]!r} at {old[1]}"
-        )
-
-
-def _commit(
-    root: Path,
-    is_new: bool,
-    base: str,
-    staging: _Staging,
-    questions: dict[tuple[str, str], _QuestionInfo],
-    domains: dict[str, tuple[str, str]],
-    summary: ImportSummary,
-    paths: Sequence[Path | str],
-) -> None:
-    """Everything validated: write manifest, questions, then move the staged shards in."""
-    if is_new:
-        create_results(root, new_manifest())
-    existing = load_manifest(root)
-    for bench, (domain, where) in domains.items():
-        entry = existing.benchmark(bench)
-        if entry is not None and entry.domain != domain:
-            raise LeashError(f"{where}: benchmark {bench!r} already has domain {entry.domain!r}")
-
-    def change(manifest) -> None:
-        for name in summary.models:
-            if manifest.model(name) is None:
-                role = ROLE_BASE if name == base else ROLE_TARGET
-                manifest.models.append(ModelEntry(name=name, role=role, source="import"))
-        for bench in summary.benchmarks:
-            if manifest.benchmark(bench) is None:
-                domain = domains.get(bench, (DEFAULT_DOMAIN, ""))[0]
-                manifest.benchmarks.append(
-                    BenchmarkEntry(name=bench, domain=domain, source=", ".join(map(str, paths)))
-                )
-
-    update_manifest(root, change)
-    rows = [
-        {"benchmark": b, "question_id": q, "problem": info.problem, "gold": info.gold}
-        for (b, q), info in questions.items()
-    ]
-    summary.questions_added = merge_questions(root, questions_table(rows))
-    for staged in staging.files:
-        final = new_shard_path(root)
-        final.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staged, final)
-    fsync_directory(root / SAMPLES_DIR)

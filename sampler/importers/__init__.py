@@ -1,0 +1,96 @@
+"""Importers of common evaluation outputs, one module per format, behind one function.
+
+``import_samples(fmt, sources, root, base)`` reads every source with the module
+of its format and streams the samples into one ``sampler.import_core.ImportSession``,
+so that every format gets the same checks, the same staging and the same
+all-or-nothing commit as interchange JSONL. Formats:
+
+* ``jsonl``: interchange JSONL (``sampler.jsonl_import``); the model is in each line.
+* ``qwen-eval``: Qwen2.5-Math evaluation harness output (``qwen_eval``).
+* ``lighteval``: lighteval details Parquet (``lighteval``).
+* ``lm-eval``: lm-evaluation-harness ``--log_samples`` JSONL (``lm_eval``).
+
+Imported evaluation outputs keep the tool's verdict in ``source_correct`` and
+leave ``correct``/``status`` empty: ``leash verify`` grades every sample with
+leash's verifier, so that models imported from different tools are graded alike.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sampler.errors import LeashError
+from sampler.import_core import ImportSession, ImportSummary
+from sampler.importers.source_fields import checked_bench
+from sampler.jsonl_import import read_jsonl_file
+from sampler.results_schema import check_name
+
+#: format name -> (module with ``read_source``, what PATH holds)
+FORMATS: dict[str, tuple[str, str]] = {
+    "jsonl": ("sampler.jsonl_import", "interchange JSONL, one sample a line"),
+    "qwen-eval": (
+        "sampler.importers.qwen_eval",
+        "Qwen2.5-Math evaluation output: OUTPUT_DIR/<data_name>/*.jsonl",
+    ),
+    "lighteval": ("sampler.importers.lighteval", "lighteval details_*.parquet files"),
+    "lm-eval": ("sampler.importers.lm_eval", "lm-evaluation-harness samples_*.jsonl files"),
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: a file or folder, and the model its samples belong to (None: in the file)."""
+
+    model: str | None
+    path: Path
+
+
+def parse_source(text: str) -> Source:
+    """``MODEL=PATH`` -> Source(MODEL, PATH); a plain existing path -> Source(None, PATH)."""
+    name, sep, rest = text.partition("=")
+    if sep and not Path(text).exists():
+        try:
+            return Source(check_name("model", name), Path(rest))
+        except ValueError as exc:
+            raise LeashError(f"{text}: {exc}") from None
+    return Source(None, Path(text))
+
+
+def import_samples(
+    fmt: str,
+    sources: Sequence[Source],
+    root: Path | str,
+    base: str | None = None,
+    bench: str | None = None,
+    source_metric: str | None = None,
+) -> ImportSummary:
+    """Import ``sources`` of format ``fmt`` into ``root``; all or nothing (see module doc)."""
+    if fmt not in FORMATS:
+        raise LeashError(f"unknown import format {fmt!r} (formats: {', '.join(FORMATS)})")
+    if bench is not None:
+        bench = checked_bench(bench)
+    if fmt == "jsonl" and (bench is not None or source_metric is not None):
+        raise LeashError("--bench and --source-metric do not apply to --from jsonl")
+    if fmt != "jsonl":
+        for source in sources:
+            if source.model is None:
+                raise LeashError(
+                    f"{source.path}: --from {fmt} needs MODEL=PATH (the files do not name"
+                    " the model)"
+                )
+    for source in sources:
+        if not source.path.exists():
+            raise LeashError(f"{source.path}: no such file or directory")
+    with ImportSession(root, base, model_source=fmt) as session:
+        if fmt == "jsonl":
+            for source in sources:
+                read_jsonl_file(session, source.path, source.model)
+        else:
+            module = importlib.import_module(FORMATS[fmt][0])
+            for source in sources:
+                model = source.model or ""
+                module.read_source(session, model, source.path, bench, source_metric)
+        return session.commit()

@@ -1,0 +1,267 @@
+"""``leash import --from lighteval``: lighteval's per-sample details Parquet files.
+
+With ``--save-details`` lighteval (huggingface/lighteval, ``logging/evaluation_tracker.py``)
+writes one file per task,
+
+    OUTPUT_DIR/details/<model>/<timestamp>/details_<task>_<timestamp>.parquet
+
+with one row per question. Since lighteval 0.11 a row has three struct columns
+(``DetailsLogger.Detail``):
+
+    doc.id                      str    the question's index in the task's split -> question_id
+    doc.query                   str    the prompt of the task            -> problem, unless
+    doc.original_query          str    (when set) the query before preprocessing is set
+    doc.choices, doc.gold_index        gold = choices[gold_index]        -> gold
+    doc.task_name               str    e.g. "lighteval|aime24|0"
+    model_response.text         [str]  the completions                   -> one sample each
+    model_response.output_tokens [[int]] generated tokens                -> n_tokens
+    metric                      struct metric name -> the question's score
+
+Files of lighteval 0.8 to 0.10 have flat columns instead: ``example`` (the query),
+``predictions`` ([str]), ``gold`` ([str]) and ``metrics`` (struct); they carry no
+question id, so the id is ``text_question_id`` of the query (the same prompt text
+is the same question).
+
+The benchmark is the task named in the file name (``details_<task>_<timestamp>``,
+suite and few-shot count dropped), else ``doc.task_name``, or ``--bench``. A
+question the results folder already holds takes the folder's id when the prompt
+embeds its problem text (``ImportSession.match_question``).
+
+lighteval scores a question, not a sample. Per-sample verdicts (source_correct)
+come from the metric named by ``--source-metric``, else the first metric that is a
+mean over samples (``avg@n``, ``pass@k:k=1``, ``pass@1``), else the first metric,
+and are known only where that score determines them (``source_verdicts``).
+Files are read a few rows at a time, and only the columns used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sampler.errors import LeashError
+from sampler.import_core import ImportSession
+from sampler.importers.source_fields import (
+    Fields,
+    benchmark_name,
+    choose_metric,
+    find_input_files,
+    is_mean_score,
+    refuse_mixed_bench,
+    resolve_question,
+    source_verdicts,
+    stage_question_samples,
+    task_from_file_name,
+    text_question_id,
+)
+
+FORMAT = "lighteval"
+CURRENT_COLUMNS = (
+    "doc.id",
+    "doc.query",
+    "doc.original_query",
+    "doc.choices",
+    "doc.gold_index",
+    "doc.task_name",
+    "model_response.text",
+    "model_response.output_tokens",
+    "metric",
+)
+LEGACY_COLUMNS = ("example", "predictions", "gold", "metrics")
+BATCH_ROWS = 16
+
+
+def read_source(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None = None,
+    source_metric: str | None = None,
+) -> None:
+    """Stream every lighteval details file under ``path`` into ``session`` for ``model``."""
+    files = find_input_files(path, "*.parquet", "lighteval details .parquet files")
+    refuse_mixed_bench(bench, path, {str(task_from_file_name(f, "details_")) for f in files})
+    for file in files:
+        read_file(session, model, file, bench, source_metric)
+
+
+def read_file(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None,
+    source_metric: str | None,
+) -> None:
+    index = session.file(path, "row", model)
+    try:
+        handle = pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    names = set(handle.schema_arrow.names)
+    if {"doc", "model_response"} <= names:
+        legacy = False
+        columns = _present(handle.schema_arrow, CURRENT_COLUMNS)
+    elif {"example", "predictions"} <= names:
+        legacy = True
+        columns = [c for c in LEGACY_COLUMNS if c in names]
+    else:
+        raise LeashError(
+            f"{path}: not a lighteval details file: expected columns 'doc', 'model_response'"
+            " and 'metric' (lighteval >= 0.11) or 'example', 'predictions', 'gold' and"
+            f" 'metrics' (0.8 to 0.10); found {', '.join(sorted(names)) or 'none'}"
+        )
+    task = task_from_file_name(path, "details_")
+    rows = 0
+    for number, record in _rows(handle, columns, path):
+        rows += 1
+        fields = Fields(session.where(index, number), record, FORMAT)
+        if legacy:
+            _legacy_row(session, index, number, fields, model, bench, task, source_metric)
+        else:
+            _current_row(session, index, number, fields, model, bench, task, source_metric)
+    if rows == 0:
+        raise LeashError(f"{path}: no rows (empty details file)")
+
+
+def _present(schema: pa.Schema, paths: tuple[str, ...]) -> list[str]:
+    """The dotted column paths that exist in ``schema`` (nested struct fields included)."""
+    found = []
+    for dotted in paths:
+        head, *rest = dotted.split(".")
+        if head not in schema.names:
+            continue
+        kind = schema.field(head).type
+        for part in rest:
+            if not pa.types.is_struct(kind) or kind.get_field_index(part) < 0:
+                break
+            kind = kind.field(part).type
+        else:
+            found.append(dotted)
+    return found
+
+
+def _rows(handle: pq.ParquetFile, columns: list[str], path: Path) -> Iterator[tuple[int, dict]]:
+    number = 0
+    try:
+        for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=columns):
+            for record in batch.to_pylist():
+                number += 1
+                yield number, record
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: cannot read row {number + 1} ({exc})") from exc
+
+
+def _benchmark(fields: Fields, bench: str | None, task: str | None, fallback: Any) -> str:
+    if bench is not None:
+        return bench
+    name = task or (fallback if isinstance(fallback, str) and fallback else None)
+    if name is None:
+        raise fields.fail(
+            "cannot tell the benchmark: the file name is not details_<task>_<timestamp>.parquet"
+            " and the row has no 'doc.task_name'; give --bench"
+        )
+    return benchmark_name(name, fields.where)
+
+
+def _current_row(
+    session: ImportSession,
+    index: int,
+    number: int,
+    fields: Fields,
+    model: str,
+    bench: str | None,
+    task: str | None,
+    source_metric: str | None,
+) -> None:
+    texts = fields.strings("model_response.text", "the list of generated texts")
+    benchmark = _benchmark(fields, bench, task, fields.value("doc.task_name"))
+    original = fields.value("doc.original_query")
+    if isinstance(original, str) and original.strip():
+        problem, templated = original, False
+    else:
+        problem, templated = fields.text("doc.query", "the question's prompt"), True
+    question_id, problem = resolve_question(
+        session, benchmark, fields.question_id("doc.id"), problem, templated
+    )
+    golds = _golds(fields)
+    metrics = fields.value("metric") or {}
+    verdicts = _verdicts(fields, metrics, len(texts), source_metric)
+    stage_question_samples(
+        session,
+        index,
+        number,
+        (benchmark, question_id, model),
+        texts,
+        verdicts,
+        n_tokens=_token_counts(fields.value("model_response.output_tokens"), len(texts)),
+    )
+    metadata = {"golds": golds} if len(golds) > 1 else None
+    gold = golds[0] if golds else None
+    session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
+
+
+def _legacy_row(
+    session: ImportSession,
+    index: int,
+    number: int,
+    fields: Fields,
+    model: str,
+    bench: str | None,
+    task: str | None,
+    source_metric: str | None,
+) -> None:
+    texts = fields.strings("predictions", "the list of generated texts")
+    benchmark = _benchmark(fields, bench, task, None)
+    query = fields.text("example", "the question's prompt")
+    question_id, problem = resolve_question(
+        session, benchmark, text_question_id(query or ""), query, templated=True
+    )
+    golds = fields.value("gold") or []
+    if not isinstance(golds, list) or not all(isinstance(g, str) for g in golds):
+        raise fields.expected("gold", "a list of gold answers", golds)
+    metrics = fields.value("metrics") or {}
+    verdicts = _verdicts(fields, metrics, len(texts), source_metric)
+    stage_question_samples(session, index, number, (benchmark, question_id, model), texts, verdicts)
+    metadata = {"golds": golds} if len(golds) > 1 else None
+    gold = golds[0] if golds else None
+    session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
+
+
+def _golds(fields: Fields) -> list[str]:
+    choices = fields.value("doc.choices")
+    gold_index = fields.value("doc.gold_index")
+    if choices is None and gold_index is None:
+        return []
+    if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
+        raise fields.expected("doc.choices", "the list of answers gold_index points into", choices)
+    indices = gold_index if isinstance(gold_index, list) else [gold_index]
+    golds = []
+    for i in indices:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(choices):
+            raise fields.expected(
+                "doc.gold_index", f"an index into doc.choices (0 to {len(choices) - 1})", i
+            )
+        golds.append(choices[i])
+    return golds
+
+
+def _verdicts(fields: Fields, metrics: Any, n: int, source_metric: str | None) -> list[bool | None]:
+    if not isinstance(metrics, dict):
+        raise fields.expected("metric", "a struct of metric name -> score", metrics)
+    if source_metric in metrics:
+        return source_verdicts(metrics[source_metric], n, is_mean_score(source_metric))
+    available = [name for name, value in metrics.items() if value is not None]
+    name = choose_metric(available, source_metric, fields, mean_first=True)
+    if name is None:
+        return [None] * n
+    return source_verdicts(metrics[name], n, is_mean_score(name))
+
+
+def _token_counts(tokens: Any, n: int) -> list[int | None] | None:
+    if not isinstance(tokens, list) or len(tokens) != n:
+        return None
+    return [len(t) if isinstance(t, list) else None for t in tokens]

@@ -1,0 +1,173 @@
+"""``leash import --from lm-eval``: lm-evaluation-harness ``--log_samples`` JSON Lines.
+
+With ``--log_samples --output_path OUT`` the harness (EleutherAI/lm-evaluation-harness,
+``loggers/evaluation_tracker.py`` ``save_results_samples`` and ``evaluator.py``) writes
+
+    OUT/<model_name_sanitized>/samples_<task>_<timestamp>.jsonl
+
+with one line per question and filter:
+
+    doc_id           int            index of the question in the task's docs -> question_id
+    doc              object         the dataset row: its problem / question field -> problem
+    target           str            the gold answer                          -> gold
+    arguments        object         gen_args_0.arg_0 is the prompt (problem when doc has none)
+    resps            [[str]]        one list per request: the completions    -> one sample each
+    filtered_resps   [...]          the answers after the filter (ignored: leash extracts)
+    filter           str            e.g. "none", "strict-match", "flexible-extract" (ignored)
+    metrics          [str]          names of the metric fields on the line
+    <metric>         number         the question's score, e.g. "exact_match": 1.0
+    doc_hash, prompt_hash, target_hash   ignored
+
+Only generative tasks (one ``generate_until`` request per question) have
+completions; a line with several requests (a multiple-choice task) is an error.
+A task with several filters writes each question once per filter with the same
+``resps``: the first line of each ``doc_id`` (the first filter's) gives the
+samples and the verdict, and later lines of the same ``doc_id`` are skipped.
+Files written before lm-eval 0.4.7 have no ``filter`` and ``metrics`` fields; their
+metrics are the line's other numeric fields.
+
+The benchmark is the task named in the file name (``samples_<task>_<timestamp>``),
+or ``--bench``. The question id is ``doc_id``, unless the results folder already
+holds a question with the same problem text (``ImportSession.match_question``).
+The source verdict is the metric named by ``--source-metric``, else the first one
+in ``metrics``; lm-eval scores a question by its first
+filtered answer, so a verdict is known only for a question with one completion.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sampler.errors import LeashError
+from sampler.import_core import ImportSession
+from sampler.importers.source_fields import (
+    Fields,
+    benchmark_name,
+    choose_metric,
+    find_input_files,
+    refuse_mixed_bench,
+    resolve_question,
+    source_verdicts,
+    stage_question_samples,
+    task_from_file_name,
+)
+from sampler.jsonl_import import iter_json_lines
+
+FORMAT = "lm-eval"
+#: Fields of a line that are not metric scores.
+LINE_FIELDS = (
+    "doc_id",
+    "doc",
+    "target",
+    "arguments",
+    "resps",
+    "filtered_resps",
+    "filter",
+    "metrics",
+    "doc_hash",
+    "prompt_hash",
+    "target_hash",
+)
+#: Fields of ``doc`` that hold the problem text in common math tasks, in order of preference.
+PROBLEM_FIELDS = ("problem", "question", "Problem", "Question", "input")
+
+
+def read_source(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None = None,
+    source_metric: str | None = None,
+) -> None:
+    """Stream every lm-eval samples file under ``path`` into ``session`` for ``model``."""
+    files = find_input_files(path, "samples_*.jsonl", "lm-eval samples_*.jsonl files")
+    refuse_mixed_bench(bench, path, {str(task_from_file_name(f, "samples_")) for f in files})
+    for file in files:
+        read_file(session, model, file, bench, source_metric)
+
+
+def read_file(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None,
+    source_metric: str | None,
+) -> None:
+    index = session.file(path, "line", model)
+    task = task_from_file_name(path, "samples_")
+    if bench is None and task is None:
+        raise LeashError(
+            f"{path}: cannot tell the benchmark: the name is not samples_<task>_<timestamp>.jsonl;"
+            " give --bench"
+        )
+    benchmark = bench or benchmark_name(task or "", str(path))
+    seen: set[str] = set()
+    lines = 0
+    for number, record in iter_json_lines(path):
+        fields = Fields(session.where(index, number), record, FORMAT)
+        doc_id = fields.question_id("doc_id")
+        if doc_id in seen:  # the same question under the next filter
+            continue
+        seen.add(doc_id)
+        lines += 1
+        question_id, problem = resolve_question(session, benchmark, doc_id, _problem(fields))
+        texts = _completions(fields)
+        verdicts = source_verdicts(_score(fields, source_metric), len(texts), False)
+        stage_question_samples(
+            session, index, number, (benchmark, question_id, model), texts, verdicts
+        )
+        session.note_question(benchmark, question_id, problem, _gold(fields), fields.where)
+    if lines == 0:
+        raise LeashError(f"{path}: no samples (empty file)")
+
+
+def _completions(fields: Fields) -> list[str]:
+    resps = fields.value("resps")
+    if not isinstance(resps, list) or not resps:
+        raise fields.expected("resps", "a list with the completions of each request", resps)
+    if len(resps) != 1:
+        raise fields.fail(
+            f"field 'resps' holds {len(resps)} requests: only generative tasks (one"
+            " generate_until request per question) can be imported"
+        )
+    texts = resps[0] if isinstance(resps[0], list) else [resps[0]]
+    if not texts or not all(isinstance(t, str) for t in texts):
+        raise fields.expected("resps", "a list holding one list of completion strings", resps)
+    return texts
+
+
+def _score(fields: Fields, source_metric: str | None) -> Any:
+    names = fields.value("metrics")
+    if names is None:  # written before lm-eval 0.4.7: the metrics are the other numbers
+        names = [
+            key
+            for key, value in fields.record.items()
+            if key not in LINE_FIELDS and isinstance(value, int | float) and key != "doc_id"
+        ]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise fields.expected("metrics", "the list of metric names on this line", names)
+    name = choose_metric(names, source_metric, fields, mean_first=False)
+    if name is None:
+        return None
+    if name not in fields.record:
+        raise fields.expected(name, f"the score of metric {name!r}, listed in 'metrics'")
+    return fields.record[name]
+
+
+def _problem(fields: Fields) -> str | None:
+    doc = fields.value("doc")
+    if isinstance(doc, dict):
+        for name in PROBLEM_FIELDS:
+            value = doc.get(name)
+            if isinstance(value, str) and value.strip():
+                return value
+    prompt = fields.value("arguments.gen_args_0.arg_0")
+    return prompt if isinstance(prompt, str) and prompt.strip() else None
+
+
+def _gold(fields: Fields) -> str | None:
+    target = fields.value("target")
+    if target is None or target == "":
+        return None
+    return fields.gold("target")

@@ -1,0 +1,144 @@
+"""``leash import --from qwen-eval``: output of the Qwen2.5-Math evaluation harness.
+
+The harness (QwenLM/Qwen2.5-Math ``evaluation/math_eval.py``) and the projects built
+on it (limit-of-RLVR, SimpleRL-Zoo) write, with ``--save_outputs``,
+
+    OUTPUT_DIR/<data_name>/<split>_<prompt_type>_<n>_seed<s>_t<temp>_s<start>_e<end>.jsonl
+
+(and a ``..._metrics.json`` beside it, which is not read). Each line is one problem:
+
+    idx            int      the problem's index in the benchmark file -> question_id
+    question       str      the problem                                -> problem
+    gt             str|num  the gold answer                            -> gold
+    code           [str]    the n_sampling completions                 -> one sample each
+    score          [bool]   the harness's verdict of each completion   -> source_correct
+    finish_reason  [str]    (limit-of-RLVR only) "stop" or "length"    -> finish_reason
+    pred, report, gt_cot    ignored (leash verify extracts answers itself)
+    level, type, unit, subject, ...                                    -> question metadata
+
+The benchmark is the name of the file's folder (``<data_name>``), or ``--bench``.
+PATH may be that OUTPUT_DIR, one ``<data_name>`` folder or one file. Several files
+of the same model and problem (runs with other seeds) add samples after the ones
+read before. The same ``idx`` in the files of two models is one question, except
+that a problem whose text the results folder already holds (white space aside)
+takes that question's id: the harness numbers problems by position, leash by the
+benchmark file's own ids (``ImportSession.match_question``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sampler.errors import LeashError
+from sampler.import_core import ImportSession
+from sampler.importers.source_fields import (
+    Fields,
+    benchmark_name,
+    find_input_files,
+    refuse_mixed_bench,
+    resolve_question,
+    stage_question_samples,
+)
+from sampler.jsonl_import import iter_json_lines
+
+FORMAT = "qwen-eval"
+#: Problem fields the harness copies from the benchmark file, kept as question metadata.
+METADATA_FIELDS = (
+    "level",
+    "type",
+    "unit",
+    "subject",
+    "subfield",
+    "answer_type",
+    "ans_type",
+    "ques_type",
+    "solution_type",
+    "dataset",
+)
+
+
+def read_source(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None = None,
+    source_metric: str | None = None,
+) -> None:
+    """Stream every qwen-eval file under ``path`` into ``session`` as samples of ``model``."""
+    if source_metric is not None:
+        raise LeashError("--source-metric applies to --from lighteval and lm-eval only")
+    files = find_input_files(path, "*.jsonl", "qwen-eval .jsonl files")
+    refuse_mixed_bench(bench, path, {f.parent.name for f in files})
+    for file in files:
+        read_file(session, model, file, bench or benchmark_name(file.parent.name, str(file)))
+
+
+def read_file(session: ImportSession, model: str, path: Path, benchmark: str) -> None:
+    index = session.file(path, "line", model)
+    lines = 0
+    for number, record in iter_json_lines(path):
+        lines += 1
+        fields = Fields(session.where(index, number), record, FORMAT)
+        question_id = fields.question_id("idx")
+        texts = fields.strings("code", "the list of completions")
+        verdicts = _scores(fields, len(texts))
+        finish = _finish_reasons(fields, len(texts))
+        problem = fields.text("question", "the problem text")
+        gold = fields.gold("gt")
+        question_id, problem = resolve_question(session, benchmark, question_id, problem)
+        stage_question_samples(
+            session, index, number, (benchmark, question_id, model), texts, verdicts, finish
+        )
+        metadata = {k: record[k] for k in METADATA_FIELDS if _plain(record.get(k))}
+        session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
+    if lines == 0:
+        raise LeashError(f"{path}: no problems (empty file)")
+
+
+def _scores(fields: Fields, n: int) -> list[bool | None]:
+    scores = fields.value("score")
+    if scores is None:
+        return [None] * n
+    if not isinstance(scores, list) or len(scores) != n:
+        raise fields.fail(
+            f"field 'score' must be a list with one verdict per completion in 'code' ({n}),"
+            f" got {_length_or_type(scores)}"
+        )
+    verdicts: list[bool | None] = []
+    for score in scores:
+        if isinstance(score, bool) or score in (0, 1):
+            verdicts.append(bool(score))
+        elif score is None:
+            verdicts.append(None)
+        else:
+            raise fields.fail(f"field 'score' holds {score!r}: expected true/false or 0/1")
+    return verdicts
+
+
+def _finish_reasons(fields: Fields, n: int) -> list[str | None] | None:
+    reasons = fields.value("finish_reason")
+    if reasons is None:
+        return None
+    if (
+        not isinstance(reasons, list)
+        or len(reasons) != n
+        or not all(r is None or isinstance(r, str) for r in reasons)
+    ):
+        raise fields.fail(
+            f"field 'finish_reason' must be a list of {n} strings (one per completion),"
+            f" got {_length_or_type(reasons)}"
+        )
+    return reasons
+
+
+def _length_or_type(value: Any) -> str:
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return type(value).__name__
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, str | int | float | bool):
+        return value != ""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
