@@ -4,7 +4,9 @@ Every target of the manifest (or those asked for) is compared with the base.
 Samples not yet verified are not counted, and the report says how many there are;
 a question with no verified sample for a model of a pair makes the report refuse,
 unless ``allow_partial``, which leaves such questions out and says which. Questions
-sampled for only one model of a pair are left out of that pair and named.
+sampled for only one model of a pair are left out of that pair and named. When samples
+carry imported source verdicts, how often leash's verdict differs from the source's is
+given per model (notes, and the optional ``grading_agreement`` field of the JSON).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.answer_stats import model_stats
+from leash_tui.grading_agreement import agreement_by_model, agreement_notes
 from leash_tui.report_data import ReportData
 from leash_tui.support_analysis import (
     budget_curve,
@@ -42,6 +45,8 @@ class Report:
     rows: list[dict[str, Any]]
     curves: list[list[dict[str, Any]]] | None = None  # one curve per row, when asked
     notes: list[str] = field(default_factory=list)
+    #: per reported model with source verdicts: grading_agreement.agreement_by_model rows
+    grading_agreement: list[dict[str, Any]] = field(default_factory=list)
 
     def rows_of(self, target: str) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
         """(row, curve or None) of one target, in report order."""
@@ -145,7 +150,13 @@ def build_report(
         notes.append(f"{detail}; left out (--allow-partial)")
     if not rows:
         raise LeashError(f"{data.root}: no question has verified samples of both models to compare")
-    return Report(base, chosen, rows, row_curves if curves else None, notes)
+    agreement: list[dict[str, Any]] = []
+    if data.agreement is not None:
+        models = [base, *chosen]
+        agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
+        agreement.sort(key=lambda r: models.index(r["model"]))
+        notes += agreement_notes(data.agreement, models)
+    return Report(base, chosen, rows, row_curves if curves else None, notes, agreement)
 
 
 def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[str]:
@@ -172,8 +183,12 @@ def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
 
 
 def report_json(report: Report) -> dict[str, Any]:
-    """The interchange.md section 2 document (rows carry "curve" when curves were asked)."""
+    """The interchange.md section 2 document (rows carry "curve" when curves were asked;
+    the optional "grading_agreement" list is there when samples carry source verdicts)."""
     rows = []
     for i, row in enumerate(report.rows):
         rows.append({**row, "curve": report.curves[i]} if report.curves is not None else row)
-    return {"format": REPORT_FORMAT, "rows": rows}
+    document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
+    if report.grading_agreement:
+        document["grading_agreement"] = report.grading_agreement
+    return document

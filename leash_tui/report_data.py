@@ -5,7 +5,9 @@ answer, token_entropy; never the completion text) chunk by chunk (sample_stats),
 and from that one pass makes the verdict counts (the same code, so the same
 numbers, as ``Results.verdict_counts()``) and the per-question answer and
 token-entropy statistics of every model. Those per-question tables are cached outside the
-folder (report_cache) and reused while the shards are unchanged.
+folder (report_cache) and reused while the shards are unchanged. When the shards'
+statistics show imported source verdicts, the grading-agreement columns are read too
+(grading_agreement.agreement_table: five narrow columns, no text).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pyarrow as pa
 
 from leash_tui import report_cache
 from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
+from leash_tui.grading_agreement import agreement_table, may_have_source_verdicts
 from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
 from leash_tui.sample_stats import counts_table, folder_stats
 from sampler.results_schema import Manifest
@@ -34,6 +37,9 @@ class ReportData:
     manifest: Manifest
     counts: pa.Table  # Results.verdict_counts() columns
     answer_stats: pa.Table  # answer_stats.ANSWER_STATS_COLUMNS
+    #: grading_agreement.AGREEMENT_COLUMNS of every sample; None when no shard can hold a
+    #: source verdict (nothing was imported with one)
+    agreement: pa.Table | None = None
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -81,6 +87,13 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
                 if name not in COUNTS_COLUMNS:
                     combined = combined.append_column(name, stats.column(name))
             report_cache.store(results.root, stamp, combined)
+    agreement = None
+    if may_have_source_verdicts(results.shard_paths()):
+        agreement = agreement_table(results)
     return ReportData(
-        root=results.root, manifest=results.manifest, counts=counts, answer_stats=stats
+        root=results.root,
+        manifest=results.manifest,
+        counts=counts,
+        answer_stats=stats,
+        agreement=agreement,
     )

@@ -60,11 +60,15 @@ def sample_rows(
     token_entropy: Sequence[float | None] | None = None,
     first_sample: int = 0,
     gold: str = GOLD,
+    source_correct: Sequence[bool | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Sample rows (dicts in SAMPLES_SCHEMA columns) of one model on one question."""
+    """Sample rows (dicts in SAMPLES_SCHEMA columns) of one model on one question
+    (``source_correct``: an imported tool's verdict per sample, as importers keep it)."""
     parsed = parse_spec(spec, gold)
     if token_entropy is not None and len(token_entropy) != len(parsed):
         raise ValueError("one token entropy per sample")
+    if source_correct is not None and len(source_correct) != len(parsed):
+        raise ValueError("one source verdict per sample")
     rows = []
     for i, (status, answer) in enumerate(parsed):
         rows.append(
@@ -78,6 +82,7 @@ def sample_rows(
                 "status": status,
                 "correct": None if status is None else status == "correct",
                 "token_entropy": None if token_entropy is None else token_entropy[i],
+                "source_correct": None if source_correct is None else source_correct[i],
             }
         )
     return rows
@@ -97,11 +102,13 @@ def build_folder(
     token_entropy: Mapping[tuple[str, str, str], Sequence[float | None]] | None = None,
     golds: Mapping[tuple[str, str], str] | None = None,
     shards: int = 1,
+    source_correct: Mapping[tuple[str, str, str], Sequence[bool | None]] | None = None,
 ) -> Path:
     """A results folder with the samples of ``spec`` ({(benchmark, qid): {model: spec}}).
 
     ``domains`` maps benchmark -> domain (manifest order = its order, else first use).
-    ``token_entropy`` maps (benchmark, qid, model) -> one value per sample. The samples
+    ``token_entropy`` maps (benchmark, qid, model) -> one value per sample, and so does
+    ``source_correct`` (imported source verdicts; absent: null). The samples
     are spread over ``shards`` appends (round robin by question) to exercise several shards.
     """
     root = Path(root)
@@ -135,6 +142,7 @@ def build_folder(
                 model_spec,
                 (token_entropy or {}).get((bench, qid, model)),
                 gold=(golds or {}).get((bench, qid), GOLD),
+                source_correct=(source_correct or {}).get((bench, qid, model)),
             )
     for batch in batches:
         if batch:

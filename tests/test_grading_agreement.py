@@ -198,3 +198,15 @@ def test_leash_verify_regrades_imported_samples_and_finds_the_misgraded_one(tmp_
     assert agreement["rl"]["leash_incorrect_source_correct"] == 1
     assert agreement["base"]["differ"] == 0
     assert disagreement_questions(agreement_table(results)) == {("math500", "1")}
+
+
+def test_source_verdicts_are_detected_from_shard_statistics(tmp_path):
+    from leash_tui.grading_agreement import may_have_source_verdicts
+    from tests.folder_builders import build_folder
+
+    spec = {("b", "1"): {"base": "C I7", "rl": "C C"}}
+    plain = build_folder(tmp_path / "plain", spec, targets=("rl",))
+    assert not may_have_source_verdicts(Results.open(plain).shard_paths())
+    source = {("b", "1", "rl"): [None, True]}
+    imported = build_folder(tmp_path / "imp", spec, targets=("rl",), source_correct=source)
+    assert may_have_source_verdicts(Results.open(imported).shard_paths())

@@ -266,3 +266,46 @@ def test_epsilon_in_table_matches_budget(folder):
     out = run(folder, "--zeta", "0.01").stdout
     match = re.search(r"k = 4: ε = (\d+(?:\.\d+)?(?:e-?\d+)?)", out)
     assert match and float(match.group(1)) == pytest.approx(4.605170 / 4, rel=1e-2)  # 3 digits
+
+
+def test_grading_agreement_with_imported_source_verdicts(tmp_path):
+    spec = {
+        ("alg", "1"): {"base": "C C I7 I7", "rlvr": "C C C C"},
+        ("alg", "2"): {"base": "I7 I7 C N", "rlvr": "C I7 I7 ?"},
+    }
+    T, F = True, False
+    source = {
+        # base: the source agrees except on sample 3 of question 1 (it said correct)
+        ("alg", "1", "base"): [T, T, F, T],
+        ("alg", "2", "base"): [F, F, T, F],
+        # rlvr: the source said correct everywhere; sample 3 of question 2 is not verified
+        ("alg", "1", "rlvr"): [T, T, T, T],
+        ("alg", "2", "rlvr"): [T, T, T, T],
+    }
+    root = build_folder(tmp_path / "r", spec, source_correct=source)
+    result = run(root, "--format", "json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    rows = {r["model"]: r for r in document["grading_agreement"]}
+    assert list(rows) == ["base", "rlvr"]
+    assert (rows["base"]["compared"], rows["base"]["differ"]) == (8, 1)
+    assert rows["base"]["leash_incorrect_source_correct"] == 1
+    assert (rows["rlvr"]["with_source_verdict"], rows["rlvr"]["compared"]) == (8, 7)
+    assert rows["rlvr"]["differ"] == 2 and rows["rlvr"]["differ_rate"] == pytest.approx(2 / 7)
+    notes = " ".join(result.stderr.split())
+    assert "rlvr: leash and the source disagree on 2 of 7 compared samples (28.6%;" in notes
+    assert "base: leash and the source disagree on 1 of 8" in notes
+    # the rows are the same as without source verdicts
+    plain = build_folder(tmp_path / "plain", spec)
+    without = report_json(plain)
+    assert "grading_agreement" not in without
+    assert without["rows"] == document["rows"]
+    assert "disagree" not in run(plain, "--format", "json").stderr
+
+
+def test_grading_agreement_follows_the_target_option(tmp_path):
+    spec = {("alg", "1"): {"base": "C I7", "rlvr": "C C", "rl2": "C I7"}}
+    source = {("alg", "1", "rl2"): [True, True]}
+    root = build_folder(tmp_path / "r", spec, targets=("rlvr", "rl2"), source_correct=source)
+    assert [r["model"] for r in report_json(root)["grading_agreement"]] == ["rl2"]
+    assert "grading_agreement" not in report_json(root, "--target", "rlvr")

@@ -89,6 +89,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "4", "toggle_category('O')", "main", "Filter: out of support (toggle)", key_display="4"
     ),
+    Command(
+        "d",
+        "toggle_disagreements",
+        "main",
+        "Filter: grading disagreements, leash vs imported verdicts (toggle)",
+    ),
     Command("0", "clear_filters", "main", "Clear all filters and the search"),
     Command("t", "cycle_tag_filter", "main", "Cycle the tag filter (tagged, untagged, each tag)"),
     Command("p", "budget", "main", "Budget plot: pass@k and P/E/S/O against k"),

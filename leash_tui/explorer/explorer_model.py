@@ -7,7 +7,9 @@ questions on view as a numpy index array into that comparison. Filtering,
 sorting and searching are vectorised (numpy / pyarrow.compute), so they stay
 fast with hundreds of thousands of questions; widgets read only the rows they
 show. Loading one question's samples (``load_question``) is the only read of
-completion text, and the app runs it in a worker thread.
+completion text, and the app runs it in a worker thread. The grading-disagreement
+filter uses a table the app computes in a worker (``find_disagreements``: five
+narrow columns, no text) and hands over with ``set_disagreements``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.answer_stats import model_stats
+from leash_tui.grading_agreement import (
+    agreement_table,
+    disagreements_by_question,
+    may_have_source_verdicts,
+)
 from leash_tui.report_data import cached_tables
 from leash_tui.results_reader import Results
 from leash_tui.support_analysis import (
@@ -278,6 +285,12 @@ class ExplorerModel:
         self.categories: set[str] = set()
         self.benchmark_filter: tuple[str, frozenset[str]] | None = None  # (label, names)
         self.tag_filter: str | None = None
+        #: grading_agreement.disagreements_by_question of the folder, once computed;
+        #: None before, or when no sample carries a source verdict
+        self.disagreements: pa.Table | None = None
+        self.disagreements_known = False
+        self.disagreement_filter = False
+        self._disagreement_masks: dict[str, np.ndarray] = {}
         self.search = ""
         self.sort = SORTS[0][0]
         self.target = self.targets[0]
@@ -367,6 +380,7 @@ class ExplorerModel:
         self.categories = set()
         self.benchmark_filter = None
         self.tag_filter = None
+        self.disagreement_filter = False
         self.search = ""
         self.refresh_view()
 
@@ -378,6 +392,36 @@ class ExplorerModel:
         self.tag_filter = TAG_FILTERS[(TAG_FILTERS.index(self.tag_filter) + 1) % len(TAG_FILTERS)]
         self.refresh_view()
         return self.tag_filter
+
+    def find_disagreements(self) -> pa.Table | None:
+        """The folder's grading disagreements per (question, model), or None when no sample
+        carries a source verdict. Reads five narrow columns: run it in a worker."""
+        if not may_have_source_verdicts(self.results.shard_paths()):
+            return None
+        samples = agreement_table(self.results)
+        if not pc.any(pc.is_valid(samples.column("source_correct"))).as_py():
+            return None
+        return disagreements_by_question(samples)
+
+    def set_disagreements(self, table: pa.Table | None) -> None:
+        self.disagreements = table
+        self.disagreements_known = True
+        self._disagreement_masks = {}
+
+    def set_disagreement_filter(self, on: bool) -> None:
+        self.disagreement_filter = on and self.disagreements is not None
+        self.refresh_view()
+
+    def _disagreement_mask(self) -> np.ndarray:
+        """Per pair row: True where the base or the target has a grading disagreement."""
+        if self.target not in self._disagreement_masks:
+            table = self.disagreements
+            assert table is not None
+            mine = table.filter(pc.is_in(table.column("model"), pa.array([self.base, self.target])))
+            keys = _keys(mine.column("benchmark"), mine.column("question_id"))
+            hit = pc.is_in(self.pair.keys, value_set=keys.combine_chunks())
+            self._disagreement_masks[self.target] = hit.to_numpy(zero_copy_only=False)
+        return self._disagreement_masks[self.target]
 
     def cycle_sort(self) -> str:
         keys = [k for k, _ in SORTS]
@@ -423,6 +467,8 @@ class ExplorerModel:
                 mask &= tags < 0
             else:
                 mask &= tags == list(TAGS).index(self.tag_filter)
+        if self.disagreement_filter and self.disagreements is not None:
+            mask &= self._disagreement_mask()
         if self.search:
             needle = self.search
             hit = pc.or_(

@@ -3,7 +3,8 @@
 Tab moves between the two panes; Enter on a summary row filters the list to that
 benchmark (or domain, or everything), Enter on a question opens it. Number keys
 filter categories, ``/`` searches problem text and ids as you type, ``s`` cycles
-the sort order, ``t`` the tag filter. On tall terminals a preview of the
+the sort order, ``t`` the tag filter, ``d`` keeps the questions where leash's verdict
+and an imported source verdict differ (found once, in a worker). On tall terminals a preview of the
 highlighted question's problem shows under the list.
 """
 
@@ -25,6 +26,7 @@ from leash_tui.explorer.summary_pane import SummaryPane
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
 from leash_tui.triage_journal import TAGS
+from sampler.errors import LeashError
 
 PREVIEW_MIN_HEIGHT = 36
 
@@ -57,6 +59,7 @@ class MainScreen(TriageActions, Screen[None]):
         super().__init__()
         self.model = model
         self.summary_pending = False
+        self.disagreements_pending = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -189,6 +192,48 @@ class MainScreen(TriageActions, Screen[None]):
         self.refresh_all()
         label = "off" if tag is None else TAGS[tag][0] if tag in TAGS else tag
         self.app.notify(f"tag filter: {label}", markup=False, timeout=2)
+
+    def action_toggle_disagreements(self) -> None:
+        model = self.model
+        if model.disagreement_filter:
+            model.set_disagreement_filter(False)
+            self.refresh_all()
+        elif model.disagreements_known:
+            self._apply_disagreements()
+        elif not self.disagreements_pending:
+            self.disagreements_pending = True
+            self.app.notify("finding grading disagreements…", markup=False, timeout=2)
+            self._find_disagreements()
+
+    @work(thread=True, exclusive=True, group="disagreements")
+    def _find_disagreements(self) -> None:
+        try:
+            table = self.model.find_disagreements()
+        except LeashError as exc:
+            self.app.call_from_thread(self._disagreements_failed, visible(str(exc)))
+            return
+        self.app.call_from_thread(self._show_disagreements, table)
+
+    def _disagreements_failed(self, message: str) -> None:
+        self.disagreements_pending = False
+        self.app.notify(message, severity="warning", markup=False)
+
+    def _show_disagreements(self, table) -> None:
+        self.disagreements_pending = False
+        self.model.set_disagreements(table)
+        if self.is_attached:
+            self._apply_disagreements()
+
+    def _apply_disagreements(self) -> None:
+        if self.model.disagreements is None:
+            self.app.notify(
+                "no sample carries an imported source verdict (see leash import)",
+                markup=False,
+                timeout=3,
+            )
+            return
+        self.model.set_disagreement_filter(True)
+        self.refresh_all()
 
     def action_search(self) -> None:
         search = self.query_one(SearchInput)

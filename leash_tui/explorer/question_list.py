@@ -126,6 +126,8 @@ class QuestionList(ScrollView, can_focus=True):
     def _update_titles(self) -> None:
         model = self.model
         shown = f"{len(model):,} of {model.total:,} questions"
+        if model.disagreement_filter:
+            shown += " · grading disagreements"
         self.border_title = shown
         extra = model.filter_description()
         self.border_subtitle = f"sort: {model.sort_label}" + (f" · {extra}" if extra else "")
