@@ -17,8 +17,14 @@ from leash_tui import __version__
 
 #: name -> (module:attribute, one-line summary shown by ``leash --help``)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "info": ("leash_tui.info_command:info", "Describe a results folder: models, benchmarks, samples."),
-    "import": ("leash_tui.import_command:import_", "Build or extend a results folder from sample JSONL."),
+    "info": (
+        "leash_tui.info_command:info",
+        "Describe a results folder: models, benchmarks, samples.",
+    ),
+    "import": (
+        "leash_tui.import_command:import_",
+        "Build or extend a results folder from sample JSONL.",
+    ),
     "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
     "benchmarks": (
         "leash_tui.benchmarks_command:benchmarks",

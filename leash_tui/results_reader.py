@@ -161,9 +161,7 @@ class Results:
         renamed = {"n_verified_count": "n"} | {f"{k}_sum": k for k in flags}
         grouped = grouped.rename_columns([renamed.get(c, c) for c in grouped.column_names])
         order = pc.sort_indices(grouped, sort_keys=[(k, "ascending") for k in COUNT_KEYS])
-        return grouped.take(order).select(
-            [*COUNT_KEYS, "n", *flags.keys()]
-        )
+        return grouped.take(order).select([*COUNT_KEYS, "n", *flags.keys()])
 
     # -- one question -----------------------------------------------------------------
     @cached_property

@@ -84,26 +84,46 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "aime24",
             "AIME 2024: integer gold in 'answer' (a string), id 'id'",
-            FieldMapping(problem=("problem",), gold=("answer",), id=("id",), gold_from_solution=None,
-                         metadata=("url",)),
+            FieldMapping(
+                problem=("problem",),
+                gold=("answer",),
+                id=("id",),
+                gold_from_solution=None,
+                metadata=("url",),
+            ),
         ),
         Preset(
             "aime25",
             "AIME 2025: problem in 'problem' or 'question', integer gold; id 'id' or the position",
-            FieldMapping(problem=("problem", "question"), gold=("answer",), id=("id", "idx"),
-                         gold_from_solution=None, metadata=("url",)),
+            FieldMapping(
+                problem=("problem", "question"),
+                gold=("answer",),
+                id=("id", "idx"),
+                gold_from_solution=None,
+                metadata=("url",),
+            ),
         ),
         Preset(
             "amc23",
             "AMC 2023: gold is a JSON float such as 27.0 (read as 27), id 'id'",
-            FieldMapping(problem=("problem", "question"), gold=("answer",), id=("id",),
-                         gold_from_solution=None, metadata=("url",)),
+            FieldMapping(
+                problem=("problem", "question"),
+                gold=("answer",),
+                id=("id",),
+                gold_from_solution=None,
+                metadata=("url",),
+            ),
         ),
         Preset(
             "minerva_math",
             "Minerva math: no gold field; the gold is the last \\boxed{} of 'solution'; id 'idx'",
-            FieldMapping(problem=("problem",), gold=(), id=("idx",), gold_from_solution="solution",
-                         metadata=("type",)),
+            FieldMapping(
+                problem=("problem",),
+                gold=(),
+                id=("idx",),
+                gold_from_solution="solution",
+                metadata=("type",),
+            ),
         ),
         Preset(
             "olympiadbench",
@@ -190,7 +210,7 @@ def questions_from_records(
             )
         if not isinstance(problem, str) or not problem.strip():
             raise LeashError(f"{where}: field {problem_field!r} is empty or not text")
-        gold_field, gold_value = _first_present(record, mapping.gold)
+        _, gold_value = _first_present(record, mapping.gold)
         gold, parts = gold_to_text(gold_value)
         metadata: dict[str, Any] = {}
         if gold is None and mapping.gold_from_solution:
@@ -226,7 +246,8 @@ def questions_from_records(
                 raise LeashError(f"{where}: id field {id_field!r} is empty")
         if question_id in first_seen:
             raise LeashError(
-                f"{where}: duplicate question id {question_id!r} (first at {first_seen[question_id]})"
+                f"{where}: duplicate question id {question_id!r}"
+                f" (first at {first_seen[question_id]})"
             )
         first_seen[question_id] = where
         questions.append(Question(name, question_id, problem, gold, metadata))
@@ -262,7 +283,8 @@ def parse_bench_spec(spec: str) -> tuple[str, str]:
     if not sep or not name.strip() or not source.strip():
         presets = ", ".join(PRESETS)
         raise LeashError(
-            f"benchmark {spec!r}: expected NAME=PATH (presets: {presets}), e.g. aime24=data/aime24.jsonl"
+            f"benchmark {spec!r}: expected NAME=PATH (presets: {presets}),"
+            " e.g. aime24=data/aime24.jsonl"
         )
     return name.strip(), source.strip()
 

@@ -128,9 +128,7 @@ def questions_table(rows: list[dict]) -> pa.Table:
                 "question_id": str(r["question_id"]),
                 "problem": r.get("problem"),
                 "gold": None if r.get("gold") is None else str(r["gold"]),
-                "metadata": json.dumps(meta, ensure_ascii=False, sort_keys=True)
-                if meta
-                else None,
+                "metadata": json.dumps(meta, ensure_ascii=False, sort_keys=True) if meta else None,
             }
         )
     return pa.Table.from_pylist(prepared, schema=QUESTIONS_SCHEMA)
@@ -140,7 +138,9 @@ def sort_samples(table: pa.Table) -> pa.Table:
     """Sort sample rows by the shard sort order."""
     if table.num_rows == 0:
         return table
-    return table.take(pc.sort_indices(table, sort_keys=[(k, "ascending") for k in SAMPLE_SORT_KEYS]))
+    return table.take(
+        pc.sort_indices(table, sort_keys=[(k, "ascending") for k in SAMPLE_SORT_KEYS])
+    )
 
 
 def new_shard_path(root: Path) -> Path:
@@ -158,8 +158,14 @@ def write_shard_file(path: Path, table: pa.Table) -> None:
             tmp,
             row_group_size=SAMPLE_ROW_GROUP_ROWS,
             compression="zstd",
-            use_dictionary=["benchmark", "question_id", "model", "finish_reason", "status",
-                            "answer"],
+            use_dictionary=[
+                "benchmark",
+                "question_id",
+                "model",
+                "finish_reason",
+                "status",
+                "answer",
+            ],
             write_statistics=True,
         )
 

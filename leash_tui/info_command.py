@@ -1,0 +1,116 @@
+"""``leash info``: print what a results folder holds (rich tables, or JSON with --json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from leash_tui.safe_text import one_line
+
+
+def _sampling_text(sampling: dict[str, Any]) -> str:
+    if not sampling:
+        return "–"
+    return ", ".join(f"{k}={one_line(str(v), 40)}" for k, v in sampling.items())
+
+
+def render_info(info: dict[str, Any], console: Console) -> None:
+    """Print the description from results_info.describe_results as tables."""
+    title = Text(f"{one_line(info['folder'], 100)}  ", style="bold")
+    title.append(info["format"], style="dim")
+    if info["synthetic"]:
+        title.append("  SYNTHETIC DATA", style="bold yellow")
+    console.print(title)
+    console.print(
+        Text(
+            f"created {info['created'] or 'unknown'}; "
+            + ", ".join(f"{k} {v}" for k, v in info["tool_versions"].items()),
+            style="dim",
+        )
+    )
+
+    models = Table(title="Models", title_justify="left", show_edge=False)
+    for col in ("model", "role", "source", "sampling"):
+        models.add_column(col)
+    for m in info["models"]:
+        models.add_row(
+            Text(one_line(m["name"])),
+            Text(m["role"]),
+            Text(one_line(m["source"] or "–", 50)),
+            Text(_sampling_text(m["sampling"])),
+        )
+    console.print(models)
+
+    benches = Table(title="Benchmarks", title_justify="left", show_edge=False)
+    for col in ("benchmark", "domain", "questions", "source"):
+        benches.add_column(col, justify="right" if col == "questions" else "left")
+    for b in info["benchmarks"]:
+        benches.add_row(
+            Text(one_line(b["name"])),
+            Text(one_line(b["domain"])),
+            f"{b['questions']:,}",
+            Text(one_line(b["source"] or "–", 60)),
+        )
+    console.print(benches)
+
+    samples = Table(title="Samples", title_justify="left", show_edge=False)
+    headers = (
+        "model",
+        "benchmark",
+        "quest.",
+        "per q",
+        "samples",
+        "verified",
+        "correct",
+        "no ans",
+        "t/o",
+        "err",
+    )
+    for col in headers:
+        if col in ("model", "benchmark"):
+            widest = max((len(one_line(s[col])) for s in info["samples"]), default=5)
+            samples.add_column(col, min_width=min(widest, 24))
+        else:
+            samples.add_column(col, justify="right", no_wrap=True)
+    for s in info["samples"]:
+        lo, hi = s["samples_per_question"]
+        samples.add_row(
+            Text(one_line(s["model"])),
+            Text(one_line(s["benchmark"])),
+            f"{s['questions']:,}",
+            f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}",
+            f"{s['n']:,}",
+            f"{s['n_verified']:,}",
+            f"{s['n_correct']:,}",
+            f"{s['n_no_answer']:,}",
+            f"{s['n_timeout']:,}",
+            f"{s['n_error']:,}",
+        )
+    console.print(samples)
+    totals = info["totals"]
+    line = f"{totals['samples']:,} samples in {info['shards']} shard(s)"
+    line += f", {totals['verified']:,} verified"
+    if totals["unverified"]:
+        line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
+    console.print(line)
+
+
+@click.command("info")
+@click.argument("results", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
+def info(results: Path, as_json: bool) -> None:
+    """Describe RESULTS: format, models and roles, benchmarks and domains, sample counts."""
+    from leash_tui.results_info import describe_results
+    from leash_tui.results_reader import Results
+
+    description = describe_results(Results.open(results))
+    if as_json:
+        click.echo(json.dumps(description, indent=2, ensure_ascii=True))
+        return
+    render_info(description, Console(highlight=False))

@@ -1,0 +1,200 @@
+"""Import and export of interchange JSONL (interchange.md §1): round trip and every bad input."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+
+import pytest
+
+from leash_tui.jsonl_export import export_records
+from leash_tui.jsonl_export import write_jsonl as write_records
+from leash_tui.results_reader import Results
+from sampler.errors import LeashError
+from sampler.jsonl_import import import_jsonl
+from tests.conftest import sample_records, write_jsonl
+
+
+def folder_state(root):
+    """A fingerprint of every file under ``root`` (names and bytes)."""
+    if not root.exists():
+        return None
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.name.startswith(".leash.lock")
+    }
+
+
+def export_all(root):
+    buffer = io.StringIO()
+    write_records(export_records(Results.open(root)), buffer)
+    return [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+
+def canonical(records):
+    keep = (
+        "benchmark",
+        "question_id",
+        "model",
+        "sample",
+        "text",
+        "correct",
+        "n_tokens",
+        "finish_reason",
+        "token_entropy",
+        "answer",
+    )
+    return sorted(
+        tuple((k, str(r[k]) if k == "question_id" else r.get(k)) for k in keep) for r in records
+    )
+
+
+def rich_records():
+    records = sample_records(
+        {"base": [[True, False], [False, False]], "rl": [[True, True], [False, True]]}
+    )
+    records[0].update(
+        n_tokens=12, finish_reason="stop", token_entropy=0.5, answer="0", domain="math"
+    )
+    records[1].update(finish_reason="length", text="unicode ∑ \u0000 and \x1b[31m")
+    del records[2]["correct"]  # one unverified sample
+    return records
+
+
+def test_round_trip(tmp_path):
+    records = rich_records()
+    src = write_jsonl(tmp_path / "in.jsonl", records)
+    summary = import_jsonl([src], tmp_path / "res", base="base")
+    assert summary.samples == len(records) and summary.created
+    exported = export_all(tmp_path / "res")
+    assert canonical(exported) == canonical(records)
+    # problem and gold survive, once per (question, model)
+    firsts = [r for r in exported if "problem" in r]
+    assert {(r["question_id"], r["model"], r["gold"]) for r in firsts} == {
+        ("0", "base", "0"),
+        ("1", "base", "1"),
+        ("0", "rl", "0"),
+        ("1", "rl", "1"),
+    }
+    # and the export imports again to the same samples
+    again = write_jsonl(tmp_path / "again.jsonl", exported)
+    import_jsonl([again], tmp_path / "res2", base="base")
+    assert canonical(export_all(tmp_path / "res2")) == canonical(records)
+
+
+def test_manifest_roles_and_verdicts(tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", rich_records())
+    import_jsonl([src], tmp_path / "res", base="base")
+    results = Results.open(tmp_path / "res")
+    assert results.manifest.base.name == "base"
+    assert [t.name for t in results.manifest.targets] == ["rl"]
+    counts = {(r["question_id"], r["model"]): r for r in results.verdict_counts().to_pylist()}
+    assert counts[("0", "base")]["n_correct"] == 1
+    assert counts[("1", "base")]["n_verified"] == 1  # one line had no verdict
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda r: r.pop("text"), r"line 3: missing required field 'text'"),
+        (lambda r: r.pop("benchmark"), r"line 3: missing required field 'benchmark'"),
+        (lambda r: r.update(sample=-1), r"line 3: field 'sample' must be an integer >= 0"),
+        (lambda r: r.update(sample="2"), r"line 3: field 'sample' must be an integer >= 0"),
+        (
+            lambda r: r.update(question_id=1.5),
+            r"line 3: field 'question_id' must be a string or integer",
+        ),
+        (lambda r: r.update(correct="yes"), r"line 3: field 'correct' must be true or false"),
+        (lambda r: r.update(status="maybe"), r"line 3: field 'status' must be one of"),
+        (
+            lambda r: r.update(sample=0, question_id=0, model="base"),
+            r"line 3: duplicate sample .* first at .*line 1",
+        ),
+        (
+            lambda r: r.update(gold="999"),
+            r"line 4: field 'gold' of question toy/1 differs from the one at .*line 3",
+        ),
+    ],
+)
+def test_bad_line_names_file_and_line_and_changes_nothing(tmp_path, mutate, message):
+    records = sample_records({"base": [[True, False], [False, True]]})
+    records[3].update(gold="1")
+    mutate(records[2])
+    src = write_jsonl(tmp_path / "in.jsonl", records)
+    with pytest.raises(LeashError, match=message):
+        import_jsonl([src], tmp_path / "res", base="base")
+    assert not (tmp_path / "res").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def test_not_json_line(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(sample_records({"base": [[True]]})[0]) + "\n{oops\n")
+    with pytest.raises(LeashError, match=r"in\.jsonl line 2: not valid JSON"):
+        import_jsonl([src], tmp_path / "res", base="base")
+
+
+def test_base_without_samples(tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records({"rl": [[True]]}))
+    with pytest.raises(LeashError, match=r"--base base: no sample has model 'base' \(models: rl\)"):
+        import_jsonl([src], tmp_path / "res", base="base")
+    assert not (tmp_path / "res").exists()
+
+
+def test_empty_file(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text("")
+    with pytest.raises(LeashError, match=r"in\.jsonl: no samples \(empty file\)"):
+        import_jsonl([src], tmp_path / "res", base="base")
+
+
+def test_import_into_existing_folder_adds_and_never_overwrites(tmp_path):
+    root = tmp_path / "res"
+    import_jsonl(
+        [write_jsonl(tmp_path / "a.jsonl", sample_records({"base": [[True, False]]}))],
+        root,
+        base="base",
+    )
+    more = write_jsonl(tmp_path / "b.jsonl", sample_records({"rl": [[False, False]]}))
+    summary = import_jsonl([more], root)
+    assert not summary.created and summary.samples == 2
+    assert {t.name for t in Results.open(root).manifest.targets} == {"rl"}
+    before = folder_state(root)
+    clash = sample_records({"base": [[False]]})
+    clash_file = write_jsonl(tmp_path / "c.jsonl", clash)
+    with pytest.raises(LeashError, match=r"c\.jsonl line 1: sample .* is already in"):
+        import_jsonl([clash_file], root)
+    assert folder_state(root) == before
+    with pytest.raises(LeashError, match="already has base model 'base'"):
+        import_jsonl([more], root, base="rl")
+
+
+def test_bad_second_file_leaves_existing_folder_unchanged(tmp_path):
+    root = tmp_path / "res"
+    import_jsonl(
+        [write_jsonl(tmp_path / "a.jsonl", sample_records({"base": [[True]]}))], root, base="base"
+    )
+    before = folder_state(root)
+    good = write_jsonl(tmp_path / "g.jsonl", sample_records({"rl": [[True]]}))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"benchmark": "toy"}\n')
+    with pytest.raises(LeashError, match=r"bad\.jsonl line 1: missing required fields"):
+        import_jsonl([good, bad], root)
+    assert folder_state(root) == before
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".leash")) == [
+        "manifest.json",
+        "questions.parquet",
+        "samples",
+    ]
+
+
+def test_domain_and_integer_ids(tmp_path):
+    records = sample_records({"base": [[True]]})
+    records[0]["domain"] = "algebra"
+    root = tmp_path / "res"
+    import_jsonl([write_jsonl(tmp_path / "a.jsonl", records)], root, base="base")
+    results = Results.open(root)
+    assert results.manifest.domain_of("toy") == "algebra"
+    assert results.questions.column("question_id").to_pylist() == ["0"]
