@@ -117,6 +117,8 @@ class Manifest:
     tool_versions: dict[str, str] = field(default_factory=dict)
     synthetic: bool = False
     notes: str | None = None
+    #: How ``leash verify`` extracts and checks answers (kept so that reruns agree).
+    verification: dict[str, Any] = field(default_factory=dict)
     format: str = FORMAT
 
     # -- lookups -----------------------------------------------------------------
@@ -164,8 +166,13 @@ class Manifest:
             tool_versions=dict(payload.get("tool_versions", {})),
             synthetic=bool(payload.get("synthetic", False)),
             notes=payload.get("notes"),
+            verification=_object_or_empty(payload.get("verification")),
             format=str(payload.get("format", "")),
         )
+
+
+def _object_or_empty(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, dict) else {}
 
 
 def parse_format(text: str) -> tuple[str, int] | None:
