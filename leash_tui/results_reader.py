@@ -13,12 +13,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from leash_tui.sample_groups import SampleGroups, group_samples, read_shard_columns
 from sampler.errors import LeashError
 from sampler.results_manifest import load_manifest
 from sampler.results_schema import (
@@ -33,7 +35,57 @@ from sampler.results_schema import (
 )
 from sampler.results_writer import conform_table, read_questions
 
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
+
 COUNT_KEYS = ("benchmark", "question_id", "model")
+VERDICT_COUNT_COLUMNS = (
+    "n_verified",
+    "n_correct",
+    "n_incorrect",
+    "n_no_answer",
+    "n_timeout",
+    "n_error",
+)
+_STATUS_SLOTS = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
+
+
+def count_verdicts(table: pa.Table, groups: SampleGroups | None = None) -> pa.Table:
+    """Verdict counts of sample rows (key columns and ``status``), one row per group.
+
+    ``groups`` is ``group_samples(table)`` when the caller already has it. A status
+    outside the known ones counts as verified but in no status column; null status
+    is unverified. Rows are sorted by (benchmark, question_id, model).
+    """
+    groups = groups if groups is not None else group_samples(table, COUNT_KEYS)
+    status = table.column("status")
+    if isinstance(status, pa.ChunkedArray):
+        status = status.combine_chunks() if status.num_chunks else pa.array([], pa.string())
+    if not pa.types.is_dictionary(status.type):
+        status = pc.dictionary_encode(status.cast(pa.string()))
+    values = status.dictionary.to_pylist()
+    other, unverified = len(_STATUS_SLOTS), len(_STATUS_SLOTS) + 1
+    slot_of_value = np.array(
+        [_STATUS_SLOTS.index(v) if v in _STATUS_SLOTS else other for v in values] or [other],
+        dtype=np.int64,
+    )
+    indices = pc.fill_null(status.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    slots = np.where(indices >= 0, slot_of_value[np.maximum(indices, 0)], unverified)
+    width = unverified + 1
+    counts = np.bincount(groups.codes * width + slots, minlength=groups.count * width)
+    counts = counts.reshape(groups.count, width).astype(np.int64)
+    per_status = {
+        name: pa.array(counts[:, slot])
+        for name, slot in zip(VERDICT_COUNT_COLUMNS[1:], range(len(_STATUS_SLOTS)), strict=True)
+    }
+    return pa.table(
+        {
+            **{k: groups.keys.column(k) for k in COUNT_KEYS},
+            "n": pa.array(counts.sum(axis=1)),
+            "n_verified": pa.array(counts[:, :unverified].sum(axis=1)),
+            **per_status,
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -84,6 +136,8 @@ class Results:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
     def _dataset(self, paths: Sequence[Path]) -> ds.Dataset:
+        import pyarrow.dataset as ds  # imported here: it costs ~0.5 s and pulls in pandas
+
         fmt = ds.ParquetFileFormat(
             read_options=ds.ParquetReadOptions(dictionary_columns=["benchmark", "model", "status"])
         )
@@ -137,31 +191,7 @@ class Results:
         Reads only the key and status columns. Columns: benchmark, question_id, model,
         n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error.
         """
-        table = self.samples(columns=[*COUNT_KEYS, "status"])
-        status = table.column("status")
-        if pa.types.is_dictionary(status.type):
-            status = status.cast(pa.string())
-        flags = {
-            "n_verified": pc.is_valid(status),
-            "n_correct": pc.equal(status, STATUS_CORRECT),
-            "n_incorrect": pc.equal(status, STATUS_INCORRECT),
-            "n_no_answer": pc.equal(status, STATUS_NO_ANSWER),
-            "n_timeout": pc.equal(status, STATUS_TIMEOUT),
-            "n_error": pc.equal(status, STATUS_ERROR),
-        }
-        work = pa.table(
-            {
-                **{k: table.column(k).cast(pa.string()) for k in COUNT_KEYS},
-                **{k: pc.cast(pc.fill_null(v, False), pa.int64()) for k, v in flags.items()},
-            }
-        )
-        grouped = work.group_by(list(COUNT_KEYS), use_threads=False).aggregate(
-            [("n_verified", "count"), *[(k, "sum") for k in flags]]
-        )
-        renamed = {"n_verified_count": "n"} | {f"{k}_sum": k for k in flags}
-        grouped = grouped.rename_columns([renamed.get(c, c) for c in grouped.column_names])
-        order = pc.sort_indices(grouped, sort_keys=[(k, "ascending") for k in COUNT_KEYS])
-        return grouped.take(order).select([*COUNT_KEYS, "n", *flags.keys()])
+        return count_verdicts(read_shard_columns(self.shard_paths(), [*COUNT_KEYS, "status"]))
 
     # -- one question -----------------------------------------------------------------
     @cached_property

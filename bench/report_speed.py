@@ -1,0 +1,241 @@
+"""Time ``leash report`` on ~3 million samples against a straightforward pandas baseline.
+
+Writes a synthetic results folder (2 models, 5 benchmarks, 1,500 questions, 1,024
+samples per question and model, short texts), then, in the same run:
+
+- times ``python -m leash_tui report FOLDER --format json -o ...`` (a fresh process,
+  as a user runs it: interpreter start, imports, reading, maths, writing), both
+  counting every sample (``--no-cache``, "cold") and with its per-question cache
+  valid ("warm", the second and later reports of an unchanged folder);
+- times a fresh process running the pandas baseline below (read the samples,
+  groupby, count, label each question, sum per benchmark);
+- checks that both give the same P/E/S/O per benchmark and overall;
+- prints both times (best of ``--repeat`` runs) and their ratio.
+
+Goal (issue 3): the report under 5 s on the 2-core development machine, and at
+least 3x faster than the pandas baseline.
+
+    python bench/report_speed.py                 # temporary folder, removed afterwards
+    python bench/report_speed.py --folder /tmp/rs  # keep (and reuse) the folder
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+BENCHMARKS = ("bench_a", "bench_b", "bench_c", "bench_d", "bench_e")
+QUESTIONS_PER_BENCHMARK = 300
+SAMPLES = 1024
+MODELS = ("base", "rlvr")
+
+
+def build_folder(root: Path, seed: int = 0) -> int:
+    """Write the synthetic folder; return the number of samples written."""
+    import numpy as np
+    import pyarrow as pa
+
+    from sampler.results_manifest import new_manifest
+    from sampler.results_schema import BenchmarkEntry, ModelEntry
+    from sampler.results_writer import (
+        append_samples,
+        create_results,
+        merge_questions,
+        questions_table,
+    )
+
+    rng = np.random.default_rng(seed)
+    manifest = new_manifest(
+        models=[ModelEntry("base", "base"), ModelEntry("rlvr", "target")],
+        benchmarks=[
+            BenchmarkEntry(b, domain="math" if i < 4 else "code") for i, b in enumerate(BENCHMARKS)
+        ],
+        synthetic=True,
+        notes="bench/report_speed.py synthetic folder",
+    )
+    create_results(root, manifest)
+    total = 0
+    for bench in BENCHMARKS:
+        qids = [str(i) for i in range(QUESTIONS_PER_BENCHMARK)]
+        golds = rng.integers(0, 1000, size=len(qids))
+        merge_questions(
+            root,
+            questions_table(
+                [
+                    {"benchmark": bench, "question_id": q, "problem": f"Problem {q}?", "gold": g}
+                    for q, g in zip(qids, golds.tolist(), strict=True)
+                ]
+            ),
+        )
+        # per question: the base's success probability, and the target's, with mass at 0
+        # and 1 so that all four categories occur
+        p_base = rng.beta(0.3, 0.6, size=len(qids)) * (rng.random(len(qids)) > 0.2)
+        shift = rng.normal(0.0, 0.2, size=len(qids))
+        p_target = np.clip(p_base + shift, 0, 1) * (rng.random(len(qids)) > 0.15)
+        for model, probs in zip(MODELS, (p_base, p_target), strict=True):
+            rows = len(qids) * SAMPLES
+            q_index = np.repeat(np.arange(len(qids)), SAMPLES)
+            correct = rng.random(rows) < probs[q_index]
+            no_answer = ~correct & (rng.random(rows) < 0.05)
+            wrong = rng.integers(0, 6, size=rows)  # a handful of wrong answers per question
+            answers = np.where(
+                correct, golds[q_index].astype(str), (golds[q_index] + 1 + wrong).astype(str)
+            ).astype(object)
+            answers[no_answer] = None
+            status = np.where(correct, "correct", np.where(no_answer, "no_answer", "incorrect"))
+            texts = np.char.add("The answer is \\boxed{", np.where(no_answer, "", answers))
+            table = pa.table(
+                {
+                    "benchmark": pa.array([bench] * rows),
+                    "question_id": pa.array(np.asarray(qids, dtype=object)[q_index]),
+                    "model": pa.array([model] * rows),
+                    "sample": pa.array(np.tile(np.arange(SAMPLES, dtype=np.int32), len(qids))),
+                    "text": pa.array(np.char.add(texts.astype(str), "}"), pa.large_string()),
+                    "n_tokens": pa.array(rng.integers(50, 4000, size=rows).astype(np.int32)),
+                    "finish_reason": pa.array(np.where(no_answer, "length", "stop")),
+                    "answer": pa.array(answers, pa.string()),
+                    "correct": pa.array(correct),
+                    "status": pa.array(status),
+                    "token_entropy": pa.array(rng.gamma(2.0, 0.2, size=rows)),
+                }
+            )
+            append_samples(root, table)
+            total += rows
+    return total
+
+
+def pandas_baseline(folder: Path) -> dict[str, dict[str, int]]:
+    """The same P/E/S/O with pandas: read the samples, groupby, count (run in its own process)."""
+    import json as _json
+
+    import pandas as pd
+
+    manifest = _json.loads((folder / "manifest.json").read_text())
+    base = next(m["name"] for m in manifest["models"] if m["role"] == "base")
+    target = next(m["name"] for m in manifest["models"] if m["role"] == "target")
+    df = pd.read_parquet(
+        folder / "samples", columns=["benchmark", "question_id", "model", "status"]
+    )
+    df["verified"] = df["status"].notna()
+    df["correct"] = df["status"] == "correct"
+    counts = df.groupby(["benchmark", "question_id", "model"], observed=True).agg(
+        n=("verified", "sum"), c=("correct", "sum")
+    )
+    wide = counts.unstack("model")
+    base_in = wide[("c", base)] >= 1
+    target_in = wide[("c", target)] >= 1
+    labels = pd.DataFrame(
+        {
+            "P": base_in & target_in,
+            "E": ~base_in & target_in,
+            "S": base_in & ~target_in,
+            "O": ~base_in & ~target_in,
+        }
+    )
+    per_benchmark = labels.groupby(level="benchmark").sum()
+    out = {name: {k: int(v) for k, v in row.items()} for name, row in per_benchmark.iterrows()}
+    out["overall"] = {k: int(v) for k, v in labels.sum().items()}
+    return out
+
+
+def leash_counts(report_json: Path) -> dict[str, dict[str, int]]:
+    rows = json.loads(report_json.read_text())["rows"]
+    return {
+        r["name"]: {k: r[k] for k in "PESO"} for r in rows if r["scope"] in ("benchmark", "overall")
+    }
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, cwd=ROOT, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, help="results folder to write (reused if present)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each side; best is kept")
+    parser.add_argument(
+        "--pandas-baseline", nargs=2, metavar=("FOLDER", "OUT"), type=Path, help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+
+    if args.pandas_baseline:
+        folder, out = args.pandas_baseline
+        out.write_text(json.dumps(pandas_baseline(folder)))
+        return 0
+
+    scratch = Path(tempfile.mkdtemp(prefix="leash-report-speed-"))
+    folder = args.folder or scratch / "results"
+    try:
+        if (folder / "manifest.json").exists():
+            print(f"reusing {folder}")
+        else:
+            start = time.perf_counter()
+            n = build_folder(folder)
+            print(f"wrote {n:,} samples to {folder} in {time.perf_counter() - start:.1f} s")
+        report_out, pandas_out = scratch / "report.json", scratch / "pandas.json"
+        leash_cmd = [
+            sys.executable,
+            "-m",
+            "leash_tui",
+            "report",
+            str(folder),
+            "--format",
+            "json",
+            "-o",
+            str(report_out),
+        ]
+        pandas_cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--pandas-baseline",
+            str(folder),
+            str(pandas_out),
+        ]
+        os.environ["LEASH_CACHE_DIR"] = str(scratch / "cache")  # the report's own cache
+        times: dict[str, list[float]] = {"cold": [], "warm": [], "pandas": []}
+        for _ in range(args.repeat):  # interleaved, so all see the same machine load
+            times["cold"].append(timed([*leash_cmd, "--no-cache"]))
+            times["warm"].append(timed(leash_cmd))
+            times["pandas"].append(timed(pandas_cmd))
+        ours, theirs = leash_counts(report_out), json.loads(pandas_out.read_text())
+        same = ours == theirs
+        best = {name: min(values) for name, values in times.items()}
+        labels = {
+            "cold": "leash report, counting every sample (--no-cache)",
+            "warm": "leash report, per-question cache valid",
+            "pandas": "pandas baseline (read, groupby, count)",
+        }
+        for name, values in times.items():
+            runs = ", ".join(f"{t:.2f}" for t in values)
+            print(f"{labels[name]:<50}: {best[name]:.2f} s  (runs: {runs})")
+        for name in ("cold", "warm"):
+            ratio = best["pandas"] / best[name]
+            print(f"ratio pandas / leash ({name})".ljust(50) + f": {ratio:.2f}x")
+        print(f"same P/E/S/O: {same}  (overall {ours.get('overall')})")
+        print(
+            f"goals: < 5 s {'met' if best['cold'] < 5 else 'MISSED'} (cold);"
+            f" >= 3x: cold {'met' if best['pandas'] / best['cold'] >= 3 else 'missed'},"
+            f" warm {'met' if best['pandas'] / best['warm'] >= 3 else 'missed'}"
+        )
+        if not same:
+            print(f"leash : {ours}\npandas: {theirs}", file=sys.stderr)
+            return 1
+        return 0
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
