@@ -26,6 +26,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "Build or extend a results folder from sample JSONL.",
     ),
     "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
+    "sample": (
+        "leash_tui.sample_command:sample",
+        "Sample k completions per question from base and RLVR models (vLLM, server, HF).",
+    ),
     "report": (
         "leash_tui.report_command:report",
         "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
