@@ -83,14 +83,28 @@ def _progress_sink(console: Any) -> Any:
 
 
 @click.command("sample", context_settings={"show_default": True})
-@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="TOML file with the whole run (models, benchmarks, settings); options"
-              " given here override its top level.")
-@click.option("--model", "models", multiple=True, metavar="NAME=PATH",
-              help="A model to sample: local checkpoint folder or hub id (repeatable).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOML file with the whole run (models, benchmarks, settings); options"
+    " given here override its top level.",
+)
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="A model to sample: local checkpoint folder or hub id (repeatable).",
+)
 @click.option("--base", help="Name of the base model (needed with several models).")
-@click.option("--bench", "benches", multiple=True, metavar="NAME=PATH",
-              help="A benchmark file; NAME picks a preset (math500, aime24, ...) (repeatable).")
+@click.option(
+    "--bench",
+    "benches",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="A benchmark file; NAME picks a preset (math500, aime24, ...) (repeatable).",
+)
 @click.option("--problem-field", help="Field holding the problem (files without a preset).")
 @click.option("--gold-field", help="Field holding the gold answer.")
 @click.option("--id-field", help="Field holding the question id (default: the position).")
@@ -100,24 +114,45 @@ def _progress_sink(console: Any) -> Any:
 @click.option("--temperature", type=float, help="Sampling temperature [default: 0.6].")
 @click.option("--top-p", type=float, help="Nucleus sampling [default: 0.95].")
 @click.option("--top-k", type=int, help="Top-k sampling, -1 = off [default: -1].")
-@click.option("--max-tokens", type=int, help="Generated tokens at most [default: 4096];"
-              " clamped to the model's context minus the prompt.")
-@click.option("--seed", type=int, help="Run seed; each (model, question) derives its own"
-              " [default: 0].")
+@click.option(
+    "--max-tokens",
+    type=int,
+    help="Generated tokens at most [default: 4096];"
+    " clamped to the model's context minus the prompt.",
+)
+@click.option(
+    "--seed", type=int, help="Run seed; each (model, question) derives its own [default: 0]."
+)
 @click.option("--engine", type=click.Choice(ENGINES), help="Sampling engine [default: vllm].")
-@click.option("--template", help="Prompt template: boxed, r1, plain, or a file with {problem}"
-              " [default: boxed].")
-@click.option("--chat-template", type=click.Choice(["auto", "on", "off"]),
-              help="Wrap prompts in the tokenizer's chat template [default: auto].")
+@click.option(
+    "--template",
+    help="Prompt template: boxed, r1, plain, or a file with {problem} [default: boxed].",
+)
+@click.option(
+    "--chat-template",
+    type=click.Choice(["auto", "on", "off"]),
+    help="Wrap prompts in the tokenizer's chat template [default: auto].",
+)
 @click.option("--stop", multiple=True, help="Stop string (repeatable).")
-@click.option("--stop-token-id", "stop_token_ids", multiple=True, type=int,
-              help="Stop token id (repeatable).")
-@click.option("--logprobs", type=int, help="Top-k log-probabilities per token for the token"
-              " entropy; 0 = none [default: 20].")
-@click.option("--token-detail", type=int, metavar="M",
-              help="Also keep per-token entropies of the first M samples of each question.")
-@click.option("--shard", metavar="I/N", help="Sample only questions whose position % N == I"
-              " (N machines can fill one folder).")
+@click.option(
+    "--stop-token-id", "stop_token_ids", multiple=True, type=int, help="Stop token id (repeatable)."
+)
+@click.option(
+    "--logprobs",
+    type=int,
+    help="Top-k log-probabilities per token for the token entropy; 0 = none [default: 20].",
+)
+@click.option(
+    "--token-detail",
+    type=int,
+    metavar="M",
+    help="Also keep per-token entropies of the first M samples of each question.",
+)
+@click.option(
+    "--shard",
+    metavar="I/N",
+    help="Sample only questions whose position % N == I (N machines can fill one folder).",
+)
 @click.option("--tensor-parallel-size", type=int, help="GPUs per model (vllm).")
 @click.option("--data-parallel-size", type=int, help="Model copies sampling at once (vllm).")
 @click.option("--gpu-memory-utilization", type=float, help="Share of GPU memory for vLLM.")
@@ -125,20 +160,36 @@ def _progress_sink(console: Any) -> Any:
 @click.option("--dtype", help="Weights dtype (auto, bfloat16, float16, float32).")
 @click.option("--max-num-seqs", type=int, help="Sequences vLLM runs at once (memory).")
 @click.option("--enforce-eager", is_flag=True, default=None, help="No CUDA graphs (vllm).")
-@click.option("--trust-remote-code", is_flag=True, default=None,
-              help="Allow model code from the checkpoint.")
-@click.option("--url", help="Base URL of an OpenAI-compatible server (openai engine),"
-              " e.g. http://127.0.0.1:8000/v1.")
+@click.option(
+    "--trust-remote-code", is_flag=True, default=None, help="Allow model code from the checkpoint."
+)
+@click.option(
+    "--url",
+    help="Base URL of an OpenAI-compatible server (openai engine), e.g. http://127.0.0.1:8000/v1.",
+)
 @click.option("--served-name", help="Model name on the server (default: the model PATH).")
 @click.option("--concurrency", type=int, help="Requests in flight (openai engine) [default: 8].")
-@click.option("--flush-seconds", type=float, help="Write finished questions at least this"
-              " often, in seconds [default: 60].")
+@click.option(
+    "--flush-seconds",
+    type=float,
+    help="Write finished questions at least this often, in seconds [default: 60].",
+)
 @click.option("--no-verify", is_flag=True, default=False, help="Do not verify after sampling.")
 @click.option("--verify-workers", type=int, help="Verification worker processes.")
-def sample(config_file: Path | None, models: tuple[str, ...], base: str | None,
-           benches: tuple[str, ...], problem_field: str | None, gold_field: str | None,
-           id_field: str | None, domain: str | None, output: Path | None,
-           no_verify: bool, verify_workers: int | None, **options: Any) -> None:
+def sample(
+    config_file: Path | None,
+    models: tuple[str, ...],
+    base: str | None,
+    benches: tuple[str, ...],
+    problem_field: str | None,
+    gold_field: str | None,
+    id_field: str | None,
+    domain: str | None,
+    output: Path | None,
+    no_verify: bool,
+    verify_workers: int | None,
+    **options: Any,
+) -> None:
     """Sample k completions per question from a base model and RLVR models into RESULTS.
 
     \b
@@ -153,8 +204,17 @@ def sample(config_file: Path | None, models: tuple[str, ...], base: str | None,
     from sampler.run_config import build_run_config
     from sampler.sample_run import execute_run, prepare_run
 
-    run_keys = ("samples", "temperature", "top_p", "top_k", "seed", "logprobs",
-                "token_detail", "shard", "flush_seconds")
+    run_keys = (
+        "samples",
+        "temperature",
+        "top_p",
+        "top_k",
+        "seed",
+        "logprobs",
+        "token_detail",
+        "shard",
+        "flush_seconds",
+    )
     cli = {k: options.pop(k) for k in run_keys}
     cli["output"] = str(output) if output else None
     cli["base"] = base
@@ -173,12 +233,17 @@ def sample(config_file: Path | None, models: tuple[str, ...], base: str | None,
         cli_models=list(models),
         cli_benches=list(benches),
         cli_model_settings=settings,
-        cli_bench_fields={"problem_field": problem_field, "gold_field": gold_field,
-                          "id_field": id_field, "domain": domain},
+        cli_bench_fields={
+            "problem_field": problem_field,
+            "gold_field": gold_field,
+            "id_field": id_field,
+            "domain": domain,
+        },
     )
     console = Console(stderr=True, highlight=False)
-    console.print(f"checking {len(config.models)} model(s) and {len(config.benchmarks)}"
-                  " benchmark(s)...")
+    console.print(
+        f"checking {len(config.models)} model(s) and {len(config.benchmarks)} benchmark(s)..."
+    )
     plan = prepare_run(config)
     progress, sink = _progress_sink(console)
     with progress:
@@ -198,12 +263,20 @@ def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
         table.add_column(col, justify="left" if col == "model" else "right")
     for s, mp in zip(summaries, plan.models, strict=True):
         if s.skipped:
-            table.add_row(s.name, f"0 (all {mp.questions} complete)", "0", "0", "-", "-", "-")
+            console.print(f"{s.name}: nothing to do, all {mp.questions} questions complete")
             continue
         rate = s.tokens / s.sample_seconds if s.sample_seconds else 0.0
-        table.add_row(s.name, f"{s.questions:,}", f"{s.samples:,}", f"{s.tokens:,}",
-                      f"{s.load_seconds:.1f}", f"{s.sample_seconds:.1f}", f"{rate:,.0f}")
-    console.print(table)
+        table.add_row(
+            s.name,
+            f"{s.questions:,}",
+            f"{s.samples:,}",
+            f"{s.tokens:,}",
+            f"{s.load_seconds:.1f}",
+            f"{s.sample_seconds:.1f}",
+            f"{rate:,.0f}",
+        )
+    if table.row_count:
+        console.print(table)
 
 
 def _verify(console: Any, root: Path, workers: int | None) -> None:
@@ -212,8 +285,7 @@ def _verify(console: Any, root: Path, workers: int | None) -> None:
     from sampler.errors import LeashError
     from sampler.verify_results import verify_results
 
-    progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(),
-                        console=console)
+    progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), console=console)
     task = progress.add_task("verify", total=None)
 
     def advance(done: int, total: int) -> None:
@@ -224,8 +296,7 @@ def _verify(console: Any, root: Path, workers: int | None) -> None:
             summary = verify_results(root, workers=workers, progress=advance)
     except LeashError as exc:
         raise LeashError(
-            f"sampling is complete, but verification did not run ({exc}); run  leash verify"
-            f" {root}"
+            f"sampling is complete, but verification did not run ({exc}); run  leash verify {root}"
         ) from exc
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.by_status.items() if v)
     console.print(f"verified {summary.verified:,} samples ({counts or 'nothing new'})")

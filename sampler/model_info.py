@@ -17,8 +17,13 @@ from typing import Any
 from sampler.errors import LeashError
 from sampler.run_config import ModelSpec
 
-CONTEXT_KEYS = ("max_position_embeddings", "max_sequence_length", "seq_length", "n_positions",
-                "max_seq_len")
+CONTEXT_KEYS = (
+    "max_position_embeddings",
+    "max_sequence_length",
+    "seq_length",
+    "n_positions",
+    "max_seq_len",
+)
 
 
 @dataclass
@@ -37,7 +42,9 @@ def check_model_source(name: str, path: str, what: str = "model") -> None:
         if not local.is_dir():
             raise LeashError(f"{what} {name!r}: {path} is a file; give the checkpoint folder")
         if what == "model" and not (local / "config.json").is_file():
-            raise LeashError(f"{what} {name!r}: {path} has no config.json (not a checkpoint folder)")
+            raise LeashError(
+                f"{what} {name!r}: {path} has no config.json (not a checkpoint folder)"
+            )
         return
     looks_local = path.startswith(("/", ".", "~")) or path.count("/") != 1 or "\\" in path
     if looks_local:
@@ -116,14 +123,14 @@ def load_model_info(spec: ModelSpec, server_context: int | None = None) -> Model
             )
         context = s.max_model_len
     if not context:
-        raise LeashError(
-            f"model {spec.name!r}: cannot tell its context length; set max_model_len"
-        )
+        raise LeashError(f"model {spec.name!r}: cannot tell its context length; set max_model_len")
     vocab = None
     if config is not None:
         text = config.get_text_config() if hasattr(config, "get_text_config") else config
         vocab = getattr(text, "vocab_size", None)
-    return ModelInfo(tokenizer=tokenizer, context=int(context), vocab_size=int(vocab or len(tokenizer)))
+    return ModelInfo(
+        tokenizer=tokenizer, context=int(context), vocab_size=int(vocab or len(tokenizer))
+    )
 
 
 def _first_line(exc: BaseException) -> str:

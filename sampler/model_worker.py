@@ -2,9 +2,10 @@
 
 Each model runs in its own process (started with ``spawn``), so all of its GPU memory
 is released when the process ends, before the next model loads. The process dies
-with its parent (``PR_SET_PDEATHSIG``), so killing ``leash sample`` never leaves an
-engine running. It writes finished questions itself (``ShardBuffer``) and sends
-small progress events to the parent through a queue:
+with its parent (``PR_SET_PDEATHSIG``) and leads a process group that a small forked
+reaper kills when it dies, so killing ``leash sample`` (even with kill -9) never leaves
+an engine or its helper processes running. It writes finished questions itself
+(``ShardBuffer``) and sends small progress events to the parent through a queue:
 
     (worker, "loading") (worker, "ready", seconds) (worker, "question", samples, tokens)
     (worker, "finished", rows) (worker, "error", message)
@@ -84,9 +85,31 @@ QUIET_ENVIRONMENT = {
 }
 
 
+def start_group_reaper() -> None:
+    """Put this process and all it will start in a new process group, watched by a reaper.
+
+    vLLM starts its own processes (engine core, GPU workers) that outlive a killed
+    parent. A forked watchdog polls for this process's death (by kill -9 too) and
+    then kills the whole group, so no engine is left holding the GPU.
+    """
+    os.setpgid(0, 0)
+    watched = os.getpid()
+    if os.fork() != 0:
+        return
+    try:  # the reaper: no Python-level cleanup, no inherited handlers
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        while os.getppid() == watched:
+            time.sleep(0.25)
+        os.killpg(watched, signal.SIGKILL)
+    finally:
+        os._exit(0)
+
+
 def worker_main(job: ModelJob, events: Any) -> None:
     """Entry point of a model's worker process."""
     die_with_parent()
+    start_group_reaper()
     for key, value in QUIET_ENVIRONMENT.items():
         os.environ.setdefault(key, value)
     os.environ.update(job.env)
@@ -119,8 +142,11 @@ def worker_main(job: ModelJob, events: Any) -> None:
     except BaseException as exc:  # report any engine failure to the parent, then exit
         code = 1
         traceback.print_exc(file=sys.stderr)
-        send("error", f"model {job.model.name!r}: the {job.model.settings.engine} engine failed"
-                      f" ({describe_exception(exc)})")
+        send(
+            "error",
+            f"model {job.model.name!r}: the {job.model.settings.engine} engine failed"
+            f" ({describe_exception(exc)})",
+        )
     finally:
         if code:
             with contextlib.suppress(Exception):

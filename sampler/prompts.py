@@ -134,7 +134,9 @@ def prompt_text(template: PromptTemplate, problem: str, tokenizer: Any, chat: bo
     return str(rendered)
 
 
-def prompt_token_ids(template: PromptTemplate, problem: str, tokenizer: Any, chat: bool) -> list[int]:
+def prompt_token_ids(
+    template: PromptTemplate, problem: str, tokenizer: Any, chat: bool
+) -> list[int]:
     """Token ids of the prompt: the chat template brings its own special tokens, raw text
     gets the tokenizer's usual ones (a BOS token for most models)."""
     text = prompt_text(template, problem, tokenizer, chat)

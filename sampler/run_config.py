@@ -130,8 +130,18 @@ class RunConfig:
 
 #: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
 RUN_KEYS = (
-    "output", "samples", "temperature", "top_p", "top_k", "seed", "logprobs",
-    "token_detail", "shard", "verify", "base", "flush_seconds",
+    "output",
+    "samples",
+    "temperature",
+    "top_p",
+    "top_k",
+    "seed",
+    "logprobs",
+    "token_detail",
+    "shard",
+    "verify",
+    "base",
+    "flush_seconds",
 )
 MODEL_KEYS = tuple(f.name for f in fields(ModelSettings))
 BENCH_KEYS = ("path", "problem_field", "gold_field", "id_field", "gold_from_solution", "domain")
@@ -198,9 +208,7 @@ def _coerce(value: Any, kind: Any, where: str) -> Any:
 _FIELD_TYPES = {f.name: f.type for f in fields(ModelSettings)}
 
 
-def settings_from_table(
-    base: ModelSettings, table: dict[str, Any], where: str
-) -> ModelSettings:
+def settings_from_table(base: ModelSettings, table: dict[str, Any], where: str) -> ModelSettings:
     """Apply the keys of a TOML table (or CLI overrides) to ``base``."""
     changes: dict[str, Any] = {}
     for key, value in table.items():
@@ -237,8 +245,13 @@ def settings_from_table(
 def _check_settings(s: ModelSettings, where: str) -> None:
     if s.engine not in ENGINES:
         raise LeashError(f"{where}: engine {s.engine!r}: use one of {', '.join(ENGINES)}")
-    positive = ("max_tokens", "tensor_parallel_size", "data_parallel_size", "concurrency",
-                "hf_batch_size")
+    positive = (
+        "max_tokens",
+        "tensor_parallel_size",
+        "data_parallel_size",
+        "concurrency",
+        "hf_batch_size",
+    )
     for key in positive:
         if getattr(s, key) < 1:
             raise LeashError(f"{where}: {key} must be at least 1, got {getattr(s, key)}")
@@ -343,7 +356,9 @@ def build_run_config(
         paths[name] = path
         tables.setdefault(name, {})
     if not paths:
-        raise LeashError("no model to sample: give --model NAME=PATH (or [models.NAME] in --config)")
+        raise LeashError(
+            "no model to sample: give --model NAME=PATH (or [models.NAME] in --config)"
+        )
     for name in tables:
         if name not in paths:
             raise LeashError(f"{where}: [models.{name}] has no 'path'")
@@ -444,13 +459,22 @@ def build_run_config(
 
 #: Sampling parameters that change what is drawn; a folder refuses a run that differs.
 DISTRIBUTION_KEYS = (
-    "temperature", "top_p", "top_k", "seed", "max_tokens", "template", "template_text",
-    "chat_template", "stop", "stop_token_ids",
+    "temperature",
+    "top_p",
+    "top_k",
+    "seed",
+    "max_tokens",
+    "template",
+    "template_text",
+    "chat_template",
+    "stop",
+    "stop_token_ids",
 )
 
 
-def sampling_record(run: RunConfig, model: ModelSpec, template_text: str, chat: bool,
-                    seed_scheme: str) -> dict[str, Any]:
+def sampling_record(
+    run: RunConfig, model: ModelSpec, template_text: str, chat: bool, seed_scheme: str
+) -> dict[str, Any]:
     """The parameters stored in the manifest for ``model`` (ModelEntry.sampling)."""
     s = model.settings
     record: dict[str, Any] = {

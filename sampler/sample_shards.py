@@ -37,17 +37,24 @@ TOKEN_DETAIL_SCHEMA = pa.schema(
 )
 
 _COLUMNS = (
-    "benchmark", "question_id", "model", "sample", "text", "n_tokens", "finish_reason",
-    "cumulative_logprob", "token_entropy", "token_entropy_lower", "token_entropy_upper",
+    "benchmark",
+    "question_id",
+    "model",
+    "sample",
+    "text",
+    "n_tokens",
+    "finish_reason",
+    "cumulative_logprob",
+    "token_entropy",
+    "token_entropy_lower",
+    "token_entropy_upper",
 )
 
 
 class ShardBuffer:
     """Collects finished questions of one model and appends them as shards."""
 
-    def __init__(
-        self, root: Path, model: str, flush_rows: int = 8192, flush_seconds: float = 60.0
-    ):
+    def __init__(self, root: Path, model: str, flush_rows: int = 8192, flush_seconds: float = 60.0):
         self.root = Path(root)
         self.model = model
         self.flush_rows = flush_rows
@@ -95,8 +102,10 @@ class ShardBuffer:
         if self._detail["sample"]:
             self._write_detail()
         table = pa.table(
-            {name: pa.array(values, type=SAMPLES_SCHEMA.field(name).type)
-             for name, values in self._columns.items()}
+            {
+                name: pa.array(values, type=SAMPLES_SCHEMA.field(name).type)
+                for name, values in self._columns.items()
+            }
         )
         append_samples(self.root, table)
         self.rows_written += table.num_rows

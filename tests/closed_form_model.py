@@ -31,8 +31,17 @@ from scipy.stats import binom
 
 SPECIAL = ["<pad>", "<s>", "</s>", "<unk>"]
 ANSWERS = [f"\\boxed{{{i}}}" for i in range(10)]
-PROMPT_WORDS = ["Problem:", "Solution:", "Question", "Please", "reason", "step", "by", "user",
-                "assistant"]
+PROMPT_WORDS = [
+    "Problem:",
+    "Solution:",
+    "Question",
+    "Please",
+    "reason",
+    "step",
+    "by",
+    "user",
+    "assistant",
+]
 VOCAB_SIZE = 32
 EOS = "</s>"
 NEG = -1.0e4  # logit of tokens that are never generated (probability 0 in float32)

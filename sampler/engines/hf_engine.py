@@ -23,8 +23,9 @@ from sampler.token_entropy import SampleEntropy
 class HfEngine:
     """Sampling with transformers' ``generate`` (runs inside the model's worker process)."""
 
-    def __init__(self, path: str, settings: ModelSettings, options: SamplingOptions,
-                 vocab_size: int):
+    def __init__(
+        self, path: str, settings: ModelSettings, options: SamplingOptions, vocab_size: int
+    ):
         self.path = path
         self.settings = settings
         self.options = options

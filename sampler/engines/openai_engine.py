@@ -78,8 +78,9 @@ def server_models(url: str, timeout_s: float = 30.0) -> list[dict[str, Any]]:
 class OpenAIEngine:
     """Sampling through an OpenAI-compatible completions endpoint."""
 
-    def __init__(self, path: str, settings: ModelSettings, options: SamplingOptions,
-                 vocab_size: int):
+    def __init__(
+        self, path: str, settings: ModelSettings, options: SamplingOptions, vocab_size: int
+    ):
         if not settings.url:
             raise LeashError("the openai engine needs a server URL")
         self.url = settings.url.rstrip("/")
@@ -88,6 +89,8 @@ class OpenAIEngine:
         self.options = options
         self.vocab_size = vocab_size
         self.opener = _opener(self.url)
+        self.path = path
+        self.tokenizer: Any = None
         self.attempts = 0
         self.retried = 0
 
@@ -98,6 +101,26 @@ class OpenAIEngine:
                 f"{self.url}: serves {', '.join(names) or 'no model'}, not {self.served!r};"
                 " set served_name"
             )
+        if self.options.logprobs and not self.options.stop:
+            from transformers import AutoTokenizer
+
+            self.tokenizer = AutoTokenizer.from_pretrained(
+                self.settings.tokenizer or self.path,
+                trust_remote_code=self.settings.trust_remote_code,
+            )
+
+    def decode(self, tokens: list[Any], text: str) -> str:
+        """The sample's text decoded from its token ids, as the vllm engine does; the
+        server's text when ids are not available (or stop strings cut the text)."""
+        if self.tokenizer is None or not tokens:
+            return text
+        ids = []
+        for token in tokens:
+            name, _, number = str(token).partition(":")
+            if name != "token_id" or not number.lstrip("-").isdigit():
+                return text
+            ids.append(int(number))
+        return str(self.tokenizer.decode(ids, skip_special_tokens=True))
 
     def request_body(self, item: WorkItem, first: int, n: int) -> dict[str, Any]:
         o = self.options
@@ -203,14 +226,16 @@ class OpenAIEngine:
                     values = sorted((float(v) for v in entry.values()), reverse=True)[:k]
                     rows[pos, : len(values)] = values
             acc.add_entropies(topk_entropies(rows, self.vocab_size), 0, len(top))
-        return acc.record(text, n_tokens)
+        return acc.record(self.decode(tokens or [], text), n_tokens)
 
     def run(self, items: Iterable[WorkItem], on_done: OnDone) -> None:
         questions: dict[int, _Question] = {}
 
         def chunks() -> Iterator[tuple[int, WorkItem, int, int]]:
             for number, item in enumerate(items):
-                spans = [(s, min(CHUNK_SAMPLES, item.n - s)) for s in range(0, item.n, CHUNK_SAMPLES)]
+                spans = [
+                    (s, min(CHUNK_SAMPLES, item.n - s)) for s in range(0, item.n, CHUNK_SAMPLES)
+                ]
                 questions[number] = _Question(item, len(spans))
                 for start, size in spans:
                     yield number, item, item.first_sample + start, size
@@ -248,7 +273,9 @@ class OpenAIEngine:
                     question.chunks_left -= 1
                     if question.chunks_left == 0:
                         del questions[number]
-                        on_done(question.item, [question.records[s] for s in sorted(question.records)])
+                        on_done(
+                            question.item, [question.records[s] for s in sorted(question.records)]
+                        )
                 submit_more()
         if failures:
             raise LeashError(

@@ -37,6 +37,14 @@ class _Active:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def _on_cpu() -> bool:
+    try:
+        from vllm.platforms import current_platform
+    except ImportError:
+        return False
+    return bool(current_platform.is_cpu())
+
+
 class VllmEngine:
     """Offline vLLM sampling of one model (runs inside that model's worker process)."""
 
@@ -74,6 +82,10 @@ class VllmEngine:
         }
         if s.max_num_seqs:
             kwargs["max_num_seqs"] = s.max_num_seqs
+        if _on_cpu():
+            # vLLM's CPU sampler cannot rewind a seeded generator after a partial prefill
+            # ("CPU Generator does not use offset"): never split a prompt on CPU.
+            kwargs["enable_chunked_prefill"] = False
         if self.options.logprobs > 20:
             kwargs["max_logprobs"] = self.options.logprobs
         return kwargs
@@ -124,7 +136,9 @@ class VllmEngine:
                 item = pending.popleft()
                 request_id = f"leash-{next(counter)}"
                 accs = [
-                    SampleAccumulator(item.first_sample + i, keep_detail=item.first_sample + i < detail)
+                    SampleAccumulator(
+                        item.first_sample + i, keep_detail=item.first_sample + i < detail
+                    )
                     for i in range(item.n)
                 ]
                 active[request_id] = _Active(item, accs)
@@ -172,10 +186,13 @@ class VllmEngine:
     ) -> None:
         """Per-position entropies of one engine step, for all samples at once."""
         lengths = np.fromiter((len(f) for f in flat), dtype=np.int64, count=len(flat))
-        values = np.fromiter(itertools.chain.from_iterable(flat), dtype=np.float64,
-                             count=int(lengths.sum()))
+        values = np.fromiter(
+            itertools.chain.from_iterable(flat), dtype=np.float64, count=int(lengths.sum())
+        )
         if values.size % width:
-            raise RuntimeError(f"vLLM returned {values.size} log-probabilities, not rows of {width}")
+            raise RuntimeError(
+                f"vLLM returned {values.size} log-probabilities, not rows of {width}"
+            )
         rows = values.reshape(-1, width)[:, 1:]  # column 0 is the sampled token
         ent = topk_entropies(rows, self.vocab_size)
         positions = lengths // width
@@ -196,4 +213,3 @@ class VllmEngine:
             with contextlib.suppress(Exception):
                 self.llm.llm_engine.engine_core.shutdown()
         self.llm = None
-
