@@ -108,6 +108,11 @@ def _progress_sink(console: Any) -> Any:
 @click.option("--problem-field", help="Field holding the problem (files without a preset).")
 @click.option("--gold-field", help="Field holding the gold answer.")
 @click.option("--id-field", help="Field holding the question id (default: the position).")
+@click.option(
+    "--gold-from-solution",
+    metavar="FIELD",
+    help="Take the gold as the last \\boxed{} of this field (no gold field).",
+)
 @click.option("--domain", help="Domain tag of the --bench benchmarks (default math).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Results folder.")
 @click.option("-k", "--samples", type=int, help="Samples per question [default: 64].")
@@ -184,6 +189,7 @@ def sample(
     problem_field: str | None,
     gold_field: str | None,
     id_field: str | None,
+    gold_from_solution: str | None,
     domain: str | None,
     output: Path | None,
     no_verify: bool,
@@ -237,6 +243,7 @@ def sample(
             "problem_field": problem_field,
             "gold_field": gold_field,
             "id_field": id_field,
+            "gold_from_solution": gold_from_solution,
             "domain": domain,
         },
     )

@@ -8,7 +8,8 @@ an engine or its helper processes running. It writes finished questions itself
 (``ShardBuffer``) and sends small progress events to the parent through a queue:
 
     (worker, "loading") (worker, "ready", seconds) (worker, "question", samples, tokens)
-    (worker, "finished", rows) (worker, "error", message)
+    (worker, "finished", rows, seconds writing, seconds sampling and writing)
+    (worker, "error", message)
 
 On an engine failure the questions already finished are still written.
 """
@@ -133,9 +134,11 @@ def worker_main(job: ModelJob, events: Any) -> None:
             buffer.add(item, records)
             send("question", len(records), sum(r.n_tokens for r in records))
 
+        sampling_started = time.monotonic()
         engine.run(job.items, on_done)
         buffer.flush()
-        send("finished", buffer.rows_written)
+        run_seconds = time.monotonic() - sampling_started
+        send("finished", buffer.rows_written, buffer.write_seconds, run_seconds)
     except LeashError as exc:
         code = 1
         send("error", str(exc))

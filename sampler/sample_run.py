@@ -249,10 +249,15 @@ def open_results_folder(plan: RunPlan) -> Manifest:
 
     def change(manifest: Manifest) -> None:
         base = manifest.base
-        if base is not None and base.name != config.base.name:
+        if base is not None and base.name != config.base_name:
             raise LeashError(
-                f"{root}: its base model is {base.name!r}; this run names {config.base.name!r}"
+                f"{root}: its base model is {base.name!r}; this run names {config.base_name!r}"
                 " as base"
+            )
+        if base is None and config.base is None:
+            raise LeashError(
+                f"--base {config.base_name!r}: not a model of this run, and {root} has no base"
+                " model yet; give it with --model NAME=PATH"
             )
         for mp in plan.models:
             record = records[mp.name]
@@ -406,7 +411,8 @@ class ModelSummary:
     samples: int = 0
     tokens: int = 0
     load_seconds: float = 0.0
-    sample_seconds: float = 0.0
+    sample_seconds: float = 0.0  # from the engine being ready to the last shard written
+    write_seconds: float = 0.0  # of which writing shards
     skipped: bool = False
 
 
@@ -468,7 +474,6 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
         procs.append(proc)
     errors: list[str] = []
     ended: dict[int, float] = {}
-    ready_at: dict[int, float] = {}
     started = time.monotonic()
     try:
         while True:
@@ -480,7 +485,6 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
                 worker, kind = message[0], message[1]
                 now = time.monotonic()
                 if kind == "ready":
-                    ready_at[worker] = now
                     summary.load_seconds = max(summary.load_seconds, now - started)
                 elif kind == "question":
                     summary.questions += 1
@@ -490,9 +494,9 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
                     ended[worker] = now
                     if kind == "error":
                         errors.append(str(message[2]))
-                    else:
-                        start = ready_at.get(worker, started)
-                        summary.sample_seconds = max(summary.sample_seconds, now - start)
+                    else:  # the worker's own clock: engine ready to last shard written
+                        summary.write_seconds = max(summary.write_seconds, float(message[3]))
+                        summary.sample_seconds = max(summary.sample_seconds, float(message[4]))
                 sink.event(mp.name, message)
                 continue
             alive = [p for p in procs if p.is_alive()]

@@ -64,6 +64,7 @@ class ShardBuffer:
         self._last_flush = time.monotonic()
         self.rows_written = 0
         self.shards_written = 0
+        self.write_seconds = 0.0
 
     @property
     def buffered(self) -> int:
@@ -96,7 +97,7 @@ class ShardBuffer:
             self.flush()
 
     def flush(self) -> None:
-        self._last_flush = time.monotonic()
+        started = self._last_flush = time.monotonic()
         if not self.buffered:
             return
         if self._detail["sample"]:
@@ -111,6 +112,7 @@ class ShardBuffer:
         self.rows_written += table.num_rows
         self.shards_written += 1
         self._columns = {c: [] for c in _COLUMNS}
+        self.write_seconds += time.monotonic() - started
 
     def _write_detail(self) -> None:
         d = self._detail

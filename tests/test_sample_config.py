@@ -152,8 +152,11 @@ def test_bad_toml_names_file_and_key(tmp_path, toml, message):
 def test_bad_command_lines():
     with pytest.raises(LeashError, match="name the base model"):
         build(output="o", cli_models=["a=x", "b=y"], cli_benches=["t=f.jsonl"])
-    with pytest.raises(LeashError, match="--base 'c': no such model"):
-        build(output="o", cli={"base": "c"}, cli_models=["a=x"], cli_benches=["t=f.jsonl"])
+    only_targets = build(
+        output="o", cli={"base": "c"}, cli_models=["a=x"], cli_benches=["t=f.jsonl"]
+    )
+    assert only_targets.base is None and only_targets.base_name == "c"  # c: already sampled
+    assert only_targets.models[0].role == "target"
     with pytest.raises(LeashError, match="expected NAME=PATH"):
         build(output="o", cli_models=["just-a-path"], cli_benches=["t=f.jsonl"])
     with pytest.raises(LeashError, match="given twice"):

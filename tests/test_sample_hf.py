@@ -7,6 +7,7 @@ very samples of an unsharded run; ``--token-detail`` keeps exact per-token entro
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from tests.sampling_checks import (
     check_model_rates,
     check_report,
     check_structure,
+    leash,
     leash_ok,
     samples,
 )
@@ -124,3 +126,59 @@ def test_concurrent_shards_fill_one_folder_with_the_unsharded_samples(hf_run):
     unsharded = {key: r for key, r in by_key(samples(hf_run["out"])).items() if key[2] == "base"}
     assert sharded.keys() == unsharded.keys()
     assert all(sharded[key]["text"] == unsharded[key]["text"] for key in unsharded)
+
+
+def test_a_new_target_joins_an_existing_folder_against_its_base(hf_run, tmp_path):
+    out = hf_run["out"]
+    before = {key for key in by_key(samples(out))}
+    args = [
+        "--engine",
+        "hf",
+        "--dtype",
+        "float32",
+        "-k",
+        str(K),
+        "--temperature",
+        str(TEMPERATURE),
+        "--top-p",
+        "1",
+        "--max-tokens",
+        "40",
+        "--no-verify",
+    ]
+    leash_ok(
+        "sample",
+        "--model",
+        f"target2={hf_run['target']}",
+        "--base",
+        "base",
+        "--bench",
+        f"toy={hf_run['bench']}",
+        *args,
+        "-o",
+        str(out),
+    )
+    rows = by_key(samples(out))
+    assert {key for key in rows if key[2] != "target2"} == before  # nothing else touched
+    assert sum(1 for key in rows if key[2] == "target2") == N_QUESTIONS * K
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [(m["name"], m["role"]) for m in manifest["models"]] == [
+        ("base", "base"),
+        ("target", "target"),
+        ("target2", "target"),
+    ]
+    fresh = tmp_path / "fresh"
+    result = leash(
+        "sample",
+        "--model",
+        f"target2={hf_run['target']}",
+        "--base",
+        "base",
+        "--bench",
+        f"toy={hf_run['bench']}",
+        *args,
+        "-o",
+        str(fresh),
+    )
+    assert result.returncode != 0
+    assert "--base 'base': not a model of this run" in result.stderr
