@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import tempfile
 import time
@@ -30,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 
 def build_random_checkpoint(folder: Path, vocab: int, hidden: int, layers: int) -> Path:
@@ -96,7 +98,7 @@ def raw_generate(path: str, settings, options, context: int, items, result) -> N
     llm = LLM(**kwargs)
     prompts = [{"prompt_token_ids": list(i.prompt_token_ids)} for i in items]
     timings = {}
-    for name, extra in (("default", {}), ("lean", {"flat_logprobs": True, "detokenize": False})):
+    for name, extra in (("lean", {"flat_logprobs": True, "detokenize": False}), ("default", {})):
         params = [
             SamplingParams(
                 n=i.n,

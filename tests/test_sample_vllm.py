@@ -98,6 +98,20 @@ def test_vllm_samples_match_the_closed_form(vllm_run):
     check_report(vllm_run, K, TEMPERATURE, N_QUESTIONS)
 
 
+def test_vllm_token_detail_holds_per_token_entropies(vllm_run):
+    import pyarrow.parquet as pq
+
+    detail = pq.read_table(sorted((vllm_run / "token_detail").glob("*.parquet"))).to_pylist()
+    n_tokens = {
+        (r["question_id"], r["model"], r["sample"]): r["n_tokens"] for r in samples(vllm_run)
+    }
+    assert len(detail) == 2 * N_QUESTIONS * 2  # samples 0 and 1 of each question and model
+    for e in detail:
+        assert len(e["token_entropy"]) == n_tokens[(e["question_id"], e["model"], e["sample"])]
+        exact = (BASE if e["model"] == "base" else TARGET).token_entropy()
+        assert all(abs(h - exact) < 1e-5 for h in e["token_entropy"])
+
+
 def test_vllm_run_records_its_parameters_and_a_rerun_has_nothing_to_do(vllm_run, checkpoints):
     import json
 

@@ -1,13 +1,16 @@
-"""The vLLM engine: offline ``LLM`` with one request of n samples per question.
+"""The vLLM engine: offline ``LLM``, each sample its own seeded request.
 
-Each question is one request with ``SamplingParams(n=..., seed=...)`` (vLLM computes
-the prompt once and gives sample i the seed ``seed + i``); prefix caching is on.
-Requests are fed to the engine a window at a time and read back step by step in
-``DELTA`` mode with flat log-probabilities, so each sample's top-k log-probabilities
-are reduced to entropy sums as they arrive and a question is handed back as soon as
-its last sample ends. Nothing per token is kept but the token ids (and, for the
-first ``token_detail`` samples, the per-token entropies). Text is decoded once per
-sample from its token ids; vLLM detokenizes itself only when stop strings need it.
+vLLM runs ``SamplingParams(n=k, seed=s)`` as k child requests with seeds s .. s+k-1
+that share the prompt through prefix caching. leash submits exactly those child
+requests itself (n=1, seed s + i), which draws the very same samples, shares the
+prompt the same way (prefix caching is on), and lets each sample come back alone,
+in ``FINAL_ONLY`` mode with flat log-probabilities, as soon as it ends: its top-k
+log-probabilities are reduced to entropy sums in one vectorised step and dropped,
+so memory stays bounded by the samples in flight however large k is (one n=8192
+request would hold every finished sample's log-probabilities until the last one
+ends). Requests are fed a window at a time, and a question is handed back as soon
+as its last sample ends. Text is decoded once per sample from its token ids; vLLM
+detokenizes itself only when stop strings need it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +37,6 @@ class _Active:
     item: WorkItem
     samples: list[SampleAccumulator]
     n_finished: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _on_cpu() -> bool:
@@ -100,18 +102,18 @@ class VllmEngine:
         max_num_seqs = getattr(engine.vllm_config.scheduler_config, "max_num_seqs", 256) or 256
         self.window_samples = max(MIN_WINDOW_SAMPLES, 4 * int(max_num_seqs))
 
-    def sampling_params(self, item: WorkItem) -> Any:
+    def sampling_params(self, seed: int, max_tokens: int) -> Any:
         from vllm import SamplingParams
         from vllm.sampling_params import RequestOutputKind
 
         o = self.options
         params = SamplingParams(
-            n=item.n,
-            seed=item.seed + item.first_sample,
+            n=1,
+            seed=seed,
             temperature=o.temperature,
             top_p=o.top_p,
             top_k=o.top_k if o.top_k > 0 else 0,
-            max_tokens=item.max_tokens,
+            max_tokens=max_tokens,
             logprobs=min(o.logprobs, self.vocab_size) if o.logprobs else None,
             stop=list(o.stop) or None,
             stop_token_ids=list(o.stop_token_ids) or None,
@@ -119,72 +121,67 @@ class VllmEngine:
             detokenize=bool(o.stop),
             skip_special_tokens=True,
         )
-        params.output_kind = RequestOutputKind.DELTA
+        params.output_kind = RequestOutputKind.FINAL_ONLY
         return params
 
     def run(self, items: Iterable[WorkItem], on_done: OnDone) -> None:
         engine = self.llm.llm_engine
         pending = deque(items)
-        active: dict[str, _Active] = {}
+        active: dict[int, _Active] = {}
         in_flight = 0
-        counter = itertools.count()
+        numbers = itertools.count()
         detail = self.options.token_detail
         width = 1 + min(self.options.logprobs, self.vocab_size) if self.options.logprobs else 0
 
-        while pending or active:
+        while pending or in_flight:
             while pending and (in_flight < self.window_samples or not active):
                 item = pending.popleft()
-                request_id = f"leash-{next(counter)}"
-                accs = [
-                    SampleAccumulator(
-                        item.first_sample + i, keep_detail=item.first_sample + i < detail
-                    )
-                    for i in range(item.n)
-                ]
-                active[request_id] = _Active(item, accs)
-                engine.add_request(
-                    request_id,
-                    {"prompt_token_ids": list(item.prompt_token_ids)},
-                    self.sampling_params(item),
-                )
+                number = next(numbers)
+                state = _Active(item, [])
+                active[number] = state
+                for i in range(item.n):
+                    sample = item.first_sample + i
+                    state.samples.append(SampleAccumulator(sample, keep_detail=sample < detail))
+                    # what vLLM's n-fan-out does: child i of seed s is seeded s + i
+                    params = self.sampling_params(item.seed + sample, item.max_tokens)
+                    prompt = {"prompt_token_ids": list(item.prompt_token_ids)}
+                    engine.add_request(f"{number}:{i}", prompt, params)
                 in_flight += item.n
             if not engine.has_unfinished_requests():
                 raise RuntimeError("vLLM has no unfinished request but samples are missing")
-            outputs = engine.step()
-            flat: list[list[float]] = []
-            owners: list[SampleAccumulator] = []
-            finished: list[str] = []
-            for out in outputs:
-                state = active.get(out.request_id)
-                if state is None:
+            ended: list[tuple[SampleAccumulator, Any]] = []
+            touched: set[int] = set()
+            for out in engine.step():
+                if not out.finished:
                     continue
-                for c in out.outputs:
-                    acc = state.samples[c.index]
-                    if acc.finished:
-                        continue
-                    acc.token_ids.extend(c.token_ids)
-                    if self.options.stop:
-                        acc.text_parts.append(c.text)
-                    if width and c.logprobs is not None and len(c.logprobs) > 0:
-                        flat.append(c.logprobs.logprobs)
-                        owners.append(acc)
-                    if c.finish_reason is not None:
-                        acc.finish_reason = str(c.finish_reason)
-                        acc.cumulative_logprob = c.cumulative_logprob
-                        state.n_finished += 1
-                        in_flight -= 1
-                if state.n_finished == len(state.samples):
-                    finished.append(out.request_id)
-            if flat:
-                self._add_entropies(flat, owners, width)
-            for request_id in finished:
-                state = active.pop(request_id)
+                head, _, index = out.request_id.partition(":")
+                number = int(head)
+                touched.add(number)
+                state = active[number]
+                c = out.outputs[0]
+                acc = state.samples[int(index)]
+                acc.token_ids = list(c.token_ids)
+                if self.options.stop:
+                    acc.text_parts.append(c.text)
+                acc.finish_reason = str(c.finish_reason)
+                acc.cumulative_logprob = c.cumulative_logprob
+                ended.append((acc, c.logprobs))
+                state.n_finished += 1
+                in_flight -= 1
+            if width and ended:
+                self._add_entropies(
+                    [lp.logprobs if lp else [] for _, lp in ended], [acc for acc, _ in ended], width
+                )
+            for number in sorted(touched):
+                if active[number].n_finished < len(active[number].samples):
+                    continue
+                state = active.pop(number)
                 on_done(state.item, [self._record(acc) for acc in state.samples])
 
     def _add_entropies(
         self, flat: list[list[float]], owners: list[SampleAccumulator], width: int
     ) -> None:
-        """Per-position entropies of one engine step, for all samples at once."""
+        """Per-position entropies of the samples that ended in one step, all at once."""
         lengths = np.fromiter((len(f) for f in flat), dtype=np.int64, count=len(flat))
         values = np.fromiter(
             itertools.chain.from_iterable(flat), dtype=np.float64, count=int(lengths.sum())
