@@ -513,6 +513,7 @@ def sampling_record(
         "stop": list(s.stop),
         "stop_token_ids": list(s.stop_token_ids),
         "logprobs": run.logprobs,
+        "token_detail": run.token_detail,
         "token_entropy": (
             f"mean over generated tokens of the top-{run.logprobs} part of the entropy of the"
             " model's next-token distribution (temperature 1, before top-p), nats; bounds in"

@@ -83,6 +83,8 @@ def vllm_run(checkpoints, tmp_path_factory) -> Path:
         f"toy={checkpoints['bench']}",
         *SAMPLING_FLAGS,
         *ENGINE_FLAGS,
+        "--token-detail",
+        "2",
         "-o",
         str(out),
     )
