@@ -33,6 +33,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "explore": ("leash_tui.explore_command:explore", "Explore a results folder in the terminal."),
     "demo": ("leash_tui.demo_command:demo", "Write a synthetic demo folder and explore it."),
     "triage": ("leash_tui.triage_command:triage", "Export triage tags and notes (CSV, JSONL)."),
+    "sample": (
+        "leash_tui.sample_command:sample",
+        "Sample k completions per question from base and RLVR models (vLLM, server, HF).",
+    ),
     "report": (
         "leash_tui.report_command:report",
         "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
