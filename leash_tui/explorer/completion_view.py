@@ -105,6 +105,7 @@ class CompletionView(ScrollView, can_focus=True):
         self._wrapped_width = -1
         self._cache: LRUCache[tuple[int, int], Strip] = LRUCache(256)
         self._generation = 0
+        self._follow_highlight = False
 
     def show(self, text: str, highlight: tuple[int, int] | None = None) -> None:
         """Show ``text`` (already a display text) with ``highlight`` offsets into it."""
@@ -112,6 +113,7 @@ class CompletionView(ScrollView, can_focus=True):
         self._highlight = highlight
         self._wrapped_width = -1
         self._generation += 1
+        self._follow_highlight = False
         self._cache.clear()
         self._rewrap()
         self.scroll_to(0, 0, animate=False, immediate=True, force=True)
@@ -134,19 +136,31 @@ class CompletionView(ScrollView, can_focus=True):
         self.virtual_size = Size(width, len(self._lines))
 
     def on_resize(self) -> None:
+        width_before = self._wrapped_width
         self._rewrap()
+        if self._follow_highlight and self._wrapped_width != width_before:
+            # offsets were computed for another width (e.g. before the first layout)
+            self.call_after_refresh(self._scroll_to_highlight_now, self._generation)
 
     def scroll_to_highlight(self) -> None:
         """Scroll so the answer span is in view (near the bottom of long completions)."""
+        self._follow_highlight = True
         self.call_after_refresh(self._scroll_to_highlight_now, self._generation)
 
-    def _scroll_to_highlight_now(self, generation: int) -> None:
+    def _scroll_to_highlight_now(self, generation: int, attempt: int = 0) -> None:
         if self._highlight is None or generation != self._generation:
             return
+        self._rewrap()
         line = max(0, bisect_right(self._lines, (self._highlight[0], len(self._text) + 1)) - 1)
         height = self.scrollable_content_region.height
-        if line >= height:
-            self.scroll_to(y=line - height // 2, animate=False, immediate=True)
+        target = line - height // 2
+        if height > 0 and line < height:
+            return
+        if (height <= 0 or target > self.max_scroll_y) and attempt < 50:
+            # the new virtual size is not laid out yet: scrolling now would be clamped
+            self.call_after_refresh(self._scroll_to_highlight_now, generation, attempt + 1)
+            return
+        self.scroll_to(y=target, animate=False, immediate=True)
 
     def render_line(self, y: int) -> Strip:
         self._rewrap()
