@@ -45,11 +45,17 @@ def read_records(source: str) -> Iterator[tuple[str, Record]]:
     yield from reader(path)
 
 
-def _read_jsonl(path: Path) -> Iterator[tuple[str, Record]]:
+def _short_json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def iter_json_lines(path: Path) -> Iterator[tuple[int, Record]]:
+    """Yield (line number, JSON object) for each non-blank line; errors name file and line."""
     try:
         handle = open(path, encoding="utf-8")
     except OSError as exc:
-        raise LeashError(f"{path}: cannot be read ({exc})") from exc
+        raise LeashError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     with handle:
         try:
             for number, line in enumerate(handle, start=1):
@@ -58,12 +64,19 @@ def _read_jsonl(path: Path) -> Iterator[tuple[str, Record]]:
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise LeashError(f"{path} line {number}: not valid JSON ({exc.msg})") from exc
+                    raise LeashError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
                 if not isinstance(record, dict):
-                    raise LeashError(f"{path} line {number}: expected a JSON object")
-                yield f"{path} line {number}", record
+                    raise LeashError(
+                        f"{path} line {number}: expected a JSON object, got {_short_json(record)}"
+                    )
+                yield number, record
         except UnicodeDecodeError as exc:
-            raise LeashError(f"{path}: not UTF-8 text ({exc})") from exc
+            raise LeashError(f"{path}: not UTF-8 text ({exc})") from None
+
+
+def _read_jsonl(path: Path) -> Iterator[tuple[str, Record]]:
+    for number, record in iter_json_lines(path):
+        yield f"{path} line {number}", record
 
 
 def _read_json(path: Path) -> Iterator[tuple[str, Record]]:

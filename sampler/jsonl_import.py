@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sampler.benchmark_files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.import_core import ImportSession, ImportSummary
 from sampler.results_schema import (
@@ -75,30 +76,6 @@ def gold_text(gold: str | int | float | None) -> str | None:
     if isinstance(gold, float) and gold.is_integer():
         gold = int(gold)
     return None if gold is None else str(gold)
-
-
-def iter_json_lines(path: Path):
-    """Yield (line number, JSON object) for each non-blank line; errors name file and line."""
-    try:
-        handle = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise LeashError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise LeashError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
-                if not isinstance(record, dict):
-                    raise LeashError(
-                        f"{path} line {number}: expected a JSON object, got {_describe(record)}"
-                    )
-                yield number, record
-        except UnicodeDecodeError as exc:
-            raise LeashError(f"{path}: not UTF-8 text ({exc})") from None
 
 
 class _LineChecker:

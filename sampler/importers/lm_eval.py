@@ -39,6 +39,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sampler.benchmark_files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.import_core import ImportSession
 from sampler.importers.source_fields import (
@@ -52,7 +53,6 @@ from sampler.importers.source_fields import (
     stage_question_samples,
     task_from_file_name,
 )
-from sampler.jsonl_import import iter_json_lines
 
 FORMAT = "lm-eval"
 #: Fields of a line that are not metric scores.

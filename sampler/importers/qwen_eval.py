@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sampler.benchmark_files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.import_core import ImportSession
 from sampler.importers.source_fields import (
@@ -40,7 +41,6 @@ from sampler.importers.source_fields import (
     resolve_question,
     stage_question_samples,
 )
-from sampler.jsonl_import import iter_json_lines
 
 FORMAT = "qwen-eval"
 #: Problem fields the harness copies from the benchmark file, kept as question metadata.
