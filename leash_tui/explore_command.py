@@ -12,6 +12,9 @@ from sampler.errors import LeashError
 
 def run_explorer(root: Path, target: str | None = None) -> None:
     """Open the explorer on ``root`` in this terminal; errors become LeashError."""
+    from leash_tui.pandas_probe import skip_pandas_probe
+
+    skip_pandas_probe()
     from leash_tui.results_reader import Results
 
     results = Results.open(root)  # a bad folder is reported before the screen changes

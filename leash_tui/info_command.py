@@ -158,6 +158,9 @@ def render_missing(pairs: list[dict[str, Any]], console: Console, shown: int = 8
 @click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
 def info(results: Path, as_json: bool) -> None:
     """Describe RESULTS: format, models and roles, benchmarks and domains, sample counts."""
+    from leash_tui.pandas_probe import skip_pandas_probe
+
+    skip_pandas_probe()
     from leash_tui.results_info import describe_results
     from leash_tui.results_reader import Results
 

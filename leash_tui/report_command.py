@@ -63,7 +63,8 @@ TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 col
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Recount every sample instead of reusing the per-question cache (~/.cache/leash).",
+    help="Count every sample again from the rows, ignoring the per-question cache"
+    " (~/.cache/leash) and the counts stored in each shard's footer.",
 )
 def report(
     results: Path,
@@ -81,6 +82,9 @@ def report(
     One block per target compared with the base: rows per benchmark, then per
     domain, then overall. Samples not yet verified are not counted as wrong.
     """
+    from leash_tui.pandas_probe import skip_pandas_probe
+
+    skip_pandas_probe()
     from leash_tui.report_build import build_report
     from leash_tui.report_data import load_report_data
 

@@ -21,7 +21,8 @@ from leash_tui import report_cache
 from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
 from leash_tui.grading_agreement import agreement_table, may_have_source_verdicts
 from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
-from leash_tui.sample_stats import counts_table, folder_stats
+from leash_tui.sample_stats import counts_table
+from leash_tui.shard_summary import folder_stats
 from sampler.results_schema import Manifest
 
 REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
@@ -70,7 +71,9 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
 
     With ``use_cache`` the per-question statistics come from report_cache when the
     folder's shards have not changed since they were computed, and are stored there
-    when they had to be computed.
+    when they had to be computed; otherwise they are computed from the shards' footer
+    summaries (shard_summary) where those are valid. Without ``use_cache``, every
+    sample is counted again from the rows: neither the cache nor the summaries are used.
     """
     results = Results.open(root)
     stamp = cache_stamp(results) if use_cache else None
@@ -78,7 +81,7 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
     if cached is not None:
         counts, stats = cached
     else:
-        summary = folder_stats(results.shard_paths(), REPORT_COLUMNS)
+        summary = folder_stats(results.shard_paths(), REPORT_COLUMNS, summaries=use_cache)
         counts = counts_table(summary)
         stats = answer_stats_table(summary)
         if stamp:

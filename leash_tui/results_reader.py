@@ -19,7 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from leash_tui.sample_stats import chunk_stats, counts_table, folder_stats
+from leash_tui.sample_stats import chunk_stats, counts_table
+from leash_tui.shard_summary import folder_stats
 from sampler.errors import LeashError
 from sampler.results_manifest import load_manifest
 from sampler.results_schema import (

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.sample_groups import GROUP_KEYS, group_samples, map_chunks
+from leash_tui.sample_groups import GROUP_KEYS, group_samples
 from sampler.results_schema import (
     STATUS_CORRECT,
     STATUS_ERROR,
@@ -72,7 +71,7 @@ def _codes(column: pa.DictionaryArray) -> np.ndarray:
     return pc.fill_null(column.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _empty_classes() -> pa.Table:
+def empty_classes() -> pa.Table:
     return pa.table(
         {
             "group": pa.array([], pa.int64()),
@@ -116,7 +115,7 @@ def chunk_stats(table: pa.Table) -> SampleStats:
         token_n = np.bincount(codes[ok], minlength=size).astype(np.int64)
 
     evidence = np.zeros(size, dtype=np.int64)
-    classes = _empty_classes()
+    classes = empty_classes()
     if "answer" in names:
         verified = slots != SLOT_UNVERIFIED
         correct = slots == 0
@@ -174,7 +173,7 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         keys = pa.table({k: pa.array([], pa.string()) for k in GROUP_KEYS})
         empty = np.zeros(0, dtype=np.int64)
         return SampleStats(keys, np.zeros((0, SLOTS), np.int64), np.zeros(0), empty, empty,
-                           _empty_classes())  # fmt: skip
+                           empty_classes())  # fmt: skip
     merged = group_samples(pa.concat_tables([p.keys for p in parts]), GROUP_KEYS)
     size = merged.count
     offsets = np.cumsum([0] + [p.groups for p in parts])
@@ -192,7 +191,7 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         if part.classes.num_rows:
             local = part.classes.column("group").to_numpy()
             class_tables.append(part.classes.set_column(0, "group", pa.array(target[local])))
-    classes = _empty_classes()
+    classes = empty_classes()
     if class_tables:
         summed = (
             pa.concat_tables(class_tables)
@@ -203,12 +202,6 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
             ["count" if c == "count_sum" else c for c in summed.column_names]
         ).select(["group", "kind", "answer", "count"])
     return SampleStats(merged.keys, status, token_sum, token_n, evidence, classes)
-
-
-def folder_stats(paths: Sequence[Path], columns: Sequence[str], threads: int = 2) -> SampleStats:
-    """Statistics of every sample in the shards ``paths`` (key columns plus ``columns``)."""
-    wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
-    return merge_stats(map_chunks(paths, wanted, chunk_stats, threads=threads))
 
 
 def counts_table(stats: SampleStats) -> pa.Table:

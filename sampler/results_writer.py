@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from leash_tui.shard_summary import summary_metadata
 from sampler.atomic_io import atomic_path, exclusive_lock, remove_stale_temporaries
 from sampler.errors import LeashError
 from sampler.results_manifest import load_manifest, save_manifest
@@ -33,6 +34,16 @@ from sampler.results_schema import (
     SAMPLES_SCHEMA,
     Manifest,
 )
+
+#: string columns stored dictionary-encoded (few distinct values per row group)
+SHARD_DICTIONARY_COLUMNS = [
+    "benchmark",
+    "question_id",
+    "model",
+    "finish_reason",
+    "status",
+    "answer",
+]
 
 
 def conform_table(table: pa.Table, schema: pa.Schema) -> pa.Table:
@@ -151,24 +162,26 @@ def new_shard_path(root: Path) -> Path:
 
 
 def write_shard_file(path: Path, table: pa.Table) -> None:
-    """Write sorted samples to ``path`` atomically, in the standard row-group layout."""
+    """Write sorted samples to ``path`` atomically, in the standard row-group layout.
+
+    The footer carries the shard's summary statistics (leash_tui.shard_summary), so
+    readers need not scan the rows for counts; file and summary are published by the
+    same rename.
+    """
     table = sort_samples(conform_table(table, SAMPLES_SCHEMA))
+    row_groups = -(-table.num_rows // SAMPLE_ROW_GROUP_ROWS)
+    summary = summary_metadata(table, row_groups)
     with atomic_path(path) as tmp:
-        pq.write_table(
-            table,
+        with pq.ParquetWriter(
             tmp,
-            row_group_size=SAMPLE_ROW_GROUP_ROWS,
+            table.schema,
             compression="zstd",
-            use_dictionary=[
-                "benchmark",
-                "question_id",
-                "model",
-                "finish_reason",
-                "status",
-                "answer",
-            ],
+            use_dictionary=SHARD_DICTIONARY_COLUMNS,
             write_statistics=True,
-        )
+        ) as writer:
+            writer.write_table(table, row_group_size=SAMPLE_ROW_GROUP_ROWS)
+            if summary:
+                writer.add_key_value_metadata(summary)
 
 
 def append_samples(root: Path, table: pa.Table) -> Path | None:

@@ -174,13 +174,13 @@ def test_interrupted_shard_write_leaves_nothing_visible(tmp_path, monkeypatch):
 
     root = make_folder(tmp_path)
     kept = append_samples(root, samples_table(["1"], ["base"], 2, lambda *a: None))
-    real_write = pq.write_table
+    real_write = pq.ParquetWriter.write_table
 
-    def crash_after_partial_write(table, where, **kwargs):
-        real_write(table.slice(0, 1), where, **kwargs)  # bytes reach the temporary file
+    def crash_after_partial_write(self, table, **kwargs):
+        real_write(self, table.slice(0, 1), **kwargs)  # bytes reach the temporary file
         raise KeyboardInterrupt("killed mid-write")
 
-    monkeypatch.setattr(pq, "write_table", crash_after_partial_write)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", crash_after_partial_write)
     with pytest.raises(KeyboardInterrupt):
         append_samples(root, samples_table(["2"], ["base"], 2, lambda *a: None))
     assert [p.name for p in (root / "samples").iterdir()] == [kept.name]

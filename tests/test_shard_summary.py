@@ -1,0 +1,147 @@
+"""Shard summaries in Parquet footers: same numbers as a scan, never trusted when stale."""
+
+from __future__ import annotations
+
+import math
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from leash_tui import sample_groups, shard_summary
+from leash_tui.answer_stats import answer_stats_table
+from leash_tui.report_data import REPORT_COLUMNS, load_report_data
+from leash_tui.results_reader import Results
+from leash_tui.sample_stats import counts_table
+from leash_tui.shard_summary import folder_stats
+from sampler.results_writer import replace_shard
+from tests.folder_builders import build_folder, sample_rows, samples_table
+
+
+def _block_row_reads(monkeypatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("a shard's rows were read")
+
+    monkeypatch.setattr(sample_groups, "read_chunk", refuse)
+
+
+def _scan_only(monkeypatch) -> None:
+    monkeypatch.setattr(shard_summary, "shard_summary", lambda path: None)
+
+
+def _tables(root):
+    stats = folder_stats(Results.open(root).shard_paths(), REPORT_COLUMNS)
+    return counts_table(stats).to_pylist(), answer_stats_table(stats).to_pylist()
+
+
+def _same_rows(left: list[dict], right: list[dict]) -> None:
+    assert len(left) == len(right)
+    for a, b in zip(left, right, strict=True):
+        assert a.keys() == b.keys()
+        for key in a:
+            if isinstance(a[key], float) and isinstance(b[key], float):
+                assert math.isclose(a[key], b[key], rel_tol=1e-12, abs_tol=1e-12), key
+            else:
+                assert a[key] == b[key], key
+
+
+token = st.sampled_from(["C", "I7", "I8", "N", "?", "T", "T7", "E", "C42"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    spec=st.dictionaries(
+        st.tuples(st.sampled_from(["alg", "geo"]), st.sampled_from(["1", "2", "10", "x"])),
+        st.fixed_dictionaries(
+            {
+                "base": st.lists(token, min_size=1, max_size=8).map(" ".join),
+                "rlvr": st.lists(token, min_size=1, max_size=8).map(" ".join),
+            }
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    shards=st.integers(1, 3),
+)
+def test_summaries_give_exactly_what_a_scan_gives(tmp_path_factory, spec, shards):
+    root = build_folder(tmp_path_factory.mktemp("r") / "r", spec, shards=shards)
+    with pytest.MonkeyPatch.context() as mp:
+        _block_row_reads(mp)
+        from_footers = _tables(root)
+    with pytest.MonkeyPatch.context() as mp:
+        _scan_only(mp)
+        scanned = _tables(root)
+    _same_rows(from_footers[0], scanned[0])
+    _same_rows(from_footers[1], scanned[1])
+
+
+def test_opening_a_folder_reads_no_rows_when_every_shard_has_a_summary(tmp_path, monkeypatch):
+    spec = {("alg", "1"): {"base": "C C I7 N", "rlvr": "C ? C T"}, ("geo", "2"): {"base": "I"}}
+    root = build_folder(tmp_path / "r", spec, shards=2)
+    _block_row_reads(monkeypatch)
+    counts = {
+        (r["question_id"], r["model"]): r for r in Results.open(root).verdict_counts().to_pylist()
+    }
+    assert (counts["1", "base"]["n"], counts["1", "base"]["n_correct"]) == (4, 2)
+    assert (counts["1", "rlvr"]["n_verified"], counts["1", "rlvr"]["n_timeout"]) == (3, 1)
+    data = load_report_data(root)  # the (private, empty) report cache does not hold it
+    assert data.counts.num_rows == 3
+    with pytest.raises(AssertionError, match="rows were read"):
+        load_report_data(root, use_cache=False)  # --no-cache: every row is counted again
+
+
+def test_shards_without_a_summary_are_scanned(tmp_path):
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I", "rlvr": "C C"}})
+    plain = root / "samples" / "part-0-other-tool.parquet"
+    table = samples_table(sample_rows("alg", "2", "base", "C C C ?"))
+    pq.write_table(table, plain)  # another writer: no leash summary in the footer
+    assert shard_summary.shard_summary(plain) is None
+    counts = Results.open(root).verdict_counts().to_pylist()
+    by_key = {(r["question_id"], r["model"]): (r["n"], r["n_correct"]) for r in counts}
+    assert by_key == {("1", "base"): (2, 1), ("1", "rlvr"): (2, 2), ("2", "base"): (4, 3)}
+
+
+def test_a_stale_summary_kept_by_another_tool_is_not_trusted(tmp_path):
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "? ? ? C"}})
+    (shard,) = Results.open(root).shard_paths()
+    table = pq.ParquetFile(shard).read()  # this read carries the footer metadata along
+    assert shard_summary.KEY_INFO in table.schema.metadata
+    status = pa.array(["incorrect", "correct", "incorrect", "correct"])
+    rewritten = table.set_column(table.schema.get_field_index("status"), "status", status)
+    pq.write_table(rewritten, shard, row_group_size=4096)  # the old summary comes along
+    assert shard_summary.KEY_INFO in pq.ParquetFile(shard).metadata.metadata
+    assert shard_summary.shard_summary(shard) is None  # 3 unverified claimed, 0 in the file
+    (row,) = Results.open(root).verdict_counts().to_pylist()
+    assert (row["n_verified"], row["n_correct"], row["n_incorrect"]) == (4, 2, 2)
+
+
+def test_a_summary_from_another_row_group_layout_is_not_trusted(tmp_path):
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I C"}})
+    (shard,) = Results.open(root).shard_paths()
+    table = pq.ParquetFile(shard).read()
+    pq.write_table(table, shard, row_group_size=1)
+    assert shard_summary.shard_summary(shard) is None
+
+
+def test_verification_rewrites_refresh_the_summary(tmp_path, monkeypatch):
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "? ? ?", "rlvr": "? ?"}})
+    (shard,) = Results.open(root).shard_paths()
+    table = pq.ParquetFile(shard).read()
+    verdicts = ["correct", "incorrect", "no_answer", "correct", "timeout"]
+    replace_shard(shard, table.set_column(table.schema.get_field_index("status"), "status",
+                                          pa.array(verdicts)))  # fmt: skip
+    _block_row_reads(monkeypatch)
+    counts = {r["model"]: r for r in Results.open(root).verdict_counts().to_pylist()}
+    assert (counts["base"]["n_correct"], counts["base"]["n_no_answer"]) == (1, 1)
+    assert (counts["rlvr"]["n_correct"], counts["rlvr"]["n_timeout"]) == (1, 1)
+
+
+def test_an_oversized_summary_is_left_out_and_the_shard_scanned(tmp_path, monkeypatch):
+    monkeypatch.setattr(shard_summary, "MAX_SUMMARY_BYTES", 10)
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I7 I8"}})
+    (shard,) = Results.open(root).shard_paths()
+    assert shard_summary.KEY_INFO not in (pq.ParquetFile(shard).metadata.metadata or {})
+    (row,) = Results.open(root).verdict_counts().to_pylist()
+    assert (row["n"], row["n_correct"], row["n_incorrect"]) == (3, 1, 2)
