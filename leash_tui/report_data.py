@@ -22,7 +22,7 @@ from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
 from leash_tui.grading_agreement import agreement_table, may_have_source_verdicts
 from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
 from leash_tui.sample_stats import counts_table
-from leash_tui.shard_summary import folder_stats
+from leash_tui.shard_summary import folder_stats, stored_folder_stats
 from sampler.results_schema import Manifest
 
 REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
@@ -66,30 +66,48 @@ def cached_tables(results: Results, stamp: str | None = None) -> tuple[pa.Table,
     return cached.select(list(COUNTS_COLUMNS)), cached.select(list(ANSWER_STATS_COLUMNS))
 
 
-def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
-    """Open ``root`` and compute counts and answer statistics (LeashError on bad input).
+def report_tables(
+    results: Results, use_cache: bool = True, scan: bool = True
+) -> tuple[pa.Table, pa.Table] | None:
+    """(verdict counts, answer statistics) of the folder.
 
-    With ``use_cache`` the per-question statistics come from report_cache when the
-    folder's shards have not changed since they were computed, and are stored there
-    when they had to be computed; otherwise they are computed from the shards' footer
-    summaries (shard_summary) where those are valid. Without ``use_cache``, every
-    sample is counted again from the rows: neither the cache nor the summaries are used.
+    With ``use_cache`` they come from report_cache when the folder's shards have not
+    changed since they were computed, and are stored there when they had to be
+    computed; otherwise they are computed from the shards' footer summaries
+    (shard_summary) where those are valid, scanning the other shards. Without
+    ``use_cache``, every sample is counted again from the rows: neither the cache nor
+    the summaries are used. With ``scan`` false, None is returned instead of scanning
+    any shard (a caller that can show something useful sooner without them).
     """
-    results = Results.open(root)
     stamp = cache_stamp(results) if use_cache else None
     cached = cached_tables(results, stamp) if stamp else None
     if cached is not None:
-        counts, stats = cached
-    else:
+        return cached
+    if scan:
         summary = folder_stats(results.shard_paths(), REPORT_COLUMNS, summaries=use_cache)
-        counts = counts_table(summary)
-        stats = answer_stats_table(summary)
-        if stamp:
-            combined = counts
-            for name in ANSWER_STATS_COLUMNS:
-                if name not in COUNTS_COLUMNS:
-                    combined = combined.append_column(name, stats.column(name))
-            report_cache.store(results.root, stamp, combined)
+    else:
+        summary = stored_folder_stats(results.shard_paths()) if use_cache else None
+        if summary is None:
+            return None
+    counts = counts_table(summary)
+    stats = answer_stats_table(summary)
+    if stamp:
+        combined = counts
+        for name in ANSWER_STATS_COLUMNS:
+            if name not in COUNTS_COLUMNS:
+                combined = combined.append_column(name, stats.column(name))
+        report_cache.store(results.root, stamp, combined)
+    return counts, stats
+
+
+def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
+    """Open ``root`` and compute counts and answer statistics (LeashError on bad input);
+    ``use_cache`` as in ``report_tables``. Grading agreement is read when the shards'
+    statistics show imported source verdicts."""
+    results = Results.open(root)
+    tables = report_tables(results, use_cache=use_cache)
+    assert tables is not None  # scanning is allowed, so there is always an answer
+    counts, stats = tables
     agreement = None
     if may_have_source_verdicts(results.shard_paths()):
         agreement = agreement_table(results)

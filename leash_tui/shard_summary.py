@@ -156,6 +156,18 @@ def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
     return stats
 
 
+def stored_folder_stats(paths: Sequence[Path]) -> SampleStats | None:
+    """Statistics of every sample from the footer summaries alone, or None when some shard
+    has no trustworthy summary (the caller then decides whether a scan is worth it)."""
+    parts = []
+    for path in paths:
+        summary = shard_summary(path)
+        if summary is None:
+            return None
+        parts.append(summary)
+    return merge_stats(parts)
+
+
 def folder_stats(
     paths: Sequence[Path], columns: Sequence[str], threads: int = 2, summaries: bool = True
 ) -> SampleStats:

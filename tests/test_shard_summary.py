@@ -145,3 +145,30 @@ def test_an_oversized_summary_is_left_out_and_the_shard_scanned(tmp_path, monkey
     assert shard_summary.KEY_INFO not in (pq.ParquetFile(shard).metadata.metadata or {})
     (row,) = Results.open(root).verdict_counts().to_pylist()
     assert (row["n"], row["n_correct"], row["n_incorrect"]) == (3, 1, 2)
+
+
+def test_the_explorer_opens_with_entropies_from_footers_alone(tmp_path, monkeypatch):
+    from leash_tui.explorer.explorer_model import open_counts
+
+    spec = {("alg", "1"): {"base": "C I7 I7 N", "rlvr": "C C I8 ?"}}
+    entropy = {("alg", "1", "base"): [0.5, 1.0, 1.5, 2.0]}
+    root = build_folder(tmp_path / "r", spec, token_entropy=entropy)
+    with pytest.MonkeyPatch.context() as mp:
+        _block_row_reads(mp)
+        counts, stats = open_counts(Results.open(root))
+    assert counts.column("n").to_pylist() == [4, 4]
+    assert stats is not None
+    base = next(r for r in stats.to_pylist() if r["model"] == "base")
+    assert (base["token_entropy_sum"], base["token_entropy_n"]) == (5.0, 4)
+    assert base["answer_classes"] == 3  # correct, "7", no answer
+
+
+def test_the_explorer_defers_entropies_when_a_shard_must_be_scanned(tmp_path):
+    from leash_tui.explorer.explorer_model import open_counts
+
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I", "rlvr": "C C"}})
+    pq.write_table(samples_table(sample_rows("alg", "2", "base", "C ?")),
+                   root / "samples" / "part-0-plain.parquet")  # fmt: skip
+    counts, stats = open_counts(Results.open(root))
+    assert stats is None  # computed after the first paint, from every answer
+    assert sorted(counts.column("n").to_pylist()) == [2, 2, 2]

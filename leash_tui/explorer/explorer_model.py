@@ -27,7 +27,7 @@ from leash_tui.grading_agreement import (
     disagreements_by_question,
     may_have_source_verdicts,
 )
-from leash_tui.report_data import cached_tables
+from leash_tui.report_data import report_tables
 from leash_tui.results_reader import Results
 from leash_tui.support_analysis import (
     answer_distribution,
@@ -248,10 +248,11 @@ class PairView:
 
 def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
     """Verdict counts, and per-question answer statistics when ``leash report``'s cache of
-    this folder is current (else None: the caller computes them after the first paint)."""
-    cached = cached_tables(results)
-    if cached is not None:
-        return cached
+    this folder is current or every shard carries a footer summary (else None: the caller
+    computes them after the first paint, as they need a pass over every answer)."""
+    tables = report_tables(results, scan=False)
+    if tables is not None:
+        return tables
     return results.verdict_counts(), None
 
 
