@@ -62,6 +62,9 @@ def measure_pandas(folder: Path) -> dict:
 
 def measure_explorer(folder: Path) -> dict:
     sys.path.insert(0, str(ROOT))
+    from leash_tui.pandas_probe import skip_pandas_probe
+
+    skip_pandas_probe()  # as `leash explore` does before opening
     from leash_tui.explorer.app import ExplorerApp
     from leash_tui.explorer.completion_view import CompletionView
     from leash_tui.explorer.question_list import QuestionList
