@@ -107,6 +107,9 @@ class _Zygote:
                 stdout=subprocess.DEVNULL if quiet else None,
                 stderr=subprocess.DEVNULL if quiet else None,
                 env=env,
+                # ``-m`` puts the working directory first on sys.path: run from leash's own
+                # root, so that a ``sampler`` package elsewhere can never stand in for it
+                cwd=_PACKAGE_ROOT,
             )
         finally:
             child_end.close()
@@ -225,15 +228,60 @@ class _Worker:
 def _startup_problem() -> str:
     """Why the workers cannot start: import their modules here and report the error."""
     probe = subprocess.run(
-        [sys.executable, "-c", "import sampler.verify_worker as w; w.warm_up()"],
+        [sys.executable, "-c", "import sampler.verify_worker as w; w.load()"],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": _PACKAGE_ROOT},
+        cwd=_PACKAGE_ROOT,
         timeout=STARTUP_LIMIT_S,
         check=False,
     )
     lines = (probe.stderr or "").strip().splitlines()
     return lines[-1] if lines else f"start-up took over {STARTUP_LIMIT_S:g} s"
+
+
+Pending = tuple[int, VerifyTask]
+
+
+class _Lanes:
+    """Tasks waiting for a worker: one contiguous run of them per worker slot.
+
+    A worker takes batches from the front of its own run; when that is empty it
+    takes from the back of the longest other run. Tasks come in question order
+    (shards are sorted), so each worker sees a few benchmarks' answer shapes, not
+    all of them: the parser's prediction cache and sympy's caches, which every
+    worker fills for itself, are filled for fewer shapes and hit more often. On
+    ``bench/verify_speed.py`` (2 workers) workers use about a tenth less CPU than
+    when batches are dealt out in turn: most of a pair's cost there is a worker
+    meeting an answer shape for the first time.
+    """
+
+    def __init__(self, items: Sequence[Pending], lanes: int):
+        lanes = max(1, lanes)
+        step, extra = divmod(len(items), lanes)
+        self._lanes: list[deque[Pending]] = []
+        start = 0
+        for k in range(lanes):
+            end = start + step + (1 if k < extra else 0)
+            self._lanes.append(deque(items[start:end]))
+            start = end
+
+    def __len__(self) -> int:
+        return sum(len(lane) for lane in self._lanes)
+
+    def take(self, slot: int, size: int) -> list[Pending]:
+        """Up to ``size`` tasks for the worker in ``slot``, in task order."""
+        own = self._lanes[slot % len(self._lanes)]
+        if own:
+            return [own.popleft() for _ in range(min(size, len(own)))]
+        longest = max(self._lanes, key=len)
+        stolen = [longest.pop() for _ in range(min(size, len(longest)))]
+        stolen.reverse()
+        return stolen
+
+    def put_back(self, slot: int, items: Sequence[Pending]) -> None:
+        """Return tasks a worker did not finish to the front of its run."""
+        self._lanes[slot % len(self._lanes)].extendleft(reversed(items))
 
 
 class VerifyPool:
@@ -316,7 +364,6 @@ class VerifyPool:
         if not tasks:
             return []
         results: list[Verdict | None] = [None] * len(tasks)
-        queue: deque[tuple[int, VerifyTask]] = deque(enumerate(tasks))
         remaining = len(tasks)
 
         def finish(index: int, verdict: Verdict) -> None:
@@ -330,6 +377,7 @@ class VerifyPool:
         try:
             while len(self._workers) < min(self.size, len(tasks)):
                 self._workers.append(self._spawn())
+            queue = _Lanes(list(enumerate(tasks)), len(self._workers))
             while remaining:
                 self._dispatch(queue)
                 watched = [w for w in self._workers if w.busy or not w.ready]
@@ -350,11 +398,9 @@ class VerifyPool:
             raise
         return [r if r is not None else Verdict(STATUS_ERROR) for r in results]
 
-    def _enforce_deadlines(
-        self, queue: deque[tuple[int, VerifyTask]], finish: Callable[[int, Verdict], None]
-    ) -> None:
+    def _enforce_deadlines(self, queue: _Lanes, finish: Callable[[int, Verdict], None]) -> None:
         now = time.monotonic()
-        for worker in list(self._workers):
+        for slot, worker in enumerate(list(self._workers)):
             if not worker.ready:
                 if now - worker.started > WORKER_START_LIMIT_S:
                     raise LeashError(
@@ -363,36 +409,35 @@ class VerifyPool:
                 continue
             if worker.busy and now - worker.since > self.deadline_s:
                 index, _ = worker.current()
-                queue.extendleft(reversed(worker.rest()))
+                queue.put_back(slot, worker.rest())
                 self.timeouts += 1
                 self._replace(worker)
                 finish(
                     index, Verdict(STATUS_TIMEOUT, None, f"no verdict within {self.deadline_s:g} s")
                 )
 
-    def _dispatch(self, queue: deque[tuple[int, VerifyTask]]) -> None:
-        idle = [w for w in self._workers if w.ready and not w.busy]
-        if not idle or not queue:
+    def _dispatch(self, queue: _Lanes) -> None:
+        waiting = len(queue)
+        if not waiting:
             return
         # Small batches: few messages, yet no worker sits idle while another has a long queue.
-        size = max(1, min(_MAX_BATCH, math.ceil(len(queue) / (8 * len(self._workers)))))
-        for worker in idle:
-            if not queue:
+        size = max(1, min(_MAX_BATCH, math.ceil(waiting / (8 * len(self._workers)))))
+        for slot, worker in enumerate(list(self._workers)):
+            if not worker.ready or worker.busy:
+                continue
+            batch = queue.take(slot, size)
+            if not batch:
                 break
-            batch = [queue.popleft() for _ in range(min(size, len(queue)))]
             try:
                 worker.assign(batch)
             except OSError:  # it died between batches (killed by the OS, say): try a fresh one
-                queue.extendleft(reversed(batch))
+                queue.put_back(slot, batch)
                 worker.batch = []
                 self.crashes += 1
                 self._replace(worker)
 
     def _collect(
-        self,
-        worker: _Worker,
-        queue: deque[tuple[int, VerifyTask]],
-        finish: Callable[[int, Verdict], None],
+        self, worker: _Worker, queue: _Lanes, finish: Callable[[int, Verdict], None]
     ) -> None:
         """Read every message the worker has sent; handle its death."""
         while True:
@@ -411,17 +456,12 @@ class VerifyPool:
             worker.since = time.monotonic()
             finish(index, verdict)
 
-    def _lost(
-        self,
-        worker: _Worker,
-        queue: deque[tuple[int, VerifyTask]],
-        finish: Callable[[int, Verdict], None],
-    ) -> None:
+    def _lost(self, worker: _Worker, queue: _Lanes, finish: Callable[[int, Verdict], None]) -> None:
         """A worker's pipe closed: it died. Its current item is an error; the rest go back."""
         self.crashes += 1
         if worker.busy:
             index, _ = worker.current()
-            queue.extendleft(reversed(worker.rest()))
+            queue.put_back(self._workers.index(worker), worker.rest())
             finish(index, Verdict(STATUS_ERROR, None, "the verifier process died on this answer"))
         worker.batch = []
         if self.crashes > 10 * self.size + len(queue):

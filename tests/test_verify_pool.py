@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 import time
 
+from sampler import two_stage_parsing
 from sampler.answer_extraction import AnswerSpan
 from sampler.gold_answers import Gold
-from sampler.verify_pool import AnswerVerifier, VerifyPool
+from sampler.verify_pool import AnswerVerifier, VerifyPool, _Lanes
+from sampler.verify_worker import WARM_UP, _request_waiting, warm_up
 from tests.verify_fixtures import PATHOLOGICAL
 
 HALF = Gold(r"\frac{1}{2}")
@@ -108,3 +111,38 @@ def test_missing_gold_is_an_error():
         verdict = AnswerVerifier(pool).verify([None], [AnswerSpan("3")])[0]
     assert verdict.status == "error"
     assert "gold" in (verdict.detail or "")
+
+
+def test_lanes_keep_neighbouring_tasks_together_and_idle_workers_take_from_the_longest():
+    lanes = _Lanes([(i, None) for i in range(10)], 2)
+
+    def take(slot: int, size: int) -> list[int]:
+        return [i for i, _ in lanes.take(slot, size)]
+
+    assert take(0, 3) == [0, 1, 2]
+    assert take(1, 3) == [5, 6, 7]
+    assert take(0, 3) == [3, 4]
+    assert take(0, 1) == [9]  # its own run is done: the far end of the other one
+    lanes.put_back(1, [(6, None), (7, None)])  # a worker replaced mid-batch
+    assert len(lanes) == 3
+    assert take(1, 8) == [6, 7, 8]
+    assert take(0, 4) == [] and len(lanes) == 0
+    assert [i for i, _ in _Lanes([(0, None)], 3).take(2, 4)] == [0]
+
+
+def test_the_zygote_warms_up_only_until_a_worker_is_asked_for():
+    was = two_stage_parsing.installed()
+    ours, theirs = socket.socketpair()
+    try:
+        assert not _request_waiting(ours)
+        theirs.sendall(b"fork")
+        assert _request_waiting(ours)
+        assert warm_up(stop=lambda: True) == 0
+        answers = iter([False, False, True])
+        assert warm_up(stop=lambda: next(answers)) == 2
+        assert warm_up() == len(WARM_UP)
+    finally:
+        ours.close()
+        theirs.close()
+        if not was:
+            two_stage_parsing.uninstall()
