@@ -17,6 +17,7 @@ from sampler.verify_pool import DEFAULT_DEADLINE_S
 
 if TYPE_CHECKING:
     from sampler.answer_extraction import ExtractionConfig
+    from sampler.verify_pool import VerifyPool
     from sampler.verify_results import VerifySummary
 
 
@@ -82,6 +83,68 @@ def _summary_table(summary: VerifySummary) -> object:
     return table
 
 
+def _verify_with_progress(
+    results: Path,
+    pool: VerifyPool,
+    *,
+    force: bool,
+    retry: bool,
+    extraction: ExtractionConfig | None,
+    show: bool,
+) -> VerifySummary:
+    """``verify_results`` on ``pool`` with a progress bar (samples, rate, ETA) on stderr."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from leash_tui.pandas_probe import skip_pandas_probe
+    from sampler.verify_results import verify_results
+
+    skip_pandas_probe()
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: object) -> Text:
+            speed = getattr(task, "speed", None)
+            return Text("" if speed is None else f"{speed:,.0f} samples/s", style="cyan")
+
+    progress = Progress(
+        TextColumn("verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=not show,
+    )
+    task = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            if total == 0:
+                return  # nothing to do: no bar at all
+            progress.start()
+            task = progress.add_task("verify", total=total)
+        progress.update(task, completed=done, total=total)
+
+    try:
+        return verify_results(
+            results, force=force, retry=retry, extraction=extraction, progress=report, pool=pool
+        )
+    finally:
+        progress.stop()
+
+
 @click.command("verify")
 @click.argument("results", type=click.Path(path_type=Path))
 @click.option("--force", is_flag=True, help="Re-verify every sample, even those with a verdict.")
@@ -142,63 +205,24 @@ def verify(
     stopped at the deadline and recorded as 'timeout'. Safe to interrupt: a rerun
     continues where the last one stopped.
     """
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
+    from sampler.verify_pool import VerifyPool
 
-    from leash_tui.safe_text import safe
-    from sampler.verify_results import verify_results
-
-    class RateColumn(ProgressColumn):
-        def render(self, task: object) -> Text:
-            speed = getattr(task, "speed", None)
-            return Text("" if speed is None else f"{speed:,.0f} samples/s", style="cyan")
-
-    extraction = _extraction(results, extract_default, extract_benchmark, extract_model)
-    err = Console(stderr=True)
-    show = not no_progress and not as_json
-    progress = Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show,
-    )
-    task = None
-
-    def report(done: int, total: int) -> None:
-        nonlocal task
-        if task is None:
-            if total == 0:
-                return  # nothing to do: no bar at all
-            progress.start()
-            task = progress.add_task("verify", total=total)
-        progress.update(task, completed=done, total=total)
-
-    try:
-        summary = verify_results(
+    # The workers' zygote takes most of a second to import math-verify: start it first, so
+    # that it loads while this process imports the rest and reads the folder.
+    with VerifyPool(workers=workers, deadline_s=deadline) as pool:
+        pool.prestart()
+        summary = _verify_with_progress(
             results,
+            pool,
             force=force,
             retry=retry,
-            workers=workers,
-            deadline_s=deadline,
-            extraction=extraction,
-            progress=report,
+            extraction=_extraction(results, extract_default, extract_benchmark, extract_model),
+            show=not no_progress and not as_json,
         )
-    finally:
-        progress.stop()
+    from rich.console import Console
+
+    from leash_tui.safe_text import safe
+
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
