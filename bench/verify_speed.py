@@ -12,11 +12,15 @@ Then it verifies the corpus twice in the same run:
   math-verify and verify, in one process, with no reuse (the loop of common
   evaluation scripts);
 - leash: ``verify_results`` on a results folder holding the same samples
-  (worker startup, reading and writing shards included).
+  (worker startup, reading and writing shards included), ``--repeat`` times on
+  fresh copies; the median counts.
 
 It checks the verdicts are identical, prints both times and the ratio, and, for
 reference, the time and agreement of the commonest script of all, math-verify's
-``parse`` on the whole completion.
+``parse`` on the whole completion. The one-process runs use math-verify as it
+ships; one more (``two-stage``) uses leash's two-stage LaTeX parser
+(``sampler.two_stage_parsing``) in the cached loop, to show how much of leash's
+lead a one-process loop could get from the parser alone.
 
     python bench/verify_speed.py                       # k = 64, 20 questions per benchmark
     python bench/verify_speed.py --k 256 --per-benchmark 8 --workers 2
@@ -30,6 +34,7 @@ import os
 import random
 import re
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -132,7 +137,11 @@ def _on_alarm(signum: int, frame: object) -> None:
 
 
 def naive(
-    questions: list[dict], samples: list[dict], library_cache: bool, deadline_s: float
+    questions: list[dict],
+    samples: list[dict],
+    library_cache: bool,
+    deadline_s: float,
+    two_stage: bool = False,
 ) -> tuple[list[str], float, float]:
     """Every sample extracted, parsed and verified from scratch, in this process.
 
@@ -140,11 +149,18 @@ def naive(
     parsed LaTeX strings (which, samples being in question order, catches most
     repeats); without it every parse is done afresh. Each sample gets the same
     deadline as leash's, by a signal alarm, as one-process scripts bound their time.
+    ``two_stage`` parses with leash's two-stage parser (``sampler.two_stage_parsing``),
+    as leash's workers do: a reference for how much of leash's lead is the parser.
     """
     from math_verify import parser as mv_parser
 
+    from sampler import two_stage_parsing
     from sampler.answer_verdict import clear_caches, judge_safely
     from sampler.verdict_types import prepare_span
+
+    if two_stage:
+        two_stage_parsing.install()
+        mv_parser.parse_latex_cached.cache_clear()
 
     golds = {
         (q["benchmark"], q["question_id"]): gold_from_question(q["gold"], q["metadata"])
@@ -174,6 +190,8 @@ def naive(
                 signal.setitimer(signal.ITIMER_REAL, 0)
     finally:
         signal.signal(signal.SIGALRM, previous)
+        if two_stage:
+            two_stage_parsing.uninstall()
     return statuses, time.perf_counter() - started, time.process_time() - cpu
 
 
@@ -245,10 +263,15 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="leash workers (default: cores)")
     parser.add_argument("--deadline", type=float, default=10.0, help="seconds per answer")
     parser.add_argument(
+        "--repeat", type=int, default=3, help="leash runs (each on a fresh folder); median shown"
+    )
+    parser.add_argument(
         "--baselines",
-        default="script,fresh,cached",
+        default="script,fresh,cached,two-stage",
         help="which one-process runs to time: script (math-verify on whole completions),"
-        " fresh (leash's rules, no reuse), cached (leash's rules, math-verify's own cache)",
+        " fresh (leash's rules, no reuse), cached (leash's rules, math-verify's own cache),"
+        " two-stage (as cached, with leash's two-stage LaTeX parser: a reference, not a"
+        " baseline); 'none' times leash alone",
     )
     args = parser.parse_args()
     wanted = {b.strip() for b in args.baselines.split(",") if b.strip()}
@@ -259,9 +282,13 @@ def main() -> int:
     n = len(samples)
     print(f"corpus: {len(questions)} questions x {args.k} samples = {n} samples")
     load = os.getloadavg()[0]
-    leash_status, leash_s, leash_cpu, summary = leash(
-        questions, samples, args.workers, args.deadline
-    )
+    timed = [leash(questions, samples, args.workers, args.deadline) for _ in range(args.repeat)]
+    leash_status, _, _, summary = timed[0]
+    if any(t[0] != leash_status for t in timed):
+        print("VERDICTS DIFFER between repeated leash runs", file=sys.stderr)
+        return 1
+    leash_s = statistics.median(t[1] for t in timed)
+    leash_cpu = statistics.median(t[2] for t in timed)
     runs = {}
     if "script" in wanted:
         runs["script"] = whole_text_script(questions, samples)
@@ -269,7 +296,11 @@ def main() -> int:
         runs["fresh"] = naive(questions, samples, False, args.deadline)
     if "cached" in wanted:
         runs["cached"] = naive(questions, samples, True, args.deadline)
+    if "two-stage" in wanted:
+        runs["two-stage"] = naive(questions, samples, True, args.deadline, two_stage=True)
     print(f"load average at start: {load:.1f}, {os.cpu_count()} cores (wall times need idle cores)")
+    walls = ", ".join(f"{t[1]:.2f}" for t in timed)
+    print(f"leash verify wall times: {walls} s (median below)")
     print(f"{'':42} {'wall s':>8} {'samples/s':>10} {'CPU s':>8}   leash faster (wall, CPU)")
     print(
         f"{f'leash verify, {summary.workers} workers':42} {leash_s:8.2f} {n / leash_s:10.0f}"
@@ -280,6 +311,7 @@ def main() -> int:
         "script": "common script: parse(completion), verify",
         "fresh": "leash's rules, every sample, no reuse",
         "cached": "leash's rules, every sample, mv's cache",
+        "two-stage": "  same + leash's two-stage parser",
     }
     for key, (_, seconds, cpu) in runs.items():
         print(
@@ -288,7 +320,7 @@ def main() -> int:
         )
 
     failed = False
-    for key in ("fresh", "cached"):
+    for key in ("fresh", "cached", "two-stage"):
         if key not in runs:
             continue
         statuses = runs[key][0]

@@ -27,7 +27,7 @@ from sympy import Basic, MatrixBase
 
 from sampler.answer_extraction import AnswerSpan
 from sampler.gold_answers import Gold, answer_parts, math_mode, strip_unit
-from sampler.results_schema import (
+from sampler.verdict_statuses import (
     STATUS_CORRECT,
     STATUS_ERROR,
     STATUS_INCORRECT,

@@ -13,6 +13,15 @@ from typing import Any
 
 import pyarrow as pa
 
+from sampler.verdict_statuses import (  # noqa: F401  (the format's statuses, re-exported)
+    STATUS_CORRECT,
+    STATUS_ERROR,
+    STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
+    STATUS_TIMEOUT,
+    STATUSES,
+)
+
 FORMAT_NAME = "leash-results"
 FORMAT_VERSION = 1
 FORMAT = f"{FORMAT_NAME}/{FORMAT_VERSION}"
@@ -25,13 +34,6 @@ LOCK_FILE = ".leash.lock"
 ROLE_BASE = "base"
 ROLE_TARGET = "target"
 ROLES = (ROLE_BASE, ROLE_TARGET)
-
-STATUS_CORRECT = "correct"
-STATUS_INCORRECT = "incorrect"
-STATUS_NO_ANSWER = "no_answer"
-STATUS_TIMEOUT = "timeout"
-STATUS_ERROR = "error"
-STATUSES = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
 
 DEFAULT_DOMAIN = "math"
 

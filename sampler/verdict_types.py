@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sampler.answer_extraction import AnswerSpan
 from sampler.gold_answers import Gold, strip_unit
-from sampler.results_schema import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verdict_statuses import STATUS_CORRECT, STATUS_INCORRECT
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
 MAX_ANSWER_CHARS = 500
