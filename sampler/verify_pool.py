@@ -12,10 +12,14 @@ alarms, which cannot interrupt long C-level work (the answer
 watches every worker: one that spends more than ``deadline_s`` on an item is
 killed (SIGKILL) and replaced, its item gets status ``timeout`` and the rest of
 its batch goes back to the queue. A worker that dies gives its item status
-``error``. Workers are forked from a zygote, a fresh interpreter that loaded and
-warmed math-verify once (``sampler.verify_worker``), so a replacement starts in
+``error``. Workers are forked from a zygote, a fresh interpreter that loaded
+math-verify once (``sampler.verify_worker``), so a replacement starts in
 milliseconds and the caller's threads, GPU context and ``__main__`` never leak
-into them.
+into them. Start it early with ``prestart``: the import takes most of a second.
+
+Pending pairs are split into one contiguous run per worker (``_Lanes``), so that a
+worker meets few answer shapes and its parser and sympy caches, which each worker
+builds for itself, are hit more.
 """
 
 from __future__ import annotations
@@ -312,7 +316,7 @@ class VerifyPool:
         self.close()
 
     def prestart(self) -> None:
-        """Begin loading math-verify in the background (it takes a second or two)."""
+        """Begin loading math-verify in the background (it takes most of a second)."""
         if self._zygote is None or not self._zygote.alive():
             if self._zygote is not None:
                 self._spent_cpu += self._zygote.kill()
