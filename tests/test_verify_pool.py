@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from sampler import two_stage_parsing
 from sampler.answer_extraction import AnswerSpan
@@ -146,3 +149,17 @@ def test_the_zygote_warms_up_only_until_a_worker_is_asked_for():
         theirs.close()
         if not was:
             two_stage_parsing.uninstall()
+
+
+def test_workers_load_math_verify_and_two_stage_parsing_but_not_pyarrow():
+    """What the zygote imports is on every run's critical path: nothing it does not need."""
+    probe = (
+        "import sys, sampler.verify_worker as w; w.load();"
+        " from sampler import two_stage_parsing as t;"
+        " print(t.installed(), 'math_verify' in sys.modules, 'pyarrow' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["True", "True", "False"]
