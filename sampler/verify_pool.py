@@ -42,7 +42,7 @@ from pathlib import Path
 from sampler.answer_extraction import AnswerSpan
 from sampler.errors import LeashError
 from sampler.gold_answers import Gold
-from sampler.results_schema import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_TIMEOUT
+from sampler.verdict_statuses import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_TIMEOUT
 from sampler.verdict_types import (
     MAX_ANSWER_CHARS,
     Verdict,
