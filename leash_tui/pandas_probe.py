@@ -1,4 +1,4 @@
-"""Spare leash's reading commands the pandas import that pyarrow makes only to look.
+"""Spare leash's commands the pandas import that pyarrow makes only to look.
 
 On its first conversion, pyarrow imports pandas (about 0.3 s, more than a whole
 report of 3 million samples from shard summaries) just to learn whether pandas
