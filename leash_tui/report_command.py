@@ -8,6 +8,7 @@ stdout stays a clean JSON/CSV document.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -95,7 +96,7 @@ def report(
     if fmt == "table" and output is None:
         from leash_tui.report_render import print_table, table_console
 
-        stream = click.get_text_stream("stdout")
+        stream = sys.stdout  # click.get_text_stream is deprecated (Click 9)
         color = stream.isatty()
         width = None if color else TABLE_FILE_WIDTH
         print_table(built, table_console(stream, width, color=color), zeta)
