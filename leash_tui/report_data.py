@@ -73,8 +73,9 @@ def report_tables(
 
     With ``use_cache`` they come from report_cache when the folder's shards have not
     changed since they were computed, and are stored there when they had to be
-    computed; otherwise they are computed from the shards' footer summaries
-    (shard_summary) where those are valid, scanning the other shards. Without
+    computed by a scan; when every shard has a valid footer summary (shard_summary)
+    they come from those (as fast as the cache, so nothing is stored), and otherwise
+    from the summaries that are valid plus a scan of the other shards. Without
     ``use_cache``, every sample is counted again from the rows: neither the cache nor
     the summaries are used. With ``scan`` false, None is returned instead of scanning
     any shard (a caller that can show something useful sooner without them).
@@ -83,12 +84,12 @@ def report_tables(
     cached = cached_tables(results, stamp) if stamp else None
     if cached is not None:
         return cached
-    if scan:
-        summary = folder_stats(results.shard_paths(), REPORT_COLUMNS, summaries=use_cache)
-    else:
-        summary = stored_folder_stats(results.shard_paths()) if use_cache else None
-        if summary is None:
-            return None
+    stored = stored_folder_stats(results.shard_paths()) if use_cache else None
+    if stored is not None:  # every shard summarised: as fast as the cache, nothing to store
+        return counts_table(stored), answer_stats_table(stored)
+    if not scan:
+        return None
+    summary = folder_stats(results.shard_paths(), REPORT_COLUMNS, summaries=use_cache)
     counts = counts_table(summary)
     stats = answer_stats_table(summary)
     if stamp:

@@ -240,7 +240,22 @@ def test_names_with_control_characters_are_shown_safely(tmp_path):
         assert "x␛[2Jy" in result.stdout or "x␛{[}2Jy" in result.stdout, fmt
 
 
+def _add_shard_without_summary(folder):
+    """A shard as another writer makes it (no footer summary), so reports must scan."""
+    import pyarrow.parquet as pq
+
+    rows = sample_rows("alg", "9", "base", "C I") + sample_rows("alg", "9", "rlvr", "C C")
+    pq.write_table(samples_table(rows), folder / "samples" / "part-0-other-tool.parquet")
+
+
+def test_a_folder_whose_shards_all_carry_summaries_needs_no_cache(folder, tmp_path):
+    first = report_json(folder, "--target", "rlvr")
+    assert not list((tmp_path / "cache").glob("*.arrow"))  # footers are as fast as a cache
+    assert report_json(folder, "--target", "rlvr", "--no-cache") == first
+
+
 def test_cache_is_used_and_invalidated_by_new_samples(folder, tmp_path):
+    _add_shard_without_summary(folder)
     before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
     first = report_json(folder, "--target", "rlvr")
     cache_files = list((tmp_path / "cache").glob("*.arrow"))
@@ -256,7 +271,9 @@ def test_cache_is_used_and_invalidated_by_new_samples(folder, tmp_path):
 
 
 def test_corrupt_cache_is_ignored(folder, tmp_path):
+    _add_shard_without_summary(folder)
     first = report_json(folder)
+    assert list((tmp_path / "cache").glob("*.arrow"))
     for path in (tmp_path / "cache").glob("*.arrow"):
         path.write_bytes(b"garbage")
     assert report_json(folder) == first
