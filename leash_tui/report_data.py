@@ -1,11 +1,12 @@
 """Load what a support-dynamics report needs from a results folder, in one read.
 
-Reads six narrow columns of every shard (benchmark, question_id, model, status,
-answer, token_entropy; never the completion text) chunk by chunk (sample_stats),
-and from that one pass makes the verdict counts (the same code, so the same
-numbers, as ``Results.verdict_counts()``) and the per-question answer and
-token-entropy statistics of every model. Those per-question tables are cached outside the
-folder (report_cache) and reused while the shards are unchanged. When the shards'
+The per-(benchmark, question, model) statistics (verdict counts, answer classes,
+token-entropy sums) come from the summaries leash stores in each shard's footer
+(shard_summary). Shards without a trustworthy summary are scanned: six narrow
+columns (benchmark, question_id, model, status, answer, token_entropy; never the
+completion text) chunk by chunk (sample_stats), the same code as
+``Results.verdict_counts()``, and the resulting per-question tables are cached
+outside the folder (report_cache) while the shards are unchanged. When the shards'
 statistics show imported source verdicts, the grading-agreement columns are read too
 (grading_agreement.agreement_table: five narrow columns, no text).
 """
