@@ -1,9 +1,10 @@
 """Reading a results folder: manifest, questions, verdict counts and one question's samples.
 
-Reads are lazy and narrow. Verdict counts project four small columns and never
-touch completion text. One question's completions come from the few row groups
-whose statistics can hold it (shards are sorted by benchmark, question id, model,
-sample), found through an index of Parquet footers built once per open folder.
+Reads are lazy and narrow. Verdict counts come from the summaries in the shards'
+footers (shard_summary), or else project four small columns; never completion
+text. One question's completions come from the few row groups whose statistics
+can hold it (shards are sorted by benchmark, question id, model, sample), found
+through an index of Parquet footers built once per open folder.
 Unreadable or corrupt files raise LeashError naming the file.
 """
 
@@ -153,7 +154,8 @@ class Results:
     def verdict_counts(self) -> pa.Table:
         """Per (benchmark, question_id, model): samples, verified, and counts per status.
 
-        Reads only the key and status columns. Columns: benchmark, question_id, model,
+        From the shards' footer summaries; shards without one are scanned (key and
+        status columns only). Columns: benchmark, question_id, model,
         n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error.
         """
         return counts_table(folder_stats(self.shard_paths(), ["status"]))
