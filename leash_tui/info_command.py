@@ -100,6 +100,11 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     line += f", {totals['verified']:,} verified"
     if totals["unverified"]:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
+    if info.get("shards_without_summary"):
+        line += (
+            f"; {info['shards_without_summary']} shard(s) without stored counts (written by"
+            " another tool or an older leash): reports and the explorer scan them"
+        )
     console.print(line)
 
 

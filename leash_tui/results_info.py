@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 
 from leash_tui.grading_agreement import agreement_by_model, agreement_table
 from leash_tui.results_reader import VERDICT_COUNT_COLUMNS, Results
+from leash_tui.shard_summary import shard_summary
 from sampler.results_schema import FORMAT, Manifest
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
@@ -78,6 +79,9 @@ def describe_results(results: Results) -> dict[str, Any]:
         ),
         "totals": {"samples": total, "verified": verified, "unverified": total - verified},
         "shards": len(results.shard_paths()),
+        "shards_without_summary": sum(
+            shard_summary(path) is None for path in results.shard_paths()
+        ),
     }
 
 

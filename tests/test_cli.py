@@ -73,6 +73,22 @@ def test_import_then_info(tmp_path):
     by_model = {s["model"]: s for s in data["samples"]}
     assert by_model["base"]["n_correct"] == 1 and by_model["rl"]["n_correct"] == 3
     assert [m["role"] for m in data["models"]] == ["base", "target"]
+    assert data["shards_without_summary"] == 0
+    assert "without stored counts" not in result.output
+
+
+def test_info_names_shards_that_reports_must_scan(tmp_path):
+    import pyarrow.parquet as pq
+
+    from tests.folder_builders import sample_rows, samples_table
+
+    root = import_toy(tmp_path)
+    rows = samples_table(sample_rows("toy", "9", "base", "C ?"))
+    pq.write_table(rows, root / "samples" / "part-0-other-tool.parquet")
+    result = run("info", root)
+    assert result.exit_code == 0, result.output
+    assert "1 shard(s) without stored counts" in " ".join(result.output.split())
+    assert json.loads(run("info", root, "--json").output)["shards_without_summary"] == 1
 
 
 def test_export_to_file_and_stdout(tmp_path):
