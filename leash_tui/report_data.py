@@ -22,8 +22,8 @@ from leash_tui import report_cache
 from leash_tui.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
 from leash_tui.grading_agreement import agreement_table, may_have_source_verdicts
 from leash_tui.results_reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
-from leash_tui.sample_stats import counts_table
-from leash_tui.shard_summary import folder_stats, stored_folder_stats
+from leash_tui.sample_stats import counts_table, merge_stats
+from leash_tui.shard_summary import combined_stats, split_by_summary
 from sampler.results_schema import Manifest
 
 REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
@@ -85,12 +85,16 @@ def report_tables(
     cached = cached_tables(results, stamp) if stamp else None
     if cached is not None:
         return cached
-    stored = stored_folder_stats(results.shard_paths()) if use_cache else None
-    if stored is not None:  # every shard summarised: as fast as the cache, nothing to store
-        return counts_table(stored), answer_stats_table(stored)
+    if use_cache:
+        stored, to_scan = split_by_summary(results.shard_paths())
+        if not to_scan:  # every shard summarised: as fast as the cache, nothing to store
+            summary = merge_stats(stored)
+            return counts_table(summary), answer_stats_table(summary)
+    else:
+        stored, to_scan = [], results.shard_paths()
     if not scan:
         return None
-    summary = folder_stats(results.shard_paths(), REPORT_COLUMNS, summaries=use_cache)
+    summary = combined_stats(stored, to_scan, REPORT_COLUMNS)
     counts = counts_table(summary)
     stats = answer_stats_table(summary)
     if stamp:

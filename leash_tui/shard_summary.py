@@ -156,15 +156,31 @@ def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
     return stats
 
 
-def stored_folder_stats(paths: Sequence[Path]) -> SampleStats | None:
-    """Statistics of every sample from the footer summaries alone, or None when some shard
-    has no trustworthy summary (the caller then decides whether a scan is worth it)."""
-    parts = []
+def split_by_summary(paths: Sequence[Path]) -> tuple[list[SampleStats], list[Path]]:
+    """The footer summaries of the shards that have a trustworthy one, and the other shards."""
+    stored: list[SampleStats] = []
+    to_scan: list[Path] = []
     for path in paths:
         summary = shard_summary(path)
         if summary is None:
-            return None
-        parts.append(summary)
+            to_scan.append(path)
+        else:
+            stored.append(summary)
+    return stored, to_scan
+
+
+def combined_stats(
+    stored: Sequence[SampleStats],
+    to_scan: Sequence[Path],
+    columns: Sequence[str],
+    threads: int = 2,
+) -> SampleStats:
+    """Footer summaries ``stored`` plus a chunked scan of the shards ``to_scan``, merged by
+    key, as a scan of every shard for ``columns`` would give them."""
+    wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
+    parts = [_narrowed(summary, wanted) for summary in stored]
+    if to_scan:
+        parts.extend(map_chunks(to_scan, wanted, chunk_stats, threads=threads))
     return merge_stats(parts)
 
 
@@ -177,16 +193,8 @@ def folder_stats(
     false); the others are scanned chunk by chunk (sample_stats), and the parts are
     merged by key.
     """
-    wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
-    usable = summaries and set(wanted) <= set(SUMMARY_COLUMNS)
-    parts: list[SampleStats] = []
-    scan: list[Path] = []
-    for path in paths:
-        summary = shard_summary(path) if usable else None
-        if summary is None:
-            scan.append(path)
-        else:
-            parts.append(_narrowed(summary, wanted))
-    if scan:
-        parts.extend(map_chunks(scan, wanted, chunk_stats, threads=threads))
-    return merge_stats(parts)
+    if summaries and set(columns) <= set(SUMMARY_COLUMNS):
+        stored, to_scan = split_by_summary(paths)
+    else:
+        stored, to_scan = [], list(paths)
+    return combined_stats(stored, to_scan, columns, threads)
