@@ -96,13 +96,25 @@ def screen_segments(app) -> list[str]:
     return [seg.text for strip in app.screen._compositor.render_strips() for seg in strip]
 
 
+def _columns_fit_rows(table) -> bool:
+    """Whether a DataTable has sized its columns to its rows (it does so when idle)."""
+    widths = [column.content_width for column in table.columns.values()]
+    for index in range(table.row_count):
+        for width, cell in zip(widths, table.get_row_at(index), strict=False):
+            length = cell.cell_len if hasattr(cell, "cell_len") else len(str(cell))
+            if length > width:
+                return False
+    return True
+
+
 async def wait_ready(pilot, app: ExplorerApp) -> None:
     """Wait until the folder is open and the main screen painted, summary included."""
     for _ in range(2000):
         screen = app.screen
         if type(screen).__name__ == "MainScreen" and not screen.summary_pending:
-            await pilot.pause()
-            return
+            if _columns_fit_rows(screen.query_one("#summary")):
+                await pilot.pause()
+                return
         await pilot.pause(0.01)
     raise AssertionError("the explorer did not open")
 

@@ -27,12 +27,11 @@ def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def settled(pilot) -> None:
     """The list is painted and the entropies (computed after the first paint) are in."""
     app = pilot.app
-    await wait_ready(pilot, app)
     for _ in range(2000):
-        if app.entropy_state == "ready" and not app.screen.summary_pending:
+        if app.entropy_state == "ready":
             break
         await pilot.pause(0.01)
-    await pilot.pause()
+    await wait_ready(pilot, app)
 
 
 async def question_open(pilot) -> None:

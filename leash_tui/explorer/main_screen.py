@@ -58,7 +58,7 @@ class MainScreen(TriageActions, Screen[None]):
     def __init__(self, model: ExplorerModel) -> None:
         super().__init__()
         self.model = model
-        self.summary_pending = False
+        self.summary_pending = True  # until the first summary is shown (computed on mount)
         self.disagreements_pending = False
 
     def compose(self) -> ComposeResult:
