@@ -63,14 +63,14 @@ def measure_pandas(folder: Path) -> dict:
 
 def measure_explorer(folder: Path) -> dict:
     sys.path.insert(0, str(ROOT))
-    from leash_tui.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()  # as `leash explore` does before opening
     from leash_tui.explorer.app import ExplorerApp
     from leash_tui.explorer.completion_view import CompletionView
     from leash_tui.explorer.question_list import QuestionList
     from leash_tui.explorer.question_screen import QuestionScreen
-    from leash_tui.results_reader import Results
+    from sampler.store.reader import Results
 
     imported = time.perf_counter()
     marks: dict[str, float] = {}
@@ -146,7 +146,7 @@ def measure_explorer(folder: Path) -> dict:
 
 def fill_report_cache(folder: Path) -> tuple[float, float]:
     sys.path.insert(0, str(ROOT))
-    from leash_tui.report_data import load_report_data
+    from leash_tui.report.data import load_report_data
 
     start = time.perf_counter()
     load_report_data(folder)

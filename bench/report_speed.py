@@ -51,9 +51,9 @@ def build_folder(root: Path, seed: int = 0) -> int:
     import numpy as np
     import pyarrow as pa
 
-    from sampler.results_manifest import new_manifest
-    from sampler.results_schema import BenchmarkEntry, ModelEntry
-    from sampler.results_writer import (
+    from sampler.store.manifest import new_manifest
+    from sampler.store.schema import BenchmarkEntry, ModelEntry
+    from sampler.store.writer import (
         append_samples,
         create_results,
         merge_questions,
@@ -163,9 +163,9 @@ def leash_counts(report_json: Path) -> dict[str, dict[str, int]]:
 
 def in_process_times(folder: Path, repeat: int) -> dict[str, float]:
     """Best times of the leash pipeline and the pandas baseline inside this process."""
-    from leash_tui.report_build import build_report
-    from leash_tui.report_data import load_report_data
-    from leash_tui.report_render import render_json
+    from leash_tui.report.build import build_report
+    from leash_tui.report.data import load_report_data
+    from leash_tui.report.render import render_json
 
     def leash() -> None:
         render_json(build_report(load_report_data(folder, use_cache=False)))
@@ -173,8 +173,8 @@ def in_process_times(folder: Path, repeat: int) -> dict[str, float]:
     def summaries() -> None:
         import pyarrow.parquet as pq
 
-        from leash_tui.results_reader import Results
-        from leash_tui.shard_summary import SUMMARY_COLUMNS, summary_metadata
+        from sampler.store.reader import Results
+        from sampler.store.shard_summary import SUMMARY_COLUMNS, summary_metadata
 
         for path in Results.open(folder).shard_paths():
             handle = pq.ParquetFile(path)

@@ -92,7 +92,7 @@ def raw_generate(path: str, settings, options, context: int, items, result) -> N
     """
     from vllm import LLM, SamplingParams
 
-    from sampler.engines.vllm_engine import VllmEngine
+    from sampler.sample.engines.vllm_engine import VllmEngine
 
     kwargs = VllmEngine(path, settings, options, context).engine_kwargs()
     llm = LLM(**kwargs)
@@ -123,7 +123,7 @@ def raw_generate(path: str, settings, options, context: int, items, result) -> N
 
 
 def time_raw(plan, mp) -> dict[str, tuple[float, int]]:
-    from sampler.sample_run import sampling_options
+    from sampler.sample.run import sampling_options
 
     ctx = multiprocessing.get_context("spawn")
     result = ctx.Queue()
@@ -145,8 +145,8 @@ def time_raw(plan, mp) -> dict[str, tuple[float, int]]:
 
 
 def time_leash(args, checkpoint: Path, bench: Path, out: Path):
-    from sampler.run_config import build_run_config
-    from sampler.sample_run import execute_run, list_missing_work, prepare_run
+    from sampler.sample.config import build_run_config
+    from sampler.sample.run import execute_run, list_missing_work, prepare_run
 
     settings = {"dtype": "float32" if not args.gpu else "auto", "max_tokens": args.max_tokens}
     if not args.gpu:

@@ -24,10 +24,10 @@ import pyarrow.dataset as ds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from leash_tui.results_reader import Results
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import BenchmarkEntry, ModelEntry
-from sampler.results_writer import append_samples, create_results
+from sampler.store.manifest import new_manifest
+from sampler.store.reader import Results
+from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.writer import append_samples, create_results
 
 
 def build(root: Path, questions: int, samples: int, shards: int = 4) -> int:

@@ -13,9 +13,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import SAMPLES_DIR, BenchmarkEntry, ModelEntry
-from sampler.results_writer import (
+from sampler.store.manifest import new_manifest
+from sampler.store.schema import SAMPLES_DIR, BenchmarkEntry, ModelEntry
+from sampler.store.writer import (
     create_results,
     merge_questions,
     questions_table,

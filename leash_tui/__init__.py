@@ -1,3 +1,5 @@
-"""leash: empirical support dynamics of RLVR models (reading side: CLI, analysis, explorer)."""
+"""leash's reading side: analysis, reports, the explorer and the ``leash`` command."""
 
-__version__ = "0.1.0"
+from sampler import __version__
+
+__all__ = ["__version__"]

@@ -18,31 +18,31 @@ from leash_tui import __version__
 #: name -> (module:attribute, one-line summary shown by ``leash --help``)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "info": (
-        "leash_tui.info_command:info",
+        "leash_tui.commands.info:info",
         "Describe a results folder: models, benchmarks, samples.",
     ),
     "import": (
-        "leash_tui.import_command:import_",
+        "leash_tui.commands.import_samples:import_",
         "Build or extend a results folder from sample JSONL or evaluation outputs.",
     ),
-    "export": ("leash_tui.export_command:export", "Write a results folder's samples as JSONL."),
+    "export": ("leash_tui.commands.export:export", "Write a results folder's samples as JSONL."),
     "verify": (
-        "leash_tui.verify_command:verify",
+        "leash_tui.commands.verify:verify",
         "Verify answers: fill verdicts for samples that have none (resumable).",
     ),
-    "explore": ("leash_tui.explore_command:explore", "Explore a results folder in the terminal."),
-    "demo": ("leash_tui.demo_command:demo", "Write a synthetic demo folder and explore it."),
-    "triage": ("leash_tui.triage_command:triage", "Export triage tags and notes (CSV, JSONL)."),
+    "explore": ("leash_tui.commands.explore:explore", "Explore a results folder in the terminal."),
+    "demo": ("leash_tui.commands.demo:demo", "Write a synthetic demo folder and explore it."),
+    "triage": ("leash_tui.commands.triage:triage", "Export triage tags and notes (CSV, JSONL)."),
     "sample": (
-        "leash_tui.sample_command:sample",
+        "leash_tui.commands.sample:sample",
         "Sample k completions per question from base and RLVR models (vLLM, server, HF).",
     ),
     "report": (
-        "leash_tui.report_command:report",
+        "leash_tui.commands.report:report",
         "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
     ),
     "benchmarks": (
-        "leash_tui.benchmarks_command:benchmarks",
+        "leash_tui.commands.benchmarks:benchmarks",
         "List benchmark presets, or check benchmark files load.",
     ),
 }

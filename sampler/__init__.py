@@ -1,1 +1,3 @@
-"""leash's producing side: benchmarks, prompts, engines, verification and the results writer."""
+"""leash's producing side: benchmarks, sampling, importers, the results store, verification."""
+
+__version__ = "0.1.0"

@@ -8,11 +8,11 @@ import pyarrow as pa
 import pytest
 
 from leash_tui.explorer.app import ExplorerApp
-from leash_tui.results_reader import Results
-from sampler.demo_results import write_demo_results
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import BenchmarkEntry, ModelEntry
-from sampler.results_writer import (
+from sampler.demo_folder import write_demo_results
+from sampler.store.manifest import new_manifest
+from sampler.store.reader import Results
+from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.writer import (
     append_samples,
     create_results,
     merge_questions,

@@ -19,9 +19,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import BenchmarkEntry, ModelEntry
-from sampler.results_writer import (
+from sampler.store.manifest import new_manifest
+from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.writer import (
     append_samples,
     create_results,
     merge_questions,

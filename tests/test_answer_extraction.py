@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from sampler.answer_extraction import (
+from sampler.errors import LeashError
+from sampler.verify.extraction import (
     AnswerSpan,
     ExtractionConfig,
     extract_answer,
     parse_assignment,
     parse_strategies,
 )
-from sampler.errors import LeashError
 
 
 def test_boxed_takes_the_last_box_and_collapses_whitespace():

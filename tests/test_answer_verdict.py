@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sampler.answer_extraction import AnswerSpan, extract_answer
-from sampler.answer_verdict import judge
-from sampler.benchmark_presets import load_benchmark
-from sampler.gold_answers import Gold, gold_from_question, strip_math_delimiters
-from sampler.verdict_types import integer_verdict, prepare_span
+from sampler.benchmarks.presets import load_benchmark
+from sampler.verify.extraction import AnswerSpan, extract_answer
+from sampler.verify.golds import Gold, gold_from_question, strip_math_delimiters
+from sampler.verify.math_verifier import judge
+from sampler.verify.verdict import integer_verdict, prepare_span
 from tests.verify_fixtures import BENCHMARKS_DIR
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from sampler.atomic_io import (
+from sampler.store.atomic_io import (
     TEMP_PREFIX,
     atomic_path,
     atomic_text_writer,

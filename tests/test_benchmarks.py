@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sampler.benchmark_presets import (
+from sampler.benchmarks.presets import (
     PRESETS,
     custom_mapping,
     gold_to_text,

@@ -7,9 +7,9 @@ from pathlib import Path
 import pyarrow.compute as pc
 import pytest
 
-from leash_tui.results_reader import Results
-from sampler.demo_results import DEMO_BASE, DEMO_TARGETS, write_demo_results
+from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS, write_demo_results
 from sampler.latex_boxed import last_boxed
+from sampler.store.reader import Results
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui.exact_tests import fisher_exact_two_sided, log_factorials, sign_test_two_sided
+from leash_tui.analysis.exact_tests import (
+    fisher_exact_two_sided,
+    log_factorials,
+    sign_test_two_sided,
+)
 
 scipy_stats = pytest.importorskip("scipy.stats")
 

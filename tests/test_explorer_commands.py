@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from leash_tui.triage_journal import TriageJournal
-from sampler.demo_results import DEMO_BASE, DEMO_TARGETS
+from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS
+from sampler.store.triage_journal import TriageJournal
 
 
 @pytest.fixture(scope="module")

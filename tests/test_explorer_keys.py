@@ -10,9 +10,9 @@ import pytest
 from leash_tui.explorer.main_screen import MainScreen
 from leash_tui.explorer.question_list import QuestionList
 from leash_tui.explorer.question_screen import QuestionScreen
-from leash_tui.results_reader import Results
-from leash_tui.triage_journal import TriageJournal
-from sampler.demo_results import DEMO_BASE, DEMO_TARGETS
+from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS
+from sampler.store.reader import Results
+from sampler.store.triage_journal import TriageJournal
 from tests.explorer_helpers import (  # isolated_cache: autouse fixture
     isolated_cache,  # noqa: F401
     open_app,

@@ -7,10 +7,10 @@ from pathlib import Path
 import pyarrow as pa
 
 from leash_tui.explorer.explorer_model import ExplorerModel
-from leash_tui.results_reader import Results
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import ModelEntry
-from sampler.results_writer import append_samples, create_results, merge_questions, questions_table
+from sampler.store.manifest import new_manifest
+from sampler.store.reader import Results
+from sampler.store.schema import ModelEntry
+from sampler.store.writer import append_samples, create_results, merge_questions, questions_table
 from tests.explorer_helpers import (  # isolated_cache: autouse fixture
     isolated_cache,  # noqa: F401
     open_app,

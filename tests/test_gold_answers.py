@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sampler.gold_answers import (
+from sampler.verify.golds import (
     Gold,
     answer_parts,
     gold_from_question,

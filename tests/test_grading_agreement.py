@@ -11,19 +11,19 @@ import pyarrow.parquet as pq
 from click.testing import CliRunner
 from rich.console import Console
 
-from leash_tui.cli import cli
-from leash_tui.grading_agreement import (
+from leash_tui.analysis.grading_agreement import (
     agreement_by_model,
     agreement_notes,
     agreement_table,
     disagreement_questions,
     disagreements_by_question,
 )
-from leash_tui.info_command import render_info
-from leash_tui.results_info import describe_results
-from leash_tui.results_reader import Results
+from leash_tui.cli import cli
+from leash_tui.commands.info import render_info
+from leash_tui.report.info import describe_results
 from sampler.importers import Source, import_samples
-from sampler.results_writer import replace_shard
+from sampler.store.reader import Results
+from sampler.store.writer import replace_shard
 from tests.eval_outputs import write_qwen_eval
 
 
@@ -186,7 +186,7 @@ def test_info_json_and_import_cli_end_to_end(tmp_path):
 
 
 def test_leash_verify_regrades_imported_samples_and_finds_the_misgraded_one(tmp_path):
-    from sampler.verify_results import verify_results
+    from sampler.verify.run import verify_results
 
     root = imported_pair(tmp_path)
     verify_results(root, workers=1)
@@ -201,7 +201,7 @@ def test_leash_verify_regrades_imported_samples_and_finds_the_misgraded_one(tmp_
 
 
 def test_source_verdicts_are_detected_from_shard_statistics(tmp_path):
-    from leash_tui.grading_agreement import may_have_source_verdicts
+    from leash_tui.analysis.grading_agreement import may_have_source_verdicts
     from tests.folder_builders import build_folder
 
     spec = {("b", "1"): {"base": "C I7", "rl": "C C"}}

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from leash_tui.jsonl_export import export_records
-from leash_tui.jsonl_export import write_jsonl as write_records
-from leash_tui.results_reader import Results
 from sampler.errors import LeashError
-from sampler.jsonl_import import import_jsonl
+from sampler.importers.jsonl import import_jsonl
+from sampler.importers.jsonl_export import export_records
+from sampler.importers.jsonl_export import write_jsonl as write_records
+from sampler.store.reader import Results
 from tests.conftest import sample_records, write_jsonl
 
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from leash_tui.results_reader import Results
 from sampler.errors import LeashError
 from sampler.importers import Source, import_samples, parse_source
 from sampler.importers.source_fields import text_question_id
+from sampler.store.reader import Results
 from tests.eval_outputs import (
     PROBLEMS,
     completion,
@@ -422,7 +422,7 @@ def test_a_different_gold_for_a_matched_question_is_an_error(tmp_path):
 
 
 def test_qwen_eval_positions_join_the_real_aime24_preset_ids(tmp_path, shared_benchmarks):
-    from sampler.benchmark_presets import load_benchmark
+    from sampler.benchmarks.presets import load_benchmark
 
     bench = load_benchmark("aime24", str(shared_benchmarks / "aime24" / "test.jsonl"))
     native = tmp_path / "native.jsonl"

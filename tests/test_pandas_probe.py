@@ -43,7 +43,7 @@ def test_report_runs_without_importing_pandas(tmp_path):
 def test_pandas_still_works_after_the_probe_was_skipped():
     out = _run(
         """
-        from leash_tui.pandas_probe import skip_pandas_probe
+        from leash_tui.commands.pandas_probe import skip_pandas_probe
         skip_pandas_probe()
         import pyarrow as pa
         frame = pa.table({"a": [1, 2]}).to_pandas()

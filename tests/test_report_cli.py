@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from sampler.results_writer import append_samples
+from sampler.store.writer import append_samples
 from tests.folder_builders import build_folder, sample_rows, samples_table
 
 SPEC = {

@@ -13,9 +13,9 @@ import math
 import pytest
 from click.testing import CliRunner
 
+from leash_tui.analysis.support import add_answer_columns, compare_questions
 from leash_tui.cli import cli
-from leash_tui.report_data import load_report_data
-from leash_tui.support_analysis import add_answer_columns, compare_questions
+from leash_tui.report.data import load_report_data
 from tests.folder_builders import build_folder, parse_spec
 
 SPEC = {

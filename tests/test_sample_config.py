@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from sampler.benchmarks.prompts import TEMPLATES, parse_chat_setting, resolve_template, uses_chat
 from sampler.errors import LeashError
-from sampler.prompts import TEMPLATES, parse_chat_setting, resolve_template, uses_chat
-from sampler.run_config import Shard, build_run_config, parse_shard, sampling_record
+from sampler.sample.config import Shard, build_run_config, parse_shard, sampling_record
 
 
 def build(tmp_path: Path | None = None, toml: str | None = None, **kwargs):

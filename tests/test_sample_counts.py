@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui import sample_groups
-from leash_tui.answer_stats import question_answer_stats
-from leash_tui.report_data import load_report_data
-from leash_tui.results_reader import Results, count_verdicts
-from leash_tui.sample_groups import group_samples, read_shard_columns
-from leash_tui.support_analysis import answer_entropy, gold_share_and_rank
+from leash_tui.analysis.answer_stats import question_answer_stats
+from leash_tui.analysis.support import answer_entropy, gold_share_and_rank
+from leash_tui.report.data import load_report_data
 from sampler.errors import LeashError
-from sampler.results_writer import append_samples
+from sampler.store import key_groups
+from sampler.store.key_groups import group_samples, read_shard_columns
+from sampler.store.reader import Results, count_verdicts
+from sampler.store.writer import append_samples
 from tests.folder_builders import build_folder, sample_rows, samples_table
 
 COUNT_COLUMNS = ["n", "n_verified", "n_correct", "n_incorrect", "n_no_answer", "n_timeout",
@@ -193,7 +193,7 @@ def test_answer_stats_without_answers_are_null():
 
 
 def test_statistics_of_a_question_split_over_shards_and_chunks(tmp_path, monkeypatch):
-    monkeypatch.setattr(sample_groups, "CHUNK_ROWS", 1)  # every row group its own chunk
+    monkeypatch.setattr(key_groups, "CHUNK_ROWS", 1)  # every row group its own chunk
     root = build_folder(tmp_path / "r", {("b", "1"): {"base": "C I7 I8 N", "rlvr": "C"}})
     later = [("C42 I7 I7 ?", 4), ("I8 T9 E N", 8), ("C I5 I7 I7", 12)]
     for spec, first in later:

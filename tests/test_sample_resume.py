@@ -15,13 +15,13 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from sampler.engines.base import SampleRecord, WorkItem
 from sampler.errors import LeashError
-from sampler.results_manifest import new_manifest
-from sampler.results_writer import create_results
-from sampler.sample_run import existing_samples
-from sampler.sample_shards import TOKEN_DETAIL_DIR, ShardBuffer
-from sampler.token_entropy import SampleEntropy
+from sampler.sample.engines.base import SampleRecord, WorkItem
+from sampler.sample.run import existing_samples
+from sampler.sample.shard_buffer import TOKEN_DETAIL_DIR, ShardBuffer
+from sampler.sample.token_entropy import SampleEntropy
+from sampler.store.manifest import new_manifest
+from sampler.store.writer import create_results
 
 ROOT = Path(__file__).resolve().parents[1]
 

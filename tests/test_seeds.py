@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sampler.errors import LeashError
-from sampler.seeds import (
+from sampler.sample.seeds import (
     MAX_BENCHMARKS,
     MAX_MODELS,
     MAX_QUESTIONS,

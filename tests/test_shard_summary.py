@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui import sample_groups, shard_summary
-from leash_tui.answer_stats import answer_stats_table
-from leash_tui.report_data import REPORT_COLUMNS, load_report_data
-from leash_tui.results_reader import Results
-from leash_tui.sample_stats import counts_table
-from leash_tui.shard_summary import folder_stats
-from sampler.results_writer import replace_shard
+from leash_tui.analysis.answer_stats import answer_stats_table
+from leash_tui.report.data import REPORT_COLUMNS, load_report_data
+from sampler.store import key_groups, shard_summary
+from sampler.store.key_stats import counts_table
+from sampler.store.reader import Results
+from sampler.store.shard_summary import folder_stats
+from sampler.store.writer import replace_shard
 from tests.folder_builders import build_folder, sample_rows, samples_table
 
 
@@ -24,7 +24,7 @@ def _block_row_reads(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("a shard's rows were read")
 
-    monkeypatch.setattr(sample_groups, "read_chunk", refuse)
+    monkeypatch.setattr(key_groups, "read_chunk", refuse)
 
 
 def _scan_only(monkeypatch) -> None:

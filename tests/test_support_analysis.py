@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from leash_tui.support_analysis import (
+from leash_tui.analysis.support import (
     answer_distribution,
     answer_entropy,
     budget_curve,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui.support_analysis import (
+from leash_tui.analysis.support import (
     budget_curve,
     compare_questions,
     pass_at_k,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sampler.token_entropy import full_entropies, segment_sums, topk_entropies
+from sampler.sample.token_entropy import full_entropies, segment_sums, topk_entropies
 
 
 def entropy(p: np.ndarray) -> float:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from leash_tui.triage_journal import JOURNAL_FILE, TriageJournal
+from sampler.store.triage_journal import JOURNAL_FILE, TriageJournal
 
 
 def test_tag_and_note_survive_reopen_and_last_write_wins(tmp_path: Path) -> None:

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from sympy import srepr
 
-from sampler import answer_verdict
-from sampler import two_stage_parsing as two_stage
-from sampler.answer_extraction import AnswerSpan
-from sampler.benchmark_presets import PRESETS, load_benchmark
-from sampler.gold_answers import Gold, gold_from_question
-from sampler.verify_worker import WARM_UP
+from sampler.benchmarks.presets import PRESETS, load_benchmark
+from sampler.verify import math_verifier
+from sampler.verify import two_stage_parsing as two_stage
+from sampler.verify.extraction import AnswerSpan
+from sampler.verify.golds import Gold, gold_from_question
+from sampler.verify.worker import WARM_UP
 from tests.test_answer_verdict import CASES
 from tests.verify_fixtures import BENCHMARKS_DIR
 
@@ -33,7 +33,7 @@ BROKEN = (r"\frac{1}{", r"(((", r"1 +", r"\sqrt", r"x = = 2", r"\begin{pmatrix} 
 def _clear() -> None:
     from math_verify import parser
 
-    answer_verdict.clear_caches()
+    math_verifier.clear_caches()
     parser.parse_latex_cached.cache_clear()
     parser.parse_expr_cached.cache_clear()
 
@@ -46,8 +46,8 @@ def _parses(latex: str) -> tuple:
     """math-verify's parse of ``latex`` as an answer and as a gold (or what each raised)."""
     out = []
     for parse in (
-        lambda: answer_verdict.parse_answer(AnswerSpan(latex)),
-        lambda: answer_verdict._parse_gold(latex),
+        lambda: math_verifier.parse_answer(AnswerSpan(latex)),
+        lambda: math_verifier._parse_gold(latex),
     ):
         try:
             out.append(tuple(_shape(p) for p in parse()))
@@ -115,7 +115,7 @@ def test_same_verdicts_and_normalised_answers_on_the_fixture_pairs(both_ways):
     def verdicts() -> list[tuple[str, str | None]]:
         return [
             (v.status, v.answer)
-            for v in (answer_verdict.judge_safely(g, s) for g, s in pairs if g is not None)
+            for v in (math_verifier.judge_safely(g, s) for g, s in pairs if g is not None)
         ]
 
     plain, fast = both_ways(verdicts)
@@ -154,6 +154,6 @@ def test_same_parses_on_real_golds_and_near_misses(both_ways):
 def test_gold_objects_are_unaffected_by_the_mode(both_ways):
     """A gold parsed and cached under one mode compares the same as under the other."""
     gold, span = Gold(r"\frac{\sqrt{3}}{2}"), AnswerSpan(r"\dfrac{\sqrt3}{2}")
-    plain, fast = both_ways(lambda: answer_verdict.judge(gold, span))
+    plain, fast = both_ways(lambda: math_verifier.judge(gold, span))
     assert plain == fast
     assert fast.status == "correct"

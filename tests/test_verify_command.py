@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from leash_tui.results_reader import Results
+from sampler.store.reader import Results
 from tests.verify_fixtures import boxed, build_folder
 
 QUESTIONS = [
@@ -125,5 +125,14 @@ def test_bad_input_is_one_clear_line(folder: Path, args, message):
 
 
 def test_verify_is_listed_in_help():
+    from leash_tui.cli import SUBCOMMANDS
+
     result = invoke("--help")
-    assert "verify" in result.output
+    summary: dict[str, str] = {}
+    for line in result.output.split("Commands:", 1)[1].splitlines():
+        if line.startswith("  ") and not line.startswith("    "):
+            name, _, text = line.strip().partition(" ")
+            summary[name] = text.strip()
+        elif line.strip():  # a summary wrapped onto the next line
+            summary[name] += " " + line.strip()
+    assert summary["verify"] == SUBCOMMANDS["verify"][1]

@@ -11,11 +11,11 @@ import threading
 import time
 from pathlib import Path
 
-from sampler import two_stage_parsing
-from sampler.answer_extraction import AnswerSpan
-from sampler.gold_answers import Gold
-from sampler.verify_pool import AnswerVerifier, VerifyPool, _Lanes
-from sampler.verify_worker import WARM_UP, _request_waiting, warm_up
+from sampler.verify import two_stage_parsing
+from sampler.verify.extraction import AnswerSpan
+from sampler.verify.golds import Gold
+from sampler.verify.pool import AnswerVerifier, VerifyPool, _Lanes
+from sampler.verify.worker import WARM_UP, _request_waiting, warm_up
 from tests.verify_fixtures import PATHOLOGICAL
 
 HALF = Gold(r"\frac{1}{2}")
@@ -154,8 +154,8 @@ def test_the_zygote_warms_up_only_until_a_worker_is_asked_for():
 def test_workers_load_math_verify_and_two_stage_parsing_but_not_pyarrow():
     """What the zygote imports is on every run's critical path: nothing it does not need."""
     probe = (
-        "import sys, sampler.verify_worker as w; w.load();"
-        " from sampler import two_stage_parsing as t;"
+        "import sys, sampler.verify.worker as w; w.load();"
+        " from sampler.verify import two_stage_parsing as t;"
         " print(t.installed(), 'math_verify' in sys.modules, 'pyarrow' in sys.modules)"
     )
     root = Path(__file__).resolve().parents[1]

@@ -14,13 +14,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from leash_tui.results_reader import Results
-from sampler.answer_extraction import ExtractionConfig
 from sampler.errors import LeashError
-from sampler.results_manifest import load_manifest
-from sampler.results_writer import append_samples
-from sampler.verify_pool import VerifyPool
-from sampler.verify_results import verify_results
+from sampler.store.manifest import load_manifest
+from sampler.store.reader import Results
+from sampler.store.writer import append_samples
+from sampler.verify.extraction import ExtractionConfig
+from sampler.verify.pool import VerifyPool
+from sampler.verify.run import verify_results
 from tests.verify_fixtures import PATHOLOGICAL, boxed, build_folder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -229,8 +229,8 @@ def test_a_second_verify_on_the_same_folder_is_refused(folder: Path, pool: Verif
 
 _RUN = """
 import sys
-from sampler.verify_pool import VerifyPool
-from sampler.verify_results import verify_results
+from sampler.verify.pool import VerifyPool
+from sampler.verify.run import verify_results
 verify_results(sys.argv[1], workers=1, deadline_s=1.5, batch_samples=1)
 """
 
@@ -257,7 +257,7 @@ def _leftover_processes(parent_pid: int) -> list[int]:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"sampler.verify_worker" in argv and str(parent_pid).encode() in argv:
+        if b"sampler.verify.worker" in argv and str(parent_pid).encode() in argv:
             found.append(int(entry.name))
     return found
 

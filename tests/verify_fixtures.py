@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from sampler.results_manifest import new_manifest
-from sampler.results_schema import BenchmarkEntry, ModelEntry
-from sampler.results_writer import append_samples, create_results, merge_questions, questions_table
+from sampler.store.manifest import new_manifest
+from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.writer import append_samples, create_results, merge_questions, questions_table
 
 #: The answer that makes sympy compute for minutes (5^(5^3125)...).
 PATHOLOGICAL = r"\dfrac{5^{(5^{(5^{(5^5)})}-4)}-5}{16}"

@@ -25,9 +25,9 @@ from leash_tui.explorer.explorer_model import (
     open_counts,
 )
 from leash_tui.explorer.palette import ExplorerCommands
-from leash_tui.results_reader import Results
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
+from sampler.store.reader import Results
 
 JOURNAL_POLL_S = 2.0
 
@@ -81,7 +81,7 @@ class ExplorerApp(App[None]):
         """Token and answer entropies need a pass over the answers of every sample (streamed,
         bounded memory): done after the first paint; ``load_report_data`` also stores them in
         ``leash report``'s cache, so the next open has them at once."""
-        from leash_tui.report_data import load_report_data
+        from leash_tui.report.data import load_report_data
 
         try:
             stats = load_report_data(self.results.root).answer_stats

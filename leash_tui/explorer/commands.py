@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-from leash_tui.triage_journal import TAGS
+from sampler.store.triage_journal import TAGS
 
 #: Scope -> heading in the help screen, in display order.
 SCOPES = {

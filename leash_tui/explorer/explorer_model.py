@@ -2,7 +2,7 @@
 
 ``ExplorerModel`` opens a results folder the cheap way (verdict counts and the
 questions table; never completion text), compares the base with the selected
-target through ``support_analysis.compare_questions``, and keeps the list of
+target through ``analysis.support.compare_questions``, and keeps the list of
 questions on view as a numpy index array into that comparison. Filtering,
 sorting and searching are vectorised (numpy / pyarrow.compute), so they stay
 fast with hundreds of thousands of questions; widgets read only the rows they
@@ -21,24 +21,24 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.answer_stats import model_stats
-from leash_tui.grading_agreement import (
+from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.grading_agreement import (
     agreement_table,
     disagreements_by_question,
     may_have_source_verdicts,
 )
-from leash_tui.report_data import report_tables
-from leash_tui.results_reader import Results
-from leash_tui.support_analysis import (
+from leash_tui.analysis.support import (
     answer_distribution,
     budget_curve,
     compare_questions,
     gold_share_and_rank,
     summary_rows,
 )
-from leash_tui.triage_journal import TAGS, TriageEntry, TriageJournal
+from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
+from sampler.store.reader import Results
+from sampler.store.triage_journal import TAGS, TriageEntry, TriageJournal
 
 CATEGORIES = ("P", "E", "S", "O")
 CATEGORY_NAMES = {"P": "preserved", "E": "expanded", "S": "shrunk", "O": "out of support"}

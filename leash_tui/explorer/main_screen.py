@@ -25,8 +25,8 @@ from leash_tui.explorer.question_list import QuestionList
 from leash_tui.explorer.summary_pane import SummaryPane
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
-from leash_tui.triage_journal import TAGS
 from sampler.errors import LeashError
+from sampler.store.triage_journal import TAGS
 
 PREVIEW_MIN_HEIGHT = 36
 

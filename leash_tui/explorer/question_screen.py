@@ -35,7 +35,7 @@ from leash_tui.explorer.explorer_model import (
 from leash_tui.explorer.question_list import format_p
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
-from leash_tui.triage_journal import TAGS
+from sampler.store.triage_journal import TAGS
 
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).

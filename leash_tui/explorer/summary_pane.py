@@ -1,6 +1,6 @@
 """The benchmark summary pane: one row per benchmark, per domain and overall, for the pair.
 
-Shows what ``support_analysis.summary_rows`` computes (N, P/E/S/O, SRR, NDR, SDS,
+Shows what ``analysis.support.summary_rows`` computes (N, P/E/S/O, SRR, NDR, SDS,
 NSCR, pass@1 and pass@k of both models, token and answer entropy when known).
 Selecting a row (Enter) filters the question list to that benchmark, that
 domain's benchmarks, or everything (overall).

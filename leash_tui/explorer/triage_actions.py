@@ -18,8 +18,8 @@ from textual.widgets import Input, Label
 
 from leash_tui.explorer.explorer_model import ExplorerModel, QuestionRow
 from leash_tui.safe_text import one_line, visible
-from leash_tui.triage_journal import TAGS
 from sampler.errors import LeashError
+from sampler.store.triage_journal import TAGS
 
 
 class NoteScreen(ModalScreen[str | None]):

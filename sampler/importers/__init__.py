@@ -1,11 +1,11 @@
 """Importers of common evaluation outputs, one module per format, behind one function.
 
 ``import_samples(fmt, sources, root, base)`` reads every source with the module
-of its format and streams the samples into one ``sampler.import_core.ImportSession``,
+of its format and streams the samples into one ``sampler.importers.core.ImportSession``,
 so that every format gets the same checks, the same staging and the same
 all-or-nothing commit as interchange JSONL. Formats:
 
-* ``jsonl``: interchange JSONL (``sampler.jsonl_import``); the model is in each line.
+* ``jsonl``: interchange JSONL (``sampler.importers.jsonl``); the model is in each line.
 * ``qwen-eval``: Qwen2.5-Math evaluation harness output (``qwen_eval``).
 * ``lighteval``: lighteval details Parquet (``lighteval``).
 * ``lm-eval``: lm-evaluation-harness ``--log_samples`` JSONL (``lm_eval``).
@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sampler.errors import LeashError
-from sampler.import_core import ImportSession, ImportSummary
+from sampler.importers.core import ImportSession, ImportSummary
+from sampler.importers.jsonl import read_jsonl_file
 from sampler.importers.source_fields import checked_bench
-from sampler.jsonl_import import read_jsonl_file
-from sampler.results_schema import check_name
+from sampler.store.schema import check_name
 
 #: format name -> (module with ``read_source``, what PATH holds)
 FORMATS: dict[str, tuple[str, str]] = {
-    "jsonl": ("sampler.jsonl_import", "interchange JSONL, one sample a line"),
+    "jsonl": ("sampler.importers.jsonl", "interchange JSONL, one sample a line"),
     "qwen-eval": (
         "sampler.importers.qwen_eval",
         "Qwen2.5-Math evaluation output: OUTPUT_DIR/<data_name>/*.jsonl",

@@ -44,7 +44,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.import_core import ImportSession
+from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import (
     Fields,
     benchmark_name,

@@ -39,9 +39,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sampler.benchmark_files import iter_json_lines
+from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
-from sampler.import_core import ImportSession
+from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import (
     Fields,
     benchmark_name,

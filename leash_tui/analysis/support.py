@@ -1,0 +1,543 @@
+"""Support dynamics maths: pass@k, P/E/S/O categories, rates, tests, curves, answer statistics.
+
+Pure functions, no I/O. The definitions are those of the support-dynamics spec
+(support-dynamics.md, after Wu et al., arXiv 2507.14843): a question is in a
+model's support at budget k when at least one of k samples is verified correct.
+Only verified samples count: for a model and a question, n is the number of
+verified samples and c the number verified correct.
+
+Choices this module makes where the spec leaves room:
+- Budget of one question: the requested k, else min(n_base, n_target).
+- Category of one question: when k equals a model's n, in support iff c >= 1
+  (exact). When the model has more samples than k its in-support state is a
+  probability, pass@k; the question's *label* takes in-support iff pass@k >= 0.5.
+  Summaries do not count labels: they report the expected counts (sums of
+  pass@k products), which equal the exact counts when k equals every n.
+- Budget of a summary scope (benchmark, domain, overall): the requested k, else
+  the smallest per-question budget in the scope. P/E/S/O are ints when every
+  question of the scope has exactly k verified samples for both models, else floats.
+- Sign test at a budget below some n: S and E are the label counts.
+- A question without any verified sample for a model has k = 0 and null pass@k,
+  category and p-value; summaries leave it out (the caller says so to the user).
+- Answers: a sample without an answer is in the class "NA"; all samples verified
+  correct form ONE class (the verifier judged them all equal to the gold answer),
+  shown under their most frequent answer string.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.analysis.exact_tests import fisher_exact_two_sided, sign_test_two_sided
+from sampler.store.schema import DEFAULT_DOMAIN
+
+CATEGORIES = ("P", "E", "S", "O")
+NO_ANSWER = "NA"
+_CELLS_PER_CHUNK = 2_000_000
+
+QUESTION_COLUMNS = (
+    "benchmark",
+    "question_id",
+    "n_base",
+    "c_base",
+    "n_target",
+    "c_target",
+    "k",
+    "pass1_base",
+    "pass1_target",
+    "passk_base",
+    "passk_target",
+    "category",
+    "fisher_p",
+)
+
+
+# -- pass@k -------------------------------------------------------------------------
+def _pass_at_ks(n: np.ndarray, c: np.ndarray, ks: Sequence[int]) -> np.ndarray:
+    """pass@k for each row and each k in ``ks`` (rows x len(ks)); every k <= every n.
+
+    1 - C(n-c, k)/C(n, k) = 1 - prod_{j<k} (1 - c/(n-j)). The product is built with
+    one cumulative product per row, so values for increasing k come from the same
+    sequence of roundings and are non-decreasing in k exactly, not just approximately.
+    """
+    ks_arr = np.asarray(ks, dtype=np.int64)
+    out = np.empty((n.size, ks_arr.size), dtype=np.float64)
+    if n.size == 0 or ks_arr.size == 0:
+        return out
+    pairs, inverse = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
+    un, uc = pairs[:, 0], pairs[:, 1]
+    k_grid = ks_arr[None, :]
+    share = uc / un
+    # closed forms: no correct sample -> 0; fewer wrong samples than k -> 1; k = 1 -> c/n
+    result = np.where((un - uc)[:, None] < k_grid, 1.0, 0.0)
+    result = np.where(k_grid == 1, share[:, None], result)
+    todo = np.flatnonzero((uc > 0) & ((un - uc)[:, None] >= k_grid).any(axis=1))
+    if todo.size:
+        kmax = int(ks_arr.max())
+        rows_per_chunk = max(1, _CELLS_PER_CHUNK // kmax)
+        j = np.arange(kmax, dtype=np.float64)[None, :]
+        for start in range(0, todo.size, rows_per_chunk):
+            rows = todo[start : start + rows_per_chunk]
+            nn = un[rows, None].astype(np.float64)
+            cc = uc[rows, None].astype(np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                factors = np.clip(1.0 - cc / (nn - j), 0.0, 1.0)
+            fraction = 1.0 - np.cumprod(factors, axis=1)[:, ks_arr - 1]
+            open_ = (un - uc)[rows, None] >= k_grid  # where the closed forms do not apply
+            fraction = np.maximum(fraction, share[rows, None])  # pass@k >= pass@1, in floats too
+            result[rows] = np.where(open_ & (k_grid > 1), fraction, result[rows])
+    out[:] = result[inverse.reshape(-1)]
+    return out
+
+
+def _check_counts(n: np.ndarray, c: np.ndarray) -> None:
+    if (c < 0).any() or (c > n).any():
+        raise ValueError("correct counts must satisfy 0 <= c <= n")
+
+
+def pass_at_k(n: np.ndarray, c: np.ndarray, k: int | np.ndarray) -> np.ndarray:
+    """Unbiased pass@k (Chen et al. 2021) of each (n, c): 1 - C(n-c, k)/C(n, k).
+
+    1 when n - c < k; pass@1 == c/n; requires 1 <= k <= n (ValueError otherwise).
+    ``k`` is one budget for all, or one per element.
+    """
+    n_b, c_b, k_b = np.broadcast_arrays(
+        np.asarray(n, dtype=np.int64), np.asarray(c, dtype=np.int64), np.asarray(k, dtype=np.int64)
+    )
+    shape = n_b.shape
+    n_arr, c_arr, k_arr = n_b.reshape(-1), c_b.reshape(-1), k_b.reshape(-1)
+    _check_counts(n_arr, c_arr)
+    if (k_arr < 1).any():
+        raise ValueError("k must be at least 1")
+    if (k_arr > n_arr).any():
+        bad = int(np.flatnonzero(k_arr > n_arr)[0])
+        raise ValueError(f"k = {k_arr[bad]} is larger than n = {n_arr[bad]}")
+    out = np.empty(k_arr.size, dtype=np.float64)
+    for value in np.unique(k_arr):
+        mask = k_arr == value
+        out[mask] = _pass_at_ks(n_arr[mask], c_arr[mask], [int(value)])[:, 0]
+    return out.reshape(shape)
+
+
+def epsilon(k: int, zeta: float = 0.05) -> float:
+    """Probability bound of a correct answer never seen in k samples, at confidence 1 - zeta."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    if not 0.0 < zeta < 1.0:
+        raise ValueError("zeta must be in (0, 1)")
+    return -math.log(zeta) / k
+
+
+# -- per question -------------------------------------------------------------------
+def _model_counts(counts: pa.Table, model: str) -> pa.Table:
+    rows = counts.filter(pc.equal(counts.column("model"), model))
+    return rows.select(["benchmark", "question_id", "n_verified", "n_correct"])
+
+
+def missing_questions(counts: pa.Table, base: str, target: str) -> dict[str, list[tuple[str, str]]]:
+    """Questions with samples of one model only: {model: [(benchmark, question_id), ...]}."""
+    keys = {}
+    for model in (base, target):
+        rows = _model_counts(counts, model)
+        keys[model] = set(
+            zip(
+                rows.column("benchmark").to_pylist(),
+                rows.column("question_id").to_pylist(),
+                strict=True,
+            )
+        )
+    return {
+        base: sorted(keys[base] - keys[target]),
+        target: sorted(keys[target] - keys[base]),
+    }
+
+
+def compare_questions(counts: pa.Table, base: str, target: str, k: int | None = None) -> pa.Table:
+    """One row per question with samples of both models (see QUESTION_COLUMNS).
+
+    ``counts`` is ``Results.verdict_counts()``. Rows sorted by (benchmark, question_id).
+    ``k`` larger than a question's verified samples raises ValueError naming it.
+    """
+    if k is not None and k < 1:
+        raise ValueError("k must be at least 1")
+    left = _model_counts(counts, base).rename_columns(
+        ["benchmark", "question_id", "n_base", "c_base"]
+    )
+    right = _model_counts(counts, target).rename_columns(
+        ["benchmark", "question_id", "n_target", "c_target"]
+    )
+    joined = left.join(right, keys=["benchmark", "question_id"], join_type="inner")
+    joined = joined.take(
+        pc.sort_indices(
+            joined, sort_keys=[("benchmark", "ascending"), ("question_id", "ascending")]
+        )
+    )
+    n_b = joined.column("n_base").to_numpy().astype(np.int64)
+    c_b = joined.column("c_base").to_numpy().astype(np.int64)
+    n_t = joined.column("n_target").to_numpy().astype(np.int64)
+    c_t = joined.column("c_target").to_numpy().astype(np.int64)
+    verified = (n_b > 0) & (n_t > 0)
+    budget = np.minimum(n_b, n_t)
+    if k is not None:
+        too_big = verified & (budget < k)
+        if too_big.any():
+            i = int(np.flatnonzero(too_big)[0])
+            where = f"{joined.column('benchmark')[i]}/{joined.column('question_id')[i]}"
+            raise ValueError(
+                f"k = {k} is larger than the verified samples of question {where}"
+                f" ({base}: {n_b[i]}, {target}: {n_t[i]})"
+            )
+        budget = np.where(verified, k, 0)
+    else:
+        budget = np.where(verified, budget, 0)
+
+    size = joined.num_rows
+    pass1_b, pass1_t = np.full(size, np.nan), np.full(size, np.nan)
+    passk_b, passk_t = np.full(size, np.nan), np.full(size, np.nan)
+    fisher = np.full(size, np.nan)
+    category = np.full(size, None, dtype=object)
+    if verified.any():
+        v = verified
+        pass1_b[v], pass1_t[v] = c_b[v] / n_b[v], c_t[v] / n_t[v]
+        passk_b[v] = pass_at_k(n_b[v], c_b[v], budget[v])
+        passk_t[v] = pass_at_k(n_t[v], c_t[v], budget[v])
+        category[v] = _labels(passk_b[v] >= 0.5, passk_t[v] >= 0.5)
+        fisher[v] = fisher_exact_two_sided(c_b[v], n_b[v] - c_b[v], c_t[v], n_t[v] - c_t[v])
+
+    def floats(values: np.ndarray) -> pa.Array:
+        return pa.array(values, pa.float64(), mask=np.isnan(values))
+
+    return pa.table(
+        {
+            "benchmark": joined.column("benchmark"),
+            "question_id": joined.column("question_id"),
+            "n_base": pa.array(n_b),
+            "c_base": pa.array(c_b),
+            "n_target": pa.array(n_t),
+            "c_target": pa.array(c_t),
+            "k": pa.array(budget),
+            "pass1_base": floats(pass1_b),
+            "pass1_target": floats(pass1_t),
+            "passk_base": floats(passk_b),
+            "passk_target": floats(passk_t),
+            "category": pa.array(category, pa.string()),
+            "fisher_p": floats(fisher),
+        }
+    )
+
+
+def add_answer_columns(
+    questions: pa.Table, answer_stats: pa.Table, base: str, target: str
+) -> pa.Table:
+    """``questions`` plus, for base and target, gold share and rank, answer and token entropy.
+
+    ``answer_stats`` is ``answer_stats.question_answer_stats`` (all models). Adds
+    gold_share_*, gold_rank_*, answer_entropy_* and token_entropy_* (mean over the
+    question's samples) with * = base / target; null where the data is missing.
+    """
+    out = questions
+    for role, model in (("base", base), ("target", target)):
+        stats = answer_stats.filter(pc.equal(answer_stats.column("model"), model))
+        token_n = stats.column("token_entropy_n")
+        token_mean = pc.if_else(
+            pc.greater(token_n, 0),
+            pc.divide(stats.column("token_entropy_sum"), pc.cast(token_n, pa.float64())),
+            pa.scalar(None, pa.float64()),
+        )
+        part = pa.table(
+            {
+                "benchmark": stats.column("benchmark"),
+                "question_id": stats.column("question_id"),
+                f"gold_share_{role}": stats.column("gold_share"),
+                f"gold_rank_{role}": stats.column("gold_rank"),
+                f"answer_entropy_{role}": stats.column("answer_entropy"),
+                f"token_entropy_{role}": token_mean,
+            }
+        )
+        out = out.join(part, keys=["benchmark", "question_id"], join_type="left outer")
+    order = pc.sort_indices(
+        out, sort_keys=[("benchmark", "ascending"), ("question_id", "ascending")]
+    )
+    return out.take(order)
+
+
+def _labels(base_in: np.ndarray, target_in: np.ndarray) -> np.ndarray:
+    names = np.array(["O", "E", "S", "P"], dtype=object)  # index = 2*base_in + target_in
+    return names[2 * base_in.astype(np.int64) + target_in.astype(np.int64)]
+
+
+# -- rates --------------------------------------------------------------------------
+def _ratio(num: float, den: float) -> float | None:
+    return None if den == 0 else num / den
+
+
+def support_rates(p: float, e: float, s: float, o: float) -> dict[str, float | None]:
+    """SRR, NDR, SDS and NSCR from (possibly expected) counts; None where undefined."""
+    srr = _ratio(p, p + s)
+    ndr = _ratio(e, p + e)
+    if srr is None or ndr is None:
+        sds = None
+    elif srr + ndr == 0:
+        sds = 0.0
+    else:
+        sds = 2 * srr * ndr / (srr + ndr)
+    return {"SRR": srr, "NDR": ndr, "SDS": sds, "NSCR": _ratio(e - s, p + e + s)}
+
+
+def expected_counts(b: np.ndarray, t: np.ndarray) -> dict[str, float]:
+    """Expected P/E/S/O given per-question in-support probabilities of base and target."""
+    return {
+        "P": float(np.sum(b * t)),
+        "E": float(np.sum((1 - b) * t)),
+        "S": float(np.sum(b * (1 - t))),
+        "O": float(np.sum((1 - b) * (1 - t))),
+    }
+
+
+# -- summaries ----------------------------------------------------------------------
+def _compared(questions: pa.Table) -> pa.Table:
+    """The questions with a category (both models have verified samples)."""
+    return questions.filter(pc.is_valid(questions.column("category")))
+
+
+def _ints(table: pa.Table, name: str) -> np.ndarray:
+    return table.column(name).to_numpy().astype(np.int64)
+
+
+def _scope_budget(questions: pa.Table, k: int | None) -> int:
+    per_question = _ints(questions, "k")
+    smallest = int(np.minimum(_ints(questions, "n_base"), _ints(questions, "n_target")).min())
+    budget = int(per_question.min()) if k is None else k
+    if budget > smallest:
+        raise ValueError(
+            f"k = {budget} is larger than the smallest verified sample count {smallest}"
+        )
+    return budget
+
+
+def summary_row(
+    questions: pa.Table,
+    scope: str,
+    name: str,
+    base: str,
+    target: str,
+    k: int | None = None,
+    entropies: Mapping[str, pa.Table] | None = None,
+) -> dict[str, Any]:
+    """One row of interchange.md section 2 for the (already compared) questions of a scope."""
+    budget = _scope_budget(questions, k)
+    n_b, c_b = _ints(questions, "n_base"), _ints(questions, "c_base")
+    n_t, c_t = _ints(questions, "n_target"), _ints(questions, "c_target")
+    b = pass_at_k(n_b, c_b, budget)
+    t = pass_at_k(n_t, c_t, budget)
+    counts: dict[str, Any] = expected_counts(b, t)
+    if bool(((n_b == budget) & (n_t == budget)).all()):
+        counts = {key: round(value) for key, value in counts.items()}
+    labels = _labels(b >= 0.5, t >= 0.5)
+    sign_p = float(sign_test_two_sided(int((labels == "S").sum()), int((labels == "E").sum()))[0])
+    row: dict[str, Any] = {
+        "scope": scope,
+        "name": name,
+        "base": base,
+        "target": target,
+        "k": budget,
+        "N": questions.num_rows,
+        **counts,
+        **support_rates(counts["P"], counts["E"], counts["S"], counts["O"]),
+        "pass@1": {"base": float(np.mean(c_b / n_b)), "target": float(np.mean(c_t / n_t))},
+        "pass@k": {"base": float(np.mean(b)), "target": float(np.mean(t))},
+        "sign_test_p": None if math.isnan(sign_p) else sign_p,
+        "token_entropy": {"base": None, "target": None},
+        "answer_entropy": {"base": None, "target": None},
+    }
+    if entropies:
+        for role, model in (("base", base), ("target", target)):
+            if model in entropies:
+                token, answer = scope_entropies(questions, entropies[model])
+                row["token_entropy"][role] = token
+                row["answer_entropy"][role] = answer
+    return row
+
+
+def scope_entropies(questions: pa.Table, stats: pa.Table) -> tuple[float | None, float | None]:
+    """(token entropy, answer entropy) of one model over the questions of a scope.
+
+    ``stats`` has one row per question (benchmark, question_id, token_entropy_sum,
+    token_entropy_n, answer_entropy), as ``answer_stats.question_answer_stats`` makes
+    it. Token entropy is the mean over samples; answer entropy the mean over questions.
+    """
+    keys = questions.select(["benchmark", "question_id"])
+    joined = keys.join(stats, keys=["benchmark", "question_id"], join_type="inner")
+    token_n = float(pc.sum(joined.column("token_entropy_n")).as_py() or 0)
+    token = None
+    if token_n > 0:
+        token = float(pc.sum(joined.column("token_entropy_sum")).as_py()) / token_n
+    answer_mean = pc.mean(joined.column("answer_entropy")).as_py() if joined.num_rows else None
+    return token, None if answer_mean is None else float(answer_mean)
+
+
+def summary_rows(
+    questions: pa.Table,
+    domains: Mapping[str, str],
+    base: str,
+    target: str,
+    k: int | None = None,
+    entropies: Mapping[str, pa.Table] | None = None,
+) -> list[dict[str, Any]]:
+    """Rows per benchmark, then per domain, then overall (interchange.md section 2).
+
+    ``questions`` is ``compare_questions(...)``; questions without a category are
+    left out. ``domains`` maps benchmark -> domain (see scope_tables for the order).
+    ``entropies`` maps a model name to its per-question stats (see scope_entropies).
+    """
+    return [
+        summary_row(part, scope, name, base, target, k, entropies)
+        for scope, name, part in scope_tables(questions, domains)
+    ]
+
+
+def scope_tables(
+    questions: pa.Table, domains: Mapping[str, str]
+) -> list[tuple[str, str, pa.Table]]:
+    """(scope, name, questions of the scope) for each benchmark, then domain, then overall.
+
+    Only questions with a category count. Benchmarks come in the order of ``domains``
+    (then by name); domains in the order of their first benchmark; a benchmark not in
+    ``domains`` is in domain "math".
+    """
+    compared = _compared(questions)
+    if compared.num_rows == 0:
+        return []
+    present = set(compared.column("benchmark").to_pylist())
+    order = [b for b in domains if b in present] + sorted(present - set(domains))
+    bench_col = compared.column("benchmark")
+    out = [("benchmark", b, compared.filter(pc.equal(bench_col, b))) for b in order]
+    domain_of = {b: domains.get(b, DEFAULT_DOMAIN) for b in order}
+    for domain in dict.fromkeys(domain_of.values()):
+        members = pa.array([b for b in order if domain_of[b] == domain], pa.string())
+        out.append(("domain", domain, compared.filter(pc.is_in(bench_col, members))))
+    out.append(("overall", "overall", compared))
+    return out
+
+
+# -- budget curves ------------------------------------------------------------------
+def curve_budgets(budget: int) -> list[int]:
+    """1, 2, 4, ... below ``budget``, then ``budget`` itself."""
+    ks, k = [], 1
+    while k < budget:
+        ks.append(k)
+        k *= 2
+    return [*ks, budget] if budget >= 1 else []
+
+
+def budget_curve(questions: pa.Table, ks: Sequence[int] | None = None) -> pa.Table:
+    """pass@k of each model and expected P/E/S/O (with their rates) at several budgets.
+
+    Default budgets: 1, 2, 4, ... up to the comparison budget (the smallest per-question
+    k), plus that budget. Columns: k, passk_base, passk_target, P, E, S, O, SRR, NDR,
+    SDS, NSCR (rates null where undefined).
+    """
+    compared = _compared(questions)
+    names = ["k", "passk_base", "passk_target", *CATEGORIES, "SRR", "NDR", "SDS", "NSCR"]
+    if compared.num_rows == 0:
+        return pa.table({n: pa.array([], pa.int64() if n == "k" else pa.float64()) for n in names})
+    n_b, c_b = _ints(compared, "n_base"), _ints(compared, "c_base")
+    n_t, c_t = _ints(compared, "n_target"), _ints(compared, "c_target")
+    smallest = int(np.minimum(n_b, n_t).min())
+    budgets = curve_budgets(int(_ints(compared, "k").min())) if ks is None else sorted(set(ks))
+    for k in budgets:
+        if not 1 <= k <= smallest:
+            raise ValueError(f"budget {k} is outside 1..{smallest} (the smallest verified count)")
+    b = _pass_at_ks(n_b, c_b, budgets)
+    t = _pass_at_ks(n_t, c_t, budgets)
+    columns: dict[str, list] = {n: [] for n in names}
+    for i, k in enumerate(budgets):
+        counts = expected_counts(b[:, i], t[:, i])
+        columns["k"].append(k)
+        columns["passk_base"].append(float(b[:, i].mean()))
+        columns["passk_target"].append(float(t[:, i].mean()))
+        for key, value in {**counts, **support_rates(*counts.values())}.items():
+            columns[key].append(value)
+    return pa.table(
+        {n: pa.array(v, pa.int64() if n == "k" else pa.float64()) for n, v in columns.items()}
+    )
+
+
+# -- answers of one question --------------------------------------------------------
+def _answer_classes(
+    answers: Iterable[str | None], correct: Iterable[bool | None]
+) -> tuple[Counter, Counter]:
+    """Counts per class key (None = NA, True = the correct class, str = a wrong answer)."""
+    classes: Counter = Counter()
+    correct_strings: Counter = Counter()
+    for answer, ok in zip(_as_list(answers), _as_list(correct), strict=True):
+        if ok:
+            classes[True] += 1
+            if answer:
+                correct_strings[answer] += 1
+        elif answer is None or answer == "":
+            classes[None] += 1
+        else:
+            classes[answer] += 1
+    return classes, correct_strings
+
+
+def _as_list(values: Any) -> list:
+    if isinstance(values, pa.ChunkedArray | pa.Array):
+        return values.to_pylist()
+    return list(values)
+
+
+def answer_distribution(
+    answers: Iterable[str | None], correct: Iterable[bool | None]
+) -> list[tuple[str, int, bool]]:
+    """(answer, count, is_correct) per answer class, most frequent first.
+
+    Pass the verified samples of one model on one question. No answer (None or "")
+    is the class "NA"; every correct sample is in one class, labelled with its most
+    frequent answer string. Ties: correct class first, then by answer, NA last.
+    """
+    classes, correct_strings = _answer_classes(answers, correct)
+    out = []
+    for key, count in classes.items():
+        if key is True:
+            label = correct_strings.most_common(1)[0][0] if correct_strings else "correct"
+            out.append((label, count, True))
+        else:
+            out.append((NO_ANSWER if key is None else key, count, False))
+    return sorted(out, key=lambda r: (-r[1], not r[2], r[0] == NO_ANSWER, r[0]))
+
+
+def answer_entropy(answers: Iterable[str | None], correct: Iterable[bool | None]) -> float | None:
+    """Entropy (nats) of the answer classes of one question's samples; None without samples."""
+    classes, _ = _answer_classes(answers, correct)
+    total = sum(classes.values())
+    if total == 0:
+        return None
+    return float(-sum((n / total) * math.log(n / total) for n in classes.values()))
+
+
+def gold_share_and_rank(
+    answers: Iterable[str | None], correct: Iterable[bool | None]
+) -> tuple[float | None, int | None]:
+    """Share of samples that are correct, and the rank of the correct class by frequency.
+
+    Rank 1 = most frequent; a class tied with it does not push it down (rank = 1 +
+    number of classes strictly more frequent). (None, None) without samples; rank
+    None when no sample is correct.
+    """
+    classes, _ = _answer_classes(answers, correct)
+    total = sum(classes.values())
+    if total == 0:
+        return None, None
+    hits = classes.get(True, 0)
+    if hits == 0:
+        return 0.0, None
+    return hits / total, 1 + sum(1 for n in classes.values() if n > hits)

@@ -1,0 +1,68 @@
+"""``leash benchmarks``: list the presets, or load benchmark files and show what was read."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from leash_tui.safe_text import one_line
+
+
+@click.command("benchmarks")
+@click.argument("specs", nargs=-1, metavar="[NAME=PATH]...")
+@click.option("--problem-field", help="Field holding the problem (custom files).")
+@click.option("--gold-field", help="Field holding the gold answer (custom files).")
+@click.option("--id-field", help="Field holding the question id (default: position).")
+@click.option(
+    "--gold-from-solution", metavar="FIELD", help="Take the gold from the last \\boxed{} of FIELD."
+)
+@click.option("--domain", help="Domain tag (default: the preset's, or 'math').")
+def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, domain) -> None:
+    """List benchmark presets; with NAME=PATH arguments, load each file and summarise it.
+
+    NAME picks a preset (math500, aime24, aime25, amc23, minerva_math, olympiadbench)
+    that knows the file's field quirks; any other NAME uses the generic mapping or
+    the --*-field options. PATH may be .jsonl, .json, .parquet, .csv, or
+    hf:ORG/NAME[:split] when the `datasets` package is installed.
+    """
+    from sampler.benchmarks.presets import PRESETS, custom_mapping, load_benchmark, parse_bench_spec
+
+    console = Console(highlight=False)
+    if not specs:
+        table = Table(title="Benchmark presets", title_justify="left", show_edge=False)
+        table.add_column("name")
+        table.add_column("fields and quirks")
+        for preset in PRESETS.values():
+            table.add_row(preset.name, Text(preset.description))
+        console.print(table)
+        console.print("use: leash benchmarks NAME=PATH to check a file loads")
+        return
+    table = Table(show_edge=False)
+    for col in ("benchmark", "domain", "questions", "first id", "first gold", "source"):
+        table.add_column(col)
+    custom = any((problem_field, gold_field, id_field, gold_from_solution))
+    for spec in specs:
+        name, source = parse_bench_spec(spec)
+        mapping = None
+        if custom:
+            preset = PRESETS.get(name)
+            mapping = custom_mapping(
+                problem_field,
+                gold_field,
+                id_field,
+                gold_from_solution,
+                base=preset.mapping if preset else None,
+            )
+        bench = load_benchmark(name, source, mapping=mapping, domain=domain)
+        first = bench.questions[0]
+        table.add_row(
+            Text(bench.name),
+            Text(bench.domain),
+            f"{len(bench.questions):,}",
+            Text(one_line(first.question_id, 24)),
+            Text(one_line(first.gold, 30)),
+            Text(one_line(source, 50)),
+        )
+    console.print(table)

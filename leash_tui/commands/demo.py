@@ -1,0 +1,69 @@
+"""``leash demo``: write a synthetic demo results folder and open the explorer on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from sampler.errors import LeashError
+
+DEFAULT_DEMO_DIR = Path("leash-demo")
+
+
+def _is_demo_folder(root: Path) -> bool:
+    try:
+        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return bool(manifest.get("synthetic")) and "leash demo" in str(manifest.get("notes", ""))
+
+
+@click.command("demo")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_DEMO_DIR,
+    show_default=True,
+    help="Folder to write the demo results to.",
+)
+@click.option("--no-open", is_flag=True, help="Only write the folder; do not open the explorer.")
+@click.option(
+    "--questions",
+    type=click.IntRange(8, 100_000),
+    default=300,
+    show_default=True,
+    help="Generated questions (half arithmetic, half algebra).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(2, 4096),
+    default=32,
+    show_default=True,
+    help="Samples per question and model.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+def demo(out: Path, no_open: bool, questions: int, samples: int, seed: int) -> None:
+    """Write a synthetic results folder (no model, GPU or network) and explore it.
+
+    A base and two RLVR targets answer generated arithmetic and algebra questions with
+    step-by-step completions; success rates are drawn so that every support category
+    occurs. The folder is marked synthetic. If OUT already holds a demo it is reused.
+    """
+    from sampler.demo_folder import write_demo_results
+
+    if out.exists() and any(out.iterdir()):
+        if not _is_demo_folder(out):
+            raise LeashError(f"{out}: exists and is not a leash demo folder; choose --out")
+        click.echo(f"reusing the demo folder {out}", err=True)
+    else:
+        write_demo_results(out, n_questions=questions, n_samples=samples, seed=seed)
+        click.echo(f"wrote a synthetic demo results folder to {out}", err=True)
+    if no_open:
+        click.echo(f"open it with: leash explore {out}", err=True)
+        return
+    from leash_tui.commands.explore import run_explorer
+
+    run_explorer(out)

@@ -1,0 +1,36 @@
+"""``leash export``: the CLI face of sampler.importers.jsonl_export."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.command("export")
+@click.argument("results", type=click.Path(path_type=Path))
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output file (default: stdout).")
+@click.option("--model", "models", multiple=True, help="Only this model (repeatable).")
+@click.option("--benchmark", "benchmarks", multiple=True, help="Only this benchmark (repeatable).")
+def export(results: Path, out: Path | None, models: tuple[str, ...], benchmarks: tuple[str, ...]):
+    """Write the samples of RESULTS as JSON Lines, the format `leash import` reads."""
+    from sampler.errors import LeashError
+    from sampler.importers.jsonl_export import export_records, write_jsonl
+    from sampler.store.atomic_io import atomic_text_writer
+    from sampler.store.reader import Results
+
+    opened = Results.open(results)
+    for name in models:
+        if opened.manifest.model(name) is None:
+            raise LeashError(f"--model {name}: not in {results}")
+    for name in benchmarks:
+        if opened.manifest.benchmark(name) is None:
+            raise LeashError(f"--benchmark {name}: not in {results}")
+    records = export_records(opened, models or None, benchmarks or None)
+    if out is None:
+        write_jsonl(records, sys.stdout)
+        return
+    with atomic_text_writer(out) as handle:
+        count = write_jsonl(records, handle)
+    click.echo(f"wrote {count:,} samples to {out}", err=True)

@@ -1,0 +1,127 @@
+"""``leash report RESULTS``: support dynamics of every target against the base, in any format.
+
+Loads the folder's verdict counts and answer statistics (report.data), builds the
+rows (report.build) and renders them (report.render) to stdout or, atomically, to
+``-o FILE``. Notes (unverified samples, questions left out) go to stderr, so that
+stdout stays a clean JSON/CSV document.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 columns
+
+
+@click.command()
+@click.argument("results", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv", "markdown", "latex"]),
+    default="table",
+    show_default=True,
+    help="Output format; json follows the leash-report/1 contract.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file (atomically) instead of stdout.",
+)
+@click.option(
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    help="Budget to count categories at (at most the samples per question);"
+    " P/E/S/O become expected counts.",
+)
+@click.option(
+    "--curves", is_flag=True, help="Add budget curves (k = 1, 2, 4, ... up to the budget)."
+)
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="NAME",
+    help="Report only this target (repeatable); default: every target.",
+)
+@click.option(
+    "--allow-partial",
+    is_flag=True,
+    help="Leave out questions with no verified sample for a model instead of refusing.",
+)
+@click.option(
+    "--zeta",
+    type=click.FloatRange(min=0, max=1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Confidence parameter of the epsilon shown with each budget.",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Count every sample again from the rows, ignoring the per-question cache"
+    " (~/.cache/leash) and the counts stored in each shard's footer.",
+)
+def report(
+    results: Path,
+    fmt: str,
+    output: Path | None,
+    k: int | None,
+    curves: bool,
+    targets: tuple[str, ...],
+    allow_partial: bool,
+    zeta: float,
+    no_cache: bool,
+) -> None:
+    """Support dynamics (P/E/S/O, SRR, NDR, SDS, NSCR, pass@k, tests, entropies) of RESULTS.
+
+    One block per target compared with the base: rows per benchmark, then per
+    domain, then overall. Samples not yet verified are not counted as wrong.
+    """
+    from leash_tui.commands.pandas_probe import skip_pandas_probe
+
+    skip_pandas_probe()
+    from leash_tui.report.build import build_report
+    from leash_tui.report.data import load_report_data
+
+    data = load_report_data(results, use_cache=not no_cache)
+    built = build_report(data, targets=targets, k=k, allow_partial=allow_partial, curves=curves)
+    for note in built.notes:
+        click.echo(f"note: {_visible(note)}", err=True)
+    if fmt == "table" and output is None:
+        from leash_tui.report.render import print_table, table_console
+
+        stream = sys.stdout  # click.get_text_stream is deprecated (Click 9)
+        color = stream.isatty()
+        width = None if color else TABLE_FILE_WIDTH
+        print_table(built, table_console(stream, width, color=color), zeta)
+        return
+    from leash_tui.report.render import RENDERERS, render_table
+
+    if fmt == "table":
+        text = render_table(built, zeta, width=TABLE_FILE_WIDTH)
+    else:
+        text = RENDERERS[fmt](built, zeta)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from sampler.errors import LeashError
+    from sampler.store.atomic_io import atomic_text_writer
+
+    try:
+        with atomic_text_writer(output) as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise LeashError(f"{output}: cannot write the report ({exc.strerror or exc})") from exc
+    click.echo(f"wrote {output}", err=True)
+
+
+def _visible(text: str) -> str:
+    from leash_tui.safe_text import visible
+
+    return visible(text)

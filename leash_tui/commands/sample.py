@@ -1,0 +1,309 @@
+"""``leash sample``: draw k completions per question from a base model and its RLVR models.
+
+Everything is checked before an engine starts (benchmark files, model folders and
+tokenizers, prompt lengths); the run then samples the missing (model, question)
+pairs, one model per worker process, shows questions, samples, tokens per second
+and ETA per model, and ends by verifying what it wrote unless ``--no-verify``. The
+same command, run again after a crash or ``kill -9``, completes what is missing.
+Engines (vllm, torch, transformers) are imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sampler.sample.config import ENGINES
+
+
+def _progress_sink(console: Any) -> Any:
+    """A rich progress display fed by the sampling workers' events."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn("[bold]{task.fields[model]}[/] {task.fields[state]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("questions  {task.fields[samples]:,} samples  {task.fields[rate]} tok/s"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+
+    class Sink:
+        def __init__(self) -> None:
+            self.tasks: dict[str, Any] = {}
+            self.tokens: dict[str, int] = {}
+            self.ready: dict[str, float] = {}
+
+        def model_started(self, model: str, questions: int, samples: int, workers: int) -> None:
+            state = "loading" + (f" ({workers} workers)" if workers > 1 else "")
+            self.tasks[model] = progress.add_task(
+                model, total=questions, model=model, state=state, samples=0, rate="-"
+            )
+            self.tokens[model] = 0
+
+        def event(self, model: str, message: tuple) -> None:
+            task = self.tasks[model]
+            kind = message[1]
+            if kind == "ready":
+                self.ready.setdefault(model, time.monotonic())
+                progress.update(task, state="sampling")
+            elif kind == "question":
+                self.tokens[model] += int(message[3])
+                elapsed = max(time.monotonic() - self.ready.get(model, time.monotonic()), 1e-6)
+                current = progress.tasks[task].fields["samples"] + int(message[2])
+                progress.update(
+                    task,
+                    advance=1,
+                    samples=current,
+                    rate=f"{self.tokens[model] / elapsed:,.0f}",
+                )
+            elif kind == "error":
+                progress.update(task, state="[red]failed[/]")
+
+        def model_finished(self, model: str) -> None:
+            task = self.tasks[model]
+            if progress.tasks[task].fields["state"] == "sampling":
+                progress.update(task, state="done")
+
+    return progress, Sink()
+
+
+@click.command("sample", context_settings={"show_default": True})
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOML file with the whole run (models, benchmarks, settings); options"
+    " given here override its top level.",
+)
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="A model to sample: local checkpoint folder or hub id (repeatable).",
+)
+@click.option("--base", help="Name of the base model (needed with several models).")
+@click.option(
+    "--bench",
+    "benches",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="A benchmark file; NAME picks a preset (math500, aime24, ...) (repeatable).",
+)
+@click.option("--problem-field", help="Field holding the problem (files without a preset).")
+@click.option("--gold-field", help="Field holding the gold answer.")
+@click.option("--id-field", help="Field holding the question id (default: the position).")
+@click.option(
+    "--gold-from-solution",
+    metavar="FIELD",
+    help="Take the gold as the last \\boxed{} of this field (no gold field).",
+)
+@click.option("--domain", help="Domain tag of the --bench benchmarks (default math).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Results folder.")
+@click.option("-k", "--samples", type=int, help="Samples per question [default: 64].")
+@click.option("--temperature", type=float, help="Sampling temperature [default: 0.6].")
+@click.option("--top-p", type=float, help="Nucleus sampling [default: 0.95].")
+@click.option("--top-k", type=int, help="Top-k sampling, -1 = off [default: -1].")
+@click.option(
+    "--max-tokens",
+    type=int,
+    help="Generated tokens at most [default: 4096];"
+    " clamped to the model's context minus the prompt.",
+)
+@click.option(
+    "--seed", type=int, help="Run seed; each (model, question) derives its own [default: 0]."
+)
+@click.option("--engine", type=click.Choice(ENGINES), help="Sampling engine [default: vllm].")
+@click.option(
+    "--template",
+    help="Prompt template: boxed, r1, plain, or a file with {problem} [default: boxed].",
+)
+@click.option(
+    "--chat-template",
+    type=click.Choice(["auto", "on", "off"]),
+    help="Wrap prompts in the tokenizer's chat template [default: auto].",
+)
+@click.option("--stop", multiple=True, help="Stop string (repeatable).")
+@click.option(
+    "--stop-token-id", "stop_token_ids", multiple=True, type=int, help="Stop token id (repeatable)."
+)
+@click.option(
+    "--logprobs",
+    type=int,
+    help="Top-k log-probabilities per token for the token entropy; 0 = none [default: 20].",
+)
+@click.option(
+    "--token-detail",
+    type=int,
+    metavar="M",
+    help="Also keep per-token entropies of the first M samples of each question.",
+)
+@click.option(
+    "--shard",
+    metavar="I/N",
+    help="Sample only questions whose position % N == I (N machines can fill one folder).",
+)
+@click.option("--tensor-parallel-size", type=int, help="GPUs per model (vllm).")
+@click.option("--data-parallel-size", type=int, help="Model copies sampling at once (vllm).")
+@click.option("--gpu-memory-utilization", type=float, help="Share of GPU memory for vLLM.")
+@click.option("--max-model-len", type=int, help="Context length to use (default: the model's).")
+@click.option("--dtype", help="Weights dtype (auto, bfloat16, float16, float32).")
+@click.option("--max-num-seqs", type=int, help="Sequences vLLM runs at once (memory).")
+@click.option("--enforce-eager", is_flag=True, default=None, help="No CUDA graphs (vllm).")
+@click.option(
+    "--trust-remote-code", is_flag=True, default=None, help="Allow model code from the checkpoint."
+)
+@click.option(
+    "--url",
+    help="Base URL of an OpenAI-compatible server (openai engine), e.g. http://127.0.0.1:8000/v1.",
+)
+@click.option("--served-name", help="Model name on the server (default: the model PATH).")
+@click.option("--concurrency", type=int, help="Requests in flight (openai engine) [default: 8].")
+@click.option(
+    "--flush-seconds",
+    type=float,
+    help="Write finished questions at least this often, in seconds [default: 60].",
+)
+@click.option("--no-verify", is_flag=True, default=False, help="Do not verify after sampling.")
+@click.option("--verify-workers", type=int, help="Verification worker processes.")
+def sample(
+    config_file: Path | None,
+    models: tuple[str, ...],
+    base: str | None,
+    benches: tuple[str, ...],
+    problem_field: str | None,
+    gold_field: str | None,
+    id_field: str | None,
+    gold_from_solution: str | None,
+    domain: str | None,
+    output: Path | None,
+    no_verify: bool,
+    verify_workers: int | None,
+    **options: Any,
+) -> None:
+    """Sample k completions per question from a base model and RLVR models into RESULTS.
+
+    \b
+    Example:
+      leash sample --model base=Qwen/Qwen2.5-Math-1.5B --model rlvr=ckpt/step-500 \\
+          --base base --bench aime24=data/aime24.jsonl -k 1024 -o runs/qwen
+    \b
+    Killed or interrupted? Run the same command again: it completes the missing work.
+    """
+    from rich.console import Console
+
+    from sampler.sample.config import build_run_config
+    from sampler.sample.run import execute_run, prepare_run
+
+    run_keys = (
+        "samples",
+        "temperature",
+        "top_p",
+        "top_k",
+        "seed",
+        "logprobs",
+        "token_detail",
+        "shard",
+        "flush_seconds",
+    )
+    cli = {k: options.pop(k) for k in run_keys}
+    cli["output"] = str(output) if output else None
+    cli["base"] = base
+    if no_verify:
+        cli["verify"] = False
+    stops = options.pop("stop")
+    stop_ids = options.pop("stop_token_ids")
+    settings = {k: v for k, v in options.items() if v is not None}
+    if stops:
+        settings["stop"] = list(stops)
+    if stop_ids:
+        settings["stop_token_ids"] = list(stop_ids)
+    config = build_run_config(
+        config_file=config_file,
+        cli=cli,
+        cli_models=list(models),
+        cli_benches=list(benches),
+        cli_model_settings=settings,
+        cli_bench_fields={
+            "problem_field": problem_field,
+            "gold_field": gold_field,
+            "id_field": id_field,
+            "gold_from_solution": gold_from_solution,
+            "domain": domain,
+        },
+    )
+    console = Console(stderr=True, highlight=False)
+    console.print(
+        f"checking {len(config.models)} model(s) and {len(config.benchmarks)} benchmark(s)..."
+    )
+    plan = prepare_run(config)
+    progress, sink = _progress_sink(console)
+    with progress:
+        summaries = execute_run(plan, sink)
+    _print_summary(console, plan, summaries)
+    if config.verify:
+        _verify(console, config.output, verify_workers)
+    else:
+        console.print(f"not verified (--no-verify): run  leash verify {config.output}")
+
+
+def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"sampled into {plan.root}", title_justify="left")
+    for col in ("model", "questions", "samples", "tokens", "load s", "sample s", "tok/s"):
+        table.add_column(col, justify="left" if col == "model" else "right")
+    for s, mp in zip(summaries, plan.models, strict=True):
+        if s.skipped:
+            console.print(f"{s.name}: nothing to do, all {mp.questions} questions complete")
+            continue
+        rate = s.tokens / s.sample_seconds if s.sample_seconds else 0.0
+        table.add_row(
+            s.name,
+            f"{s.questions:,}",
+            f"{s.samples:,}",
+            f"{s.tokens:,}",
+            f"{s.load_seconds:.1f}",
+            f"{s.sample_seconds:.1f}",
+            f"{rate:,.0f}",
+        )
+    if table.row_count:
+        console.print(table)
+
+
+def _verify(console: Any, root: Path, workers: int | None) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from sampler.errors import LeashError
+    from sampler.verify.run import verify_results
+
+    progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), console=console)
+    task = progress.add_task("verify", total=None)
+
+    def advance(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    try:
+        with progress:
+            summary = verify_results(root, workers=workers, progress=advance)
+    except LeashError as exc:
+        raise LeashError(
+            f"sampling is complete, but verification did not run ({exc}); run  leash verify {root}"
+        ) from exc
+    counts = ", ".join(f"{k} {v:,}" for k, v in summary.by_status.items() if v)
+    console.print(f"verified {summary.verified:,} samples ({counts or 'nothing new'})")

@@ -1,0 +1,87 @@
+"""``leash triage export RESULTS``: write the tags and notes of a results folder's triage
+journal as CSV or JSON Lines (current state: the last write per question and pair wins)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import click
+
+from sampler.store.triage_journal import TAGS, TriageJournal
+
+EXPORT_FIELDS = (
+    "benchmark",
+    "question_id",
+    "base",
+    "target",
+    "tag",
+    "tag_meaning",
+    "note",
+    "updated",
+)
+
+
+def export_rows(root: Path) -> list[dict]:
+    """One dict per triaged question and pair, in (benchmark, question_id) order."""
+    from sampler.store.manifest import load_manifest
+
+    load_manifest(root)  # refuse a folder that is not a results folder
+    rows = []
+    for entry in TriageJournal(root).entries():
+        rows.append(
+            {
+                "benchmark": entry.benchmark,
+                "question_id": entry.question_id,
+                "base": entry.base,
+                "target": entry.target,
+                "tag": entry.tag,
+                "tag_meaning": TAGS[entry.tag][1] if entry.tag in TAGS else None,
+                "note": entry.note,
+                "updated": entry.updated,
+            }
+        )
+    return rows
+
+
+def render(rows: list[dict], fmt: str) -> str:
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buffer.getvalue()
+
+
+@click.group("triage")
+def triage() -> None:
+    """Work with the triage tags and notes written in the explorer."""
+
+
+@triage.command("export")
+@click.argument("results", type=click.Path(path_type=Path))
+@click.option(
+    "--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="File to write (atomically); default: standard output.",
+)
+def export(results: Path, fmt: str, output: Path | None) -> None:
+    """Write tags and notes of RESULTS/triage.jsonl as CSV or JSON Lines."""
+    rows = export_rows(results)
+    text = render(rows, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        from sampler.store.atomic_io import atomic_text_writer
+
+        with atomic_text_writer(output) as handle:
+            handle.write(text)
+        click.echo(f"wrote {len(rows)} triaged question(s) to {output}", err=True)

@@ -1,0 +1,246 @@
+"""``leash verify RESULTS``: give every sample a verdict, with progress, ETA and a summary.
+
+The work is ``sampler.verify.run.verify_results``; this module only turns
+options into its arguments, draws a progress bar (samples, throughput, ETA) on
+stderr and prints the summary (as a table, or JSON with ``--json``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from sampler.verify.pool import DEFAULT_DEADLINE_S
+
+if TYPE_CHECKING:
+    from sampler.verify.extraction import ExtractionConfig
+    from sampler.verify.pool import VerifyPool
+    from sampler.verify.run import VerifySummary
+
+
+def _extraction(
+    root: Path, default: str | None, benchmarks: tuple[str, ...], models: tuple[str, ...]
+) -> ExtractionConfig | None:
+    """The extraction config the options ask for: the stored one with their changes applied."""
+    if default is None and not benchmarks and not models:
+        return None
+    from sampler.store.manifest import load_manifest
+    from sampler.verify.extraction import ExtractionConfig, parse_assignment, parse_strategies
+    from sampler.verify.run import resolve_extraction
+
+    stored = load_manifest(root).verification
+    base = resolve_extraction(stored, None, str(root / "manifest.json"))
+    by_benchmark = dict(base.benchmarks)
+    by_model = dict(base.models)
+    for spec in benchmarks:
+        name, strategies = parse_assignment(spec, "benchmark")
+        by_benchmark[name] = strategies
+    for spec in models:
+        name, strategies = parse_assignment(spec, "model")
+        by_model[name] = strategies
+    return ExtractionConfig(
+        default=parse_strategies(default, "--extract") if default else base.default,
+        benchmarks=by_benchmark,
+        models=by_model,
+    )
+
+
+def _summary_table(summary: VerifySummary) -> object:
+    from rich.table import Table
+
+    def n(value: int) -> str:
+        return f"{value:,}"
+
+    rate = summary.verified / summary.seconds if summary.seconds > 0 else 0.0
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    table.add_column(style="dim")
+    table.add_row("samples", n(summary.samples), f"{n(summary.already_verified)} already verified")
+    table.add_row(
+        "verified now",
+        n(summary.verified),
+        f"{summary.seconds:.1f} s, {rate:,.0f} samples/s, {summary.workers} workers",
+    )
+    table.add_row("distinct answers", n(summary.distinct_answers), "per question")
+    table.add_row(
+        "verifier calls",
+        n(summary.verifier_calls),
+        f"{n(summary.calls_saved)} saved by reusing verdicts",
+    )
+    table.add_row("correct", n(summary.correct), "")
+    table.add_row("incorrect", n(summary.by_status["incorrect"]), "")
+    table.add_row("no answer", n(summary.no_answer), "nothing extractable")
+    table.add_row("timeouts", n(summary.timeouts), f"deadline {summary.deadline_s:g} s per answer")
+    table.add_row(
+        "errors",
+        n(summary.errors),
+        f"{n(summary.no_gold)} on questions without a gold answer" if summary.no_gold else "",
+    )
+    return table
+
+
+def _verify_with_progress(
+    results: Path,
+    pool: VerifyPool,
+    *,
+    force: bool,
+    retry: bool,
+    extraction: ExtractionConfig | None,
+    show: bool,
+) -> VerifySummary:
+    """``verify_results`` on ``pool`` with a progress bar (samples, rate, ETA) on stderr."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from sampler.verify.run import verify_results
+
+    skip_pandas_probe()
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: object) -> Text:
+            speed = getattr(task, "speed", None)
+            return Text("" if speed is None else f"{speed:,.0f} samples/s", style="cyan")
+
+    progress = Progress(
+        TextColumn("verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=not show,
+    )
+    task = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            if total == 0:
+                return  # nothing to do: no bar at all
+            progress.start()
+            task = progress.add_task("verify", total=total)
+        progress.update(task, completed=done, total=total)
+
+    try:
+        return verify_results(
+            results, force=force, retry=retry, extraction=extraction, progress=report, pool=pool
+        )
+    finally:
+        progress.stop()
+
+
+@click.command("verify")
+@click.argument("results", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Re-verify every sample, even those with a verdict.")
+@click.option(
+    "--retry", is_flag=True, help="Also re-verify samples whose status is timeout or error."
+)
+@click.option(
+    "-j",
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes [default: all cores].",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0.1),
+    default=DEFAULT_DEADLINE_S,
+    show_default=True,
+    help="Seconds one answer may take; past it the worker is killed and the sample is 'timeout'.",
+)
+@click.option(
+    "--extract",
+    "extract_default",
+    metavar="STRATEGY",
+    help="How to find the answer: boxed (default), answer_line, answer_tags or after_think;"
+    " a comma-separated list is tried in order. Stored in the folder for later runs.",
+)
+@click.option(
+    "--extract-benchmark",
+    multiple=True,
+    metavar="NAME=STRATEGY",
+    help="Strategy for one benchmark (repeatable).",
+)
+@click.option(
+    "--extract-model",
+    multiple=True,
+    metavar="NAME=STRATEGY",
+    help="Strategy for one model; beats --extract-benchmark (repeatable).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--no-progress", is_flag=True, help="Do not draw the progress bar.")
+def verify(
+    results: Path,
+    force: bool,
+    retry: bool,
+    workers: int | None,
+    deadline: float,
+    extract_default: str | None,
+    extract_benchmark: tuple[str, ...],
+    extract_model: tuple[str, ...],
+    as_json: bool,
+    no_progress: bool,
+) -> None:
+    """Verify the answers in RESULTS: fill answer, correct and status for every sample.
+
+    Samples that already have a verdict are skipped (use --force to redo them all).
+    Each distinct answer of a question is verified once; a pathological answer is
+    stopped at the deadline and recorded as 'timeout'. Safe to interrupt: a rerun
+    continues where the last one stopped.
+    """
+    from sampler.verify.pool import VerifyPool
+
+    # The workers' zygote takes most of a second to import math-verify: start it first, so
+    # that it loads while this process imports the rest and reads the folder.
+    with VerifyPool(workers=workers, deadline_s=deadline) as pool:
+        pool.prestart()
+        summary = _verify_with_progress(
+            results,
+            pool,
+            force=force,
+            retry=retry,
+            extraction=_extraction(results, extract_default, extract_benchmark, extract_model),
+            show=not no_progress and not as_json,
+        )
+    from rich.console import Console
+
+    from leash_tui.safe_text import safe
+
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), indent=2))
+        return
+    out = Console()
+    if summary.verified == 0:
+        out.print(
+            safe(
+                f"Nothing to verify: all {summary.samples:,} samples of {results} have a verdict"
+                " (--force re-verifies them, --retry redoes timeouts and errors)."
+            )
+        )
+        return
+    out.print(_summary_table(summary))
+    if summary.timeouts or summary.errors:
+        out.print(
+            safe(
+                "Timeouts and errors count as not correct. To try them again, e.g. with more"
+                f" time: leash verify {results} --retry --deadline {summary.deadline_s * 3:g}",
+                style="yellow",
+            )
+        )

@@ -1,0 +1,194 @@
+"""Turn a folder's counts into report rows: pick the pairs, check verification, compute.
+
+Every target of the manifest (or those asked for) is compared with the base.
+Samples not yet verified are not counted, and the report says how many there are;
+a question with no verified sample for a model of a pair makes the report refuse,
+unless ``allow_partial``, which leaves such questions out and says which. Questions
+sampled for only one model of a pair are left out of that pair and named. When samples
+carry imported source verdicts, how often leash's verdict differs from the source's is
+given per model (notes, and the optional ``grading_agreement`` field of the JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
+from leash_tui.analysis.support import (
+    budget_curve,
+    compare_questions,
+    missing_questions,
+    scope_tables,
+    summary_row,
+)
+from leash_tui.report.data import ReportData
+from sampler.errors import LeashError
+from sampler.store.schema import MANIFEST_FILE
+
+REPORT_FORMAT = "leash-report/1"
+_LISTED = 5  # questions named in a note before "and N more"
+
+
+@dataclass
+class Report:
+    """Rows of interchange.md section 2 (grouped by target), curves, and notes for the user."""
+
+    base: str
+    targets: list[str]
+    rows: list[dict[str, Any]]
+    curves: list[list[dict[str, Any]]] | None = None  # one curve per row, when asked
+    notes: list[str] = field(default_factory=list)
+    #: per reported model with source verdicts: grading_agreement.agreement_by_model rows
+    grading_agreement: list[dict[str, Any]] = field(default_factory=list)
+
+    def rows_of(self, target: str) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
+        """(row, curve or None) of one target, in report order."""
+        curves = self.curves or [None] * len(self.rows)
+        return [(r, c) for r, c in zip(self.rows, curves, strict=True) if r["target"] == target]
+
+
+def _listing(items: Sequence[str]) -> str:
+    shown = ", ".join(items[:_LISTED])
+    return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
+
+
+def _choose_models(data: ReportData, wanted: Sequence[str]) -> tuple[str, list[str], list[str]]:
+    """(base, targets to report, notes); LeashError when the choice is impossible."""
+    manifest, notes = data.manifest, []
+    where = data.root / MANIFEST_FILE
+    if manifest.base is None:
+        raise LeashError(f"{where}: no model has role 'base'; a report compares targets to a base")
+    base = manifest.base.name
+    targets = [m.name for m in manifest.targets]
+    sampled = set(data.counts.column("model").to_pylist())
+    if base not in sampled:
+        raise LeashError(f"{data.root}: the base model {base!r} has no samples yet")
+    for name in wanted:
+        if name == base:
+            raise LeashError(f"--target {name}: that is the base model; name a target")
+        if name not in targets:
+            choices = ", ".join(targets) or "none"
+            raise LeashError(f"--target {name}: no such target in {where} (targets: {choices})")
+        if name not in sampled:
+            raise LeashError(f"--target {name}: the model has no samples yet in {data.root}")
+    if wanted:
+        return base, list(dict.fromkeys(wanted)), notes
+    chosen = [t for t in targets if t in sampled]
+    for t in targets:
+        if t not in sampled:
+            notes.append(f"target {t} has no samples yet; left out")
+    if not chosen:
+        raise LeashError(f"{where}: no target model with samples to compare with {base!r}")
+    return base, chosen, notes
+
+
+def _unverified_note(counts: pa.Table, models: Sequence[str]) -> str | None:
+    parts, total = [], 0
+    for model in models:
+        rows = counts.filter(pc.equal(counts.column("model"), model))
+        missing = int(pc.sum(pc.subtract(rows.column("n"), rows.column("n_verified"))).as_py() or 0)
+        if missing:
+            parts.append(f"{model}: {missing:,}")
+            total += missing
+    if not total:
+        return None
+    return (
+        f"{total:,} samples are not verified yet ({', '.join(parts)}); they are counted"
+        " neither right nor wrong (run `leash verify` to include them)"
+    )
+
+
+def build_report(
+    data: ReportData,
+    targets: Sequence[str] = (),
+    k: int | None = None,
+    allow_partial: bool = False,
+    curves: bool = False,
+) -> Report:
+    """Compare each chosen target with the base; raise LeashError on what cannot be reported."""
+    base, chosen, notes = _choose_models(data, targets)
+    note = _unverified_note(data.counts, [base, *chosen])
+    if note:
+        notes.append(note)
+    domains = data.domains()
+    entropies = {m: model_stats(data.answer_stats, m) for m in [base, *chosen]}
+    rows: list[dict[str, Any]] = []
+    row_curves: list[list[dict[str, Any]]] = []
+    unverified: list[str] = []
+    for target in chosen:
+        try:
+            questions = compare_questions(data.counts, base, target, k)
+        except ValueError as exc:
+            raise LeashError(f"--k {k}: {exc}") from None
+        for model, keys in missing_questions(data.counts, base, target).items():
+            if keys:
+                names = [f"{b}/{q}" for b, q in keys]
+                notes.append(
+                    f"{len(keys)} question(s) have samples of {model} only, left out of"
+                    f" {base} vs {target}: {_listing(names)}"
+                )
+        unverified += _unverified_questions(questions, base, target)
+        for scope, name, part in scope_tables(questions, domains):
+            rows.append(summary_row(part, scope, name, base, target, k, entropies))
+            if curves:
+                row_curves.append(_curve_points(part))
+    if unverified:
+        detail = f"{len(unverified)} question(s) have no verified sample for a model: " + _listing(
+            unverified
+        )
+        if not allow_partial:
+            raise LeashError(
+                f"{detail}. Run `leash verify` first, or pass --allow-partial to leave them out"
+            )
+        notes.append(f"{detail}; left out (--allow-partial)")
+    if not rows:
+        raise LeashError(f"{data.root}: no question has verified samples of both models to compare")
+    agreement: list[dict[str, Any]] = []
+    if data.agreement is not None:
+        models = [base, *chosen]
+        agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
+        agreement.sort(key=lambda r: models.index(r["model"]))
+        notes += agreement_notes(data.agreement, models)
+    return Report(base, chosen, rows, row_curves if curves else None, notes, agreement)
+
+
+def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[str]:
+    out = []
+    n_b = questions.column("n_base").to_numpy()
+    n_t = questions.column("n_target").to_numpy()
+    bench, qid = questions.column("benchmark"), questions.column("question_id")
+    for i in np.flatnonzero((n_b == 0) | (n_t == 0)):
+        who = [m for m, n in ((base, n_b[i]), (target, n_t[i])) if n == 0]
+        out.append(f"{bench[int(i)]}/{qid[int(i)]} ({', '.join(who)})")
+    return out
+
+
+def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
+    curve = budget_curve(questions).to_pylist()
+    return [
+        {
+            "k": p["k"],
+            "pass@k": {"base": p["passk_base"], "target": p["passk_target"]},
+            **{key: p[key] for key in ("P", "E", "S", "O", "SRR", "NDR", "SDS", "NSCR")},
+        }
+        for p in curve
+    ]
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The interchange.md section 2 document (rows carry "curve" when curves were asked;
+    the optional "grading_agreement" list is there when samples carry source verdicts)."""
+    rows = []
+    for i, row in enumerate(report.rows):
+        rows.append({**row, "curve": report.curves[i]} if report.curves is not None else row)
+    document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
+    if report.grading_agreement:
+        document["grading_agreement"] = report.grading_agreement
+    return document

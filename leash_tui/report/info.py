@@ -1,0 +1,139 @@
+"""What ``leash info`` says about a results folder, as plain data (no terminal code here).
+
+Besides models, benchmarks and counts, the description holds two warnings a
+comparison needs: questions that one model of a (base, target) pair has samples
+for and the other has not (``missing_questions``: they are left out of that
+pair's counts), and, per model with imported source verdicts, how often leash's
+verdict and the source's differ (``grading_agreement``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_table
+from sampler.store.reader import VERDICT_COUNT_COLUMNS, Results
+from sampler.store.schema import FORMAT, Manifest
+from sampler.store.shard_summary import shard_summary
+
+COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
+
+
+def describe_results(results: Results) -> dict[str, Any]:
+    """A JSON-ready description: format, models, benchmarks and per model x benchmark counts."""
+    manifest = results.manifest
+    counts = results.verdict_counts()
+    questions = results.questions
+    per_bench_questions: dict[str, int] = {}
+    if questions.num_rows:
+        grouped = questions.group_by("benchmark").aggregate([("question_id", "count")])
+        per_bench_questions = dict(
+            zip(
+                grouped.column("benchmark").to_pylist(),
+                grouped.column("question_id_count").to_pylist(),
+                strict=True,
+            )
+        )
+    samples = []
+    if counts.num_rows:
+        per_pair = counts.group_by(["model", "benchmark"]).aggregate(
+            [(f, "sum") for f in COUNT_FIELDS]
+            + [("question_id", "count"), ("n", "min"), ("n", "max")]
+        )
+        for row in per_pair.to_pylist():
+            entry = {"model": row["model"], "benchmark": row["benchmark"]}
+            entry.update({f: row[f"{f}_sum"] for f in COUNT_FIELDS})
+            entry["questions"] = row["question_id_count"]
+            entry["samples_per_question"] = [row["n_min"], row["n_max"]]
+            samples.append(entry)
+        samples.sort(key=lambda e: (_model_order(manifest, e["model"]), e["benchmark"]))
+    total = int(pc.sum(counts.column("n")).as_py() or 0) if counts.num_rows else 0
+    verified = int(pc.sum(counts.column("n_verified")).as_py() or 0) if counts.num_rows else 0
+    return {
+        "folder": str(results.root),
+        "format": manifest.format or FORMAT,
+        "created": manifest.created,
+        "synthetic": manifest.synthetic,
+        "tool_versions": manifest.tool_versions,
+        "models": [
+            {"name": m.name, "role": m.role, "source": m.source, "sampling": m.sampling}
+            for m in manifest.models
+        ],
+        "benchmarks": [
+            {
+                "name": b.name,
+                "domain": b.domain,
+                "source": b.source,
+                "questions": per_bench_questions.get(b.name, 0),
+            }
+            for b in manifest.benchmarks
+        ],
+        "samples": samples,
+        "missing_questions": missing_questions(counts, manifest),
+        "grading_agreement": sorted(
+            agreement_by_model(agreement_table(results)),
+            key=lambda row: _model_order(manifest, row["model"]),
+        ),
+        "totals": {"samples": total, "verified": verified, "unverified": total - verified},
+        "shards": len(results.shard_paths()),
+        "shards_without_summary": sum(
+            shard_summary(path) is None for path in results.shard_paths()
+        ),
+    }
+
+
+def _model_order(manifest, name: str) -> tuple[int, int]:
+    for index, model in enumerate(manifest.models):
+        if model.name == name:
+            return (0 if model.role == "base" else 1, index)
+    return (2, 0)
+
+
+def question_sets(counts: pa.Table) -> dict[str, set[tuple[str, str]]]:
+    """Per model, the (benchmark, question_id) it has samples of (from verdict counts)."""
+    present = counts.filter(pc.greater(counts.column("n"), 0)) if counts.num_rows else counts
+    sets: dict[str, set[tuple[str, str]]] = {}
+    for bench, qid, model in zip(
+        present.column("benchmark").to_pylist(),
+        present.column("question_id").to_pylist(),
+        present.column("model").to_pylist(),
+        strict=True,
+    ):
+        sets.setdefault(model, set()).add((bench, qid))
+    return sets
+
+
+def missing_questions(counts: pa.Table, manifest: Manifest) -> list[dict[str, Any]]:
+    """For each (base, target) pair whose question sets differ: the questions of one only.
+
+    Rows: base, target, only_base and only_target (sorted "benchmark/question_id"
+    names). Such questions are left out of the pair's comparison.
+    """
+    base = manifest.base
+    if base is None:
+        return []
+    sets = question_sets(counts)
+    base_set = sets.get(base.name, set())
+    rows = []
+    for target in manifest.targets:
+        target_set = sets.get(target.name, set())
+        only_base = sorted(base_set - target_set, key=_question_order)
+        only_target = sorted(target_set - base_set, key=_question_order)
+        if only_base or only_target:
+            rows.append(
+                {
+                    "base": base.name,
+                    "target": target.name,
+                    "only_base": [f"{b}/{q}" for b, q in only_base],
+                    "only_target": [f"{b}/{q}" for b, q in only_target],
+                }
+            )
+    return rows
+
+
+def _question_order(key: tuple[str, str]) -> tuple[str, int, int | str]:
+    bench, qid = key
+    return (bench, 0, int(qid)) if qid.isdigit() else (bench, 1, qid)

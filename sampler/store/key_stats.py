@@ -1,0 +1,217 @@
+"""Per-(benchmark, question_id, model) statistics of samples, chunk by chunk, then merged.
+
+Each chunk of rows is grouped (key_groups) and reduced to a few numbers per
+group: the number of samples per verification status, the sum and count of token
+entropies, how many verified samples carry answer data, and the count of each
+answer class. Partial results of all chunks are merged by key, so a folder of any
+size is summarised with the memory of a few chunks.
+
+Answer classes (the same as leash_tui.analysis.support.answer_distribution): every sample
+verified correct is in one class; a verified sample without an answer (null or
+empty) is in the class "NA"; any other verified sample is in the class of its
+answer string. Unverified samples (status null) are in no class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sampler.store.key_groups import GROUP_KEYS, group_samples
+from sampler.store.schema import (
+    STATUS_CORRECT,
+    STATUS_ERROR,
+    STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
+    STATUS_TIMEOUT,
+)
+
+#: the status columns of the counts, in order; then "other" (verified, unknown status)
+#: and "unverified" (status null)
+STATUS_SLOTS = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
+SLOT_OTHER = len(STATUS_SLOTS)
+SLOT_UNVERIFIED = SLOT_OTHER + 1
+SLOTS = SLOT_UNVERIFIED + 1
+#: answer class kinds
+KIND_CORRECT, KIND_NA, KIND_ANSWER = 0, 1, 2
+COUNT_COLUMNS = ("n_correct", "n_incorrect", "n_no_answer", "n_timeout", "n_error")
+
+
+@dataclass
+class SampleStats:
+    """Statistics per group (one row of ``keys`` each), from one chunk or merged."""
+
+    keys: pa.Table  # benchmark, question_id, model as strings, sorted, one row per group
+    status: np.ndarray  # groups x SLOTS sample counts, int64
+    token_sum: np.ndarray  # float64 sum of token entropies
+    token_n: np.ndarray  # int64 number of samples with a token entropy
+    evidence: np.ndarray  # int64 verified samples with an answer or status no_answer
+    classes: pa.Table  # group (int64), kind (int8), answer (string, null unless kind 2),
+    #                    count (int64): one row per answer class present
+
+    @property
+    def groups(self) -> int:
+        return self.keys.num_rows
+
+
+def _dictionary(column: pa.ChunkedArray | pa.Array) -> pa.DictionaryArray:
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column.cast(pa.string()))
+    return column
+
+
+def _codes(column: pa.DictionaryArray) -> np.ndarray:
+    """Dictionary index per row, -1 for null."""
+    return pc.fill_null(column.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def empty_classes() -> pa.Table:
+    return pa.table(
+        {
+            "group": pa.array([], pa.int64()),
+            "kind": pa.array([], pa.int8()),
+            "answer": pa.array([], pa.string()),
+            "count": pa.array([], pa.int64()),
+        }
+    )
+
+
+def chunk_stats(table: pa.Table) -> SampleStats:
+    """Statistics of the rows of ``table`` (key columns; status, answer and token_entropy
+    when present, string columns plain or dictionary-encoded)."""
+    grouped = group_samples(table, GROUP_KEYS)
+    size, codes = grouped.count, grouped.codes
+    names = table.column_names
+
+    slots = np.full(codes.size, SLOT_UNVERIFIED, dtype=np.int64)
+    status_code = np.full(codes.size, -1, dtype=np.int64)
+    status_values: list[str | None] = []
+    if "status" in names:
+        status = _dictionary(table.column("status"))
+        status_values = status.dictionary.to_pylist()
+        status_code = _codes(status)
+        slot_of = np.array(
+            [STATUS_SLOTS.index(v) if v in STATUS_SLOTS else SLOT_OTHER for v in status_values]
+            or [SLOT_OTHER],
+            dtype=np.int64,
+        )
+        slots = np.where(status_code >= 0, slot_of[np.maximum(status_code, 0)], SLOT_UNVERIFIED)
+    counts = np.bincount(codes * SLOTS + slots, minlength=size * SLOTS).reshape(size, SLOTS)
+
+    token_sum = np.zeros(size)
+    token_n = np.zeros(size, dtype=np.int64)
+    if "token_entropy" in names:
+        token = table.column("token_entropy")
+        token = token.combine_chunks() if isinstance(token, pa.ChunkedArray) else token
+        values = pc.fill_null(token.cast(pa.float64()), np.nan).to_numpy(zero_copy_only=False)
+        ok = ~np.isnan(values)
+        token_sum = np.bincount(codes, weights=np.where(ok, values, 0.0), minlength=size)
+        token_n = np.bincount(codes[ok], minlength=size).astype(np.int64)
+
+    evidence = np.zeros(size, dtype=np.int64)
+    classes = empty_classes()
+    if "answer" in names:
+        verified = slots != SLOT_UNVERIFIED
+        correct = slots == 0
+        answer = _dictionary(table.column("answer"))
+        answer_values = answer.dictionary.to_pylist()
+        answer_code = _codes(answer)
+        empty = [i for i, v in enumerate(answer_values) if v == ""]
+        has_answer = answer_code >= 0
+        if empty:
+            has_answer &= ~np.isin(answer_code, empty)
+        no_answer_status = (
+            status_code == status_values.index(STATUS_NO_ANSWER)
+            if STATUS_NO_ANSWER in status_values
+            else np.zeros(codes.size, dtype=bool)
+        )
+        evidence = np.bincount(
+            codes[verified & (has_answer | no_answer_status)], minlength=size
+        ).astype(np.int64)
+        # class index: 0 correct, 1 NA, 2 + i the answer answer_values[i]
+        width = len(answer_values) + 2
+        cls = np.where(correct, KIND_CORRECT, np.where(has_answer, answer_code + 2, KIND_NA))
+        keys = codes[verified] * width + cls[verified]
+        if size * width <= max(4 * keys.size, 1 << 22):
+            dense = np.bincount(keys, minlength=size * width)
+            class_keys = np.flatnonzero(dense)
+            class_counts = dense[class_keys]
+        else:
+            class_keys, class_counts = np.unique(keys, return_counts=True)
+        group, index = np.divmod(class_keys, width)
+        kind = np.minimum(index, KIND_ANSWER).astype(np.int8)
+        answer_index = np.where(index >= 2, index - 2, 0)
+        answers = pa.array(
+            np.array(answer_values or [None], dtype=object)[answer_index],
+            pa.string(),
+            mask=index < 2,
+        )
+        classes = pa.table(
+            {
+                "group": pa.array(group.astype(np.int64)),
+                "kind": pa.array(kind),
+                "answer": answers,
+                "count": pa.array(class_counts.astype(np.int64)),
+            }
+        )
+    return SampleStats(grouped.keys, counts.astype(np.int64), token_sum, token_n, evidence,
+                       classes)  # fmt: skip
+
+
+def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
+    """One SampleStats with the sum of ``parts`` per key (keys sorted)."""
+    parts = [p for p in parts if p.groups]
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        keys = pa.table({k: pa.array([], pa.string()) for k in GROUP_KEYS})
+        empty = np.zeros(0, dtype=np.int64)
+        return SampleStats(keys, np.zeros((0, SLOTS), np.int64), np.zeros(0), empty, empty,
+                           empty_classes())  # fmt: skip
+    merged = group_samples(pa.concat_tables([p.keys for p in parts]), GROUP_KEYS)
+    size = merged.count
+    offsets = np.cumsum([0] + [p.groups for p in parts])
+    status = np.zeros((size, SLOTS), dtype=np.int64)
+    token_sum = np.zeros(size)
+    token_n = np.zeros(size, dtype=np.int64)
+    evidence = np.zeros(size, dtype=np.int64)
+    class_tables = []
+    for part, start in zip(parts, offsets[:-1], strict=True):
+        target = merged.codes[start : start + part.groups]
+        np.add.at(status, target, part.status)
+        np.add.at(token_sum, target, part.token_sum)
+        np.add.at(token_n, target, part.token_n)
+        np.add.at(evidence, target, part.evidence)
+        if part.classes.num_rows:
+            local = part.classes.column("group").to_numpy()
+            class_tables.append(part.classes.set_column(0, "group", pa.array(target[local])))
+    classes = empty_classes()
+    if class_tables:
+        summed = (
+            pa.concat_tables(class_tables)
+            .group_by(["group", "kind", "answer"], use_threads=False)
+            .aggregate([("count", "sum")])
+        )
+        classes = summed.rename_columns(
+            ["count" if c == "count_sum" else c for c in summed.column_names]
+        ).select(["group", "kind", "answer", "count"])
+    return SampleStats(merged.keys, status, token_sum, token_n, evidence, classes)
+
+
+def counts_table(stats: SampleStats) -> pa.Table:
+    """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error."""
+    s = stats.status
+    return pa.table(
+        {
+            **{k: stats.keys.column(k) for k in GROUP_KEYS},
+            "n": pa.array(s.sum(axis=1).astype(np.int64)),
+            "n_verified": pa.array(s[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)),
+            **{name: pa.array(s[:, i]) for i, name in enumerate(COUNT_COLUMNS)},
+        }
+    )

@@ -1,0 +1,185 @@
+"""The results-folder format ``leash-results/1``: names, Arrow schemas and the manifest.
+
+This module is the single definition both sides use: the writer (``sampler``) and
+the reader (``leash_tui``). docs/results-format.md describes the same thing for
+people and other tools.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from sampler.store.statuses import (  # noqa: F401  (the format's statuses, re-exported)
+    STATUS_CORRECT,
+    STATUS_ERROR,
+    STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
+    STATUS_TIMEOUT,
+    STATUSES,
+)
+
+FORMAT_NAME = "leash-results"
+FORMAT_VERSION = 1
+FORMAT = f"{FORMAT_NAME}/{FORMAT_VERSION}"
+
+MANIFEST_FILE = "manifest.json"
+QUESTIONS_FILE = "questions.parquet"
+SAMPLES_DIR = "samples"
+LOCK_FILE = ".leash.lock"
+
+ROLE_BASE = "base"
+ROLE_TARGET = "target"
+ROLES = (ROLE_BASE, ROLE_TARGET)
+
+DEFAULT_DOMAIN = "math"
+
+#: Rows of a shard are sorted by these columns, so one question's samples are contiguous.
+SAMPLE_SORT_KEYS = ("benchmark", "question_id", "model", "sample")
+#: Rows per Parquet row group in sample shards (measured in bench/store_layout.py).
+SAMPLE_ROW_GROUP_ROWS = 4096
+
+SAMPLES_SCHEMA = pa.schema(
+    [
+        pa.field("benchmark", pa.string(), nullable=False),
+        pa.field("question_id", pa.string(), nullable=False),
+        pa.field("model", pa.string(), nullable=False),
+        pa.field("sample", pa.int32(), nullable=False),
+        pa.field("text", pa.large_string(), nullable=False),
+        pa.field("n_tokens", pa.int32()),
+        pa.field("finish_reason", pa.string()),
+        pa.field("answer", pa.string()),
+        pa.field("correct", pa.bool_()),
+        pa.field("status", pa.string()),
+        pa.field("source_correct", pa.bool_()),
+        pa.field("token_entropy", pa.float64()),
+        pa.field("token_entropy_lower", pa.float64()),
+        pa.field("token_entropy_upper", pa.float64()),
+        pa.field("cumulative_logprob", pa.float64()),
+    ]
+)
+
+#: Columns that identify a sample.
+SAMPLE_KEY_COLUMNS = ("benchmark", "question_id", "model", "sample")
+#: Columns written by verification.
+VERDICT_COLUMNS = ("answer", "correct", "status")
+
+QUESTIONS_SCHEMA = pa.schema(
+    [
+        pa.field("benchmark", pa.string(), nullable=False),
+        pa.field("question_id", pa.string(), nullable=False),
+        pa.field("problem", pa.large_string()),
+        pa.field("gold", pa.string()),
+        pa.field("metadata", pa.string()),  # a JSON object, or null
+    ]
+)
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+\-]*$")
+
+
+def check_name(kind: str, name: str) -> str:
+    """Return ``name`` if it is a valid model or benchmark name, else raise ValueError."""
+    if not _NAME_RE.match(name) or len(name) > 128:
+        raise ValueError(
+            f"invalid {kind} name {name!r}: use letters, digits, '.', '_', '+' or '-',"
+            " starting with a letter or digit"
+        )
+    return name
+
+
+@dataclass
+class ModelEntry:
+    """One sampled model: its name in the folder, role, where it came from, how it was sampled."""
+
+    name: str
+    role: str
+    source: str | None = None
+    sampling: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class BenchmarkEntry:
+    """One benchmark: name, domain tag, where it was loaded from."""
+
+    name: str
+    domain: str = DEFAULT_DOMAIN
+    source: str | None = None
+
+
+@dataclass
+class Manifest:
+    """``manifest.json``: everything about a results folder except the rows."""
+
+    models: list[ModelEntry] = field(default_factory=list)
+    benchmarks: list[BenchmarkEntry] = field(default_factory=list)
+    created: str = ""
+    tool_versions: dict[str, str] = field(default_factory=dict)
+    synthetic: bool = False
+    notes: str | None = None
+    #: How ``leash verify`` extracts and checks answers (kept so that reruns agree).
+    verification: dict[str, Any] = field(default_factory=dict)
+    format: str = FORMAT
+
+    # -- lookups -----------------------------------------------------------------
+    @property
+    def base(self) -> ModelEntry | None:
+        return next((m for m in self.models if m.role == ROLE_BASE), None)
+
+    @property
+    def targets(self) -> list[ModelEntry]:
+        return [m for m in self.models if m.role == ROLE_TARGET]
+
+    def model(self, name: str) -> ModelEntry | None:
+        return next((m for m in self.models if m.name == name), None)
+
+    def benchmark(self, name: str) -> BenchmarkEntry | None:
+        return next((b for b in self.benchmarks if b.name == name), None)
+
+    def domain_of(self, benchmark: str) -> str:
+        entry = self.benchmark(benchmark)
+        return entry.domain if entry else DEFAULT_DOMAIN
+
+    # -- (de)serialisation --------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        payload = asdict(self)
+        payload = {"format": self.format, **{k: v for k, v in payload.items() if k != "format"}}
+        return payload
+
+    @classmethod
+    def from_json(cls, payload: dict[str, Any], where: str) -> Manifest:
+        """Build a manifest from parsed JSON; ``where`` names the file in errors."""
+        try:
+            models = [ModelEntry(**m) for m in payload.get("models", [])]
+            benchmarks = [BenchmarkEntry(**b) for b in payload.get("benchmarks", [])]
+        except TypeError as exc:
+            raise ValueError(f"{where}: malformed model or benchmark entry ({exc})") from exc
+        for m in models:
+            if m.role not in ROLES:
+                raise ValueError(f"{where}: model {m.name!r} has role {m.role!r}, not base/target")
+        if sum(m.role == ROLE_BASE for m in models) > 1:
+            raise ValueError(f"{where}: more than one model has role 'base'")
+        return cls(
+            models=models,
+            benchmarks=benchmarks,
+            created=str(payload.get("created", "")),
+            tool_versions=dict(payload.get("tool_versions", {})),
+            synthetic=bool(payload.get("synthetic", False)),
+            notes=payload.get("notes"),
+            verification=_object_or_empty(payload.get("verification")),
+            format=str(payload.get("format", "")),
+        )
+
+
+def _object_or_empty(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def parse_format(text: str) -> tuple[str, int] | None:
+    """Split ``"leash-results/1"`` into its name and version; None when malformed."""
+    name, _, version = text.partition("/")
+    if not version.isdigit():
+        return None
+    return name, int(version)

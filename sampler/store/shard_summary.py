@@ -1,0 +1,200 @@
+"""Per-shard sample statistics stored in the shard's own Parquet footer.
+
+When a shard is written (append, import, sampling, verification), the statistics
+that reports and the explorer need from it (key_stats.SampleStats over the key,
+``status``, ``answer`` and ``token_entropy`` columns: counts per verification
+status, token-entropy sums, answer classes) are computed from the rows in memory
+and stored as two compressed Arrow IPC streams in the footer's key-value metadata.
+Opening a folder then reads a few footers instead of scanning millions of rows.
+
+The summary lives inside the shard file, so the atomic rename that publishes or
+replaces a shard publishes its summary with it: the two can never disagree after a
+leash write. A shard rewritten by another tool that kept the metadata could; a
+summary is therefore used only when it matches the footer's own facts (row count,
+row-group count, and unverified samples equal to the ``status`` column's null count
+in the row-group statistics), and otherwise the shard is scanned as before. Shards without a summary
+(older folders, other writers) are scanned too, so results never depend on it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.ipc as ipc
+import pyarrow.parquet as pq
+
+from sampler.store.key_groups import GROUP_KEYS, map_chunks
+from sampler.store.key_stats import (
+    SLOT_UNVERIFIED,
+    SLOTS,
+    SampleStats,
+    chunk_stats,
+    empty_classes,
+    merge_stats,
+)
+
+SUMMARY_VERSION = 1
+#: the sample columns a summary covers (those of any folder_stats request)
+SUMMARY_COLUMNS = (*GROUP_KEYS, "status", "answer", "token_entropy")
+KEY_INFO = b"leash.summary"
+KEY_GROUPS = b"leash.summary.groups"
+KEY_CLASSES = b"leash.summary.classes"
+#: a summary larger than this (e.g. every answer distinct) is not stored: footers stay small
+MAX_SUMMARY_BYTES = 32 << 20
+
+_SLOT_NAMES = tuple(f"slot{i}" for i in range(SLOTS))
+
+
+def _ipc_bytes(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    options = ipc.IpcWriteOptions(compression="zstd")
+    with ipc.new_stream(sink, table.schema, options=options) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def _ipc_table(data: bytes) -> pa.Table:
+    return ipc.open_stream(pa.py_buffer(data)).read_all()
+
+
+def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
+    """Footer entries summarising the rows of ``table``, to be written in ``row_groups``
+    row groups ({} when the summary would be too large to keep in a footer)."""
+    present = [c for c in SUMMARY_COLUMNS if c in table.column_names]
+    stats = chunk_stats(table.select(present))
+    groups = stats.keys
+    for i, name in enumerate(_SLOT_NAMES):
+        groups = groups.append_column(name, pa.array(stats.status[:, i]))
+    groups = (
+        groups.append_column("token_sum", pa.array(stats.token_sum, pa.float64()))
+        .append_column("token_n", pa.array(stats.token_n))
+        .append_column("evidence", pa.array(stats.evidence))
+    )
+    entries = {KEY_GROUPS: _ipc_bytes(groups), KEY_CLASSES: _ipc_bytes(stats.classes)}
+    if sum(len(v) for v in entries.values()) > MAX_SUMMARY_BYTES:
+        return {}
+    info = {
+        "version": SUMMARY_VERSION,
+        "rows": table.num_rows,
+        "row_groups": row_groups,
+        "unverified": int(stats.status[:, SLOT_UNVERIFIED].sum()),
+    }
+    entries[KEY_INFO] = json.dumps(info).encode()
+    return entries
+
+
+def _status_nulls(meta: pq.FileMetaData) -> int | None:
+    """Null ``status`` values according to the row-group statistics (None if unknown)."""
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if "status" not in names:
+        return meta.num_rows
+    col = names.index("status")
+    nulls = 0
+    for i in range(meta.num_row_groups):
+        stats = meta.row_group(i).column(col).statistics
+        if stats is None or not stats.has_null_count:
+            return None
+        nulls += stats.null_count
+    return nulls
+
+
+def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
+    """The shard's stored statistics, if present and consistent with its footer; else None."""
+    kv = meta.metadata or {}
+    if KEY_INFO not in kv or KEY_GROUPS not in kv or KEY_CLASSES not in kv:
+        return None
+    try:
+        info = json.loads(kv[KEY_INFO])
+        if (
+            info.get("version") != SUMMARY_VERSION
+            or info.get("rows") != meta.num_rows
+            or info.get("row_groups") != meta.num_row_groups
+        ):
+            return None
+        if info.get("unverified") != _status_nulls(meta):
+            return None
+        groups = _ipc_table(kv[KEY_GROUPS])
+        classes = _ipc_table(kv[KEY_CLASSES])
+    except (ValueError, pa.ArrowException):
+        return None
+    status = np.column_stack(
+        [groups.column(n).to_numpy().astype(np.int64) for n in _SLOT_NAMES]
+    ).reshape(groups.num_rows, SLOTS)
+    if int(status.sum()) != meta.num_rows:
+        return None
+    return SampleStats(
+        keys=groups.select(list(GROUP_KEYS)),
+        status=status,
+        token_sum=groups.column("token_sum").to_numpy(),
+        token_n=groups.column("token_n").to_numpy().astype(np.int64),
+        evidence=groups.column("evidence").to_numpy().astype(np.int64),
+        classes=classes,
+    )
+
+
+def shard_summary(path: Path) -> SampleStats | None:
+    """``read_summary`` of the shard at ``path`` (None when it has none or cannot be read)."""
+    try:
+        meta = pq.ParquetFile(path).metadata
+    except (pa.ArrowException, OSError):
+        return None
+    return read_summary(meta)
+
+
+def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
+    """``stats`` as a scan of only ``columns`` would have made it."""
+    if "answer" not in columns:
+        stats.evidence = np.zeros_like(stats.evidence)
+        stats.classes = empty_classes()
+    if "token_entropy" not in columns:
+        stats.token_sum = np.zeros_like(stats.token_sum)
+        stats.token_n = np.zeros_like(stats.token_n)
+    return stats
+
+
+def split_by_summary(paths: Sequence[Path]) -> tuple[list[SampleStats], list[Path]]:
+    """The footer summaries of the shards that have a trustworthy one, and the other shards."""
+    stored: list[SampleStats] = []
+    to_scan: list[Path] = []
+    for path in paths:
+        summary = shard_summary(path)
+        if summary is None:
+            to_scan.append(path)
+        else:
+            stored.append(summary)
+    return stored, to_scan
+
+
+def combined_stats(
+    stored: Sequence[SampleStats],
+    to_scan: Sequence[Path],
+    columns: Sequence[str],
+    threads: int = 2,
+) -> SampleStats:
+    """Footer summaries ``stored`` plus a chunked scan of the shards ``to_scan``, merged by
+    key, as a scan of every shard for ``columns`` would give them."""
+    wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
+    parts = [_narrowed(summary, wanted) for summary in stored]
+    if to_scan:
+        parts.extend(map_chunks(to_scan, wanted, chunk_stats, threads=threads))
+    return merge_stats(parts)
+
+
+def folder_stats(
+    paths: Sequence[Path], columns: Sequence[str], threads: int = 2, summaries: bool = True
+) -> SampleStats:
+    """Statistics of every sample in the shards ``paths`` (key columns plus ``columns``).
+
+    A shard with a valid footer summary is not read at all (unless ``summaries`` is
+    false); the others are scanned chunk by chunk (key_stats), and the parts are
+    merged by key.
+    """
+    if summaries and set(columns) <= set(SUMMARY_COLUMNS):
+        stored, to_scan = split_by_summary(paths)
+    else:
+        stored, to_scan = [], list(paths)
+    return combined_stats(stored, to_scan, columns, threads)

@@ -1,0 +1,425 @@
+"""Verify a results folder: fill ``answer``, ``correct`` and ``status``, shard by shard.
+
+``verify_results`` reads the shards that hold samples without a verdict (a shard
+whose Parquet statistics say it has none is skipped unread), extracts each
+answer, verifies the distinct (gold, answer) pairs through ``verify_pool`` and
+writes every shard back whole with ``replace_shard`` (atomic rename). A run that
+is killed loses at most the shards it had not yet written: the rerun finds them
+still unverified and carries on, and never touches a finished shard again.
+
+``force=True`` re-verifies every sample. Its progress is recorded in the manifest
+(``verification.pending``) after each shard, so a killed ``--force`` run is
+continued by a plain rerun instead of leaving old and new verdicts mixed. The
+extraction config in use is stored in the manifest too; changing it on a folder
+that already has verdicts requires ``force``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from sampler.errors import LeashError
+from sampler.store.manifest import now_iso, update_manifest
+from sampler.store.reader import Results
+from sampler.store.schema import (
+    SAMPLES_SCHEMA,
+    STATUS_CORRECT,
+    STATUS_ERROR,
+    STATUS_NO_ANSWER,
+    STATUS_TIMEOUT,
+    STATUSES,
+)
+from sampler.store.writer import clean_stale_files, conform_table, replace_shard
+from sampler.verify.extraction import AnswerSpan, ExtractionConfig, extract_answer
+from sampler.verify.golds import Gold, gold_from_question
+from sampler.verify.pool import DEFAULT_DEADLINE_S, AnswerVerifier, VerifyPool
+
+VERIFY_LOCK_FILE = ".leash-verify.lock"
+#: Shards are verified together until they hold this many samples to verify.
+DEFAULT_BATCH_SAMPLES = 20_000
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class VerifySummary:
+    """What one ``verify_results`` run did."""
+
+    samples: int = 0
+    verified: int = 0
+    already_verified: int = 0
+    shards: int = 0
+    shards_written: int = 0
+    distinct_answers: int = 0
+    verifier_calls: int = 0
+    calls_saved: int = 0
+    no_gold: int = 0
+    by_status: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+    seconds: float = 0.0
+    workers: int = 0
+    deadline_s: float = DEFAULT_DEADLINE_S
+
+    @property
+    def correct(self) -> int:
+        return self.by_status[STATUS_CORRECT]
+
+    @property
+    def timeouts(self) -> int:
+        return self.by_status[STATUS_TIMEOUT]
+
+    @property
+    def no_answer(self) -> int:
+        return self.by_status[STATUS_NO_ANSWER]
+
+    @property
+    def errors(self) -> int:
+        return self.by_status[STATUS_ERROR]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "samples": self.samples,
+            "verified": self.verified,
+            "already_verified": self.already_verified,
+            "shards": self.shards,
+            "shards_written": self.shards_written,
+            "distinct_answers": self.distinct_answers,
+            "verifier_calls": self.verifier_calls,
+            "calls_saved": self.calls_saved,
+            "no_gold": self.no_gold,
+            "by_status": dict(self.by_status),
+            "seconds": round(self.seconds, 3),
+            "workers": self.workers,
+            "deadline_s": self.deadline_s,
+        }
+
+
+@dataclass
+class _ShardPlan:
+    path: Path
+    rows: int
+    to_verify: int
+    redo_all: bool
+
+
+@contextlib.contextmanager
+def _verify_lock(root: Path) -> Iterator[None]:
+    """Only one ``leash verify`` per folder at a time; a second one fails at once."""
+    path = root / VERIFY_LOCK_FILE
+    with open(path, "a+b") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LeashError(
+                f"{root}: another 'leash verify' is running on this folder; wait for it to end"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _unverified_rows(path: Path, retry: bool) -> tuple[int, int]:
+    """(rows, rows to verify) of a shard; from the footer statistics when they suffice."""
+    try:
+        handle = pq.ParquetFile(path)
+        meta = handle.metadata
+        names = handle.schema_arrow.names
+        rows = meta.num_rows
+        if "status" not in names:
+            return rows, rows
+        if not retry:
+            column = names.index("status")
+            nulls = 0
+            for i in range(meta.num_row_groups):
+                stats = meta.row_group(i).column(column).statistics
+                if stats is None or not stats.has_null_count:
+                    break
+                nulls += stats.null_count
+            else:
+                return rows, nulls
+        status = handle.read(columns=["status"]).column("status")
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    return rows, int(pc.sum(_needs_verdict(status, retry)).as_py() or 0)
+
+
+def _needs_verdict(status: pa.ChunkedArray | pa.Array, retry: bool) -> pa.ChunkedArray:
+    """True where a row has no verdict yet (or, with ``retry``, a timeout or error)."""
+    status = status.cast(pa.string())
+    missing = pc.is_null(status)
+    if retry:
+        missing = pc.or_(
+            missing, pc.fill_null(pc.is_in(status, pa.array([STATUS_TIMEOUT, STATUS_ERROR])), False)
+        )
+    return pc.cast(missing, pa.int64())
+
+
+def _golds(results: Results) -> dict[tuple[str, str], Gold | None]:
+    table = results.questions
+    return {
+        (b, q): gold_from_question(g, m)
+        for b, q, g, m in zip(
+            table.column("benchmark").to_pylist(),
+            table.column("question_id").to_pylist(),
+            table.column("gold").to_pylist(),
+            table.column("metadata").to_pylist(),
+            strict=True,
+        )
+    }
+
+
+def resolve_extraction(
+    stored: dict[str, Any], requested: ExtractionConfig | None, where: str
+) -> ExtractionConfig:
+    """The config to use: the one asked for, else the one stored in the manifest, else default."""
+    if requested is not None:
+        return requested
+    if "extraction" in stored:
+        return ExtractionConfig.from_json(stored["extraction"], f"{where}: verification.extraction")
+    return ExtractionConfig()
+
+
+def _math_verify_version() -> str:
+    try:
+        return metadata.version("math-verify")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _record(root: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Apply ``change`` to the manifest's ``verification`` object (under the folder lock)."""
+
+    def apply(manifest: Any) -> None:
+        change(manifest.verification)
+
+    update_manifest(root, apply)
+
+
+def _refuse_silent_config_change(
+    root: Path, stored: dict[str, Any], requested: ExtractionConfig | None, has_verdicts: bool
+) -> None:
+    """Mixed verdicts from two extraction configs would be wrong: ask for --force."""
+    if requested is None or "extraction" not in stored or not has_verdicts:
+        return
+    if requested.to_json() != stored["extraction"]:
+        raise LeashError(
+            f"{root}: verified before with extraction {json.dumps(stored['extraction'])};"
+            " to re-verify every sample with the new one, add --force"
+        )
+
+
+def _plan(counts: dict[Path, tuple[int, int]], pending: dict[str, Any] | None) -> list[_ShardPlan]:
+    """What to verify in each shard: its unverified rows, or all of them in an unfinished
+    --force run (``counts``: shard -> (rows, rows without a verdict))."""
+    done = set(pending.get("done", [])) if pending else set()
+    plans = []
+    for path, (rows, todo) in counts.items():
+        redo = pending is not None and path.name not in done
+        plans.append(_ShardPlan(path, rows, rows if redo else todo, redo))
+    return plans
+
+
+def verify_results(
+    root: Path | str,
+    *,
+    force: bool = False,
+    retry: bool = False,
+    workers: int | None = None,
+    deadline_s: float = DEFAULT_DEADLINE_S,
+    extraction: ExtractionConfig | None = None,
+    progress: Progress | None = None,
+    batch_samples: int = DEFAULT_BATCH_SAMPLES,
+    memory_limit_mb: int | None = None,
+    pool: VerifyPool | None = None,
+) -> VerifySummary:
+    """Verify the samples of results folder ``root`` that have no verdict yet.
+
+    ``force`` re-verifies everything; ``retry`` also re-verifies timeouts and errors.
+    ``extraction`` overrides the stored extraction config (a change on a folder with
+    verdicts needs ``force``). ``progress(done, total)`` is called in samples.
+    A caller that verifies often (several folders, or a sampler after each flush)
+    may pass its own ``pool`` to keep warm workers; ``workers``, ``deadline_s`` and
+    ``memory_limit_mb`` are then the pool's, and the caller closes it.
+    """
+    started = time.monotonic()
+    root = Path(root)
+    results = Results.open(root)
+    own_pool = pool is None
+    if pool is None:
+        limits = {"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}
+        pool = VerifyPool(workers=workers, deadline_s=deadline_s, **limits)
+    with _verify_lock(root), pool if own_pool else contextlib.nullcontext():
+        clean_stale_files(root)
+        stored = dict(results.manifest.verification)
+        config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
+        pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
+        counts = {p: _unverified_rows(p, retry) for p in results.shard_paths()}
+        if force:
+            pending = {"started": now_iso(), "done": []}
+        else:
+            has_verdicts = any(rows > todo for rows, todo in counts.values())
+            _refuse_silent_config_change(root, stored, extraction, has_verdicts)
+        plans = _plan(counts, pending)
+
+        def start(v: dict[str, Any]) -> None:
+            v["extraction"] = config.to_json()
+            v["deadline_s"] = pool.deadline_s
+            v["math_verify"] = _math_verify_version()
+            if pending is not None:
+                v["pending"] = pending
+            else:
+                v.pop("pending", None)
+
+        _record(root, start)
+        summary = VerifySummary(
+            samples=sum(p.rows for p in plans),
+            shards=len(plans),
+            workers=pool.size,
+            deadline_s=pool.deadline_s,
+        )
+        work = [p for p in plans if p.to_verify > 0]
+        total = sum(p.to_verify for p in work)
+        summary.already_verified = summary.samples - total
+        done = 0
+
+        def advance(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress is not None:
+                progress(done, total)
+
+        advance(0)
+        verifier = AnswerVerifier(pool)
+        distinct: set[tuple[str, str, str, bool]] = set()
+        if work:
+            pool.prestart()  # math-verify loads while the shards are read
+            golds = _golds(results)
+            for batch in _batches(work, batch_samples):
+                _verify_batch(batch, retry, golds, config, verifier, summary, distinct, advance)
+                for plan, table in batch:
+                    replace_shard(plan.path, table)
+                    summary.shards_written += 1
+                    if pending is not None:
+                        _record(root, _marker(plan.path.name))
+        if pending is not None:
+            _record(root, lambda v: v.pop("pending", None))
+        summary.distinct_answers = len(distinct)
+        summary.verifier_calls = verifier.counts.verifier_calls
+        summary.calls_saved = verifier.counts.calls_saved
+        summary.no_gold = verifier.counts.no_gold
+        summary.seconds = time.monotonic() - started
+        _record(root, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
+    return summary
+
+
+def _marker(name: str) -> Callable[[dict[str, Any]], None]:
+    """A manifest change noting that shard ``name`` is done in the pending --force run."""
+
+    def mark(v: dict[str, Any]) -> None:
+        if isinstance(v.get("pending"), dict):
+            v["pending"].setdefault("done", []).append(name)
+
+    return mark
+
+
+def _batches(
+    work: list[_ShardPlan], batch_samples: int
+) -> Iterator[list[tuple[_ShardPlan, pa.Table]]]:
+    """Read shards and group them until a group holds ``batch_samples`` samples to verify."""
+    batch: list[tuple[_ShardPlan, pa.Table]] = []
+    size = rows = 0
+    for plan in work:
+        try:
+            table = conform_table(pq.ParquetFile(plan.path).read(), SAMPLES_SCHEMA)
+        except (pa.ArrowException, OSError) as exc:
+            raise LeashError(f"{plan.path}: not a readable Parquet file ({exc})") from exc
+        batch.append((plan, table))
+        size += plan.to_verify
+        rows += plan.rows
+        if size >= batch_samples or rows >= 4 * batch_samples:  # bound memory too
+            yield batch
+            batch, size, rows = [], 0, 0
+    if batch:
+        yield batch
+
+
+def _verify_batch(
+    batch: list[tuple[_ShardPlan, pa.Table]],
+    retry: bool,
+    golds: dict[tuple[str, str], Gold | None],
+    config: ExtractionConfig,
+    verifier: AnswerVerifier,
+    summary: VerifySummary,
+    distinct: set[tuple[str, str, str, bool]],
+    advance: Callable[[int], None],
+) -> None:
+    """Verify the rows that need it in every table of ``batch``; replace tables in place."""
+    row_sets: list[list[int]] = []
+    all_golds: list[Gold | None] = []
+    all_spans: list[AnswerSpan | None] = []
+    for plan, table in batch:
+        if plan.redo_all:
+            rows = list(range(table.num_rows))
+        else:
+            needs = _needs_verdict(table.column("status"), retry)
+            rows = pc.indices_nonzero(
+                needs.combine_chunks() if isinstance(needs, pa.ChunkedArray) else needs
+            ).to_pylist()
+        row_sets.append(rows)
+        if not rows:
+            continue
+        picked = table.select(["benchmark", "question_id", "model", "text"]).take(rows)
+        strategies_by: dict[tuple[str, str], tuple[str, ...]] = {}
+        for b, q, m, text in zip(
+            picked.column("benchmark").to_pylist(),
+            picked.column("question_id").to_pylist(),
+            picked.column("model").to_pylist(),
+            picked.column("text").to_pylist(),
+            strict=True,
+        ):
+            strategies = strategies_by.get((b, m))
+            if strategies is None:
+                strategies = strategies_by[(b, m)] = config.strategies_for(b, m)
+            span = extract_answer(text, strategies)
+            all_golds.append(golds.get((b, q)))
+            all_spans.append(span)
+            if span is not None:
+                distinct.add((b, q, span.text, span.free_text))
+    verdicts = verifier.verify(all_golds, all_spans, on_samples_done=advance)
+    cursor = 0
+    for position, ((plan, table), rows) in enumerate(zip(batch, row_sets, strict=True)):
+        if not rows:
+            continue
+        mine = verdicts[cursor : cursor + len(rows)]
+        cursor += len(rows)
+        answers = table.column("answer").to_pylist()
+        correct = table.column("correct").to_pylist()
+        status = table.column("status").to_pylist()
+        for row, verdict in zip(rows, mine, strict=True):
+            answers[row] = verdict.answer
+            correct[row] = verdict.status == STATUS_CORRECT
+            status[row] = verdict.status
+            summary.by_status[verdict.status] += 1
+        summary.verified += len(rows)
+        table = table.set_column(
+            table.schema.get_field_index("answer"), "answer", pa.array(answers, pa.string())
+        )
+        table = table.set_column(
+            table.schema.get_field_index("correct"), "correct", pa.array(correct, pa.bool_())
+        )
+        table = table.set_column(
+            table.schema.get_field_index("status"), "status", pa.array(status, pa.string())
+        )
+        batch[position] = (plan, table)

@@ -1,0 +1,67 @@
+"""Plain data passed between verification's parent process and its workers.
+
+Kept free of math-verify and sympy, so that the parent (which only extracts,
+deduplicates and schedules) never loads them; only the workers do. The one
+verdict the parent gives itself is integer against integer
+(``integer_verdict``), where math-verify's answer is known exactly: equal values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verify.extraction import AnswerSpan
+from sampler.verify.golds import Gold, strip_unit
+
+#: Longest normalised answer stored; longer ones are cut (they still group together).
+MAX_ANSWER_CHARS = 500
+
+
+@dataclass(frozen=True)
+class VerifyTask:
+    """One distinct pair to verify: the gold and the extracted answer (unit removed)."""
+
+    gold: Gold
+    span: AnswerSpan
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one (gold, answer) pair: a status, the normalised answer, a reason."""
+
+    status: str
+    answer: str | None = None
+    detail: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == STATUS_CORRECT
+
+
+def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
+    """``span`` with the gold's unit removed (so that "5 km" and "5" are one answer)."""
+    if not gold.unit or span.free_text:
+        return span
+    stripped = strip_unit(span.text, gold.unit)
+    return span if stripped == span.text else AnswerSpan(stripped, span.free_text)
+
+
+_INTEGER_RE = re.compile(r"-?\d{1,60}")
+
+
+def integer_verdict(gold: Gold, span: AnswerSpan) -> Verdict | None:
+    """The verdict when gold and answer are both plain integers (``-?digits``), else None.
+
+    math-verify parses both to sympy Integers (leading zeros and the sign of zero
+    dropped) and compares them exactly; this does the same without parsing.
+    ``bench/verify_speed.py`` and the tests check it agrees with math-verify.
+    """
+    if gold.parts or span.free_text:
+        return None
+    if not (_INTEGER_RE.fullmatch(gold.latex) and _INTEGER_RE.fullmatch(span.text)):
+        return None
+    value = int(span.text)
+    status = STATUS_CORRECT if value == int(gold.latex) else STATUS_INCORRECT
+    return Verdict(status, str(value))
