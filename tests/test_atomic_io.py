@@ -13,10 +13,10 @@ from sampler.store.atomic_io import (
     TEMP_PREFIX,
     atomic_path,
     atomic_text_writer,
-    exclusive_lock,
     remove_stale_temporaries,
     write_json_atomic,
 )
+from sampler.store.locks import exclusive_lock
 
 
 def test_exception_mid_write_leaves_no_file(tmp_path):

@@ -17,7 +17,6 @@ same command completes exactly those.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import multiprocessing
 import os
 import queue
@@ -38,7 +37,7 @@ from sampler.sample.engines.base import SamplingOptions, WorkItem
 from sampler.sample.model_info import ModelInfo, check_model_source, load_model_info
 from sampler.sample.model_worker import ModelJob, worker_main
 from sampler.sample.seeds import SCHEME, check_layout, question_seed
-from sampler.store.atomic_io import exclusive_lock
+from sampler.store.locks import exclusive_lock, is_locked, refuse_if_locked
 from sampler.store.manifest import load_manifest, new_manifest, save_manifest, update_manifest
 from sampler.store.schema import (
     LOCK_FILE,
@@ -380,28 +379,14 @@ def shard_lock(root: Path, shard: Any) -> Iterator[None]:
     """Refuse a second ``leash sample`` on the same shard, or on another shard layout."""
     mine = root / f"{SAMPLE_LOCK_PREFIX}{shard.index}-of-{shard.count}.lock"
     for other in root.glob(f"{SAMPLE_LOCK_PREFIX}*.lock"):
-        if other.name.endswith(f"-of-{shard.count}.lock"):
-            continue
-        with open(other, "a+b") as handle:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise LeashError(
-                    f"{root}: a leash sample with another --shard layout ({other.name}) is"
-                    " running; shards of different layouts would overlap"
-                ) from None
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    with open(mine, "a+b") as handle:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not other.name.endswith(f"-of-{shard.count}.lock") and is_locked(other):
             raise LeashError(
-                f"{root}: another leash sample is already running shard {shard} of this folder"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+                f"{root}: a leash sample with another --shard layout ({other.name}) is"
+                " running; shards of different layouts would overlap"
+            )
+    busy = f"{root}: another leash sample is already running shard {shard} of this folder"
+    with refuse_if_locked(mine, busy):
+        yield
 
 
 @dataclass

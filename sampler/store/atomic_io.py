@@ -9,7 +9,6 @@ ignore (its name starts with a dot) and ``remove_stale_temporaries`` cleans up.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import tempfile
@@ -67,23 +66,6 @@ def write_json_atomic(final: Path, payload: Any) -> None:
     with atomic_text_writer(final) as handle:
         json.dump(payload, handle, indent=2, ensure_ascii=False, sort_keys=False)
         handle.write("\n")
-
-
-@contextlib.contextmanager
-def exclusive_lock(lock_file: Path) -> Iterator[None]:
-    """Hold an advisory exclusive lock (flock) on ``lock_file`` for the block.
-
-    Used around read-modify-write of a results folder's metadata so that several
-    writers (for example a SLURM array filling one folder) never lose each other's
-    updates.
-    """
-    lock_file.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_file, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def remove_stale_temporaries(directory: Path, older_than_s: float = 3600.0) -> int:

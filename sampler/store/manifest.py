@@ -14,7 +14,8 @@ from importlib import metadata
 from pathlib import Path
 
 from sampler.errors import LeashError
-from sampler.store.atomic_io import exclusive_lock, write_json_atomic
+from sampler.store.atomic_io import write_json_atomic
+from sampler.store.locks import exclusive_lock
 from sampler.store.schema import (
     FORMAT,
     FORMAT_NAME,

@@ -20,7 +20,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.store.atomic_io import atomic_path, exclusive_lock, remove_stale_temporaries
+from sampler.store.atomic_io import atomic_path, remove_stale_temporaries
+from sampler.store.locks import exclusive_lock
 from sampler.store.manifest import load_manifest, save_manifest
 from sampler.store.schema import (
     LOCK_FILE,

@@ -17,7 +17,6 @@ that already has verdicts requires ``force``.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +30,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.store.locks import refuse_if_locked
 from sampler.store.manifest import now_iso, update_manifest
 from sampler.store.reader import Results
 from sampler.store.schema import (
@@ -113,21 +113,10 @@ class _ShardPlan:
     redo_all: bool
 
 
-@contextlib.contextmanager
-def _verify_lock(root: Path) -> Iterator[None]:
+def _verify_lock(root: Path) -> contextlib.AbstractContextManager[None]:
     """Only one ``leash verify`` per folder at a time; a second one fails at once."""
-    path = root / VERIFY_LOCK_FILE
-    with open(path, "a+b") as handle:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise LeashError(
-                f"{root}: another 'leash verify' is running on this folder; wait for it to end"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    busy = f"{root}: another 'leash verify' is running on this folder; wait for it to end"
+    return refuse_if_locked(root / VERIFY_LOCK_FILE, busy)
 
 
 def _unverified_rows(path: Path, retry: bool) -> tuple[int, int]:

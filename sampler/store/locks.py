@@ -1,0 +1,55 @@
+"""Advisory locks on a results folder: a waiting lock for metadata, a refusing one for commands.
+
+``exclusive_lock`` waits: read-modify-write of the manifest and the questions table
+holds it briefly, so several writers (a SLURM array filling one folder) never lose
+each other's updates. ``refuse_if_locked`` does not wait: a command that must run
+alone on a folder (verify, one shard of sample) takes it for its whole run, and a
+second one fails at once with the caller's message. Both are ``flock`` locks, so a
+killed process releases them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+from collections.abc import Iterator
+from pathlib import Path
+
+from sampler.errors import LeashError
+
+
+@contextlib.contextmanager
+def exclusive_lock(lock_file: Path) -> Iterator[None]:
+    """Hold an advisory exclusive lock on ``lock_file`` for the block, waiting for it."""
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_file, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def refuse_if_locked(lock_file: Path, busy: str) -> Iterator[None]:
+    """Hold ``lock_file`` for the block, or raise ``LeashError(busy)`` at once if it is held."""
+    with open(lock_file, "a+b") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LeashError(busy) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def is_locked(lock_file: Path) -> bool:
+    """Whether another process holds ``lock_file`` now (a momentary probe)."""
+    with open(lock_file, "a+b") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        return False
