@@ -25,10 +25,11 @@ from pathlib import Path
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession, ImportSummary
 from sampler.importers.jsonl import read_jsonl_file
-from sampler.importers.source_fields import checked_bench
+from sampler.importers.source_fields import checked_bench, read_harness_source
 from sampler.store.schema import check_name
 
-#: format name -> (module with ``read_source``, what PATH holds)
+#: format name -> (module, what PATH holds); a harness module has FILE_PATTERN, FILES_ARE,
+#: task_of and read_file (see ``source_fields.read_harness_source``)
 FORMATS: dict[str, tuple[str, str]] = {
     "jsonl": ("sampler.importers.jsonl", "interchange JSONL, one sample a line"),
     "qwen-eval": (
@@ -92,5 +93,5 @@ def import_samples(
             module = importlib.import_module(FORMATS[fmt][0])
             for source in sources:
                 model = source.model or ""
-                module.read_source(session, model, source.path, bench, source_metric)
+                read_harness_source(module, session, model, source.path, bench, source_metric)
         return session.commit()

@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.importers.staging import StagedShards
 from sampler.store.atomic_io import fsync_directory
 from sampler.store.manifest import load_manifest, new_manifest, update_manifest
 from sampler.store.schema import (
@@ -47,7 +48,6 @@ from sampler.store.schema import (
     ROLE_BASE,
     ROLE_TARGET,
     SAMPLES_DIR,
-    SAMPLES_SCHEMA,
     BenchmarkEntry,
     Manifest,
     ModelEntry,
@@ -58,13 +58,7 @@ from sampler.store.writer import (
     new_shard_path,
     questions_table,
     read_questions,
-    write_shard_file,
 )
-
-#: A staged shard is written when the buffer holds this many rows ...
-STAGE_ROWS = 100_000
-#: ... or this many characters of completion text, whichever comes first.
-STAGE_TEXT_CHARS = 32 * 1024 * 1024
 
 SAMPLE_BITS = 31  # sample indices are int32 >= 0
 LINE_BITS = 40  # a location packs (file index << LINE_BITS) | line or row number
@@ -122,42 +116,6 @@ def same_gold(a: str, b: str) -> bool:
         return False
 
 
-class _Staging:
-    """Sample rows buffered column by column, written as hidden Parquet shards."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.columns: dict[str, list[Any]] = {name: [] for name in SAMPLES_SCHEMA.names}
-        self.rows = 0
-        self.text_chars = 0
-        self.files: list[Path] = []
-
-    def add(self, row: dict[str, Any]) -> None:
-        for name, values in self.columns.items():
-            values.append(row.get(name))
-        self.rows += 1
-        self.text_chars += len(row["text"])
-        if self.rows >= STAGE_ROWS or self.text_chars >= STAGE_TEXT_CHARS:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        arrays = [pa.array(self.columns[f.name], type=f.type) for f in SAMPLES_SCHEMA]
-        for values in self.columns.values():
-            values.clear()
-        self.rows = self.text_chars = 0
-        table = pa.Table.from_arrays(arrays, schema=SAMPLES_SCHEMA)
-        del arrays
-        path = self.folder / f"stage-{len(self.files):05d}.parquet"
-        write_shard_file(path, table)
-        self.files.append(path)
-
-    def discard(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
 class ImportSession:
     """One import into one results folder. Use as a context manager, then ``commit()``.
 
@@ -203,7 +161,7 @@ class ImportSession:
         self._staging_root = (
             self.root if not self.is_new else self.root.parent / f".{self.root.name}.import"
         )
-        self._staging = _Staging(self._staging_root / f".staging-{uuid.uuid4().hex[:12]}")
+        self._staging = StagedShards(self._staging_root / f".staging-{uuid.uuid4().hex[:12]}")
 
     # -- context -------------------------------------------------------------------
     def __enter__(self) -> ImportSession:

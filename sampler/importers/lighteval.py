@@ -49,9 +49,7 @@ from sampler.importers.source_fields import (
     Fields,
     benchmark_name,
     choose_metric,
-    find_input_files,
     is_mean_score,
-    refuse_mixed_bench,
     resolve_question,
     source_verdicts,
     stage_question_samples,
@@ -75,18 +73,12 @@ LEGACY_COLUMNS = ("example", "predictions", "gold", "metrics")
 BATCH_ROWS = 16
 
 
-def read_source(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None = None,
-    source_metric: str | None = None,
-) -> None:
-    """Stream every lighteval details file under ``path`` into ``session`` for ``model``."""
-    files = find_input_files(path, "*.parquet", "lighteval details .parquet files")
-    refuse_mixed_bench(bench, path, {str(task_from_file_name(f, "details_")) for f in files})
-    for file in files:
-        read_file(session, model, file, bench, source_metric)
+FILE_PATTERN = "*.parquet"
+FILES_ARE = "lighteval details .parquet files"
+
+
+def task_of(path: Path) -> str | None:
+    return task_from_file_name(path, "details_")
 
 
 def read_file(
@@ -94,6 +86,7 @@ def read_file(
     model: str,
     path: Path,
     bench: str | None,
+    task: str | None,
     source_metric: str | None,
 ) -> None:
     index = session.file(path, "row", model)
@@ -114,7 +107,6 @@ def read_file(
             " and 'metric' (lighteval >= 0.11) or 'example', 'predictions', 'gold' and"
             f" 'metrics' (0.8 to 0.10); found {', '.join(sorted(names)) or 'none'}"
         )
-    task = task_from_file_name(path, "details_")
     rows = 0
     for number, record in _rows(handle, columns, path):
         rows += 1

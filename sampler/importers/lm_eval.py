@@ -46,8 +46,6 @@ from sampler.importers.source_fields import (
     Fields,
     benchmark_name,
     choose_metric,
-    find_input_files,
-    refuse_mixed_bench,
     resolve_question,
     source_verdicts,
     stage_question_samples,
@@ -73,18 +71,12 @@ LINE_FIELDS = (
 PROBLEM_FIELDS = ("problem", "question", "Problem", "Question", "input")
 
 
-def read_source(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None = None,
-    source_metric: str | None = None,
-) -> None:
-    """Stream every lm-eval samples file under ``path`` into ``session`` for ``model``."""
-    files = find_input_files(path, "samples_*.jsonl", "lm-eval samples_*.jsonl files")
-    refuse_mixed_bench(bench, path, {str(task_from_file_name(f, "samples_")) for f in files})
-    for file in files:
-        read_file(session, model, file, bench, source_metric)
+FILE_PATTERN = "samples_*.jsonl"
+FILES_ARE = "lm-eval samples_*.jsonl files"
+
+
+def task_of(path: Path) -> str | None:
+    return task_from_file_name(path, "samples_")
 
 
 def read_file(
@@ -92,10 +84,10 @@ def read_file(
     model: str,
     path: Path,
     bench: str | None,
+    task: str | None,
     source_metric: str | None,
 ) -> None:
     index = session.file(path, "line", model)
-    task = task_from_file_name(path, "samples_")
     if bench is None and task is None:
         raise LeashError(
             f"{path}: cannot tell the benchmark: the name is not samples_<task>_<timestamp>.jsonl;"

@@ -36,8 +36,6 @@ from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import (
     Fields,
     benchmark_name,
-    find_input_files,
-    refuse_mixed_bench,
     resolve_question,
     stage_question_samples,
 )
@@ -58,23 +56,26 @@ METADATA_FIELDS = (
 )
 
 
-def read_source(
+FILE_PATTERN = "*.jsonl"
+FILES_ARE = "qwen-eval .jsonl files"
+
+
+def task_of(path: Path) -> str:
+    """The harness writes OUTPUT_DIR/<data_name>/*.jsonl: the folder names the benchmark."""
+    return path.parent.name
+
+
+def read_file(
     session: ImportSession,
     model: str,
     path: Path,
-    bench: str | None = None,
+    bench: str | None,
+    task: str,
     source_metric: str | None = None,
 ) -> None:
-    """Stream every qwen-eval file under ``path`` into ``session`` as samples of ``model``."""
     if source_metric is not None:
         raise LeashError("--source-metric applies to --from lighteval and lm-eval only")
-    files = find_input_files(path, "*.jsonl", "qwen-eval .jsonl files")
-    refuse_mixed_bench(bench, path, {f.parent.name for f in files})
-    for file in files:
-        read_file(session, model, file, bench or benchmark_name(file.parent.name, str(file)))
-
-
-def read_file(session: ImportSession, model: str, path: Path, benchmark: str) -> None:
+    benchmark = bench or benchmark_name(task, str(path))
     index = session.file(path, "line", model)
     lines = 0
     for number, record in iter_json_lines(path):

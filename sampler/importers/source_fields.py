@@ -165,6 +165,27 @@ def find_input_files(path: Path, pattern: str, what: str) -> list[Path]:
     return files
 
 
+def read_harness_source(
+    module: Any,
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None,
+    source_metric: str | None,
+) -> None:
+    """Stream every file of a harness format under ``path`` into ``session`` for ``model``.
+
+    The skeleton every harness importer shares: ``module`` names its files
+    (``FILE_PATTERN``, ``FILES_ARE``), the task a file belongs to (``task_of``) and
+    how one file is read (``read_file(session, model, file, bench, task,
+    source_metric)``); ``--bench`` may name one benchmark only.
+    """
+    files = find_input_files(path, module.FILE_PATTERN, module.FILES_ARE)
+    refuse_mixed_bench(bench, path, {str(module.task_of(f)) for f in files})
+    for file in files:
+        module.read_file(session, model, file, bench, module.task_of(file), source_metric)
+
+
 def is_mean_score(metric: str) -> bool:
     """Whether a lighteval metric is the mean of 0/1 scores over a question's samples."""
     return bool(re.search(r"avg@n|pass@1(?![0-9])|pass@k:k=1(?![0-9])", metric))
