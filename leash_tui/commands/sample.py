@@ -16,7 +16,10 @@ from typing import Any
 
 import click
 
-from sampler.sample.config import ENGINES
+from sampler.sample.config import ENGINES, RUN_DEFAULTS, RUN_OPTION_KEYS, ModelSettings
+
+RUN = RUN_DEFAULTS
+MODEL = ModelSettings()
 
 
 def _progress_sink(console: Any) -> Any:
@@ -115,28 +118,37 @@ def _progress_sink(console: Any) -> Any:
 )
 @click.option("--domain", help="Domain tag of the --bench benchmarks (default math).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Results folder.")
-@click.option("-k", "--samples", type=int, help="Samples per question [default: 64].")
-@click.option("--temperature", type=float, help="Sampling temperature [default: 0.6].")
-@click.option("--top-p", type=float, help="Nucleus sampling [default: 0.95].")
-@click.option("--top-k", type=int, help="Top-k sampling, -1 = off [default: -1].")
+@click.option(
+    "-k", "--samples", type=int, help=f"Samples per question [default: {RUN['samples']}]."
+)
+@click.option(
+    "--temperature", type=float, help=f"Sampling temperature [default: {RUN['temperature']}]."
+)
+@click.option("--top-p", type=float, help=f"Nucleus sampling [default: {RUN['top_p']}].")
+@click.option("--top-k", type=int, help=f"Top-k sampling, -1 = off [default: {RUN['top_k']}].")
 @click.option(
     "--max-tokens",
     type=int,
-    help="Generated tokens at most [default: 4096];"
+    help=f"Generated tokens at most [default: {MODEL.max_tokens}];"
     " clamped to the model's context minus the prompt.",
 )
 @click.option(
-    "--seed", type=int, help="Run seed; each (model, question) derives its own [default: 0]."
+    "--seed",
+    type=int,
+    help=f"Run seed; each (model, question) derives its own [default: {RUN['seed']}].",
 )
-@click.option("--engine", type=click.Choice(ENGINES), help="Sampling engine [default: vllm].")
+@click.option(
+    "--engine", type=click.Choice(ENGINES), help=f"Sampling engine [default: {MODEL.engine}]."
+)
 @click.option(
     "--template",
-    help="Prompt template: boxed, r1, plain, or a file with {problem} [default: boxed].",
+    help="Prompt template: boxed, r1, plain, or a file with {problem}"
+    f" [default: {MODEL.template}].",
 )
 @click.option(
     "--chat-template",
     type=click.Choice(["auto", "on", "off"]),
-    help="Wrap prompts in the tokenizer's chat template [default: auto].",
+    help=f"Wrap prompts in the tokenizer's chat template [default: {MODEL.chat_template}].",
 )
 @click.option("--stop", multiple=True, help="Stop string (repeatable).")
 @click.option(
@@ -145,7 +157,8 @@ def _progress_sink(console: Any) -> Any:
 @click.option(
     "--logprobs",
     type=int,
-    help="Top-k log-probabilities per token for the token entropy; 0 = none [default: 20].",
+    help="Top-k log-probabilities per token for the token entropy; 0 = none"
+    f" [default: {RUN['logprobs']}].",
 )
 @click.option(
     "--token-detail",
@@ -173,11 +186,16 @@ def _progress_sink(console: Any) -> Any:
     help="Base URL of an OpenAI-compatible server (openai engine), e.g. http://127.0.0.1:8000/v1.",
 )
 @click.option("--served-name", help="Model name on the server (default: the model PATH).")
-@click.option("--concurrency", type=int, help="Requests in flight (openai engine) [default: 8].")
+@click.option(
+    "--concurrency",
+    type=int,
+    help=f"Requests in flight (openai engine) [default: {MODEL.concurrency}].",
+)
 @click.option(
     "--flush-seconds",
     type=float,
-    help="Write finished questions at least this often, in seconds [default: 60].",
+    help="Write finished questions at least this often, in seconds"
+    f" [default: {RUN['flush_seconds']:g}].",
 )
 @click.option("--no-verify", is_flag=True, default=False, help="Do not verify after sampling.")
 @click.option("--verify-workers", type=int, help="Verification worker processes.")
@@ -210,18 +228,7 @@ def sample(
     from sampler.sample.config import build_run_config
     from sampler.sample.run import execute_run, prepare_run
 
-    run_keys = (
-        "samples",
-        "temperature",
-        "top_p",
-        "top_k",
-        "seed",
-        "logprobs",
-        "token_detail",
-        "shard",
-        "flush_seconds",
-    )
-    cli = {k: options.pop(k) for k in run_keys}
+    cli = {k: options.pop(k) for k in RUN_OPTION_KEYS}
     cli["output"] = str(output) if output else None
     cli["base"] = base
     if no_verify:
@@ -287,23 +294,18 @@ def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
 
 
 def _verify(console: Any, root: Path, workers: int | None) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
+    from leash_tui.commands.verify_progress import verify_progress
     from sampler.errors import LeashError
     from sampler.verify.run import verify_results
 
-    progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), console=console)
-    task = progress.add_task("verify", total=None)
-
-    def advance(done: int, total: int) -> None:
-        progress.update(task, completed=done, total=total)
-
+    progress, report = verify_progress()
     try:
-        with progress:
-            summary = verify_results(root, workers=workers, progress=advance)
+        summary = verify_results(root, workers=workers, progress=report)
     except LeashError as exc:
         raise LeashError(
             f"sampling is complete, but verification did not run ({exc}); run  leash verify {root}"
         ) from exc
+    finally:
+        progress.stop()
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.by_status.items() if v)
     console.print(f"verified {summary.verified:,} samples ({counts or 'nothing new'})")

@@ -93,50 +93,12 @@ def _verify_with_progress(
     show: bool,
 ) -> VerifySummary:
     """``verify_results`` on ``pool`` with a progress bar (samples, rate, ETA) on stderr."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
     from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.verify_progress import verify_progress
     from sampler.verify.run import verify_results
 
     skip_pandas_probe()
-
-    class RateColumn(ProgressColumn):
-        def render(self, task: object) -> Text:
-            speed = getattr(task, "speed", None)
-            return Text("" if speed is None else f"{speed:,.0f} samples/s", style="cyan")
-
-    progress = Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=not show,
-    )
-    task = None
-
-    def report(done: int, total: int) -> None:
-        nonlocal task
-        if task is None:
-            if total == 0:
-                return  # nothing to do: no bar at all
-            progress.start()
-            task = progress.add_task("verify", total=total)
-        progress.update(task, completed=done, total=total)
-
+    progress, report = verify_progress(show)
     try:
         return verify_results(
             results, force=force, retry=retry, extraction=extraction, progress=report, pool=pool

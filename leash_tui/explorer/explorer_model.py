@@ -28,6 +28,7 @@ from leash_tui.analysis.grading_agreement import (
     may_have_source_verdicts,
 )
 from leash_tui.analysis.support import (
+    CATEGORIES,
     answer_distribution,
     budget_curve,
     compare_questions,
@@ -40,7 +41,6 @@ from sampler.latex_boxed import boxed_spans
 from sampler.store.reader import Results
 from sampler.store.triage_journal import TAGS, TriageEntry, TriageJournal
 
-CATEGORIES = ("P", "E", "S", "O")
 CATEGORY_NAMES = {"P": "preserved", "E": "expanded", "S": "shrunk", "O": "out of support"}
 #: The default order: shrinkage first, then expansion, preservation, out of support;
 #: questions without verified samples of a model (no category) come last.

@@ -35,7 +35,7 @@ parameters that go into the manifest.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -131,9 +131,8 @@ class RunConfig:
         return next((m for m in self.models if m.role == "base"), None)
 
 
-#: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
-RUN_KEYS = (
-    "output",
+#: Run-level settings that the command line and the top of --config share, by the same name.
+RUN_OPTION_KEYS = (
     "samples",
     "temperature",
     "top_p",
@@ -142,10 +141,14 @@ RUN_KEYS = (
     "logprobs",
     "token_detail",
     "shard",
-    "verify",
-    "base",
     "flush_seconds",
 )
+#: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
+RUN_KEYS = ("output", "base", "verify", *RUN_OPTION_KEYS)
+#: The default of each run-level setting: RunConfig's own field defaults, the one source.
+RUN_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(RunConfig) if f.name in RUN_KEYS and f.default is not MISSING
+}
 MODEL_KEYS = tuple(f.name for f in fields(ModelSettings))
 BENCH_KEYS = ("path", "problem_field", "gold_field", "id_field", "gold_from_solution", "domain")
 
@@ -323,10 +326,10 @@ def build_run_config(
     top = {k: v for k, v in data.items() if k not in ("models", "benchmarks")}
     _check_keys(top, RUN_KEYS + MODEL_KEYS, where)
 
-    def run_value(key: str, default: Any) -> Any:
+    def run_value(key: str, default: Any = None) -> Any:
         if cli.get(key) is not None:
             return cli[key]
-        return top.get(key, default)
+        return top.get(key, RUN_DEFAULTS.get(key, default))
 
     # model settings: defaults <- top level of the file <- command line <- [models.NAME]
     settings = settings_from_table(
@@ -366,7 +369,7 @@ def build_run_config(
         if name not in paths:
             raise LeashError(f"{where}: [models.{name}] has no 'path'")
 
-    base_name = run_value("base", None)
+    base_name = run_value("base")
     if base_name is None:
         if len(paths) > 1:
             raise LeashError(
@@ -417,32 +420,32 @@ def build_run_config(
     if not benches:
         raise LeashError("no benchmark: give --bench NAME=PATH (or [benchmarks.NAME] in --config)")
 
-    output = run_value("output", None)
+    output = run_value("output")
     if not output:
         raise LeashError("no results folder: give -o RESULTS (or output = ... in --config)")
-    samples = _coerce(run_value("samples", 64), int, "samples")
+    samples = _coerce(run_value("samples"), int, "samples")
     if not 1 <= samples <= MAX_SAMPLES:
         raise LeashError(f"samples (-k) must be between 1 and {MAX_SAMPLES}, got {samples}")
-    temperature = _coerce(run_value("temperature", 0.6), float, "temperature")
-    top_p = _coerce(run_value("top_p", 0.95), float, "top_p")
-    top_k = _coerce(run_value("top_k", -1), int, "top_k")
+    temperature = _coerce(run_value("temperature"), float, "temperature")
+    top_p = _coerce(run_value("top_p"), float, "top_p")
+    top_k = _coerce(run_value("top_k"), int, "top_k")
     if temperature < 0:
         raise LeashError(f"temperature must be >= 0, got {temperature}")
     if not 0.0 < top_p <= 1.0:
         raise LeashError(f"top_p must be in (0, 1], got {top_p}")
     if top_k == 0 or top_k < -1:
         raise LeashError(f"top_k must be -1 (off) or >= 1, got {top_k}")
-    logprobs = _coerce(run_value("logprobs", 20), int, "logprobs")
+    logprobs = _coerce(run_value("logprobs"), int, "logprobs")
     if logprobs < 0:
         raise LeashError(f"logprobs must be >= 0 (0 = no token entropy), got {logprobs}")
-    token_detail = _coerce(run_value("token_detail", 0), int, "token_detail")
+    token_detail = _coerce(run_value("token_detail"), int, "token_detail")
     if token_detail < 0:
         raise LeashError(f"token_detail must be >= 0, got {token_detail}")
-    seed = check_run_seed(_coerce(run_value("seed", 0), int, "seed"))
-    shard_value = run_value("shard", None)
+    seed = check_run_seed(_coerce(run_value("seed"), int, "seed"))
+    shard_value = run_value("shard")
     shard = parse_shard(shard_value) if shard_value else Shard()
-    verify = _coerce(run_value("verify", True), bool, "verify")
-    flush_seconds = _coerce(run_value("flush_seconds", 60.0), float, "flush_seconds")
+    verify = _coerce(run_value("verify"), bool, "verify")
+    flush_seconds = _coerce(run_value("flush_seconds"), float, "flush_seconds")
     if flush_seconds < 0:
         raise LeashError(f"flush_seconds must be >= 0, got {flush_seconds}")
     return RunConfig(
