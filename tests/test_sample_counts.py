@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui.analysis.answer_stats import question_answer_stats
-from leash_tui.analysis.support import answer_entropy, gold_share_and_rank
+from leash_tui.analysis.answer_stats import (
+    answer_entropy,
+    gold_share_and_rank,
+    question_answer_stats,
+)
 from leash_tui.report.data import load_report_data
 from sampler.errors import LeashError
 from sampler.store import key_groups

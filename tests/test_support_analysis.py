@@ -9,17 +9,13 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from leash_tui.analysis.answer_stats import answer_distribution, answer_entropy, gold_share_and_rank
+from leash_tui.analysis.budget_curves import budget_curve, curve_budgets
+from leash_tui.analysis.pass_at_k import epsilon, pass_at_k
 from leash_tui.analysis.support import (
-    answer_distribution,
-    answer_entropy,
-    budget_curve,
     compare_questions,
-    curve_budgets,
-    epsilon,
     expected_counts,
-    gold_share_and_rank,
     missing_questions,
-    pass_at_k,
     summary_rows,
     support_rates,
 )

@@ -10,12 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui.analysis.support import (
-    budget_curve,
-    compare_questions,
-    pass_at_k,
-    summary_rows,
-)
+from leash_tui.analysis.budget_curves import budget_curve
+from leash_tui.analysis.pass_at_k import pass_at_k
+from leash_tui.analysis.support import compare_questions, summary_rows
 
 BENCHMARKS = ("a", "b", "c")
 DOMAINS = {"a": "math", "b": "math", "c": "code"}

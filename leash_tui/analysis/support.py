@@ -27,8 +27,7 @@ Choices this module makes where the spec leaves room:
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -36,10 +35,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.exact_tests import fisher_exact_two_sided, sign_test_two_sided
+from leash_tui.analysis.pass_at_k import pass_at_k
 from sampler.store.schema import DEFAULT_DOMAIN
 
 CATEGORIES = ("P", "E", "S", "O")
-NO_ANSWER = "NA"
 _CELLS_PER_CHUNK = 2_000_000
 
 QUESTION_COLUMNS = (
@@ -57,82 +56,6 @@ QUESTION_COLUMNS = (
     "category",
     "fisher_p",
 )
-
-
-# -- pass@k -------------------------------------------------------------------------
-def _pass_at_ks(n: np.ndarray, c: np.ndarray, ks: Sequence[int]) -> np.ndarray:
-    """pass@k for each row and each k in ``ks`` (rows x len(ks)); every k <= every n.
-
-    1 - C(n-c, k)/C(n, k) = 1 - prod_{j<k} (1 - c/(n-j)). The product is built with
-    one cumulative product per row, so values for increasing k come from the same
-    sequence of roundings and are non-decreasing in k exactly, not just approximately.
-    """
-    ks_arr = np.asarray(ks, dtype=np.int64)
-    out = np.empty((n.size, ks_arr.size), dtype=np.float64)
-    if n.size == 0 or ks_arr.size == 0:
-        return out
-    pairs, inverse = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
-    un, uc = pairs[:, 0], pairs[:, 1]
-    k_grid = ks_arr[None, :]
-    share = uc / un
-    # closed forms: no correct sample -> 0; fewer wrong samples than k -> 1; k = 1 -> c/n
-    result = np.where((un - uc)[:, None] < k_grid, 1.0, 0.0)
-    result = np.where(k_grid == 1, share[:, None], result)
-    todo = np.flatnonzero((uc > 0) & ((un - uc)[:, None] >= k_grid).any(axis=1))
-    if todo.size:
-        kmax = int(ks_arr.max())
-        rows_per_chunk = max(1, _CELLS_PER_CHUNK // kmax)
-        j = np.arange(kmax, dtype=np.float64)[None, :]
-        for start in range(0, todo.size, rows_per_chunk):
-            rows = todo[start : start + rows_per_chunk]
-            nn = un[rows, None].astype(np.float64)
-            cc = uc[rows, None].astype(np.float64)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                factors = np.clip(1.0 - cc / (nn - j), 0.0, 1.0)
-            fraction = 1.0 - np.cumprod(factors, axis=1)[:, ks_arr - 1]
-            open_ = (un - uc)[rows, None] >= k_grid  # where the closed forms do not apply
-            fraction = np.maximum(fraction, share[rows, None])  # pass@k >= pass@1, in floats too
-            result[rows] = np.where(open_ & (k_grid > 1), fraction, result[rows])
-    out[:] = result[inverse.reshape(-1)]
-    return out
-
-
-def _check_counts(n: np.ndarray, c: np.ndarray) -> None:
-    if (c < 0).any() or (c > n).any():
-        raise ValueError("correct counts must satisfy 0 <= c <= n")
-
-
-def pass_at_k(n: np.ndarray, c: np.ndarray, k: int | np.ndarray) -> np.ndarray:
-    """Unbiased pass@k (Chen et al. 2021) of each (n, c): 1 - C(n-c, k)/C(n, k).
-
-    1 when n - c < k; pass@1 == c/n; requires 1 <= k <= n (ValueError otherwise).
-    ``k`` is one budget for all, or one per element.
-    """
-    n_b, c_b, k_b = np.broadcast_arrays(
-        np.asarray(n, dtype=np.int64), np.asarray(c, dtype=np.int64), np.asarray(k, dtype=np.int64)
-    )
-    shape = n_b.shape
-    n_arr, c_arr, k_arr = n_b.reshape(-1), c_b.reshape(-1), k_b.reshape(-1)
-    _check_counts(n_arr, c_arr)
-    if (k_arr < 1).any():
-        raise ValueError("k must be at least 1")
-    if (k_arr > n_arr).any():
-        bad = int(np.flatnonzero(k_arr > n_arr)[0])
-        raise ValueError(f"k = {k_arr[bad]} is larger than n = {n_arr[bad]}")
-    out = np.empty(k_arr.size, dtype=np.float64)
-    for value in np.unique(k_arr):
-        mask = k_arr == value
-        out[mask] = _pass_at_ks(n_arr[mask], c_arr[mask], [int(value)])[:, 0]
-    return out.reshape(shape)
-
-
-def epsilon(k: int, zeta: float = 0.05) -> float:
-    """Probability bound of a correct answer never seen in k samples, at confidence 1 - zeta."""
-    if k < 1:
-        raise ValueError("k must be at least 1")
-    if not 0.0 < zeta < 1.0:
-        raise ValueError("zeta must be in (0, 1)")
-    return -math.log(zeta) / k
 
 
 # -- per question -------------------------------------------------------------------
@@ -279,7 +202,19 @@ def _ratio(num: float, den: float) -> float | None:
 
 
 def support_rates(p: float, e: float, s: float, o: float) -> dict[str, float | None]:
-    """SRR, NDR, SDS and NSCR from (possibly expected) counts; None where undefined."""
+    """SRR, NDR, SDS and NSCR from (possibly expected) counts; None where undefined.
+
+    Notes (support-dynamics.md):
+
+    - SRR, support retention rate = P / (P + S)
+    - NDR, net discovery rate = E / (P + E)
+    - SDS, support dynamic score = 2·SRR·NDR / (SRR + NDR), the harmonic mean;
+      0 when SRR + NDR = 0 and both are defined
+    - NSCR, net support change rate = (E − S) / (P + E + S), in [−1, 1]
+
+    A rate whose denominator is 0 is undefined (None, shown as a dash), never 0;
+    O enters none of them.
+    """
     srr = _ratio(p, p + s)
     ndr = _ratio(e, p + e)
     if srr is None or ndr is None:
@@ -292,7 +227,12 @@ def support_rates(p: float, e: float, s: float, o: float) -> dict[str, float | N
 
 
 def expected_counts(b: np.ndarray, t: np.ndarray) -> dict[str, float]:
-    """Expected P/E/S/O given per-question in-support probabilities of base and target."""
+    """Expected P/E/S/O given per-question in-support probabilities of base and target.
+
+    With b_i, t_i the probabilities that question i is in the base's and the target's
+    support (pass@k): P = Σ b_i·t_i, E = Σ (1 − b_i)·t_i, S = Σ b_i·(1 − t_i),
+    O = Σ (1 − b_i)·(1 − t_i). They are the exact counts when every b_i, t_i is 0 or 1.
+    """
     return {
         "P": float(np.sum(b * t)),
         "E": float(np.sum((1 - b) * t)),
@@ -302,18 +242,19 @@ def expected_counts(b: np.ndarray, t: np.ndarray) -> dict[str, float]:
 
 
 # -- summaries ----------------------------------------------------------------------
-def _compared(questions: pa.Table) -> pa.Table:
+def compared_rows(questions: pa.Table) -> pa.Table:
     """The questions with a category (both models have verified samples)."""
     return questions.filter(pc.is_valid(questions.column("category")))
 
 
-def _ints(table: pa.Table, name: str) -> np.ndarray:
+def int_column(table: pa.Table, name: str) -> np.ndarray:
     return table.column(name).to_numpy().astype(np.int64)
 
 
 def _scope_budget(questions: pa.Table, k: int | None) -> int:
-    per_question = _ints(questions, "k")
-    smallest = int(np.minimum(_ints(questions, "n_base"), _ints(questions, "n_target")).min())
+    per_question = int_column(questions, "k")
+    n_base, n_target = int_column(questions, "n_base"), int_column(questions, "n_target")
+    smallest = int(np.minimum(n_base, n_target).min())
     budget = int(per_question.min()) if k is None else k
     if budget > smallest:
         raise ValueError(
@@ -333,8 +274,8 @@ def summary_row(
 ) -> dict[str, Any]:
     """One row of interchange.md section 2 for the (already compared) questions of a scope."""
     budget = _scope_budget(questions, k)
-    n_b, c_b = _ints(questions, "n_base"), _ints(questions, "c_base")
-    n_t, c_t = _ints(questions, "n_target"), _ints(questions, "c_target")
+    n_b, c_b = int_column(questions, "n_base"), int_column(questions, "c_base")
+    n_t, c_t = int_column(questions, "n_target"), int_column(questions, "c_target")
     b = pass_at_k(n_b, c_b, budget)
     t = pass_at_k(n_t, c_t, budget)
     counts: dict[str, Any] = expected_counts(b, t)
@@ -412,7 +353,7 @@ def scope_tables(
     (then by name); domains in the order of their first benchmark; a benchmark not in
     ``domains`` is in domain "math".
     """
-    compared = _compared(questions)
+    compared = compared_rows(questions)
     if compared.num_rows == 0:
         return []
     present = set(compared.column("benchmark").to_pylist())
@@ -425,119 +366,3 @@ def scope_tables(
         out.append(("domain", domain, compared.filter(pc.is_in(bench_col, members))))
     out.append(("overall", "overall", compared))
     return out
-
-
-# -- budget curves ------------------------------------------------------------------
-def curve_budgets(budget: int) -> list[int]:
-    """1, 2, 4, ... below ``budget``, then ``budget`` itself."""
-    ks, k = [], 1
-    while k < budget:
-        ks.append(k)
-        k *= 2
-    return [*ks, budget] if budget >= 1 else []
-
-
-def budget_curve(questions: pa.Table, ks: Sequence[int] | None = None) -> pa.Table:
-    """pass@k of each model and expected P/E/S/O (with their rates) at several budgets.
-
-    Default budgets: 1, 2, 4, ... up to the comparison budget (the smallest per-question
-    k), plus that budget. Columns: k, passk_base, passk_target, P, E, S, O, SRR, NDR,
-    SDS, NSCR (rates null where undefined).
-    """
-    compared = _compared(questions)
-    names = ["k", "passk_base", "passk_target", *CATEGORIES, "SRR", "NDR", "SDS", "NSCR"]
-    if compared.num_rows == 0:
-        return pa.table({n: pa.array([], pa.int64() if n == "k" else pa.float64()) for n in names})
-    n_b, c_b = _ints(compared, "n_base"), _ints(compared, "c_base")
-    n_t, c_t = _ints(compared, "n_target"), _ints(compared, "c_target")
-    smallest = int(np.minimum(n_b, n_t).min())
-    budgets = curve_budgets(int(_ints(compared, "k").min())) if ks is None else sorted(set(ks))
-    for k in budgets:
-        if not 1 <= k <= smallest:
-            raise ValueError(f"budget {k} is outside 1..{smallest} (the smallest verified count)")
-    b = _pass_at_ks(n_b, c_b, budgets)
-    t = _pass_at_ks(n_t, c_t, budgets)
-    columns: dict[str, list] = {n: [] for n in names}
-    for i, k in enumerate(budgets):
-        counts = expected_counts(b[:, i], t[:, i])
-        columns["k"].append(k)
-        columns["passk_base"].append(float(b[:, i].mean()))
-        columns["passk_target"].append(float(t[:, i].mean()))
-        for key, value in {**counts, **support_rates(*counts.values())}.items():
-            columns[key].append(value)
-    return pa.table(
-        {n: pa.array(v, pa.int64() if n == "k" else pa.float64()) for n, v in columns.items()}
-    )
-
-
-# -- answers of one question --------------------------------------------------------
-def _answer_classes(
-    answers: Iterable[str | None], correct: Iterable[bool | None]
-) -> tuple[Counter, Counter]:
-    """Counts per class key (None = NA, True = the correct class, str = a wrong answer)."""
-    classes: Counter = Counter()
-    correct_strings: Counter = Counter()
-    for answer, ok in zip(_as_list(answers), _as_list(correct), strict=True):
-        if ok:
-            classes[True] += 1
-            if answer:
-                correct_strings[answer] += 1
-        elif answer is None or answer == "":
-            classes[None] += 1
-        else:
-            classes[answer] += 1
-    return classes, correct_strings
-
-
-def _as_list(values: Any) -> list:
-    if isinstance(values, pa.ChunkedArray | pa.Array):
-        return values.to_pylist()
-    return list(values)
-
-
-def answer_distribution(
-    answers: Iterable[str | None], correct: Iterable[bool | None]
-) -> list[tuple[str, int, bool]]:
-    """(answer, count, is_correct) per answer class, most frequent first.
-
-    Pass the verified samples of one model on one question. No answer (None or "")
-    is the class "NA"; every correct sample is in one class, labelled with its most
-    frequent answer string. Ties: correct class first, then by answer, NA last.
-    """
-    classes, correct_strings = _answer_classes(answers, correct)
-    out = []
-    for key, count in classes.items():
-        if key is True:
-            label = correct_strings.most_common(1)[0][0] if correct_strings else "correct"
-            out.append((label, count, True))
-        else:
-            out.append((NO_ANSWER if key is None else key, count, False))
-    return sorted(out, key=lambda r: (-r[1], not r[2], r[0] == NO_ANSWER, r[0]))
-
-
-def answer_entropy(answers: Iterable[str | None], correct: Iterable[bool | None]) -> float | None:
-    """Entropy (nats) of the answer classes of one question's samples; None without samples."""
-    classes, _ = _answer_classes(answers, correct)
-    total = sum(classes.values())
-    if total == 0:
-        return None
-    return float(-sum((n / total) * math.log(n / total) for n in classes.values()))
-
-
-def gold_share_and_rank(
-    answers: Iterable[str | None], correct: Iterable[bool | None]
-) -> tuple[float | None, int | None]:
-    """Share of samples that are correct, and the rank of the correct class by frequency.
-
-    Rank 1 = most frequent; a class tied with it does not push it down (rank = 1 +
-    number of classes strictly more frequent). (None, None) without samples; rank
-    None when no sample is correct.
-    """
-    classes, _ = _answer_classes(answers, correct)
-    total = sum(classes.values())
-    if total == 0:
-        return None, None
-    hits = classes.get(True, 0)
-    if hits == 0:
-        return 0.0, None
-    return hits / total, 1 + sum(1 for n in classes.values() if n > hits)

@@ -1,6 +1,6 @@
 """The budget view: pass@k of both models and the expected P/E/S/O against k (log scale).
 
-Computed by ``analysis.support.budget_curve`` for the benchmark(s) in view and drawn
+Computed by ``analysis.budget_curves.budget_curve`` for the benchmark(s) in view and drawn
 with textual-plotext: the top plot shows pass@k, the bottom one the expected
 number of questions per category at each budget k = 1, 2, 4, ... up to the
 comparison budget.

@@ -21,20 +21,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank, model_stats
+from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import (
     agreement_table,
     disagreements_by_question,
     may_have_source_verdicts,
 )
-from leash_tui.analysis.support import (
-    CATEGORIES,
-    answer_distribution,
-    budget_curve,
-    compare_questions,
-    gold_share_and_rank,
-    summary_rows,
-)
+from leash_tui.analysis.support import CATEGORIES, compare_questions, summary_rows
 from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans

@@ -20,9 +20,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
 from leash_tui.analysis.support import (
-    budget_curve,
     compare_questions,
     missing_questions,
     scope_tables,

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from leash_tui.analysis.support import epsilon
+from leash_tui.analysis.pass_at_k import epsilon
 from leash_tui.report.build import Report, report_json
 from leash_tui.safe_text import visible
 

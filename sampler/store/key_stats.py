@@ -6,7 +6,7 @@ entropies, how many verified samples carry answer data, and the count of each
 answer class. Partial results of all chunks are merged by key, so a folder of any
 size is summarised with the memory of a few chunks.
 
-Answer classes (the same as leash_tui.analysis.support.answer_distribution): every sample
+Answer classes (the same as leash_tui.analysis.answer_stats.answer_distribution): every sample
 verified correct is in one class; a verified sample without an answer (null or
 empty) is in the class "NA"; any other verified sample is in the class of its
 answer string. Unverified samples (status null) are in no class.
