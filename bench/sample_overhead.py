@@ -146,7 +146,8 @@ def time_raw(plan, mp) -> dict[str, tuple[float, int]]:
 
 def time_leash(args, checkpoint: Path, bench: Path, out: Path):
     from sampler.sample.config import build_run_config
-    from sampler.sample.run import execute_run, list_missing_work, prepare_run
+    from sampler.sample.run import execute_run, prepare_run
+    from sampler.sample.run_folder import list_missing_work
 
     settings = {"dtype": "float32" if not args.gpu else "auto", "max_tokens": args.max_tokens}
     if not args.gpu:

@@ -8,7 +8,8 @@ import pytest
 
 from sampler.benchmarks.prompts import TEMPLATES, parse_chat_setting, resolve_template, uses_chat
 from sampler.errors import LeashError
-from sampler.sample.config import Shard, build_run_config, parse_shard, sampling_record
+from sampler.sample.config import Shard, build_run_config, parse_shard
+from sampler.sample.run_record import sampling_record
 
 
 def build(tmp_path: Path | None = None, toml: str | None = None, **kwargs):

@@ -17,7 +17,7 @@ import pytest
 
 from sampler.errors import LeashError
 from sampler.sample.engines.base import SampleRecord, WorkItem
-from sampler.sample.run import existing_samples
+from sampler.sample.run_folder import existing_samples
 from sampler.sample.shard_buffer import TOKEN_DETAIL_DIR, ShardBuffer
 from sampler.sample.token_entropy import SampleEntropy
 from sampler.store.manifest import new_manifest

