@@ -1,0 +1,1 @@
+"""One thin module per leash command: parse options, call the stage, print."""

@@ -1,0 +1,1 @@
+"""Benchmark files in, normalised questions and prompts out."""

@@ -1,0 +1,3 @@
+"""Sampling: the run configuration, its plan and checks, seeds, model worker processes, engines
+and token entropy.
+"""
