@@ -36,7 +36,7 @@ def test_help_imports_no_heavy_modules():
     code = (
         "import sys; from leash_tui.cli import main; sys.argv=['leash','--help'];\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('vllm','torch','transformers','textual','pandas')"
+        "heavy = [m for m in ('vllm','torch','transformers','textual','pandas','ray')"
         " if m in sys.modules]\n"
         "print('HEAVY', heavy)"
     )

@@ -37,7 +37,10 @@ def _progress_sink(console: Any) -> Any:
         TextColumn("[bold]{task.fields[model]}[/] {task.fields[state]}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("questions  {task.fields[samples]:,} samples  {task.fields[rate]} tok/s"),
+        TextColumn(
+            "questions  {task.fields[samples]:,} samples  {task.fields[srate]} samples/s"
+            "  {task.fields[rate]} tok/s"
+        ),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
@@ -54,7 +57,7 @@ def _progress_sink(console: Any) -> Any:
         def model_started(self, model: str, questions: int, samples: int, workers: int) -> None:
             state = "loading" + (f" ({workers} workers)" if workers > 1 else "")
             self.tasks[model] = progress.add_task(
-                model, total=questions, model=model, state=state, samples=0, rate="-"
+                model, total=questions, model=model, state=state, samples=0, rate="-", srate="-"
             )
             self.tokens[model] = 0
 
@@ -73,6 +76,7 @@ def _progress_sink(console: Any) -> Any:
                     advance=1,
                     samples=current,
                     rate=f"{self.tokens[model] / elapsed:,.0f}",
+                    srate=f"{current / elapsed:,.1f}",
                 )
             elif kind == "error":
                 progress.update(task, state="[red]failed[/]")
@@ -197,6 +201,13 @@ def _progress_sink(console: Any) -> Any:
     help="Write finished questions at least this often, in seconds"
     f" [default: {RUN['flush_seconds']:g}].",
 )
+@click.option(
+    "--ray",
+    is_flag=True,
+    default=None,
+    help="Run the engines (and verification) on a Ray cluster: RAY_ADDRESS, else a local one.",
+)
+@click.option("--ray-address", help="Address of the Ray cluster (implies --ray).")
 @click.option("--no-verify", is_flag=True, default=False, help="Do not verify after sampling.")
 @click.option("--verify-workers", type=int, help="Verification worker processes.")
 def sample(
@@ -264,7 +275,7 @@ def sample(
         summaries = execute_run(plan, sink)
     _print_summary(console, plan, summaries)
     if config.verify:
-        _verify(console, config.output, verify_workers)
+        _verify(console, config.output, verify_workers, config)
     else:
         console.print(f"not verified (--no-verify): run  leash verify {config.output}")
 
@@ -293,19 +304,26 @@ def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
         console.print(table)
 
 
-def _verify(console: Any, root: Path, workers: int | None) -> None:
+def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
     from leash_tui.commands.verify_progress import verify_progress
     from sampler.errors import LeashError
     from sampler.verify.run import verify_results
 
+    pool = None
+    if config.ray:
+        from sampler.verify.ray_pool import RayVerifyPool
+
+        pool = RayVerifyPool(workers=workers, address=config.ray_address)
     progress, report = verify_progress()
     try:
-        summary = verify_results(root, workers=workers, progress=report)
+        summary = verify_results(root, workers=workers, progress=report, pool=pool)
     except LeashError as exc:
         raise LeashError(
             f"sampling is complete, but verification did not run ({exc}); run  leash verify {root}"
         ) from exc
     finally:
         progress.stop()
+        if pool is not None:
+            pool.close()
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.by_status.items() if v)
     console.print(f"verified {summary.verified:,} samples ({counts or 'nothing new'})")

@@ -18,6 +18,7 @@ from sampler.verify.pool import DEFAULT_DEADLINE_S
 if TYPE_CHECKING:
     from sampler.verify.extraction import ExtractionConfig
     from sampler.verify.pool import VerifyPool
+    from sampler.verify.ray_pool import RayVerifyPool
     from sampler.verify.run import VerifySummary
 
 
@@ -85,7 +86,7 @@ def _summary_table(summary: VerifySummary) -> object:
 
 def _verify_with_progress(
     results: Path,
-    pool: VerifyPool,
+    pool: VerifyPool | RayVerifyPool,
     *,
     force: bool,
     retry: bool,
@@ -146,6 +147,14 @@ def _verify_with_progress(
     metavar="NAME=STRATEGY",
     help="Strategy for one model; beats --extract-benchmark (repeatable).",
 )
+@click.option(
+    "--ray",
+    "use_ray",
+    is_flag=True,
+    help="Spread verification over a Ray cluster's cores (RAY_ADDRESS, else a local one);"
+    " -j is then the number of Ray workers [default: the cluster's CPUs].",
+)
+@click.option("--ray-address", help="Address of the Ray cluster (implies --ray).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--no-progress", is_flag=True, help="Do not draw the progress bar.")
 def verify(
@@ -157,6 +166,8 @@ def verify(
     extract_default: str | None,
     extract_benchmark: tuple[str, ...],
     extract_model: tuple[str, ...],
+    use_ray: bool,
+    ray_address: str | None,
     as_json: bool,
     no_progress: bool,
 ) -> None:
@@ -169,9 +180,17 @@ def verify(
     """
     from sampler.verify.pool import VerifyPool
 
+    if use_ray or ray_address:
+        from sampler.verify.ray_pool import RayVerifyPool
+
+        pool: VerifyPool | RayVerifyPool = RayVerifyPool(
+            workers=workers, deadline_s=deadline, address=ray_address
+        )
+    else:
+        pool = VerifyPool(workers=workers, deadline_s=deadline)
     # The workers' zygote takes most of a second to import math-verify: start it first, so
     # that it loads while this process imports the rest and reads the folder.
-    with VerifyPool(workers=workers, deadline_s=deadline) as pool:
+    with pool:
         pool.prestart()
         summary = _verify_with_progress(
             results,

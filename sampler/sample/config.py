@@ -121,6 +121,8 @@ class RunConfig:
     shard: Shard = field(default_factory=Shard)
     verify: bool = True
     flush_seconds: float = 60.0
+    ray: bool = False
+    ray_address: str | None = None
     config_file: str | None = None
 
     base_name: str = ""
@@ -142,6 +144,8 @@ RUN_OPTION_KEYS = (
     "token_detail",
     "shard",
     "flush_seconds",
+    "ray",
+    "ray_address",
 )
 #: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
 RUN_KEYS = ("output", "base", "verify", *RUN_OPTION_KEYS)
@@ -448,6 +452,10 @@ def build_run_config(
     flush_seconds = _coerce(run_value("flush_seconds"), float, "flush_seconds")
     if flush_seconds < 0:
         raise LeashError(f"flush_seconds must be >= 0, got {flush_seconds}")
+    ray = _coerce(run_value("ray"), bool, "ray")
+    ray_address = run_value("ray_address")
+    if ray_address is not None and not isinstance(ray_address, str):
+        raise LeashError(f"{where}: ray_address must be a string like ray://head:10001")
     return RunConfig(
         output=Path(output).expanduser(),
         models=tuple(models),
@@ -462,6 +470,8 @@ def build_run_config(
         shard=shard,
         verify=verify,
         flush_seconds=flush_seconds,
+        ray=ray or ray_address is not None,
+        ray_address=ray_address,
         config_file=str(config_file) if config_file else None,
         base_name=base_name,
     )

@@ -150,17 +150,8 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
     events = ctx.Queue()
     procs = []
     for worker, items in enumerate(_split(mp.items, workers)):
-        job = ModelJob(
-            root=str(plan.root),
-            model=mp.spec,
-            options=sampling_options(plan.config, mp.spec),
-            max_model_len=mp.info.context,
-            vocab_size=mp.info.vocab_size,
-            items=items,
-            worker=worker,
-            devices=_devices(worker, s.tensor_parallel_size, workers),
-            flush_seconds=plan.config.flush_seconds,
-        )
+        job = model_job(plan, mp, items, worker)
+        job.devices = _devices(worker, s.tensor_parallel_size, workers)
         proc = ctx.Process(target=worker_main, args=(job, events), name=f"leash-{mp.name}-{worker}")
         proc.start()
         procs.append(proc)
@@ -175,20 +166,11 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
                 message = None
             if message is not None:
                 worker, kind = message[0], message[1]
-                now = time.monotonic()
-                if kind == "ready":
-                    summary.load_seconds = max(summary.load_seconds, now - started)
-                elif kind == "question":
-                    summary.questions += 1
-                    summary.samples += int(message[2])
-                    summary.tokens += int(message[3])
-                elif kind in ("finished", "error"):
-                    ended[worker] = now
+                if kind in ("finished", "error"):
+                    ended[worker] = time.monotonic()
                     if kind == "error":
                         errors.append(str(message[2]))
-                    else:  # the worker's own clock: engine ready to last shard written
-                        summary.write_seconds = max(summary.write_seconds, float(message[3]))
-                        summary.sample_seconds = max(summary.sample_seconds, float(message[4]))
+                _account(summary, message, started)
                 sink.event(mp.name, message)
                 continue
             alive = [p for p in procs if p.is_alive()]
@@ -222,15 +204,79 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
     return summary
 
 
+def _account(summary: ModelSummary, message: tuple, started: float) -> None:
+    """Fold one progress event of a worker into the model's summary."""
+    kind = message[1]
+    if kind == "ready":
+        summary.load_seconds = max(summary.load_seconds, time.monotonic() - started)
+    elif kind == "question":
+        summary.questions += 1
+        summary.samples += int(message[2])
+        summary.tokens += int(message[3])
+    elif kind == "finished":  # the worker's own clock: engine ready to last shard written
+        summary.write_seconds = max(summary.write_seconds, float(message[3]))
+        summary.sample_seconds = max(summary.sample_seconds, float(message[4]))
+
+
+def model_job(plan: RunPlan, mp: ModelPlan, items: list[WorkItem], worker: int = 0) -> ModelJob:
+    return ModelJob(
+        root=str(plan.root),
+        model=mp.spec,
+        options=sampling_options(plan.config, mp.spec),
+        max_model_len=mp.info.context,
+        vocab_size=mp.info.vocab_size,
+        items=items,
+        worker=worker,
+        flush_seconds=plan.config.flush_seconds,
+    )
+
+
+def run_model_on_ray(
+    plan: RunPlan, mp: ModelPlan, sink: ProgressSink, cluster: Any
+) -> ModelSummary:
+    """Sample one model's missing questions on Ray engine actors (``sample.ray_sampling``)."""
+    from sampler.sample.ray_sampling import actor_count, sample_on_ray
+
+    s = mp.spec.settings
+    workers = actor_count(cluster, s.tensor_parallel_size, s.data_parallel_size, len(mp.items))
+    summary = ModelSummary(mp.name)
+    sink.model_started(mp.name, len(mp.items), mp.samples_to_draw, workers)
+    started = time.monotonic()
+
+    def send(*message: Any) -> None:
+        _account(summary, message, started)
+        sink.event(mp.name, message)
+
+    try:
+        sample_on_ray(model_job(plan, mp, mp.items), cluster, workers, send)
+    finally:
+        sink.model_finished(mp.name)
+    return summary
+
+
 def execute_run(plan: RunPlan, sink: ProgressSink | None = None) -> list[ModelSummary]:
-    """Sample every model's missing questions, one model at a time."""
+    """Sample every model's missing questions, one model at a time (on Ray with ``ray``)."""
     sink = sink or NullSink()
     summaries = []
+    cluster = None
     with shard_lock(plan.root, plan.config.shard):
         list_missing_work(plan)  # under the lock: no other process fills this shard now
-        for mp in plan.models:
-            if not mp.items:
-                summaries.append(ModelSummary(mp.name, skipped=True))
-                continue
-            summaries.append(run_model(plan, mp, sink))
+        try:
+            for mp in plan.models:
+                if not mp.items:
+                    summaries.append(ModelSummary(mp.name, skipped=True))
+                    continue
+                if plan.config.ray:
+                    if cluster is None:
+                        from sampler.ray_cluster import connect
+
+                        cluster = connect(plan.config.ray_address)
+                    summaries.append(run_model_on_ray(plan, mp, sink, cluster))
+                else:
+                    summaries.append(run_model(plan, mp, sink))
+        finally:
+            if cluster is not None:
+                from sampler.ray_cluster import disconnect
+
+                disconnect()
     return summaries

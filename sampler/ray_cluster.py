@@ -1,0 +1,89 @@
+"""Joining a Ray cluster for ``--ray`` runs: the one place leash calls ``ray.init``.
+
+``ray`` is an optional extra (``pip install 'leash[ray]'``): it is imported here, inside
+``connect``, and nowhere at module level, so ``leash --help`` and every run without
+``--ray`` never load it. The cluster is the one ``--ray-address`` names, else the one
+``RAY_ADDRESS`` names, else a local one started for this run (and stopped with it).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from sampler.errors import LeashError
+
+#: Engine and verification processes on the cluster inherit these (quieter logs).
+WORKER_ENVIRONMENT = {
+    "VLLM_LOGGING_LEVEL": "WARNING",
+    "TRANSFORMERS_VERBOSITY": "error",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """What leash needs to know of the cluster it joined."""
+
+    address: str
+    cpus: float
+    gpus: float
+    nodes: int
+    started_here: bool
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise LeashError("--ray needs Ray: pip install 'leash[ray]' (or pip install ray)") from None
+    return ray
+
+
+def connect(address: str | None = None) -> Cluster:
+    """Join the cluster at ``address`` (or ``RAY_ADDRESS``), or start a local one."""
+    ray = import_ray()
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if not ray.is_initialized():
+        runtime_env = {"env_vars": {**WORKER_ENVIRONMENT, **_python_path()}}
+        try:
+            if address:
+                ray.init(
+                    address=address,
+                    log_to_driver=False,
+                    runtime_env=runtime_env,
+                    configure_logging=False,
+                )
+            else:
+                ray.init(
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    runtime_env=runtime_env,
+                    configure_logging=False,
+                )
+        except ConnectionError as exc:
+            raise LeashError(f"--ray: cannot reach the Ray cluster at {address} ({exc})") from None
+    resources = ray.cluster_resources()
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    return Cluster(
+        address=address or "local",
+        cpus=float(resources.get("CPU", 0)),
+        gpus=float(resources.get("GPU", 0)),
+        nodes=len(nodes),
+        started_here=not address,
+    )
+
+
+def disconnect() -> None:
+    """Leave the cluster (a local one started by ``connect`` stops with it)."""
+    ray = import_ray()
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def _python_path() -> dict[str, str]:
+    """Workers import leash as the driver does: pass PYTHONPATH on when it is set."""
+    value = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": value} if value else {}
