@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import binom
 
 SPECIAL = ["<pad>", "<s>", "</s>", "<unk>"]
 ANSWERS = [f"\\boxed{{{i}}}" for i in range(10)]
@@ -184,6 +183,8 @@ def expected_plugin_entropy(probs: list[float], k: int) -> tuple[float, float]:
     x = np.arange(k + 1)
     f = x / k
     term = np.where(x > 0, -f * np.log(np.where(x > 0, f, 1.0)), 0.0)
+    from scipy.stats import binom  # here, so that building a checkpoint needs no scipy
+
     mean = float(sum((binom.pmf(x, k, p) * term).sum() for p in probs if p > 0))
     p = np.array([p for p in probs if p > 0])
     h = -(p * np.log(p)).sum()
