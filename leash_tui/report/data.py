@@ -23,6 +23,7 @@ from leash_tui.analysis.grading_agreement import agreement_table, may_have_sourc
 from leash_tui.report import cache as report_cache
 from sampler.store.key_stats import counts_table, merge_stats
 from sampler.store.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
+from sampler.store.sample_keys import check_unique_samples
 from sampler.store.schema import Manifest
 from sampler.store.shard_summary import combined_stats, split_by_summary
 
@@ -88,6 +89,7 @@ def report_tables(
     if use_cache:
         stored, to_scan = split_by_summary(results.shard_paths())
         if not to_scan:  # every shard summarised: as fast as the cache, nothing to store
+            check_unique_samples(stored)
             summary = merge_stats(stored)
             return counts_table(summary), answer_stats_table(summary)
     else:

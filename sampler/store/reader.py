@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.store.commit_journal import settle
 from sampler.store.key_stats import chunk_stats, counts_table
 from sampler.store.manifest import load_manifest
 from sampler.store.schema import (
@@ -82,7 +83,10 @@ class Results:
 
     @classmethod
     def open(cls, root: Path | str) -> Results:
+        """Open ``root`` for reading, once any import committing into it has finished."""
         root = Path(root)
+        if root.is_dir():
+            settle(root)
         return cls(root, load_manifest(root))
 
     # -- files --------------------------------------------------------------------
