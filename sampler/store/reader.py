@@ -107,11 +107,19 @@ class Results:
             return []
         return sorted(p for p in directory.glob("part-*.parquet") if p.is_file())
 
-    def _check_shards(self, paths: Sequence[Path]) -> None:
-        """Find the unreadable shard after a dataset read failed, and name it."""
+    def _check_shards(self, paths: Sequence[Path], columns: Sequence[str] = ()) -> None:
+        """Find the unreadable shard after a dataset read failed, and name it: first by
+        its footer, then by reading ``columns`` (garbage inside a page)."""
         for path in paths:
             try:
                 pq.ParquetFile(path).metadata  # noqa: B018 - reading the footer is the check
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+        for path in paths if columns else ():
+            try:
+                handle = pq.ParquetFile(path)
+                present = [c for c in columns if c in handle.schema_arrow.names]
+                handle.read(columns=present, use_threads=False)
             except (pa.ArrowException, OSError) as exc:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
@@ -147,7 +155,7 @@ class Results:
         try:
             return self._dataset(paths).to_table(columns=wanted, filter=filter)
         except (pa.ArrowException, OSError) as exc:
-            self._check_shards(paths)
+            self._check_shards(paths, wanted)
             raise LeashError(f"{self.root / SAMPLES_DIR}: cannot read samples ({exc})") from exc
 
     def iter_sample_batches(
