@@ -2,11 +2,13 @@
 
 ``leash --help`` must answer fast and must not import vllm, torch or transformers,
 so each subcommand lives in its own module and is named here with a one-line
-summary. LeashError (bad input) is printed as a one-line error, never a traceback.
+summary. LeashError (bad input) and file-system errors a user can fix (permissions,
+a read-only folder, a full disk) are printed as one-line errors, never a traceback.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 from typing import Any
@@ -75,6 +77,34 @@ class LazyGroup(click.Group):
             from leash_tui.safe_text import visible
 
             raise click.ClickException(visible(str(exc))) from None
+        except OSError as exc:
+            message = filesystem_error(exc)
+            if message is None:
+                raise
+            from leash_tui.safe_text import visible
+
+            raise click.ClickException(visible(message)) from None
+
+
+#: errors of the file system a user fixes (permissions, a read-only mount, a full disk)
+USER_ERRNOS = {
+    errno.EACCES: "permission denied (a read-only folder?)",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "read-only file system",
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "disk quota exceeded",
+}
+
+
+def filesystem_error(exc: OSError) -> str | None:
+    """One line for a file-system error the user can fix, naming the file; else None."""
+    reason = USER_ERRNOS.get(exc.errno) if exc.errno is not None else None
+    if reason is None and "No space left on device" in str(exc):  # pyarrow's IOError
+        reason = USER_ERRNOS[errno.ENOSPC]
+    if reason is None:
+        return None
+    where = exc.filename or "a file of this command"
+    return f"{where}: {reason}"
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

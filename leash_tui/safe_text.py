@@ -12,14 +12,19 @@ import re
 
 from rich.text import Text
 
-# C0 controls except \n and \t, DEL, and C1 controls (0x80-0x9f, e.g. the 8-bit CSI).
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls except \n and \t, DEL, C1 controls (0x80-0x9f, e.g. the 8-bit CSI), and the
+# bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), which
+# reorder what is shown around them (a reversed name, a hidden part of a line).
+_CONTROL_RE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]"
+)
 _SPECIAL = {"\x1b": "␛", "\x00": "␀", "\r": "␍", "\x07": "␇", "\x08": "␈", "\x7f": "␡"}
 
 
 def _visible(match: re.Match[str]) -> str:
     ch = match.group(0)
-    return _SPECIAL.get(ch) or f"\\x{ord(ch):02x}"
+    code = ord(ch)
+    return _SPECIAL.get(ch) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def visible(text: str, keep_newlines: bool = True) -> str:

@@ -119,10 +119,15 @@ async def wait_ready(pilot, app: ExplorerApp) -> None:
     raise AssertionError("the explorer did not open")
 
 
-async def wait_loaded(pilot, screen) -> None:
-    """Wait until the question screen has painted its samples."""
+async def wait_loaded(pilot, screen, answers: bool = True) -> None:
+    """Wait until the question screen has painted its samples (and, with ``answers``,
+    highlighted their answers, which are located in a worker)."""
     for _ in range(2000):
-        if screen.detail is not None and screen.detail.row.index == screen.row.index:
+        if (
+            screen.detail is not None
+            and screen.detail.row.index == screen.row.index
+            and not (answers and screen.answers_pending)
+        ):
             await pilot.pause()
             return
         await pilot.pause(0.01)

@@ -15,6 +15,7 @@ import click
 @click.option("--benchmark", "benchmarks", multiple=True, help="Only this benchmark (repeatable).")
 def export(results: Path, out: Path | None, models: tuple[str, ...], benchmarks: tuple[str, ...]):
     """Write the samples of RESULTS as JSON Lines, the format `leash import` reads."""
+    from leash_tui.safe_text import visible
     from sampler.errors import LeashError
     from sampler.importers.jsonl_export import export_records, write_jsonl
     from sampler.store.atomic_io import atomic_text_writer
@@ -27,10 +28,15 @@ def export(results: Path, out: Path | None, models: tuple[str, ...], benchmarks:
     for name in benchmarks:
         if opened.manifest.benchmark(name) is None:
             raise LeashError(f"--benchmark {name}: not in {results}")
+    from sampler.store.coverage import coverage_notes
+
+    notes = coverage_notes(opened.manifest, opened.questions, opened.verdict_counts())
     records = export_records(opened, models or None, benchmarks or None)
     if out is None:
         write_jsonl(records, sys.stdout)
-        return
-    with atomic_text_writer(out) as handle:
-        count = write_jsonl(records, handle)
-    click.echo(f"wrote {count:,} samples to {out}", err=True)
+    else:
+        with atomic_text_writer(out) as handle:
+            count = write_jsonl(records, handle)
+        click.echo(f"wrote {count:,} samples to {out}", err=True)
+    for note in notes:
+        click.echo(f"warning: {visible(note)}", err=True)

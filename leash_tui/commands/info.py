@@ -95,6 +95,8 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     console.print(samples)
     render_agreement(info.get("grading_agreement", []), console)
     render_missing(info.get("missing_questions", []), console)
+    for note in info.get("coverage", []):
+        console.print(Text(f"warning: {note}", style="yellow"))
     totals = info["totals"]
     line = f"{totals['samples']:,} samples in {info['shards']} shard(s)"
     line += f", {totals['verified']:,} verified"

@@ -53,8 +53,19 @@ def render(rows: list[dict], fmt: str) -> str:
     writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        writer.writerow({k: "" if v is None else spreadsheet_safe(v) for k, v in row.items()})
     return buffer.getvalue()
+
+
+#: a cell starting with one of these is a formula to a spreadsheet (CSV injection)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """``value``, with a text that a spreadsheet would run as a formula quoted by ``'``."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 @click.group("triage")

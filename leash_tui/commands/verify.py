@@ -204,6 +204,8 @@ def verify(
 
     from leash_tui.safe_text import safe
 
+    for note in summary.notes:
+        click.echo(f"warning: {safe(note).plain}", err=True)
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return

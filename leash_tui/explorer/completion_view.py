@@ -119,6 +119,12 @@ class CompletionView(ScrollView, can_focus=True):
         self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self.refresh()
 
+    def set_highlight(self, highlight: tuple[int, int] | None) -> None:
+        """Highlight ``highlight`` (offsets into the text on view), found after ``show``."""
+        self._highlight = highlight
+        self._cache.clear()
+        self.refresh()
+
     @property
     def text(self) -> str:
         return self._text

@@ -5,6 +5,8 @@ question's row groups only), so keys never wait on disk. The base side opens on 
 correct sample (what was lost), the target side on its most common answer. Each
 side scrolls on its own; keys step through samples of the focused side, jump to
 the next correct or incorrect one, or restrict both sides to correct samples.
+A completion shows at once; where its final answer sits is found in a worker
+thread (a model looping ``\\boxed{`` can make that slow) and highlighted when known.
 """
 
 from __future__ import annotations
@@ -130,6 +132,12 @@ class QuestionScreen(TriageActions, Screen[int]):
         self.detail: QuestionDetail | None = None
         self.positions = {"base": 0, "target": 0}
         self.correct_only = False
+        #: bumped at each paint of a side: a located answer for an older paint is dropped
+        self._paint_serial = {"base": 0, "target": 0}
+        #: answer spans found so far: (question index, side, position) -> span
+        self._spans: dict[tuple[int, str, int], tuple[int, int] | None] = {}
+        #: sides whose answer span is still being located
+        self._locating: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -220,6 +228,8 @@ class QuestionScreen(TriageActions, Screen[int]):
         hist.update(Text(f"{side}: ") + histogram_text(samples, limit, width))
         view = self.query_one(f"#view-{side}", CompletionView)
         if len(samples) == 0:
+            self._paint_serial[side] += 1
+            self._locating.discard(side)
             view.show(display_text("(no samples of this model for this question)"))
             view.border_title = Text(f"{side}: no samples")
             view.border_subtitle = Text("")
@@ -228,8 +238,16 @@ class QuestionScreen(TriageActions, Screen[int]):
         sample = samples.sample(position)
         shown = display_text(sample["text"] or "")
         answer = sample["answer"]
-        view.show(shown, answer_span(shown, visible(answer) if answer else None))
-        view.scroll_to_highlight()
+        self._paint_serial[side] += 1
+        key = (detail.row.index, side, position)
+        if key in self._spans:
+            self._locating.discard(side)
+            view.show(shown, self._spans[key])
+            view.scroll_to_highlight()
+        else:
+            view.show(shown)
+            self._locating.add(side)
+            self._locate_answer(side, self._paint_serial[side], key, shown, answer)
         only = " · correct only" if self.correct_only else ""
         view.border_title = Text(
             f"{side} sample #{sample['sample']} ({position + 1}/{len(samples)}){only}"
@@ -242,6 +260,32 @@ class QuestionScreen(TriageActions, Screen[int]):
         if sample["n_tokens"] is not None:
             subtitle.append(f" · {sample['n_tokens']} tok")
         view.border_subtitle = subtitle
+
+    @property
+    def answers_pending(self) -> bool:
+        """Whether a side's answer span is still being located (tests wait on it)."""
+        return bool(self._locating)
+
+    @work(thread=True, group="answer-span")
+    def _locate_answer(
+        self, side: str, serial: int, key: tuple[int, str, int], shown: str, answer: str | None
+    ) -> None:
+        """Find the answer span off the event loop, then highlight it if still on view."""
+        span = answer_span(shown, visible(answer) if answer else None)
+        self.app.call_from_thread(self._answer_located, side, serial, key, span)
+
+    def _answer_located(
+        self, side: str, serial: int, key: tuple[int, str, int], span: tuple[int, int] | None
+    ) -> None:
+        if len(self._spans) > 4096:
+            self._spans.clear()
+        self._spans[key] = span
+        if serial != self._paint_serial[side] or not self.is_attached:
+            return  # the side shows another sample by now
+        self._locating.discard(side)
+        view = self.query_one(f"#view-{side}", CompletionView)
+        view.set_highlight(span)
+        view.scroll_to_highlight()
 
     def _histogram_rows(self) -> int:
         return 5 if self.size.height >= 40 else 3

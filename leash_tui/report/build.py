@@ -114,6 +114,7 @@ def build_report(
 ) -> Report:
     """Compare each chosen target with the base; raise LeashError on what cannot be reported."""
     base, chosen, notes = _choose_models(data, targets)
+    notes += data.coverage
     note = _unverified_note(data.counts, [base, *chosen])
     if note:
         notes.append(note)

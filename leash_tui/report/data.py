@@ -13,7 +13,7 @@ statistics show imported source verdicts, the grading-agreement columns are read
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,8 +21,10 @@ import pyarrow as pa
 from leash_tui.analysis.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
 from leash_tui.analysis.grading_agreement import agreement_table, may_have_source_verdicts
 from leash_tui.report import cache as report_cache
+from sampler.store.coverage import coverage_notes
 from sampler.store.key_stats import counts_table, merge_stats
 from sampler.store.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
+from sampler.store.sample_keys import check_unique_samples
 from sampler.store.schema import Manifest
 from sampler.store.shard_summary import combined_stats, split_by_summary
 
@@ -42,6 +44,8 @@ class ReportData:
     #: grading_agreement.AGREEMENT_COLUMNS of every sample; None when no shard can hold a
     #: source verdict (nothing was imported with one)
     agreement: pa.Table | None = None
+    #: store.coverage notes: listed questions a model has no sample of, unlisted ones
+    coverage: list[str] = field(default_factory=list)
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -88,6 +92,7 @@ def report_tables(
     if use_cache:
         stored, to_scan = split_by_summary(results.shard_paths())
         if not to_scan:  # every shard summarised: as fast as the cache, nothing to store
+            check_unique_samples(stored)
             summary = merge_stats(stored)
             return counts_table(summary), answer_stats_table(summary)
     else:
@@ -123,4 +128,5 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
         counts=counts,
         answer_stats=stats,
         agreement=agreement,
+        coverage=coverage_notes(results.manifest, results.questions, counts),
     )

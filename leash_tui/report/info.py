@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_table
+from sampler.store.coverage import coverage_notes
 from sampler.store.reader import VERDICT_COUNT_COLUMNS, Results
 from sampler.store.schema import FORMAT, Manifest
 from sampler.store.shard_summary import shard_summary
@@ -73,6 +74,7 @@ def describe_results(results: Results) -> dict[str, Any]:
         ],
         "samples": samples,
         "missing_questions": missing_questions(counts, manifest),
+        "coverage": coverage_notes(manifest, questions, counts),
         "grading_agreement": sorted(
             agreement_by_model(agreement_table(results)),
             key=lambda row: _model_order(manifest, row["model"]),

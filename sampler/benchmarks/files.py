@@ -53,25 +53,67 @@ def _short_json(value: Any) -> str:
 def iter_json_lines(path: Path) -> Iterator[tuple[int, Record]]:
     """Yield (line number, JSON object) for each non-blank line; errors name file and line."""
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, "rb")
     except OSError as exc:
         raise LeashError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise LeashError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
-                if not isinstance(record, dict):
-                    raise LeashError(
-                        f"{path} line {number}: expected a JSON object, got {_short_json(record)}"
-                    )
-                yield number, record
-        except UnicodeDecodeError as exc:
-            raise LeashError(f"{path}: not UTF-8 text ({exc})") from None
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise LeashError(
+                    f"{path} line {number}: not UTF-8 text (byte {exc.start + 1} of the line)"
+                ) from None
+            if not line.strip():
+                continue
+            record = parse_json_line(line, f"{path} line {number}")
+            if not isinstance(record, dict):
+                raise LeashError(
+                    f"{path} line {number}: expected a JSON object, got {_short_json(record)}"
+                )
+            yield number, record
+
+
+def parse_json_line(line: str, where: str) -> Any:
+    """``json.loads(line)``, with every way it can fail a LeashError naming ``where``.
+
+    Beyond malformed JSON: integers of more than 4,300 digits (ValueError), nesting
+    deeper than the interpreter's recursion limit (RecursionError), and escapes that
+    leave a lone surrogate (``"\\ud800"``, which no file can store) are refused here.
+    """
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise LeashError(f"{where}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise LeashError(f"{where}: JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise LeashError(f"{where}: not usable JSON ({exc})") from None
+    if "\\u" in line:  # only an escape can make a lone surrogate
+        bad = _lone_surrogate(record)
+        if bad is not None:
+            raise LeashError(f"{where}: {bad} holds a lone surrogate (\\ud800-\\udfff), not text")
+    return record
+
+
+def _lone_surrogate(value: Any, name: str = "the line") -> str | None:
+    """Where in ``value`` a string holds a lone surrogate (None if nowhere)."""
+    stack = [(name, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return where
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                stack.append((f"field {key!r}" if where == name else where, inner))
+                if isinstance(key, str):
+                    stack.append(("a field name", key))
+        elif isinstance(item, list):
+            stack.extend((where, inner) for inner in item)
+    return None
 
 
 def _read_jsonl(path: Path) -> Iterator[tuple[str, Record]]:

@@ -17,16 +17,22 @@ session
   folder's questions too, and lets importers find a folder question by its text
   (``match_question``).
 
-Only when everything is valid does ``commit`` update the manifest and the
-questions table and move the staged shards into ``samples/``. Any error raises
-LeashError naming the file and line, and the results folder is left as it was.
+Only when everything is valid does ``commit`` publish the samples, the questions
+and the manifest together. Into an existing folder, it checks that the folder does
+not hold the samples already and commits under the folder lock, as one journaled
+set of renames (store.commit_journal), so that of imports run at once each sample
+is added once and an import killed at any instant is either absent or complete. A
+new folder is built whole in a hidden directory of its own beside it and renamed
+into place; of two imports creating one folder, the second is refused. Any error
+raises LeashError naming the file and line, and the results folder is left as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
-import uuid
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -39,8 +45,17 @@ import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
 from sampler.importers.staging import StagedShards
-from sampler.store.atomic_io import fsync_directory
-from sampler.store.manifest import load_manifest, new_manifest, update_manifest
+from sampler.store.atomic_io import atomic_path, fsync_directory
+from sampler.store.commit_journal import (
+    STAGING_PREFIX,
+    commit_moves,
+    folder_lock,
+    new_work_dir,
+    own,
+    remove_stale_work_dirs,
+    settle,
+)
+from sampler.store.manifest import load_manifest, new_manifest, save_manifest
 from sampler.store.schema import (
     DEFAULT_DOMAIN,
     MANIFEST_FILE,
@@ -53,8 +68,7 @@ from sampler.store.schema import (
     ModelEntry,
 )
 from sampler.store.writer import (
-    create_results,
-    merge_questions,
+    merged_questions,
     new_shard_path,
     questions_table,
     read_questions,
@@ -136,6 +150,7 @@ class ImportSession:
             if base is None:
                 raise LeashError("--base is required when creating a new results folder")
         else:
+            settle(self.root)
             self.manifest = load_manifest(self.root)
             current = self.manifest.base
             if current and base and current.name != base:
@@ -158,19 +173,28 @@ class ImportSession:
         if not self.is_new:
             self._load_questions()
         self._domains: dict[str, tuple[str, str]] = {}
-        self._staging_root = (
-            self.root if not self.is_new else self.root.parent / f".{self.root.name}.import"
+        # a work directory of this import's own: inside the folder, or beside a new one
+        parent, prefix = (
+            (self.root.parent, f".{self.root.name}.import-")
+            if self.is_new
+            else (self.root, STAGING_PREFIX)
         )
-        self._staging = StagedShards(self._staging_root / f".staging-{uuid.uuid4().hex[:12]}")
+        try:
+            remove_stale_work_dirs(parent, prefix)
+            self._work = new_work_dir(parent, prefix)
+        except OSError as exc:
+            raise LeashError(f"{parent}: cannot write here ({exc.strerror or exc})") from exc
+        self._owner = contextlib.ExitStack()
+        self._owner.enter_context(own(self._work))
+        self._staging = StagedShards(self._work / "stage")
 
     # -- context -------------------------------------------------------------------
     def __enter__(self) -> ImportSession:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._staging.discard()
-        if self.is_new and self._staging_root != self.root:
-            shutil.rmtree(self._staging_root, ignore_errors=True)
+        self._owner.close()
+        shutil.rmtree(self._work, ignore_errors=True)
 
     # -- inputs --------------------------------------------------------------------
     def file(self, path: Path | str, unit: str = "line", model: str | None = None) -> int:
@@ -395,19 +419,31 @@ class ImportSession:
 
     # -- commit --------------------------------------------------------------------
     def commit(self, sources: Iterable[str] = ()) -> ImportSummary:
-        """Check keys and base, then write manifest, questions and shards. Returns the summary."""
+        """Check keys and base, then publish manifest, questions and shards together."""
         self._staging.flush()
         summary = self.summary
         if summary.samples == 0:
             raise LeashError("no samples in the input: " + ", ".join(self.paths or sources))
-        keys = np.frombuffer(self._keys, dtype=np.int64)
-        locations = np.frombuffer(self._locations, dtype=np.int64)
-        if not self.is_new:
-            self._check_not_in_folder(keys, locations)
-        manifest = self.manifest
+        if self.is_new:
+            self._create()
+        else:
+            with folder_lock(self.root):
+                manifest = load_manifest(self.root)  # as it is now, not when we started
+                base = self._check_base(manifest)
+                keys = np.frombuffer(self._keys, dtype=np.int64)
+                locations = np.frombuffer(self._locations, dtype=np.int64)
+                self._check_not_in_folder(keys, locations)
+                self._check_domains(manifest)
+                self._add_entries(manifest, base)
+                moves = self._prepare(manifest, self.root)
+                commit_moves(self.root, moves, self._work)
+        return summary
+
+    def _check_base(self, manifest: Manifest | None) -> str:
+        summary = self.summary
         known = {m.name for m in manifest.models} if manifest else set()
         all_models = set(summary.models) | known
-        if not self.is_new and self.base is None and manifest and manifest.base is None:
+        if manifest is not None and self.base is None and manifest.base is None:
             raise LeashError(f"{self.root} has no base model yet: give --base")
         base = self.base or (manifest.base.name if manifest and manifest.base else None)
         if base not in all_models:
@@ -415,37 +451,36 @@ class ImportSession:
                 f"--base {base}: no sample has model {base!r}"
                 f" (models: {', '.join(sorted(all_models)) or 'none'})"
             )
-        self._write(base)
-        return summary
+        return str(base)
 
-    def _write(self, base: str) -> None:
-        root, summary = self.root, self.summary
-        if self.is_new:
-            create_results(root, new_manifest())
-        existing = load_manifest(root)
+    def _check_domains(self, manifest: Manifest) -> None:
         for bench, (domain, where) in self._domains.items():
-            entry = existing.benchmark(bench)
+            entry = manifest.benchmark(bench)
             if entry is not None and entry.domain != domain:
                 raise LeashError(
                     f"{where}: benchmark {bench!r} already has domain {entry.domain!r}"
                 )
+
+    def _add_entries(self, manifest: Manifest, base: str) -> None:
+        """Add this import's models and benchmarks to ``manifest`` (in memory)."""
+        summary = self.summary
         source_text = ", ".join(self.paths)
+        for name in summary.models:
+            if manifest.model(name) is None:
+                role = ROLE_BASE if name == base else ROLE_TARGET
+                files = self._model_sources.get(name)
+                source = f"{self.model_source}: {', '.join(files)}" if files else "import"
+                manifest.models.append(ModelEntry(name=name, role=role, source=source))
+        for bench in summary.benchmarks:
+            if manifest.benchmark(bench) is None:
+                domain = self._domains.get(bench, (DEFAULT_DOMAIN, ""))[0]
+                manifest.benchmarks.append(
+                    BenchmarkEntry(name=bench, domain=domain, source=source_text)
+                )
 
-        def change(manifest: Manifest) -> None:
-            for name in summary.models:
-                if manifest.model(name) is None:
-                    role = ROLE_BASE if name == base else ROLE_TARGET
-                    files = self._model_sources.get(name)
-                    source = f"{self.model_source}: {', '.join(files)}" if files else "import"
-                    manifest.models.append(ModelEntry(name=name, role=role, source=source))
-            for bench in summary.benchmarks:
-                if manifest.benchmark(bench) is None:
-                    domain = self._domains.get(bench, (DEFAULT_DOMAIN, ""))[0]
-                    manifest.benchmarks.append(
-                        BenchmarkEntry(name=bench, domain=domain, source=source_text)
-                    )
-
-        update_manifest(root, change)
+    def _prepare(self, manifest: Manifest, folder: Path) -> list[tuple[Path, Path]]:
+        """Write the new manifest and questions into the work directory; return every
+        rename (work file -> its place in ``folder``) that publishes the import."""
         rows = [
             {
                 "benchmark": b,
@@ -457,9 +492,41 @@ class ImportSession:
             for (b, q), info in self._questions.items()
             if not info.in_folder or info.changed
         ]
-        summary.questions_added = merge_questions(root, questions_table(rows))
-        for staged in self._staging.files:
-            final = new_shard_path(root)
-            final.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staged, final)
-        fsync_directory(root / SAMPLES_DIR)
+        table, self.summary.questions_added = merged_questions(folder, questions_table(rows))
+        work = self._work
+        moves = [(staged, new_shard_path(folder)) for staged in self._staging.files]
+        if table is not None:
+            with atomic_path(work / QUESTIONS_FILE) as tmp:
+                pq.write_table(table, tmp)
+            moves.append((work / QUESTIONS_FILE, folder / QUESTIONS_FILE))
+        save_manifest(work, manifest)
+        moves.append((work / MANIFEST_FILE, folder / MANIFEST_FILE))
+        return moves
+
+    def _create(self) -> None:
+        """Build the new folder whole in the work directory, then rename it into place."""
+        root, work = self.root, self._work
+        base = self._check_base(None)
+        manifest = new_manifest()
+        self._check_domains(manifest)
+        self._add_entries(manifest, base)
+        (work / SAMPLES_DIR).mkdir(exist_ok=True)
+        for source, target in self._prepare(manifest, work):
+            os.replace(source, target)
+        shutil.rmtree(work / "stage", ignore_errors=True)
+        for directory in (work / SAMPLES_DIR, work):
+            fsync_directory(directory)
+        for leftover in work.glob(".*"):  # the owner lock: it must not move into the folder
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        try:
+            root.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(work, root)  # replaces a missing or empty folder, nothing else
+        except OSError as exc:
+            if exc.errno in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
+                raise LeashError(
+                    f"{root}: created by another import while this one ran; nothing was"
+                    " written; run this import again to add to it"
+                ) from None
+            raise LeashError(f"{root}: cannot be created ({exc.strerror or exc})") from exc
+        fsync_directory(root.parent)

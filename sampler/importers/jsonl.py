@@ -63,6 +63,10 @@ def read_jsonl_file(session: ImportSession, path: Path, model: str | None = None
         session.add_sample(row, index, number)
         problem = checker.optional("problem", (str,), "a string")
         gold = checker.optional("gold", (str, int, float), "a string or number")
+        if isinstance(gold, float) and not math.isfinite(gold):
+            raise LeashError(
+                f"{where}: field 'gold' must be a finite number or a string, got {gold}"
+            )
         session.note_question(row["benchmark"], row["question_id"], problem, gold_text(gold), where)
         domain = checker.optional("domain", (str,), "a string")
         if domain is not None:
@@ -143,10 +147,13 @@ class _LineChecker:
         if correct is None and status is not None:
             correct = status == STATUS_CORRECT
         n_tokens = self.optional("n_tokens", (int,), "an integer >= 0")
-        if n_tokens is not None and n_tokens < 0:
-            raise self.fail(f"field 'n_tokens' must be an integer >= 0, got {n_tokens}")
+        if n_tokens is not None and not 0 <= n_tokens < 2**31:
+            raise self.fail(
+                "field 'n_tokens' must be an integer from 0 to 2147483647,"
+                f" got {_describe(n_tokens)}"
+            )
         entropy = self.optional("token_entropy", (int, float), "a number")
-        if entropy is not None and not math.isfinite(entropy):
+        if entropy is not None and not (abs(entropy) < 1e308 and math.isfinite(entropy)):
             raise self.fail(f"field 'token_entropy' must be finite, got {entropy}")
         return {
             "benchmark": self.name("benchmark", "benchmark"),

@@ -8,6 +8,7 @@ question, model) group; verdict fields only where the sample is verified.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -70,11 +71,20 @@ def export_records(
             yield record
 
 
+#: characters JSON may hold raw but a terminal obeys (DEL, C1 controls such as the 8-bit
+#: CSI U+009B, bidirectional controls): written as \\u escapes, which decode the same
+_TERMINAL_CONTROLS = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
 def write_jsonl(records: Iterable[dict[str, Any]], handle: IO[str]) -> int:
     """Write records one JSON object per line; return how many."""
     count = 0
     for record in records:
-        handle.write(json.dumps(record, ensure_ascii=False))
+        handle.write(_TERMINAL_CONTROLS.sub(_escape, json.dumps(record, ensure_ascii=False)))
         handle.write("\n")
         count += 1
     return count

@@ -92,7 +92,9 @@ class Fields:
         value = self.value(name)
         if value is None and not required:
             return None
-        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.expected(name, "the gold answer, a string or finite number", value)
+        if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             raise self.expected(name, "the gold answer, a string or number", value)

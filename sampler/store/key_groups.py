@@ -86,7 +86,7 @@ def read_chunk(chunk: Chunk, columns: Sequence[str]) -> pa.Table:
     out = []
     for name in columns:
         if name not in present:
-            if name in GROUP_KEYS:
+            if name in (*GROUP_KEYS, "sample"):
                 raise LeashError(f"{path}: column {name!r} is missing")
             out.append(pa.nulls(table.num_rows, _column_type(name)))
             continue
@@ -104,9 +104,13 @@ def read_chunk(chunk: Chunk, columns: Sequence[str]) -> pa.Table:
 
 
 def map_chunks(
-    paths: Sequence[Path], columns: Sequence[str], work: Callable[[pa.Table], T], threads: int = 2
+    paths: Sequence[Path],
+    columns: Sequence[str],
+    work: Callable[[pa.Table, Chunk], T],
+    threads: int = 2,
 ) -> list[T]:
-    """``work(table)`` for every chunk of the shards, ``threads`` chunks at a time, in order.
+    """``work(table, chunk)`` for every chunk of the shards, ``threads`` chunks at a time,
+    in order.
 
     Only a few chunks are in memory at once, so memory stays small however many
     samples the folder holds; Arrow releases the GIL while decoding.
@@ -114,7 +118,7 @@ def map_chunks(
     chunks = plan_chunks(paths)
 
     def one(chunk: Chunk) -> T:
-        return work(read_chunk(chunk, columns))
+        return work(read_chunk(chunk, columns), chunk)
 
     if threads <= 1 or len(chunks) <= 1:
         return [one(c) for c in chunks]

@@ -52,6 +52,13 @@ class SampleStats:
     evidence: np.ndarray  # int64 verified samples with an answer or status no_answer
     classes: pa.Table  # group (int64), kind (int8), answer (string, null unless kind 2),
     #                    count (int64): one row per answer class present
+    #: smallest and largest sample index per group (None when the rows' ``sample`` column
+    #: was not read, or a footer summary predates them): what sample_keys checks for
+    #: a sample key held twice
+    sample_min: np.ndarray | None = None
+    sample_max: np.ndarray | None = None
+    #: the shard these statistics come from (None once merged)
+    source: str | None = None
 
     @property
     def groups(self) -> int:
@@ -82,12 +89,61 @@ def empty_classes() -> pa.Table:
     )
 
 
+class DuplicateSample(ValueError):
+    """Rows of one chunk hold the same sample key twice (``key``: benchmark, question_id,
+    model, sample)."""
+
+    def __init__(self, key: tuple[str, str, str, int]):
+        super().__init__(key)
+        self.key = key
+
+
+def sample_ranges(
+    codes: np.ndarray, sample: np.ndarray, size: int
+) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """Per group: smallest and largest sample index, and any (group, sample) seen twice.
+
+    Returns (-1, -1, min, max); on a duplicate, its group and sample and empty arrays.
+    Linear when the rows are in shard order (the usual case: shards are sorted),
+    a sort otherwise.
+    """
+    packed = (codes.astype(np.int64) << 32) | (sample.astype(np.int64) + (1 << 31))
+    if packed.size > 1 and not bool(np.all(packed[1:] > packed[:-1])):
+        packed = np.sort(packed)
+        same = np.flatnonzero(packed[1:] == packed[:-1])
+        if same.size:
+            key = int(packed[same[0]])
+            return key >> 32, (key & 0xFFFFFFFF) - (1 << 31), np.empty(0), np.empty(0)
+    group = packed >> 32
+    value = (packed & 0xFFFFFFFF) - (1 << 31)
+    lows = np.full(size, -1, dtype=np.int64)
+    highs = np.full(size, -1, dtype=np.int64)
+    if packed.size:
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        ends = np.r_[starts[1:], packed.size] - 1
+        lows[group[starts]] = value[starts]
+        highs[group[ends]] = value[ends]
+    return -1, -1, lows, highs
+
+
 def chunk_stats(table: pa.Table) -> SampleStats:
-    """Statistics of the rows of ``table`` (key columns; status, answer and token_entropy
-    when present, string columns plain or dictionary-encoded)."""
+    """Statistics of the rows of ``table`` (key columns; status, answer, token_entropy and
+    sample when present, string columns plain or dictionary-encoded).
+
+    With a ``sample`` column, a sample key present twice raises DuplicateSample.
+    """
     grouped = group_samples(table, GROUP_KEYS)
     size, codes = grouped.count, grouped.codes
     names = table.column_names
+    sample_min = sample_max = None
+    if "sample" in names:
+        sample = table.column("sample")
+        sample = sample.combine_chunks() if isinstance(sample, pa.ChunkedArray) else sample
+        values = pc.fill_null(sample.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
+        dup_group, dup_sample, sample_min, sample_max = sample_ranges(codes, values, size)
+        if dup_group >= 0:
+            row = grouped.keys.slice(dup_group, 1).to_pylist()[0]
+            raise DuplicateSample((*(str(row[k]) for k in GROUP_KEYS), dup_sample))
 
     slots = np.full(codes.size, SLOT_UNVERIFIED, dtype=np.int64)
     status_code = np.full(codes.size, -1, dtype=np.int64)
@@ -161,7 +217,7 @@ def chunk_stats(table: pa.Table) -> SampleStats:
             }
         )
     return SampleStats(grouped.keys, counts.astype(np.int64), token_sum, token_n, evidence,
-                       classes)  # fmt: skip
+                       classes, sample_min, sample_max)  # fmt: skip
 
 
 def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
@@ -182,8 +238,14 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
     token_n = np.zeros(size, dtype=np.int64)
     evidence = np.zeros(size, dtype=np.int64)
     class_tables = []
+    ranged = all(p.sample_min is not None for p in parts)
+    sample_min = np.full(size, np.iinfo(np.int64).max) if ranged else None
+    sample_max = np.full(size, -1, dtype=np.int64) if ranged else None
     for part, start in zip(parts, offsets[:-1], strict=True):
         target = merged.codes[start : start + part.groups]
+        if sample_min is not None and sample_max is not None:
+            np.minimum.at(sample_min, target, part.sample_min)
+            np.maximum.at(sample_max, target, part.sample_max)
         np.add.at(status, target, part.status)
         np.add.at(token_sum, target, part.token_sum)
         np.add.at(token_n, target, part.token_n)
@@ -201,7 +263,9 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         classes = summed.rename_columns(
             ["count" if c == "count_sum" else c for c in summed.column_names]
         ).select(["group", "kind", "answer", "count"])
-    return SampleStats(merged.keys, status, token_sum, token_n, evidence, classes)
+    return SampleStats(
+        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max
+    )
 
 
 def counts_table(stats: SampleStats) -> pa.Table:

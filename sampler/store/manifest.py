@@ -15,12 +15,11 @@ from pathlib import Path
 
 from sampler.errors import LeashError
 from sampler.store.atomic_io import write_json_atomic
-from sampler.store.locks import exclusive_lock
+from sampler.store.commit_journal import folder_lock
 from sampler.store.schema import (
     FORMAT,
     FORMAT_NAME,
     FORMAT_VERSION,
-    LOCK_FILE,
     MANIFEST_FILE,
     Manifest,
     parse_format,
@@ -90,7 +89,7 @@ def save_manifest(root: Path, manifest: Manifest) -> None:
 def update_manifest(root: Path, change: Callable[[Manifest], None]) -> Manifest:
     """Apply ``change`` to the manifest under the folder lock and save it atomically."""
     root = Path(root)
-    with exclusive_lock(root / LOCK_FILE):
+    with folder_lock(root):
         manifest = load_manifest(root)
         change(manifest)
         save_manifest(root, manifest)

@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.store.commit_journal import settle
 from sampler.store.key_stats import chunk_stats, counts_table
 from sampler.store.manifest import load_manifest
 from sampler.store.schema import (
@@ -73,6 +74,16 @@ class RowGroupSpan:
         return True  # the group spans benchmarks: question ranges are not comparable
 
 
+def _string_range(stats: pq.Statistics | None) -> bool:
+    """Whether row-group ``stats`` give a usable string min and max."""
+    return (
+        stats is not None
+        and stats.has_min_max
+        and isinstance(stats.min, str)
+        and isinstance(stats.max, str)
+    )
+
+
 class Results:
     """An open results folder (read side)."""
 
@@ -82,7 +93,10 @@ class Results:
 
     @classmethod
     def open(cls, root: Path | str) -> Results:
+        """Open ``root`` for reading, once any import committing into it has finished."""
         root = Path(root)
+        if root.is_dir():
+            settle(root)
         return cls(root, load_manifest(root))
 
     # -- files --------------------------------------------------------------------
@@ -93,11 +107,19 @@ class Results:
             return []
         return sorted(p for p in directory.glob("part-*.parquet") if p.is_file())
 
-    def _check_shards(self, paths: Sequence[Path]) -> None:
-        """Find the unreadable shard after a dataset read failed, and name it."""
+    def _check_shards(self, paths: Sequence[Path], columns: Sequence[str] = ()) -> None:
+        """Find the unreadable shard after a dataset read failed, and name it: first by
+        its footer, then by reading ``columns`` (garbage inside a page)."""
         for path in paths:
             try:
                 pq.ParquetFile(path).metadata  # noqa: B018 - reading the footer is the check
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+        for path in paths if columns else ():
+            try:
+                handle = pq.ParquetFile(path)
+                present = [c for c in columns if c in handle.schema_arrow.names]
+                handle.read(columns=present, use_threads=False)
             except (pa.ArrowException, OSError) as exc:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
@@ -133,7 +155,7 @@ class Results:
         try:
             return self._dataset(paths).to_table(columns=wanted, filter=filter)
         except (pa.ArrowException, OSError) as exc:
-            self._check_shards(paths)
+            self._check_shards(paths, wanted)
             raise LeashError(f"{self.root / SAMPLES_DIR}: cannot read samples ({exc})") from exc
 
     def iter_sample_batches(
@@ -174,7 +196,8 @@ class Results:
             for i in range(meta.num_row_groups):
                 group = meta.row_group(i)
                 b_stats, q_stats = group.column(b_col).statistics, group.column(q_col).statistics
-                if b_stats is None or q_stats is None or not b_stats.has_min_max:
+                # pyarrow writes no min/max for a value over 4 KiB (a very long question id)
+                if not _string_range(b_stats) or not _string_range(q_stats):
                     spans.append(RowGroupSpan(path, i, "", "\U0010ffff", "", "\U0010ffff"))
                     continue
                 spans.append(

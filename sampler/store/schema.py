@@ -82,7 +82,7 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+\-]*$")
 
 def check_name(kind: str, name: str) -> str:
     """Return ``name`` if it is a valid model or benchmark name, else raise ValueError."""
-    if not _NAME_RE.match(name) or len(name) > 128:
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name) or len(name) > 128:
         raise ValueError(
             f"invalid {kind} name {name!r}: use letters, digits, '.', '_', '+' or '-',"
             " starting with a letter or digit"
@@ -151,6 +151,7 @@ class Manifest:
     @classmethod
     def from_json(cls, payload: dict[str, Any], where: str) -> Manifest:
         """Build a manifest from parsed JSON; ``where`` names the file in errors."""
+        check_manifest_types(payload, where)
         try:
             models = [ModelEntry(**m) for m in payload.get("models", [])]
             benchmarks = [BenchmarkEntry(**b) for b in payload.get("benchmarks", [])]
@@ -171,6 +172,67 @@ class Manifest:
             verification=_object_or_empty(payload.get("verification")),
             format=str(payload.get("format", "")),
         )
+
+
+def _strategies_ok(value: Any) -> bool:
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    )
+
+
+def check_manifest_types(payload: dict[str, Any], where: str) -> None:
+    """Raise ValueError naming the field when a manifest value has the wrong JSON type."""
+
+    def bad(field_name: str, what: str, value: Any) -> ValueError:
+        return ValueError(f"{where}: field {field_name!r} must be {what}, got {value!r:.60}")
+
+    for key, kind in (("models", "model"), ("benchmarks", "benchmark")):
+        entries = payload.get(key, [])
+        if not isinstance(entries, list):
+            raise bad(key, "a list of objects", entries)
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise bad(f"{key}[{i}]", "an object", entry)
+            name = entry.get("name")
+            if not isinstance(name, str):
+                raise bad(f"{key}[{i}].name", f"a {kind} name (a string)", name)
+            try:
+                check_name(kind, name)
+            except ValueError as exc:
+                raise ValueError(f"{where}: field '{key}[{i}].name': {exc}") from None
+            for text in ("role", "source", "domain"):
+                if entry.get(text) is not None and not isinstance(entry[text], str):
+                    raise bad(f"{key}[{i}].{text}", "a string", entry[text])
+            if not isinstance(entry.get("sampling", {}), dict):
+                raise bad(f"{key}[{i}].sampling", "an object", entry["sampling"])
+    versions = payload.get("tool_versions", {})
+    if not isinstance(versions, dict) or not all(isinstance(v, str) for v in versions.values()):
+        raise bad("tool_versions", "an object of version strings", versions)
+    if payload.get("notes") is not None and not isinstance(payload["notes"], str):
+        raise bad("notes", "a string or null", payload["notes"])
+    verification = payload.get("verification")
+    if verification is None:
+        return
+    if not isinstance(verification, dict):
+        raise bad("verification", "an object", verification)
+    extraction = verification.get("extraction")
+    if extraction is not None:
+        if not isinstance(extraction, dict):
+            raise bad("verification.extraction", "an object", extraction)
+        if "default" in extraction and not _strategies_ok(extraction["default"]):
+            default = extraction["default"]
+            raise bad("verification.extraction.default", "a list of strategy names", default)
+        for table in ("benchmarks", "models"):
+            value = extraction.get(table, {})
+            if not isinstance(value, dict) or not all(map(_strategies_ok, value.values())):
+                raise bad(f"verification.extraction.{table}", "an object of strategy lists", value)
+    pending = verification.get("pending")
+    if pending is not None:
+        if not isinstance(pending, dict):
+            raise bad("verification.pending", "an object", pending)
+        done = pending.get("done", [])
+        if not isinstance(done, list) or not all(isinstance(d, str) for d in done):
+            raise bad("verification.pending.done", "a list of shard names", done)
 
 
 def _object_or_empty(value: Any) -> dict[str, Any]:

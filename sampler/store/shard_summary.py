@@ -27,15 +27,17 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from sampler.store.key_groups import GROUP_KEYS, map_chunks
+from sampler.store.key_groups import GROUP_KEYS, Chunk, map_chunks
 from sampler.store.key_stats import (
     SLOT_UNVERIFIED,
     SLOTS,
+    DuplicateSample,
     SampleStats,
     chunk_stats,
     empty_classes,
     merge_stats,
 )
+from sampler.store.sample_keys import check_unique_samples, duplicate_error
 
 SUMMARY_VERSION = 1
 #: the sample columns a summary covers (those of any folder_stats request)
@@ -64,8 +66,8 @@ def _ipc_table(data: bytes) -> pa.Table:
 def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
     """Footer entries summarising the rows of ``table``, to be written in ``row_groups``
     row groups ({} when the summary would be too large to keep in a footer)."""
-    present = [c for c in SUMMARY_COLUMNS if c in table.column_names]
-    stats = chunk_stats(table.select(present))
+    present = [c for c in (*SUMMARY_COLUMNS, "sample") if c in table.column_names]
+    stats = chunk_stats(table.select(present))  # DuplicateSample on a repeated key
     groups = stats.keys
     for i, name in enumerate(_SLOT_NAMES):
         groups = groups.append_column(name, pa.array(stats.status[:, i]))
@@ -74,6 +76,10 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
         .append_column("token_n", pa.array(stats.token_n))
         .append_column("evidence", pa.array(stats.evidence))
     )
+    if stats.sample_min is not None and stats.sample_max is not None:
+        groups = groups.append_column("sample_min", pa.array(stats.sample_min)).append_column(
+            "sample_max", pa.array(stats.sample_max)
+        )
     entries = {KEY_GROUPS: _ipc_bytes(groups), KEY_CLASSES: _ipc_bytes(stats.classes)}
     if sum(len(v) for v in entries.values()) > MAX_SUMMARY_BYTES:
         return {}
@@ -126,6 +132,7 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
     ).reshape(groups.num_rows, SLOTS)
     if int(status.sum()) != meta.num_rows:
         return None
+    ranged = "sample_min" in groups.column_names and "sample_max" in groups.column_names
     return SampleStats(
         keys=groups.select(list(GROUP_KEYS)),
         status=status,
@@ -133,6 +140,8 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
         token_n=groups.column("token_n").to_numpy().astype(np.int64),
         evidence=groups.column("evidence").to_numpy().astype(np.int64),
         classes=classes,
+        sample_min=groups.column("sample_min").to_numpy().astype(np.int64) if ranged else None,
+        sample_max=groups.column("sample_max").to_numpy().astype(np.int64) if ranged else None,
     )
 
 
@@ -142,7 +151,10 @@ def shard_summary(path: Path) -> SampleStats | None:
         meta = pq.ParquetFile(path).metadata
     except (pa.ArrowException, OSError):
         return None
-    return read_summary(meta)
+    summary = read_summary(meta)
+    if summary is not None:
+        summary.source = str(path)
+    return summary
 
 
 def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
@@ -180,8 +192,18 @@ def combined_stats(
     wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
     parts = [_narrowed(summary, wanted) for summary in stored]
     if to_scan:
-        parts.extend(map_chunks(to_scan, wanted, chunk_stats, threads=threads))
+        parts.extend(map_chunks(to_scan, [*wanted, "sample"], _scanned_stats, threads=threads))
+    check_unique_samples(parts)
     return merge_stats(parts)
+
+
+def _scanned_stats(table: pa.Table, chunk: Chunk) -> SampleStats:
+    try:
+        stats = chunk_stats(table)
+    except DuplicateSample as exc:
+        raise duplicate_error(exc.key, [chunk.path]) from None
+    stats.source = str(chunk.path)
+    return stats
 
 
 def folder_stats(

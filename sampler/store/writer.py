@@ -21,10 +21,11 @@ import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
 from sampler.store.atomic_io import atomic_path, remove_stale_temporaries
-from sampler.store.locks import exclusive_lock
+from sampler.store.commit_journal import folder_lock
+from sampler.store.key_stats import DuplicateSample
 from sampler.store.manifest import load_manifest, save_manifest
+from sampler.store.sample_keys import duplicate_error
 from sampler.store.schema import (
-    LOCK_FILE,
     MANIFEST_FILE,
     QUESTIONS_FILE,
     QUESTIONS_SCHEMA,
@@ -89,41 +90,59 @@ def merge_questions(root: Path, new: pa.Table) -> int:
     raise LeashError naming the question and leave the table unchanged.
     """
     root = Path(root)
-    new = conform_table(new, QUESTIONS_SCHEMA)
-    with exclusive_lock(root / LOCK_FILE):
-        existing = read_questions(root)
-        rows: dict[tuple[str, str], dict] = {
-            (r["benchmark"], r["question_id"]): r for r in existing.to_pylist()
-        }
-        added = 0
-        changed = False
-        for row in new.to_pylist():
-            key = (row["benchmark"], row["question_id"])
-            old = rows.get(key)
-            if old is None:
-                rows[key] = row
-                added += 1
-                continue
-            for fld in ("problem", "gold", "metadata"):
-                if old[fld] is None and row[fld] is not None:
-                    old[fld] = row[fld]
-                    changed = True
-                elif fld != "metadata" and row[fld] is not None and row[fld] != old[fld]:
-                    raise LeashError(
-                        f"question {key[0]}/{key[1]}: {fld} differs from the one already"
-                        f" in {root / QUESTIONS_FILE} ({_clip(old[fld])!r} vs {_clip(row[fld])!r})"
-                    )
-        if added or changed:
-            ordered = sorted(rows.values(), key=lambda r: (r["benchmark"], _id_sort_key(r)))
-            table = pa.Table.from_pylist(ordered, schema=QUESTIONS_SCHEMA)
+    with folder_lock(root):
+        table, added = merged_questions(root, new)
+        if table is not None:
             with atomic_path(root / QUESTIONS_FILE) as tmp:
                 pq.write_table(table, tmp)
         return added
 
 
-def _id_sort_key(row: dict) -> tuple[int, int | str]:
+def merged_questions(root: Path, new: pa.Table) -> tuple[pa.Table | None, int]:
+    """The questions table of ``root`` with the rows of ``new`` merged in (None when
+    nothing changes), and how many questions are new; see ``merge_questions``.
+
+    Call holding the folder lock; nothing is written.
+    """
+    root = Path(root)
+    new = conform_table(new, QUESTIONS_SCHEMA)
+    existing = read_questions(root)
+    rows: dict[tuple[str, str], dict] = {
+        (r["benchmark"], r["question_id"]): r for r in existing.to_pylist()
+    }
+    added = 0
+    changed = False
+    for row in new.to_pylist():
+        key = (row["benchmark"], row["question_id"])
+        old = rows.get(key)
+        if old is None:
+            rows[key] = row
+            added += 1
+            continue
+        for fld in ("problem", "gold", "metadata"):
+            if old[fld] is None and row[fld] is not None:
+                old[fld] = row[fld]
+                changed = True
+            elif fld != "metadata" and row[fld] is not None and row[fld] != old[fld]:
+                raise LeashError(
+                    f"question {key[0]}/{key[1]}: {fld} differs from the one already"
+                    f" in {root / QUESTIONS_FILE} ({_clip(old[fld])!r} vs {_clip(row[fld])!r})"
+                )
+    if not (added or changed):
+        return None, 0
+    ordered = sorted(rows.values(), key=lambda r: (r["benchmark"], _id_sort_key(r)))
+    return pa.Table.from_pylist(ordered, schema=QUESTIONS_SCHEMA), added
+
+
+def _id_sort_key(row: dict) -> tuple[int, int, str]:
+    """Integer ids in numeric order, then the others; ASCII digits only (``"²".isdigit()``
+    is true but ``int("²")`` fails), compared by length first so that no id, however
+    long, is turned into an int."""
     qid = row["question_id"]
-    return (0, int(qid)) if qid.isdigit() else (1, qid)
+    if qid.isascii() and qid.isdigit():
+        digits = qid.lstrip("0") or "0"
+        return (0, len(digits), digits)
+    return (1, 0, qid)
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -171,7 +190,10 @@ def write_shard_file(path: Path, table: pa.Table) -> None:
     """
     table = sort_samples(conform_table(table, SAMPLES_SCHEMA))
     row_groups = -(-table.num_rows // SAMPLE_ROW_GROUP_ROWS)
-    summary = summary_metadata(table, row_groups)
+    try:
+        summary = summary_metadata(table, row_groups)
+    except DuplicateSample as exc:
+        raise duplicate_error(exc.key, [path]) from None
     with atomic_path(path) as tmp:
         with pq.ParquetWriter(
             tmp,

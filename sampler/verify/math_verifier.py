@@ -33,6 +33,7 @@ from sampler.store.statuses import (
 )
 from sampler.verify.extraction import AnswerSpan
 from sampler.verify.golds import Gold, answer_parts, math_mode, strip_unit
+from sampler.verify.parse_depth import too_deep
 from sampler.verify.verdict import MAX_ANSWER_CHARS, Verdict
 
 # math-verify warns once per process that its timeouts are off; leash bounds time itself.
@@ -121,6 +122,10 @@ def _bases_differ(gold: Gold, span: AnswerSpan) -> bool:
 
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
+    for what, text in (("answer", span.text), ("gold", gold.latex)):
+        reason = too_deep(text)
+        if reason is not None:
+            return Verdict(STATUS_ERROR, None, f"{what} {reason}")
     parsed = _parse_answer(span_parse_input(span), span.free_text)
     if not parsed:
         return Verdict(STATUS_NO_ANSWER)

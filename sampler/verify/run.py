@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.store.coverage import coverage_notes
 from sampler.store.locks import refuse_if_locked
 from sampler.store.manifest import now_iso, update_manifest
 from sampler.store.reader import Results
@@ -70,6 +71,8 @@ class VerifySummary:
     seconds: float = 0.0
     workers: int = 0
     deadline_s: float = DEFAULT_DEADLINE_S
+    #: store.coverage notes on the folder (questions without samples of a model, ...)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def correct(self) -> int:
@@ -102,6 +105,7 @@ class VerifySummary:
             "seconds": round(self.seconds, 3),
             "workers": self.workers,
             "deadline_s": self.deadline_s,
+            "notes": list(self.notes),
         }
 
 
@@ -310,6 +314,8 @@ def verify_results(
         summary.no_gold = verifier.counts.no_gold
         summary.seconds = time.monotonic() - started
         _record(root, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
+    after = Results.open(root)
+    summary.notes = coverage_notes(after.manifest, after.questions, after.verdict_counts())
     return summary
 
 
