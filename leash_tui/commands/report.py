@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from leash_tui.commands.options import output_option
+
 TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 columns
 
 
@@ -26,12 +28,7 @@ TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 col
     show_default=True,
     help="Output format; json follows the leash-report/1 contract.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file (atomically) instead of stdout.",
-)
+@output_option("Write to this file (atomically) instead of stdout.", dir_okay=False)
 @click.option(
     "--k",
     "k",
