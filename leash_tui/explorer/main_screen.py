@@ -106,10 +106,10 @@ class MainScreen(TriageActions, Screen[None]):
         }.get(entropy_state, "")
         self.summary_pending = False
 
-    def refresh_all(self, keep_current: bool = True) -> None:
-        """The pair or the view changed: repaint summary (when the pair changed) and list."""
-        current = self.question_list.current if keep_current else None
-        self.question_list.reload((current.benchmark, current.question_id) if current else None)
+    def refresh_all(self, keep: tuple[str, str] | None = None) -> None:
+        """The pair or the view changed: repaint the list with the cursor on ``keep``
+        (default: the question highlighted before the change), wherever it moved."""
+        self.question_list.reload(keep)
         self.sub_title = self._pair_title()
 
     # -- reacting to panes -----------------------------------------------------------------
@@ -149,10 +149,13 @@ class MainScreen(TriageActions, Screen[None]):
     def current_row(self) -> QuestionRow | None:
         return self.question_list.current
 
-    def after_triage(self) -> None:
+    def after_triage(self, keep: tuple[str, str] | None = None) -> None:
+        """Tags changed (here, on the question screen, or in another explorer): re-sort and
+        re-filter when the view depends on tags, the cursor staying on ``keep`` (default:
+        the highlighted question, the one a tag key acted on)."""
         if self.model.tag_filter is not None or self.model.sort == "tag":
             self.model.refresh_view()
-            self.refresh_all()
+            self.refresh_all(keep)
         else:
             self.question_list.refresh()
         self._update_preview(self.question_list.current)
@@ -165,10 +168,12 @@ class MainScreen(TriageActions, Screen[None]):
         if row_list.current is None:
             return
 
-        def back(position: int | None) -> None:
-            if position is not None:
-                row_list.cursor = position
-            row_list.refresh()
+        def back(key: tuple[str, str] | None) -> None:
+            # the question screen may have tagged questions and moved on: re-sort, and
+            # highlight the question it showed last
+            if self.model.tag_filter is not None or self.model.sort == "tag":
+                self.model.refresh_view()
+            self.refresh_all(key)
 
         self.app.push_screen(QuestionScreen(self.model, row_list.cursor), back)
 

@@ -112,14 +112,20 @@ class QuestionList(ScrollView, can_focus=True):
     def __init__(self, model: ExplorerModel, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.model = model
+        #: (benchmark, question_id) under the cursor: the question the next key acts on.
+        #: Kept apart from the position because a re-sort or filter moves rows under it.
+        self.highlighted_key: tuple[str, str] | None = None
 
     # -- data changes ---------------------------------------------------------------------
     def reload(self, keep: tuple[str, str] | None = None) -> None:
-        """The view changed (filter, sort, target, tags): repaint; keep ``keep`` under the
-        cursor when it is still listed, else go to the top."""
+        """The view changed (filter, sort, target, tags): repaint with the cursor on ``keep``
+        (default: the question highlighted before the change) wherever it moved. When the
+        change took that question out of the list, the cursor stays at its position, on
+        the question that took its place."""
+        keep = keep or self.highlighted_key
         position = self.model.position_of(*keep) if keep else None
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.model) + 1)
-        self.cursor = position if position is not None else 0
+        self.cursor = position if position is not None else self.cursor
         self._update_titles()
         self.refresh()
 
@@ -148,6 +154,8 @@ class QuestionList(ScrollView, can_focus=True):
         return max(0, min(value, len(self.model) - 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
+        row = self.current
+        self.highlighted_key = (row.benchmark, row.question_id) if row is not None else None
         self._scroll_to_cursor()
         self.refresh()
         self.post_message(self.Highlighted(self.current))

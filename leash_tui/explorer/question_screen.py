@@ -102,8 +102,8 @@ class SidePanel(Vertical):
         yield CompletionView(id=f"view-{self.side}")
 
 
-class QuestionScreen(TriageActions, Screen[int]):
-    """One question; dismisses with its position in the list."""
+class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
+    """One question; dismisses with the (benchmark, question_id) shown last."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("question", "triage")
     DEFAULT_CSS = """
@@ -316,12 +316,16 @@ class QuestionScreen(TriageActions, Screen[int]):
 
     # -- questions -----------------------------------------------------------------------------
     def action_question(self, delta: int) -> None:
-        target = self.position + delta
+        # from where this question sits now: tags set meanwhile may have re-sorted the list
+        row = self.row
+        here = self.model.position_of(row.benchmark, row.question_id) if row else None
+        target = (self.position if here is None else here) + delta
         if 0 <= target < len(self.model):
             self.load(target)
 
     def action_back(self) -> None:
-        self.dismiss(self.position)
+        row = self.row
+        self.dismiss((row.benchmark, row.question_id) if row is not None else None)
 
     def action_budget(self) -> None:
         from leash_tui.explorer.budget_screen import BudgetScreen
