@@ -15,8 +15,6 @@ import click
 
 from leash_tui.commands.options import output_option
 
-TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 columns
-
 
 @click.command()
 @click.argument("results", type=click.Path(path_type=Path))
@@ -94,14 +92,13 @@ def report(
         from leash_tui.report.render import print_table, table_console
 
         stream = sys.stdout  # click.get_text_stream is deprecated (Click 9)
-        color = stream.isatty()
-        width = None if color else TABLE_FILE_WIDTH
-        print_table(built, table_console(stream, width, color=color), zeta)
+        # a terminal's width; a pipe gets the table's natural width (never cut)
+        print_table(built, table_console(stream, None, color=stream.isatty()), zeta)
         return
     from leash_tui.report.render import RENDERERS, render_table
 
     if fmt == "table":
-        text = render_table(built, zeta, width=TABLE_FILE_WIDTH)
+        text = render_table(built, zeta)
     else:
         text = RENDERERS[fmt](built, zeta)
     if output is None:
