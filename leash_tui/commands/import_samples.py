@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from leash_tui.commands.options import output_option
-from leash_tui.safe_text import one_line
+from leash_tui.safe_text import one_line, visible
 
 FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
 
@@ -35,6 +36,11 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
     metavar="NAME",
     help="lighteval / lm-eval: the metric whose score is the source's verdict.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="A field the sample format does not define is an error (default: a warning).",
+)
 def import_(
     sources: tuple[str, ...],
     fmt: str,
@@ -42,6 +48,7 @@ def import_(
     output: Path,
     bench: str | None,
     source_metric: str | None,
+    strict: bool,
 ) -> None:
     """Build or extend a results folder from samples made elsewhere.
 
@@ -62,9 +69,11 @@ def import_(
 
     parsed = [parse_source(text) for text in sources]
     summary = import_samples(
-        fmt, parsed, output, base=base, bench=bench, source_metric=source_metric
+        fmt, parsed, output, base=base, bench=bench, source_metric=source_metric, strict=strict
     )
     console = Console(stderr=True, highlight=False)
+    for warning in summary.warnings:
+        console.print(Text("warning: ", style="bold") + Text(visible(warning)), soft_wrap=True)
     verb = "created" if summary.created else "extended"
     console.print(
         f"{verb} {one_line(str(output))}: {summary.samples:,} samples from {summary.files:,}"
