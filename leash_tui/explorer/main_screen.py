@@ -22,6 +22,7 @@ from textual.widgets import Footer, Header, Input, Static
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.explorer_model import CATEGORY_NAMES, ExplorerModel, QuestionRow
 from leash_tui.explorer.question_list import QuestionList
+from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.summary_pane import SummaryPane
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
@@ -134,7 +135,7 @@ class MainScreen(TriageActions, Screen[None]):
             return
         text = Text(visible((row.problem or "(no problem text)")[:2000]))
         text.append("\ngold: ", style="bold")
-        text.append(visible(row.gold or "–"), style="green")
+        text.append(visible(row.gold or "–"), style=GAIN)
         entry = self.model.triage(row)
         if entry is not None and entry.note:
             text.append("\nnote: ", style="bold")

@@ -24,14 +24,8 @@ from textual.strip import Strip
 
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.explorer_model import ExplorerModel, QuestionRow
+from leash_tui.explorer.styles import CATEGORY_STYLES
 from leash_tui.safe_text import one_line
-
-CATEGORY_STYLES = {
-    "S": Style(color="red", bold=True),
-    "E": Style(color="green", bold=True),
-    "P": Style(),
-    "O": Style(dim=True),
-}
 
 
 @dataclass(frozen=True)
@@ -92,8 +86,8 @@ class QuestionList(ScrollView, can_focus=True):
         border-subtitle-color: $text-muted;
     }
     QuestionList:focus { border: round $accent; }
-    QuestionList > .question-list--header { text-style: bold; color: $text-muted; }
-    QuestionList > .question-list--cursor { background: $accent 40%; }
+    QuestionList > .question-list--header { text-style: bold; color: $text; }
+    QuestionList > .question-list--cursor { background: $accent 25%; text-style: bold; }
     QuestionList:blur > .question-list--cursor { background: $panel-lighten-2; }
     """
 

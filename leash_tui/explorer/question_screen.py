@@ -33,6 +33,7 @@ from leash_tui.explorer.explorer_model import (
     answer_span,
 )
 from leash_tui.explorer.question_list import format_p
+from leash_tui.explorer.styles import GAIN, LOSS, STATUS_STYLES
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
 from sampler.store.triage_journal import TAGS
@@ -40,13 +41,6 @@ from sampler.store.triage_journal import TAGS
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).
 PROBLEM_DISPLAY_LIMIT = 20_000
-STATUS_STYLES = {
-    "correct": "green",
-    "incorrect": "red",
-    "no_answer": "yellow",
-    "timeout": "yellow",
-    "error": "magenta",
-}
 
 
 def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
@@ -63,17 +57,17 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
         summary = f"gold never given; {k} distinct answers"
     else:
         summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k} answers"
-    text.append("\n" + summary, style="dim")
+    text.append("\n" + summary, style="italic")
     biggest = max((count for _, count, _ in side.histogram), default=1)
     answer_width = max(6, min(24, width // 3))
     for answer, count, ok in side.histogram[:limit]:
         bar = "█" * max(1, round(count / biggest * max(1, width - answer_width - 10)))
         text.append("\n")
-        text.append("✓ " if ok else "✗ ", style="green" if ok else "red")
+        text.append("✓ " if ok else "✗ ", style=f"bold {GAIN}" if ok else f"bold {LOSS}")
         label = one_line(answer, answer_width)
         text.append(label + " " * (answer_width - cell_len(label)), style="bold" if ok else "")
         text.append(f" {count:>5} ")
-        text.append(bar, style="green" if ok else "red dim")
+        text.append(bar, style=GAIN if ok else LOSS)
     return text
 
 
@@ -190,7 +184,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
                     f" … ({len(problem) - PROBLEM_DISPLAY_LIMIT:,} more characters)", style="italic"
                 )
         text.append("\ngold: ", style="bold")
-        text.append(visible(row.gold) if row.gold is not None else "–", style="green")
+        text.append(visible(row.gold) if row.gold is not None else "–", style=GAIN)
         self.query_one("#problem", Static).update(text)
         box = self.query_one("#problem-box")
         box.border_title = Text(
@@ -235,7 +229,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             f"{side} sample #{sample['sample']} ({position + 1}/{len(samples)}){only}"
         )
         status = sample["status"] or "unverified"
-        subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "dim"))
+        subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
         subtitle.append(f" · answer {one_line(answer, 24) if answer is not None else '–'}")
         if sample["finish_reason"]:
             subtitle.append(f" · {one_line(sample['finish_reason'], 12)}")
