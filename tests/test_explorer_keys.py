@@ -392,3 +392,25 @@ async def test_sorted_by_tag_each_key_acts_on_the_highlighted_question(folder: P
         assert journal_lines(folder)[-1] == (*acted, "unclear")
         assert acted not in [key_of(r) for r in listed(app)]
         assert key_of(qlist.current) == before[position + 1]
+
+
+@sync
+async def test_an_unverified_folder_says_so_and_how_to_verify(tmp_path: Path, folder: Path) -> None:
+    from sampler.importers.jsonl import import_jsonl
+    from tests.conftest import sample_records, write_jsonl
+
+    records = sample_records({"base": [[True, False]], "rl": [[True, True]]})
+    for record in records:
+        record.pop("correct")
+    root = tmp_path / "unverified"
+    import_jsonl([write_jsonl(tmp_path / "s.jsonl", records)], root, base="base")
+    app = open_app(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        text = " ".join(screen_text(app).split())
+        assert "4 samples are not verified yet" in text
+        assert f"leash verify {root}" in text
+    app = open_app(folder)  # verified: no hint
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        assert "not verified" not in screen_text(app)

@@ -10,6 +10,7 @@ highlighted question's problem shows under the list.
 
 from __future__ import annotations
 
+import shlex
 from typing import ClassVar
 
 from rich.text import Text
@@ -54,6 +55,8 @@ class MainScreen(TriageActions, Screen[None]):
         border-title-color: $text-muted;
     }
     MainScreen #preview.-show { display: block; }
+    MainScreen #unverified { display: none; height: auto; padding: 0 1; color: $warning; }
+    MainScreen #unverified.-show { display: block; }
     """
 
     def __init__(self, model: ExplorerModel) -> None:
@@ -64,6 +67,7 @@ class MainScreen(TriageActions, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="unverified", markup=False)
         yield SummaryPane(id="summary")
         yield QuestionList(self.model, id="questions")
         yield Static(id="preview", markup=False)
@@ -105,7 +109,24 @@ class MainScreen(TriageActions, Screen[None]):
             "missing": "entropies unknown: e retries",
             "computing": "computing entropies…",
         }.get(entropy_state, "")
+        self._show_unverified_hint()
         self.summary_pending = False
+
+    def _show_unverified_hint(self) -> None:
+        """Unverified samples count as neither right nor wrong: say so, and how to verify,
+        rather than show ``?`` and ``0/0`` with no explanation."""
+        pending = self.model.unverified
+        hint = self.query_one("#unverified", Static)
+        hint.set_class(pending > 0, "-show")
+        if pending:
+            root = self.app.results.root  # type: ignore[attr-defined]
+            hint.update(
+                Text(
+                    f"{pending:,} samples are not verified yet, so they count as neither right"
+                    f" nor wrong: quit (q) and run  leash verify {shlex.quote(str(root))}",
+                    style="bold",
+                )
+            )
 
     def refresh_all(self, keep: tuple[str, str] | None = None) -> None:
         """The pair or the view changed: repaint the list with the cursor on ``keep``
