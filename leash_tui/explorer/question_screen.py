@@ -224,9 +224,13 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         answer = sample["answer"]
         view.show(shown, answer_span(shown, visible(answer) if answer else None))
         view.scroll_to_highlight()
-        only = " · correct only" if self.correct_only else ""
+        only = ""
+        if self.correct_only:  # never call an incorrect sample "correct"
+            has_correct = bool(samples.correct_flags().any())
+            only = " · correct only" if has_correct else " · no correct sample: showing all"
+        # the position is 1-based for people; the stored sample index is an id, named so
         view.border_title = Text(
-            f"{side} sample #{sample['sample']} ({position + 1}/{len(samples)}){only}"
+            f"{side}: sample {position + 1} of {len(samples)} (id {sample['sample']}){only}"
         )
         status = sample["status"] or "unverified"
         subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
