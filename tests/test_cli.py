@@ -136,3 +136,45 @@ def test_benchmarks_command(shared_benchmarks):
     result = run("benchmarks", f"aime24={shared_benchmarks / 'aime24/test.jsonl'}")
     assert result.exit_code == 0 and "30" in result.output
     assert "olympiadbench" in run("benchmarks").output
+
+
+WRITING_COMMANDS = (
+    ("import",),
+    ("export",),
+    ("demo",),
+    ("report",),
+    ("sample",),
+    ("triage", "export"),
+)
+
+
+def test_output_is_spelled_one_way_with_the_old_spelling_hidden():
+    for command in WRITING_COMMANDS:
+        help_text = run(*command, "--help").output
+        assert "-o, --output" in help_text, command
+        assert "--out " not in help_text and "--out," not in help_text, command
+
+
+def test_old_out_spelling_still_works(tmp_path, monkeypatch):
+    import leash_tui.commands.explore as explore_module
+
+    monkeypatch.setattr(explore_module, "run_explorer", lambda root, target=None: None)
+    result = run("demo", "--out", tmp_path / "d", "--questions", 8, "--samples", 2, "--no-open")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "d" / "manifest.json").exists()
+    both = run("demo", "--out", tmp_path / "a", "-o", tmp_path / "b", "--no-open")
+    assert both.exit_code == 2 and "once" in both.output
+
+
+def test_demo_says_how_to_reopen_after_the_explorer_quits(tmp_path, monkeypatch):
+    import leash_tui.commands.explore as explore_module
+
+    opened = []
+    monkeypatch.setattr(
+        explore_module, "run_explorer", lambda root, target=None: opened.append(root)
+    )
+    folder = tmp_path / "my demo"
+    result = run("demo", "-o", folder, "--questions", 8, "--samples", 2)
+    assert result.exit_code == 0, result.output
+    assert opened == [folder]
+    assert result.output.rstrip().endswith(f"reopen it with: leash explore '{folder}'")

@@ -20,7 +20,7 @@ from sampler.store.triage_journal import TriageJournal
 def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cmd") / "demo"
     result = CliRunner().invoke(
-        cli, ["demo", "--out", str(out), "--no-open", "--questions", "10", "--samples", "4"]
+        cli, ["demo", "-o", str(out), "--no-open", "--questions", "10", "--samples", "4"]
     )
     assert result.exit_code == 0, result.output
     return out
@@ -29,14 +29,14 @@ def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_demo_writes_a_synthetic_folder_and_says_how_to_open_it(demo_folder: Path) -> None:
     manifest = json.loads((demo_folder / "manifest.json").read_text())
     assert manifest["synthetic"] is True
-    again = CliRunner().invoke(cli, ["demo", "--out", str(demo_folder), "--no-open"])
+    again = CliRunner().invoke(cli, ["demo", "-o", str(demo_folder), "--no-open"])
     assert again.exit_code == 0
     assert "reusing" in again.output and f"leash explore {demo_folder}" in again.output
 
 
 def test_demo_refuses_a_folder_that_is_not_a_demo(tmp_path: Path) -> None:
     (tmp_path / "mine.txt").write_text("keep me")
-    result = CliRunner().invoke(cli, ["demo", "--out", str(tmp_path), "--no-open"])
+    result = CliRunner().invoke(cli, ["demo", "-o", str(tmp_path), "--no-open"])
     assert result.exit_code != 0
     assert "not a leash demo folder" in result.output
     assert (tmp_path / "mine.txt").read_text() == "keep me"

@@ -91,7 +91,10 @@ async def test_category_filters_sort_and_movement_keys(folder: Path) -> None:
         await pilot.press("0")
         assert len(listed(app)) == 24
 
+        qlist = app.screen.query_one(QuestionList)
+        first = qlist.current
         await pilot.press("s")  # p-value
+        assert qlist.current == first  # the highlight follows the question, not the position
         ps = [r.fisher_p for r in listed(app)]
         assert ps == sorted(ps)
         assert "sort: p-value" in screen_text(app)
@@ -100,8 +103,8 @@ async def test_category_filters_sort_and_movement_keys(folder: Path) -> None:
         keys = [(r.benchmark, int(r.question_id)) for r in rows]
         assert keys == sorted(keys)
 
-        qlist = app.screen.query_one(QuestionList)
-        await pilot.press("j", "j", "down")
+        assert qlist.current == first
+        await pilot.press("g", "j", "j", "down")
         assert qlist.cursor == 3
         await pilot.press("k")
         assert qlist.cursor == 2
@@ -313,3 +316,101 @@ async def test_help_budget_and_quit(folder: Path) -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code in (0, None)
+
+
+def journal_lines(root: Path) -> list[tuple[str, str, str | None]]:
+    """(benchmark, question_id, tag) of each tag update in the triage journal, in order."""
+    import json
+
+    lines = (root / "triage.jsonl").read_text(encoding="utf-8").splitlines()
+    return [
+        (obj["benchmark"], obj["question_id"], obj["tag"])
+        for obj in map(json.loads, lines)
+        if "tag" in obj
+    ]
+
+
+def key_of(row) -> tuple[str, str]:
+    return (row.benchmark, row.question_id)
+
+
+@sync
+async def test_sorted_by_tag_each_key_acts_on_the_highlighted_question(folder: Path) -> None:
+    """Issue 13: with the list sorted by tag, tagging moved the row but not the cursor, so
+    `u` then `x` cleared the tag of another question. The journal says what each key did."""
+    app = open_app(folder)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        qlist = app.screen.query_one(QuestionList)
+        await pilot.press("s", "s", "s", "s")
+        assert app.model.sort == "tag"
+        await pilot.press("j", "j", "j", "j", "j")
+        first = key_of(qlist.current)
+        await pilot.press("u")  # tagged rows sort first: this row moves to the top
+        assert journal_lines(folder)[-1] == (*first, "unclear")
+        assert key_of(qlist.current) == first and qlist.cursor == 0
+        await pilot.press("x")  # must clear the same question's tag
+        assert journal_lines(folder)[-1] == (*first, None)
+        await pilot.press("j", "j")
+        second = key_of(qlist.current)
+        assert second != first
+        await pilot.press("r", "f")  # tag, then retag the same question
+        assert journal_lines(folder)[-2:] == [(*second, "real_loss"), (*second, "format")]
+        assert key_of(qlist.current) == second
+
+        # on the question screen: tag, then next question; back shows the last one shown
+        await pilot.press("j", "j", "j", "enter")
+        screen = app.screen
+        assert isinstance(screen, QuestionScreen)
+        await wait_loaded(pilot, screen)
+        third = key_of(screen.row)
+        order_before = [key_of(r) for r in listed(app)]
+        await pilot.press("b")
+        assert journal_lines(folder)[-1] == (*third, "lucky_base")
+        await pilot.press("right_square_bracket")
+        fourth = key_of(screen.row)
+        assert fourth == order_before[order_before.index(third) + 1]
+        await pilot.press("v")
+        assert journal_lines(folder)[-1] == (*fourth, "verifier_error")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        tags = {key_of(r): app.model.tag_label(r) for r in listed(app)}
+        assert tags[third] and tags[fourth]
+        assert key_of(qlist.current) == fourth  # re-sorted, the highlight on the last shown
+        await pilot.press("x")
+        assert journal_lines(folder)[-1] == (*fourth, None)
+
+        # with a tag filter on, a tagged question that leaves the list leaves the cursor
+        # on the question that took its place, never on one elsewhere in the list
+        await pilot.press("t", "t")  # untagged only
+        assert app.model.tag_filter == "untagged"
+        before = [key_of(r) for r in listed(app)]
+        position = qlist.cursor
+        acted = key_of(qlist.current)
+        await pilot.press("u")
+        assert journal_lines(folder)[-1] == (*acted, "unclear")
+        assert acted not in [key_of(r) for r in listed(app)]
+        assert key_of(qlist.current) == before[position + 1]
+
+
+@sync
+async def test_an_unverified_folder_says_so_and_how_to_verify(tmp_path: Path, folder: Path) -> None:
+    from sampler.importers.jsonl import import_jsonl
+    from tests.conftest import sample_records, write_jsonl
+
+    records = sample_records({"base": [[True, False]], "rl": [[True, True]]})
+    for record in records:
+        record.pop("correct")
+    root = tmp_path / "unverified"
+    import_jsonl([write_jsonl(tmp_path / "s.jsonl", records)], root, base="base")
+    app = open_app(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        text = " ".join(screen_text(app).split())
+        assert "4 samples are not verified yet" in text
+        assert f"leash verify {root}" in text
+    app = open_app(folder)  # verified: no hint
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        assert "not verified" not in screen_text(app)

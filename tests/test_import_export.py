@@ -198,3 +198,53 @@ def test_domain_and_integer_ids(tmp_path):
     results = Results.open(root)
     assert results.manifest.domain_of("toy") == "algebra"
     assert results.questions.column("question_id").to_pylist() == ["0"]
+
+
+def misspelled_records():
+    records = sample_records({"base": [[True, False]], "rl": [[True, True]]})
+    first = records[0]
+    first["glod"] = first.pop("gold")
+    first["probelm"] = first.pop("problem")
+    records[1]["corect"] = records[1].pop("correct")
+    records[2]["ntokens"] = 12
+    records[3]["ntokens"] = 13  # the same unknown field again: warned once, at its first line
+    return records
+
+
+def test_unknown_fields_warn_with_file_first_line_and_closest_field(tmp_path):
+    from click.testing import CliRunner
+
+    from leash_tui.cli import cli
+
+    src = write_jsonl(tmp_path / "s.jsonl", misspelled_records())
+    result = CliRunner().invoke(cli, ["import", str(src), "--base", "base", "-o", tmp_path / "r"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f'warning: {src} line 1: unknown field "glod", ignored (did you mean gold?)',
+        f'warning: {src} line 1: unknown field "probelm", ignored (did you mean problem?)',
+        f'warning: {src} line 2: unknown field "corect", ignored (did you mean correct?)',
+        f'warning: {src} line 3: unknown field "ntokens", ignored (did you mean n_tokens?)',
+    ]
+
+
+def test_strict_makes_an_unknown_field_an_error_and_writes_nothing(tmp_path):
+    from click.testing import CliRunner
+
+    from leash_tui.cli import cli
+
+    src = write_jsonl(tmp_path / "s.jsonl", misspelled_records())
+    root = tmp_path / "r"
+    args = ["import", str(src), "--base", "base", "-o", str(root), "--strict"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code != 0
+    assert f'{src} line 1: unknown field "glod" (did you mean gold?); --strict' in result.output
+    assert "Traceback" not in result.output
+    assert folder_state(root) is None
+
+
+def test_exported_files_have_no_unknown_fields(tmp_path):
+    root = tmp_path / "r"
+    import_jsonl([write_jsonl(tmp_path / "s.jsonl", rich_records())], root, base="base")
+    again = write_jsonl(tmp_path / "again.jsonl", export_all(root))
+    import_jsonl([again], tmp_path / "r2", base="base", strict=True)  # no error

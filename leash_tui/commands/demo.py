@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import click
 
+from leash_tui.commands.options import output_option
 from sampler.errors import LeashError
 
 DEFAULT_DEMO_DIR = Path("leash-demo")
@@ -21,14 +23,7 @@ def _is_demo_folder(root: Path) -> bool:
 
 
 @click.command("demo")
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_DEMO_DIR,
-    show_default=True,
-    help="Folder to write the demo results to.",
-)
+@output_option("Folder to write the demo results to.", default=DEFAULT_DEMO_DIR)
 @click.option("--no-open", is_flag=True, help="Only write the folder; do not open the explorer.")
 @click.option(
     "--questions",
@@ -45,7 +40,7 @@ def _is_demo_folder(root: Path) -> bool:
     help="Samples per question and model.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-def demo(out: Path, no_open: bool, questions: int, samples: int, seed: int) -> None:
+def demo(output: Path, no_open: bool, questions: int, samples: int, seed: int) -> None:
     """Write a synthetic results folder (no model, GPU or network) and explore it.
 
     A base and two RLVR targets answer generated arithmetic and algebra questions with
@@ -54,16 +49,18 @@ def demo(out: Path, no_open: bool, questions: int, samples: int, seed: int) -> N
     """
     from sampler.demo_folder import write_demo_results
 
-    if out.exists() and any(out.iterdir()):
-        if not _is_demo_folder(out):
-            raise LeashError(f"{out}: exists and is not a leash demo folder; choose --out")
-        click.echo(f"reusing the demo folder {out}", err=True)
+    if output.exists() and any(output.iterdir()):
+        if not _is_demo_folder(output):
+            raise LeashError(f"{output}: exists and is not a leash demo folder; choose -o/--output")
+        click.echo(f"reusing the demo folder {output}", err=True)
     else:
-        write_demo_results(out, n_questions=questions, n_samples=samples, seed=seed)
-        click.echo(f"wrote a synthetic demo results folder to {out}", err=True)
+        write_demo_results(output, n_questions=questions, n_samples=samples, seed=seed)
+        click.echo(f"wrote a synthetic demo results folder to {output}", err=True)
+    reopen = f"leash explore {shlex.quote(str(output))}"
     if no_open:
-        click.echo(f"open it with: leash explore {out}", err=True)
+        click.echo(f"open it with: {reopen}", err=True)
         return
     from leash_tui.commands.explore import run_explorer
 
-    run_explorer(out)
+    run_explorer(output)
+    click.echo(f"the demo folder stays in {output}; reopen it with: {reopen}", err=True)

@@ -7,13 +7,17 @@ from pathlib import Path
 
 import click
 
+from leash_tui.commands.options import output_option
+
 
 @click.command("export")
 @click.argument("results", type=click.Path(path_type=Path))
-@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output file (default: stdout).")
+@output_option("Output file, written atomically (default: stdout).", dir_okay=False)
 @click.option("--model", "models", multiple=True, help="Only this model (repeatable).")
 @click.option("--benchmark", "benchmarks", multiple=True, help="Only this benchmark (repeatable).")
-def export(results: Path, out: Path | None, models: tuple[str, ...], benchmarks: tuple[str, ...]):
+def export(
+    results: Path, output: Path | None, models: tuple[str, ...], benchmarks: tuple[str, ...]
+):
     """Write the samples of RESULTS as JSON Lines, the format `leash import` reads."""
     from leash_tui.safe_text import visible
     from sampler.errors import LeashError
@@ -32,11 +36,11 @@ def export(results: Path, out: Path | None, models: tuple[str, ...], benchmarks:
 
     notes = coverage_notes(opened.manifest, opened.questions, opened.verdict_counts())
     records = export_records(opened, models or None, benchmarks or None)
-    if out is None:
+    if output is None:
         write_jsonl(records, sys.stdout)
     else:
-        with atomic_text_writer(out) as handle:
+        with atomic_text_writer(output) as handle:
             count = write_jsonl(records, handle)
-        click.echo(f"wrote {count:,} samples to {out}", err=True)
+        click.echo(f"wrote {count:,} samples to {output}", err=True)
     for note in notes:
         click.echo(f"warning: {visible(note)}", err=True)

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.text import Text
 
-from leash_tui.safe_text import one_line
+from leash_tui.commands.options import output_option
+from leash_tui.safe_text import one_line, visible
 
 FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
 
@@ -23,14 +25,7 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
     help="Format of the input.",
 )
 @click.option("--base", "base", metavar="MODEL", help="The base model (required for a new folder).")
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Results folder to create or extend.",
-)
+@output_option("Results folder to create or extend.", required=True)
 @click.option(
     "--bench",
     metavar="NAME",
@@ -41,13 +36,19 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
     metavar="NAME",
     help="lighteval / lm-eval: the metric whose score is the source's verdict.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="A field the sample format does not define is an error (default: a warning).",
+)
 def import_(
     sources: tuple[str, ...],
     fmt: str,
     base: str | None,
-    out: Path,
+    output: Path,
     bench: str | None,
     source_metric: str | None,
+    strict: bool,
 ) -> None:
     """Build or extend a results folder from samples made elsewhere.
 
@@ -67,11 +68,15 @@ def import_(
     from sampler.importers import import_samples, parse_source
 
     parsed = [parse_source(text) for text in sources]
-    summary = import_samples(fmt, parsed, out, base=base, bench=bench, source_metric=source_metric)
+    summary = import_samples(
+        fmt, parsed, output, base=base, bench=bench, source_metric=source_metric, strict=strict
+    )
     console = Console(stderr=True, highlight=False)
+    for warning in summary.warnings:
+        console.print(Text("warning: ", style="bold") + Text(visible(warning)), soft_wrap=True)
     verb = "created" if summary.created else "extended"
     console.print(
-        f"{verb} {one_line(str(out))}: {summary.samples:,} samples from {summary.files:,}"
+        f"{verb} {one_line(str(output))}: {summary.samples:,} samples from {summary.files:,}"
         f" file(s) ({summary.with_verdict:,} with a verdict,"
         f" {summary.with_source_verdict:,} with a source verdict),"
         f" {summary.questions_added:,} new questions"
@@ -81,4 +86,4 @@ def import_(
     for bench_name, count in sorted(summary.benchmarks.items()):
         console.print(f"  benchmark {one_line(bench_name)}: {count:,} samples")
     if summary.with_verdict < summary.samples:
-        console.print(f"next: leash verify {one_line(str(out))}")
+        console.print(f"next: leash verify {one_line(str(output))}")

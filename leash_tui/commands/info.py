@@ -3,21 +3,38 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
+from leash_tui.report.fit import FitColumn, FitTable, console_for, print_fitted
 from leash_tui.safe_text import one_line
+
+#: Every table below keeps names and counts whole: too wide for the terminal, it is split
+#: or stacked (report.fit), never cut.
+LEFT = "left"
 
 
 def _sampling_text(sampling: dict[str, Any]) -> str:
     if not sampling:
         return "–"
     return ", ".join(f"{k}={one_line(str(v), 40)}" for k, v in sampling.items())
+
+
+def _table(title: str, *columns: FitColumn) -> FitTable:
+    from rich import box
+
+    return FitTable(
+        columns,
+        title=Text(title, style="bold"),
+        title_justify=LEFT,
+        box=box.HEAVY_HEAD,
+        show_edge=False,
+    )
 
 
 def render_info(info: dict[str, Any], console: Console) -> None:
@@ -35,9 +52,13 @@ def render_info(info: dict[str, Any], console: Console) -> None:
         )
     )
 
-    models = Table(title="Models", title_justify="left", show_edge=False)
-    for col in ("model", "role", "source", "sampling"):
-        models.add_column(col)
+    models = _table(
+        "Models",
+        FitColumn("model", LEFT, key=True),
+        FitColumn("role", LEFT),
+        FitColumn("source", LEFT, wrap=True, group=1),
+        FitColumn("sampling", LEFT, wrap=True, group=1),
+    )
     for m in info["models"]:
         models.add_row(
             Text(one_line(m["name"])),
@@ -45,11 +66,15 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             Text(one_line(m["source"] or "–", 50)),
             Text(_sampling_text(m["sampling"])),
         )
-    console.print(models)
+    print_fitted(console, models)
 
-    benches = Table(title="Benchmarks", title_justify="left", show_edge=False)
-    for col in ("benchmark", "domain", "questions", "source"):
-        benches.add_column(col, justify="right" if col == "questions" else "left")
+    benches = _table(
+        "Benchmarks",
+        FitColumn("benchmark", LEFT, key=True),
+        FitColumn("domain", LEFT),
+        FitColumn("questions"),
+        FitColumn("source", LEFT, wrap=True, group=1),
+    )
     for b in info["benchmarks"]:
         benches.add_row(
             Text(one_line(b["name"])),
@@ -57,27 +82,15 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             f"{b['questions']:,}",
             Text(one_line(b["source"] or "–", 60)),
         )
-    console.print(benches)
+    print_fitted(console, benches)
 
-    samples = Table(title="Samples", title_justify="left", show_edge=False)
-    headers = (
-        "model",
-        "benchmark",
-        "quest.",
-        "per q",
-        "samples",
-        "verified",
-        "correct",
-        "no ans",
-        "t/o",
-        "err",
+    samples = _table(
+        "Samples",
+        FitColumn("model", LEFT, key=True),
+        FitColumn("benchmark", LEFT, key=True),
+        *(FitColumn(h) for h in ("quest.", "per q", "samples")),
+        *(FitColumn(h, group=1) for h in ("verified", "correct", "no ans", "t/o", "err")),
     )
-    for col in headers:
-        if col in ("model", "benchmark"):
-            widest = max((len(one_line(s[col])) for s in info["samples"]), default=5)
-            samples.add_column(col, min_width=min(widest, 24))
-        else:
-            samples.add_column(col, justify="right", no_wrap=True)
     for s in info["samples"]:
         lo, hi = s["samples_per_question"]
         samples.add_row(
@@ -92,7 +105,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             f"{s['n_timeout']:,}",
             f"{s['n_error']:,}",
         )
-    console.print(samples)
+    print_fitted(console, samples)
     render_agreement(info.get("grading_agreement", []), console)
     render_missing(info.get("missing_questions", []), console)
     for note in info.get("coverage", []):
@@ -114,11 +127,12 @@ def render_agreement(rows: list[dict[str, Any]], console: Console) -> None:
     """The per-model comparison of leash's verdicts with imported source verdicts."""
     if not rows:
         return
-    table = Table(title="Grading: leash vs source verdicts", title_justify="left", show_edge=False)
-    widest = max(len(one_line(row["model"])) for row in rows)
-    table.add_column("model", min_width=min(widest, 24))
-    for col in ("by source", "compared", "differ", "rate", "only leash ✓", "only source ✓"):
-        table.add_column(col, justify="right", no_wrap=True)
+    table = _table(
+        "Grading: leash vs source verdicts",
+        FitColumn("model", LEFT, key=True),
+        *(FitColumn(h) for h in ("by source", "compared", "differ", "rate")),
+        *(FitColumn(h, group=1) for h in ("only leash ✓", "only source ✓")),
+    )
     for row in rows:
         rate = "–" if row["differ_rate"] is None else f"{100 * row['differ_rate']:.1f}%"
         table.add_row(
@@ -130,7 +144,7 @@ def render_agreement(rows: list[dict[str, Any]], console: Console) -> None:
             f"{row['leash_correct_source_incorrect']:,}",
             f"{row['leash_incorrect_source_correct']:,}",
         )
-    console.print(table)
+    print_fitted(console, table)
     if any(row["compared"] < row["with_source_verdict"] for row in rows):
         console.print(
             Text("samples without a leash verdict are not compared (run: leash verify)", "dim")
@@ -175,4 +189,4 @@ def info(results: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(description, indent=2, ensure_ascii=True))
         return
-    render_info(description, Console(highlight=False))
+    render_info(description, console_for(sys.stdout))

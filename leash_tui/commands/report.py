@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 columns
+from leash_tui.commands.options import output_option
 
 
 @click.command()
@@ -26,12 +26,7 @@ TABLE_FILE_WIDTH = 200  # a table written to a file or pipe is not cut to 80 col
     show_default=True,
     help="Output format; json follows the leash-report/1 contract.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file (atomically) instead of stdout.",
-)
+@output_option("Write to this file (atomically) instead of stdout.", dir_okay=False)
 @click.option(
     "--k",
     "k",
@@ -97,14 +92,13 @@ def report(
         from leash_tui.report.render import print_table, table_console
 
         stream = sys.stdout  # click.get_text_stream is deprecated (Click 9)
-        color = stream.isatty()
-        width = None if color else TABLE_FILE_WIDTH
-        print_table(built, table_console(stream, width, color=color), zeta)
+        # a terminal's width; a pipe gets the table's natural width (never cut)
+        print_table(built, table_console(stream, None, color=stream.isatty()), zeta)
         return
     from leash_tui.report.render import RENDERERS, render_table
 
     if fmt == "table":
-        text = render_table(built, zeta, width=TABLE_FILE_WIDTH)
+        text = render_table(built, zeta)
     else:
         text = RENDERERS[fmt](built, zeta)
     if output is None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from leash_tui.commands.options import output_option
 from sampler.sample.config import ENGINES, RUN_DEFAULTS, RUN_OPTION_KEYS, ModelSettings
 
 RUN = RUN_DEFAULTS
@@ -121,7 +122,7 @@ def _progress_sink(console: Any) -> Any:
     help="Take the gold as the last \\boxed{} of this field (no gold field).",
 )
 @click.option("--domain", help="Domain tag of the --bench benchmarks (default math).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Results folder.")
+@output_option("Results folder.")
 @click.option(
     "-k", "--samples", type=int, help=f"Samples per question [default: {RUN['samples']}]."
 )

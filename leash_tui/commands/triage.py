@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from leash_tui.commands.options import output_option
 from sampler.store.triage_journal import TAGS, TriageJournal
 
 EXPORT_FIELDS = (
@@ -78,12 +79,7 @@ def triage() -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path),
-    help="File to write (atomically); default: standard output.",
-)
+@output_option("File to write (atomically); default: standard output.", dir_okay=False)
 def export(results: Path, fmt: str, output: Path | None) -> None:
     """Write tags and notes of RESULTS/triage.jsonl as CSV or JSON Lines."""
     rows = export_rows(results)

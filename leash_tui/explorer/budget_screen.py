@@ -3,7 +3,9 @@
 Computed by ``analysis.budget_curves.budget_curve`` for the benchmark(s) in view and drawn
 with textual-plotext: the top plot shows pass@k, the bottom one the expected
 number of questions per category at each budget k = 1, 2, 4, ... up to the
-comparison budget.
+comparison budget. The k axis is labelled at those budgets (powers of two, not
+plotext's 1.0 2.4 5.7), and each series has its own marker, named in the legend, so
+the series differ without colour.
 """
 
 from __future__ import annotations
@@ -18,7 +20,22 @@ from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from leash_tui.explorer.explorer_model import ExplorerModel
+from leash_tui.explorer.styles import PLOT_CATEGORIES, PLOT_MODELS
 from leash_tui.safe_text import one_line
+
+
+def power_of_two_ticks(plt, ks: list[float], most: int = 8) -> None:
+    """Label the log-scale k axis at the budgets themselves (1, 2, 4, ... : powers of two),
+    every other one when there are more than ``most``."""
+    if not ks:
+        return
+    step = 1
+    while len(ks[::step]) > most:
+        step *= 2
+    chosen = ks[::step]
+    if chosen[-1] != ks[-1]:
+        chosen.append(ks[-1])
+    plt.xticks(chosen, [f"{int(k):,}" for k in chosen])
 
 
 class BudgetScreen(Screen[None]):
@@ -59,15 +76,22 @@ class BudgetScreen(Screen[None]):
         top = self.query_one("#passk-plot", PlotextPlot).plt
         top.title(f"pass@k · {label}")
         top.xscale("log")
-        top.plot(ks, curve.column("passk_base").to_pylist(), label=base, marker="braille")
-        top.plot(ks, curve.column("passk_target").to_pylist(), label=target, marker="braille")
+        for (side, color, marker), name in zip(PLOT_MODELS, (base, target), strict=True):
+            values = curve.column(f"passk_{side}").to_pylist()
+            top.plot(ks, values, label=name, color=color, marker=marker)
         top.ylim(0, 1)
+        power_of_two_ticks(top, ks)
         bottom = self.query_one("#categories-plot", PlotextPlot).plt
         bottom.title("expected P / E / S / O")
         bottom.xscale("log")
         bottom.xlabel("k (samples per question)")
-        for name, color in (("P", "blue"), ("E", "green"), ("S", "red"), ("O", "gray")):
+        for name, color, marker in PLOT_CATEGORIES:
             bottom.plot(
-                ks, curve.column(name).to_pylist(), label=name, color=color, marker="braille"
+                ks,
+                curve.column(name).to_pylist(),
+                label=name,
+                color=color,
+                marker=marker,
             )
+        power_of_two_ticks(bottom, ks)
         self.sub_title = f"{base} vs {target}"

@@ -132,7 +132,7 @@ COMMANDS: tuple[Command, ...] = (
         "question(1)",
         "question",
         "Next question in the list",
-        footer="next q",
+        footer="next question",
     ),
     Command("left_square_bracket", "question(-1)", "question", "Previous question in the list"),
     Command("p", "budget", "question", "Budget plot for this question's benchmark"),

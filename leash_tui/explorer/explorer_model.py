@@ -314,6 +314,14 @@ class ExplorerModel:
         return int(pc.sum(self.counts.column("n")).as_py() or 0)
 
     @property
+    def unverified(self) -> int:
+        """Samples of the base and the current target without a verdict yet."""
+        counts = self.counts
+        mine = pc.is_in(counts.column("model"), pa.array([self.base, self.target]))
+        pending = pc.subtract(counts.column("n"), counts.column("n_verified"))
+        return int(pc.sum(pc.filter(pending, mine)).as_py() or 0)
+
+    @property
     def total(self) -> int:
         return self.pair.table.num_rows
 

@@ -10,6 +10,7 @@ highlighted question's problem shows under the list.
 
 from __future__ import annotations
 
+import shlex
 from typing import ClassVar
 
 from rich.text import Text
@@ -22,6 +23,7 @@ from textual.widgets import Footer, Header, Input, Static
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.explorer_model import CATEGORY_NAMES, ExplorerModel, QuestionRow
 from leash_tui.explorer.question_list import QuestionList
+from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.summary_pane import SummaryPane
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
@@ -53,6 +55,8 @@ class MainScreen(TriageActions, Screen[None]):
         border-title-color: $text-muted;
     }
     MainScreen #preview.-show { display: block; }
+    MainScreen #unverified { display: none; height: auto; padding: 0 1; color: $warning; }
+    MainScreen #unverified.-show { display: block; }
     """
 
     def __init__(self, model: ExplorerModel) -> None:
@@ -63,6 +67,7 @@ class MainScreen(TriageActions, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="unverified", markup=False)
         yield SummaryPane(id="summary")
         yield QuestionList(self.model, id="questions")
         yield Static(id="preview", markup=False)
@@ -104,12 +109,29 @@ class MainScreen(TriageActions, Screen[None]):
             "missing": "entropies unknown: e retries",
             "computing": "computing entropies…",
         }.get(entropy_state, "")
+        self._show_unverified_hint()
         self.summary_pending = False
 
-    def refresh_all(self, keep_current: bool = True) -> None:
-        """The pair or the view changed: repaint summary (when the pair changed) and list."""
-        current = self.question_list.current if keep_current else None
-        self.question_list.reload((current.benchmark, current.question_id) if current else None)
+    def _show_unverified_hint(self) -> None:
+        """Unverified samples count as neither right nor wrong: say so, and how to verify,
+        rather than show ``?`` and ``0/0`` with no explanation."""
+        pending = self.model.unverified
+        hint = self.query_one("#unverified", Static)
+        hint.set_class(pending > 0, "-show")
+        if pending:
+            root = self.app.results.root  # type: ignore[attr-defined]
+            hint.update(
+                Text(
+                    f"{pending:,} samples are not verified yet, so they count as neither right"
+                    f" nor wrong: quit (q) and run  leash verify {shlex.quote(str(root))}",
+                    style="bold",
+                )
+            )
+
+    def refresh_all(self, keep: tuple[str, str] | None = None) -> None:
+        """The pair or the view changed: repaint the list with the cursor on ``keep``
+        (default: the question highlighted before the change), wherever it moved."""
+        self.question_list.reload(keep)
         self.sub_title = self._pair_title()
 
     # -- reacting to panes -----------------------------------------------------------------
@@ -134,7 +156,7 @@ class MainScreen(TriageActions, Screen[None]):
             return
         text = Text(visible((row.problem or "(no problem text)")[:2000]))
         text.append("\ngold: ", style="bold")
-        text.append(visible(row.gold or "–"), style="green")
+        text.append(visible(row.gold or "–"), style=GAIN)
         entry = self.model.triage(row)
         if entry is not None and entry.note:
             text.append("\nnote: ", style="bold")
@@ -149,10 +171,13 @@ class MainScreen(TriageActions, Screen[None]):
     def current_row(self) -> QuestionRow | None:
         return self.question_list.current
 
-    def after_triage(self) -> None:
+    def after_triage(self, keep: tuple[str, str] | None = None) -> None:
+        """Tags changed (here, on the question screen, or in another explorer): re-sort and
+        re-filter when the view depends on tags, the cursor staying on ``keep`` (default:
+        the highlighted question, the one a tag key acted on)."""
         if self.model.tag_filter is not None or self.model.sort == "tag":
             self.model.refresh_view()
-            self.refresh_all()
+            self.refresh_all(keep)
         else:
             self.question_list.refresh()
         self._update_preview(self.question_list.current)
@@ -165,10 +190,12 @@ class MainScreen(TriageActions, Screen[None]):
         if row_list.current is None:
             return
 
-        def back(position: int | None) -> None:
-            if position is not None:
-                row_list.cursor = position
-            row_list.refresh()
+        def back(key: tuple[str, str] | None) -> None:
+            # the question screen may have tagged questions and moved on: re-sort, and
+            # highlight the question it showed last
+            if self.model.tag_filter is not None or self.model.sort == "tag":
+                self.model.refresh_view()
+            self.refresh_all(key)
 
         self.app.push_screen(QuestionScreen(self.model, row_list.cursor), back)
 

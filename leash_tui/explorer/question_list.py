@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+import pyarrow as pa
+import pyarrow.compute as pc
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
@@ -24,14 +26,8 @@ from textual.strip import Strip
 
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.explorer_model import ExplorerModel, QuestionRow
+from leash_tui.explorer.styles import CATEGORY_STYLES
 from leash_tui.safe_text import one_line
-
-CATEGORY_STYLES = {
-    "S": Style(color="red", bold=True),
-    "E": Style(color="green", bold=True),
-    "P": Style(),
-    "O": Style(dim=True),
-}
 
 
 @dataclass(frozen=True)
@@ -51,22 +47,40 @@ def format_p(p: float | None) -> str:
     return f"{p:.0e}"
 
 
-def _layout(width: int) -> list[Column]:
-    """Columns that fit ``width``; a problem preview takes what is left when there is room."""
-    cols = [
-        Column("benchmark", 16),
-        Column("id", 8),
+#: Widest the id and benchmark columns grow to (MATH-500 ids: test/precalculus/807.json).
+MAX_ID_WIDTH = 30
+MAX_BENCHMARK_WIDTH = 20
+#: Narrowest problem preview worth showing.
+MIN_PROBLEM_WIDTH = 12
+
+
+def _layout(width: int, id_width: int = 8, benchmark_width: int = 16) -> list[Column]:
+    """Columns that fit ``width``, laid out for 80 columns first.
+
+    The columns that decide triage (category, base and target c/n, p, tag) and the id
+    (as wide as the longest id, up to MAX_ID_WIDTH) come first; the benchmark column
+    takes what it needs when there is room and shrinks first when there is not; a
+    problem preview takes what is left.
+    """
+    id_col = Column("id", max(2, min(id_width, MAX_ID_WIDTH)))
+    triage = [
         Column("cat", 3),
-        Column("base c/n", 11, "right"),
-        Column("target c/n", 11, "right"),
-        Column("p", 7, "right"),
+        Column("base c/n", 9, "right"),
+        Column("target c/n", 10, "right"),
+        Column("p", 6, "right"),
         Column("tag", 7),
     ]
-    used = sum(c.width + 1 for c in cols)
-    if width - used >= 20:
-        cols.append(Column("problem", width - used))
-    elif width < used:  # narrow terminal: shrink the benchmark column first
-        cols[0] = Column("benchmark", max(6, cols[0].width - (used - width)))
+    bench = max(9, min(benchmark_width, MAX_BENCHMARK_WIDTH))
+    used = sum(c.width + 1 for c in triage) + id_col.width + 1
+    room = width - used - 1
+    if room < bench:  # narrow: the id gives way to the benchmark's minimum, then both
+        bench = max(4, room)
+        if width - used - bench - 1 < 0:
+            id_col = Column("id", max(4, id_col.width - (used + bench + 1 - width)))
+    cols = [Column("benchmark", bench), id_col, *triage]
+    left = width - sum(c.width + 1 for c in cols)
+    if left >= MIN_PROBLEM_WIDTH:
+        cols.append(Column("problem", left))
     return cols
 
 
@@ -92,8 +106,8 @@ class QuestionList(ScrollView, can_focus=True):
         border-subtitle-color: $text-muted;
     }
     QuestionList:focus { border: round $accent; }
-    QuestionList > .question-list--header { text-style: bold; color: $text-muted; }
-    QuestionList > .question-list--cursor { background: $accent 40%; }
+    QuestionList > .question-list--header { text-style: bold; color: $text; }
+    QuestionList > .question-list--cursor { background: $accent 25%; text-style: bold; }
     QuestionList:blur > .question-list--cursor { background: $panel-lighten-2; }
     """
 
@@ -112,14 +126,22 @@ class QuestionList(ScrollView, can_focus=True):
     def __init__(self, model: ExplorerModel, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.model = model
+        #: (benchmark, question_id) under the cursor: the question the next key acts on.
+        #: Kept apart from the position because a re-sort or filter moves rows under it.
+        self.highlighted_key: tuple[str, str] | None = None
+        self._widths_of: object | None = None
+        self._widths = (8, 16)
 
     # -- data changes ---------------------------------------------------------------------
     def reload(self, keep: tuple[str, str] | None = None) -> None:
-        """The view changed (filter, sort, target, tags): repaint; keep ``keep`` under the
-        cursor when it is still listed, else go to the top."""
+        """The view changed (filter, sort, target, tags): repaint with the cursor on ``keep``
+        (default: the question highlighted before the change) wherever it moved. When the
+        change took that question out of the list, the cursor stays at its position, on
+        the question that took its place."""
+        keep = keep or self.highlighted_key
         position = self.model.position_of(*keep) if keep else None
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.model) + 1)
-        self.cursor = position if position is not None else 0
+        self.cursor = position if position is not None else self.cursor
         self._update_titles()
         self.refresh()
 
@@ -148,6 +170,8 @@ class QuestionList(ScrollView, can_focus=True):
         return max(0, min(value, len(self.model) - 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
+        row = self.current
+        self.highlighted_key = (row.benchmark, row.question_id) if row is not None else None
         self._scroll_to_cursor()
         self.refresh()
         self.post_message(self.Highlighted(self.current))
@@ -190,9 +214,20 @@ class QuestionList(ScrollView, can_focus=True):
             self.cursor = row
 
     # -- painting -----------------------------------------------------------------------
+    def _text_widths(self) -> tuple[int, int]:
+        """Longest question id and benchmark name of the pair (computed once per pair)."""
+        pair = self.model.pair
+        if self._widths_of is not pair:
+            ids = pc.utf8_length(pair.table.column("question_id").cast(pa.string()))
+            longest = pc.max(ids).as_py() or 2
+            names = max((len(one_line(n, 200)) for n in pair.benchmark_names), default=9)
+            self._widths = (int(longest), names)
+            self._widths_of = pair
+        return self._widths
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        columns = _layout(width)
+        columns = _layout(width, *self._text_widths())
         if y == 0:
             style = self.get_component_rich_style("question-list--header")
             text = " ".join(_fit(c.title, c.width, c.align) for c in columns)

@@ -35,6 +35,7 @@ from leash_tui.explorer.explorer_model import (
     answer_span,
 )
 from leash_tui.explorer.question_list import format_p
+from leash_tui.explorer.styles import GAIN, LOSS, STATUS_STYLES
 from leash_tui.explorer.triage_actions import TriageActions
 from leash_tui.safe_text import one_line, visible
 from sampler.store.triage_journal import TAGS
@@ -42,13 +43,6 @@ from sampler.store.triage_journal import TAGS
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).
 PROBLEM_DISPLAY_LIMIT = 20_000
-STATUS_STYLES = {
-    "correct": "green",
-    "incorrect": "red",
-    "no_answer": "yellow",
-    "timeout": "yellow",
-    "error": "magenta",
-}
 
 
 def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
@@ -65,17 +59,17 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
         summary = f"gold never given; {k} distinct answers"
     else:
         summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k} answers"
-    text.append("\n" + summary, style="dim")
+    text.append("\n" + summary, style="italic")
     biggest = max((count for _, count, _ in side.histogram), default=1)
     answer_width = max(6, min(24, width // 3))
     for answer, count, ok in side.histogram[:limit]:
         bar = "█" * max(1, round(count / biggest * max(1, width - answer_width - 10)))
         text.append("\n")
-        text.append("✓ " if ok else "✗ ", style="green" if ok else "red")
+        text.append("✓ " if ok else "✗ ", style=f"bold {GAIN}" if ok else f"bold {LOSS}")
         label = one_line(answer, answer_width)
         text.append(label + " " * (answer_width - cell_len(label)), style="bold" if ok else "")
         text.append(f" {count:>5} ")
-        text.append(bar, style="green" if ok else "red dim")
+        text.append(bar, style=GAIN if ok else LOSS)
     return text
 
 
@@ -104,8 +98,8 @@ class SidePanel(Vertical):
         yield CompletionView(id=f"view-{self.side}")
 
 
-class QuestionScreen(TriageActions, Screen[int]):
-    """One question; dismisses with its position in the list."""
+class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
+    """One question; dismisses with the (benchmark, question_id) shown last."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("question", "triage")
     DEFAULT_CSS = """
@@ -198,7 +192,7 @@ class QuestionScreen(TriageActions, Screen[int]):
                     f" … ({len(problem) - PROBLEM_DISPLAY_LIMIT:,} more characters)", style="italic"
                 )
         text.append("\ngold: ", style="bold")
-        text.append(visible(row.gold) if row.gold is not None else "–", style="green")
+        text.append(visible(row.gold) if row.gold is not None else "–", style=GAIN)
         self.query_one("#problem", Static).update(text)
         box = self.query_one("#problem-box")
         box.border_title = Text(
@@ -248,12 +242,16 @@ class QuestionScreen(TriageActions, Screen[int]):
             view.show(shown)
             self._locating.add(side)
             self._locate_answer(side, self._paint_serial[side], key, shown, answer)
-        only = " · correct only" if self.correct_only else ""
+        only = ""
+        if self.correct_only:  # never call an incorrect sample "correct"
+            has_correct = bool(samples.correct_flags().any())
+            only = " · correct only" if has_correct else " · no correct sample: showing all"
+        # the position is 1-based for people; the stored sample index is an id, named so
         view.border_title = Text(
-            f"{side} sample #{sample['sample']} ({position + 1}/{len(samples)}){only}"
+            f"{side}: sample {position + 1} of {len(samples)} (id {sample['sample']}){only}"
         )
         status = sample["status"] or "unverified"
-        subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "dim"))
+        subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
         subtitle.append(f" · answer {one_line(answer, 24) if answer is not None else '–'}")
         if sample["finish_reason"]:
             subtitle.append(f" · {one_line(sample['finish_reason'], 12)}")
@@ -360,12 +358,16 @@ class QuestionScreen(TriageActions, Screen[int]):
 
     # -- questions -----------------------------------------------------------------------------
     def action_question(self, delta: int) -> None:
-        target = self.position + delta
+        # from where this question sits now: tags set meanwhile may have re-sorted the list
+        row = self.row
+        here = self.model.position_of(row.benchmark, row.question_id) if row else None
+        target = (self.position if here is None else here) + delta
         if 0 <= target < len(self.model):
             self.load(target)
 
     def action_back(self) -> None:
-        self.dismiss(self.position)
+        row = self.row
+        self.dismiss((row.benchmark, row.question_id) if row is not None else None)
 
     def action_budget(self) -> None:
         from leash_tui.explorer.budget_screen import BudgetScreen

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from leash_tui.explorer.commands import bindings
+from leash_tui.explorer.styles import COUNT_STYLES
 from leash_tui.safe_text import one_line
 
 COLUMNS = (
@@ -67,7 +68,7 @@ def cells(row: dict) -> list[Text]:
     for key, _ in COLUMNS[1:]:
         value = row.get(key)
         if key in ("N", "P", "E", "S", "O"):
-            style = {"S": "red", "E": "green"}.get(key, "")
+            style = COUNT_STYLES.get(key, "")
             out.append(Text(_count(value), style=style, justify="right"))
         elif key in ("SRR", "NDR", "NSCR", "SDS"):
             out.append(Text(_number(value), justify="right"))

@@ -245,66 +245,76 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
 
 
 def render_table(report: Report, zeta: float = 0.05, width: int | None = None) -> str:
-    """The rich table as text (ANSI styles only when ``color`` output is wanted: see print)."""
+    """The table as plain text; at its natural width unless ``width`` is given."""
     console = table_console(io.StringIO(), width, color=False)
     print_table(report, console, zeta)
     return console.file.getvalue()
 
 
 def table_console(file: Any, width: int | None, color: bool) -> Any:
-    from rich.console import Console
+    """A console for ``file``: ``width`` None means the terminal's width on a terminal,
+    else the table's natural width (a pipe or file is never cut)."""
+    from leash_tui.report.fit import PIPE_WIDTH, console_for
 
-    return Console(
-        file=file,
-        width=width,
-        no_color=not color,
-        color_system="auto" if color else None,
-        force_terminal=color or None,
-        highlight=False,
-        emoji=False,
-        markup=False,
-        soft_wrap=False,
-    )
+    console = console_for(file, color=color)
+    if width is not None:
+        console.width = width
+    elif not color:
+        console.width = PIPE_WIDTH
+    return console
+
+
+#: Column groups kept together when a report is too wide for the terminal.
+_TABLE_GROUPS = {"k": 0, "N": 0, **dict.fromkeys(COUNTS, 0), **dict.fromkeys(RATES, 1)}
+_TABLE_GROUPS |= {"sign p": 1, "pass@1": 2, "pass@k": 2, "token H": 3, "answer H": 3}
+_CURVE_GROUPS = {"k": 0, "pass@k": 0, **dict.fromkeys(COUNTS, 0), **dict.fromkeys(RATES, 1)}
+
+
+def _fit_columns(headers: tuple[str, ...], groups: dict[str, int]) -> list[Any]:
+    from leash_tui.report.fit import FitColumn
+
+    first = FitColumn("scope", justify="left", key=True)
+    return [first, *(FitColumn(h, group=groups[h]) for h in headers[1:])]
 
 
 def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
-    """One block per target: rows per benchmark, then per domain, then overall."""
-    from rich import box
-    from rich.table import Table
+    """One block per target: rows per benchmark, then per domain, then overall.
+
+    Names and numbers are never cut: a table wider than the console is split into
+    parts (counts, rates, pass@k, entropies), each repeating the row names, or at
+    very narrow widths stacked as one record per row (report.fit).
+    """
     from rich.text import Text
 
+    from leash_tui.report.fit import FitTable, print_fitted
     from leash_tui.safe_text import safe
 
     for target in report.targets:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
-        table = Table(
+        table = FitTable(
+            _fit_columns(HEADERS, _TABLE_GROUPS),
             title=Text(f"{shown(report.base)} → {shown(target)}", style="bold"),
             caption=Text(epsilon_note(rows, zeta)),
-            box=box.SIMPLE_HEAD,
         )
-        for i, head in enumerate(HEADERS):
-            table.add_column(head, justify="left" if i == 0 else "right", no_wrap=i > 0)
         for i, row in enumerate(rows):
             cells = row_cells(row)
             last_of_scope = i + 1 == len(rows) or rows[i + 1]["scope"] != row["scope"]
             style = "bold" if row["scope"] == "overall" else ""
             table.add_row(safe(cells[0], style), *cells[1:], end_section=last_of_scope)
-        console.print(table)
+        print_fitted(console, table)
         if report.curves is not None:
-            curves = Table(
+            curves = FitTable(
+                _fit_columns(CURVE_HEADERS, _CURVE_GROUPS),
                 title=Text(f"budget curves, {shown(report.base)} → {shown(target)}"),
-                box=box.SIMPLE_HEAD,
             )
-            for i, head in enumerate(CURVE_HEADERS):
-                curves.add_column(head, justify="left" if i == 0 else "right", no_wrap=i > 0)
             for row, curve in pairs:
                 points = curve or []
                 for j, point in enumerate(points):
                     cells = curve_cells(row, point)
                     label = safe(cells[0] if j == 0 else "")
                     curves.add_row(label, *cells[1:], end_section=j + 1 == len(points))
-            console.print(curves)
+            print_fitted(console, curves)
 
 
 RENDERERS: dict[str, Callable[[Report, float], str]] = {

@@ -67,8 +67,12 @@ def import_samples(
     base: str | None = None,
     bench: str | None = None,
     source_metric: str | None = None,
+    strict: bool = False,
 ) -> ImportSummary:
-    """Import ``sources`` of format ``fmt`` into ``root``; all or nothing (see module doc)."""
+    """Import ``sources`` of format ``fmt`` into ``root``; all or nothing (see module doc).
+
+    ``strict``: a field the interchange format does not define is an error, not a warning.
+    """
     if fmt not in FORMATS:
         raise LeashError(f"unknown import format {fmt!r} (formats: {', '.join(FORMATS)})")
     if bench is not None:
@@ -88,7 +92,7 @@ def import_samples(
     with ImportSession(root, base, model_source=fmt) as session:
         if fmt == "jsonl":
             for source in sources:
-                read_jsonl_file(session, source.path, source.model)
+                read_jsonl_file(session, source.path, source.model, strict=strict)
         else:
             module = importlib.import_module(FORMATS[fmt][0])
             for source in sources:

@@ -97,6 +97,8 @@ class ImportSummary:
     with_source_verdict: int = 0
     files: int = 0
     created: bool = False
+    #: Things the input holds that the import ignored (unknown fields), one line each.
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass

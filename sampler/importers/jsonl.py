@@ -9,10 +9,17 @@ results folder is left exactly as it was.
 
 A file may be given as ``MODEL=PATH``: its lines then need no ``model`` field
 (and a line naming another model is an error).
+
+A field the format does not define is ignored, as interchange.md asks, but never in
+silence: a misspelled optional field (``glod``, ``corect``) would otherwise drop the
+gold or the verdict and send every later message the wrong way. Each unknown field
+gets one warning naming it, its file and first line, and the closest known field;
+with ``strict`` it is an error and nothing is written.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from collections.abc import Sequence
@@ -30,27 +37,68 @@ from sampler.store.schema import (
 )
 
 REQUIRED = ("benchmark", "question_id", "model", "sample", "text")
+#: Every field of interchange.md §1 (what ``leash export`` writes, and what import reads).
+KNOWN_FIELDS = (
+    *REQUIRED,
+    "correct",
+    "answer",
+    "status",
+    "source_correct",
+    "problem",
+    "gold",
+    "n_tokens",
+    "finish_reason",
+    "token_entropy",
+    "domain",
+)
+_KNOWN = frozenset(KNOWN_FIELDS)
+
+
+def unknown_field_message(name: str, where: str) -> str:
+    """``WHERE: unknown field 'glod' (did you mean gold?)``: the text of warning and error."""
+    close = difflib.get_close_matches(name, KNOWN_FIELDS, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}?" if close else f"known: {', '.join(KNOWN_FIELDS)}"
+    shown = json.dumps(name, ensure_ascii=True)
+    return f"{where}: unknown field {shown}, ignored ({hint})"
+
 
 __all__ = ["ImportSummary", "import_jsonl", "read_jsonl_file"]
 
 
 def import_jsonl(
-    paths: Sequence[Path | str], root: Path | str, base: str | None = None
+    paths: Sequence[Path | str],
+    root: Path | str,
+    base: str | None = None,
+    strict: bool = False,
 ) -> ImportSummary:
     """Import sample JSONL files into ``root`` (created if absent). See the module docstring."""
     with ImportSession(root, base) as session:
         for path in paths:
-            read_jsonl_file(session, Path(path))
+            read_jsonl_file(session, Path(path), strict=strict)
         return session.commit()
 
 
-def read_jsonl_file(session: ImportSession, path: Path, model: str | None = None) -> None:
-    """Stream one interchange JSONL file into ``session``; ``model`` fills absent model fields."""
+def read_jsonl_file(
+    session: ImportSession, path: Path, model: str | None = None, strict: bool = False
+) -> None:
+    """Stream one interchange JSONL file into ``session``; ``model`` fills absent model fields.
+
+    Unknown fields are warned about once per file (``session.summary.warnings``), or with
+    ``strict`` raise LeashError.
+    """
     index = session.file(path, "line", model)
     in_file = 0
+    unknown_seen: set[str] = set()
     for number, record in iter_json_lines(path):
         in_file += 1
         where = session.where(index, number)
+        if not _KNOWN.issuperset(record):
+            for name in sorted(set(record) - _KNOWN - unknown_seen):
+                message = unknown_field_message(name, where)
+                if strict:
+                    raise LeashError(message.replace(", ignored", "") + "; --strict")
+                unknown_seen.add(name)
+                session.summary.warnings.append(message)
         if model is not None:
             named = record.setdefault("model", model)
             if named != model:

@@ -4,6 +4,11 @@ Every write goes to a hidden temporary file in the same directory, is flushed an
 fsync'd, then renamed over the final name (rename is atomic on POSIX filesystems).
 An exception or a kill in between leaves only the temporary file, which readers
 ignore (its name starts with a dot) and ``remove_stale_temporaries`` cleans up.
+
+The temporary file is created with mode 0666 through ``os.open``, so the kernel applies
+the process umask: files get the mode any other program's would (0644 under umask 022),
+and a colleague on a shared server can read a results folder. (``tempfile.mkstemp``
+would make every file 0600 whatever the umask.)
 """
 
 from __future__ import annotations
@@ -11,13 +16,28 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 TEMP_PREFIX = ".tmp-"
+
+#: Mode asked for when creating files; the umask takes bits away, as for ``open(path, "w")``.
+FILE_MODE = 0o666
+
+
+def create_temporary(directory: Path, suffix: str = "") -> Path:
+    """Create an empty hidden file in ``directory`` with the umask's mode; return its path."""
+    while True:
+        path = Path(directory) / f"{TEMP_PREFIX}{secrets.token_hex(8)}{suffix}"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return path
 
 
 def fsync_directory(directory: Path) -> None:
@@ -38,9 +58,7 @@ def atomic_path(final: Path) -> Iterator[Path]:
     """
     final = Path(final)
     final.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=final.suffix, dir=final.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    tmp = create_temporary(final.parent, final.suffix)
     try:
         yield tmp
         with open(tmp, "rb") as handle:

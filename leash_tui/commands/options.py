@@ -1,0 +1,49 @@
+"""Options several commands share, spelled one way everywhere.
+
+``-o/--output`` names what a command writes (a file or a results folder) in every
+command; ``--out``, the spelling some commands used before, still works as a hidden
+alias so existing scripts keep running.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+#: The parameter name the hidden alias fills; merged into ``output`` before the command runs.
+_ALIAS_DEST = "output_alias"
+
+
+def output_option(
+    help: str, *, required: bool = False, default: Path | None = None, dir_okay: bool = True
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate a command with ``-o/--output PATH`` and the hidden alias ``--out PATH``.
+
+    The command receives ``output`` (a Path, or ``default`` when neither spelling is given).
+    ``required`` is checked after merging, so either spelling satisfies it.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            output, alias = kwargs.get("output"), kwargs.pop(_ALIAS_DEST, None)
+            if output is not None and alias is not None and output != alias:
+                raise click.UsageError("give -o/--output once (--out is the same option)")
+            output = output if output is not None else alias
+            if output is None and required:
+                raise click.UsageError("Missing option '-o' / '--output'.")
+            kwargs["output"] = output if output is not None else default
+            return func(*args, **kwargs)
+
+        path_type = click.Path(path_type=Path, dir_okay=dir_okay)
+        shown_default = f" [default: {default}]" if default is not None else ""
+        wrapper = click.option("--out", _ALIAS_DEST, type=path_type, hidden=True)(wrapper)
+        return click.option("-o", "--output", "output", type=path_type, help=help + shown_default)(
+            wrapper
+        )
+
+    return decorate
