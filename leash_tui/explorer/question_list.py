@@ -51,8 +51,9 @@ def format_p(p: float | None) -> str:
     return f"{p:.0e}"
 
 
-def _layout(width: int) -> list[Column]:
-    """Columns that fit ``width``; a problem preview takes what is left when there is room."""
+def _layout(width: int, steps: int = 0) -> list[Column]:
+    """Columns that fit ``width``; a problem preview takes what is left when there is room.
+    With a training series (``steps`` > 0), a strip of the question's support per step."""
     cols = [
         Column("benchmark", 16),
         Column("id", 8),
@@ -62,6 +63,8 @@ def _layout(width: int) -> list[Column]:
         Column("p", 7, "right"),
         Column("tag", 7),
     ]
+    if steps:
+        cols.insert(3, Column("steps", max(5, steps)))
     used = sum(c.width + 1 for c in cols)
     if width - used >= 20:
         cols.append(Column("problem", width - used))
@@ -192,7 +195,8 @@ class QuestionList(ScrollView, can_focus=True):
     # -- painting -----------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        columns = _layout(width)
+        series = self.model.series()
+        columns = _layout(width, len(series.steps) if series else 0)
         if y == 0:
             style = self.get_component_rich_style("question-list--header")
             text = " ".join(_fit(c.title, c.width, c.align) for c in columns)
@@ -225,6 +229,7 @@ class QuestionList(ScrollView, can_focus=True):
             "target c/n": f"{row.c_target}/{row.n_target}",
             "p": format_p(row.fisher_p),
             "tag": self.model.tag_label(row),
+            "steps": self.model.strip(row),
         }
         out = []
         for column in columns:

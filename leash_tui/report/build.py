@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
+from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
     compare_questions,
     missing_questions,
@@ -47,6 +48,21 @@ class Report:
     notes: list[str] = field(default_factory=list)
     #: per reported model with source verdicts: grading_agreement.agreement_by_model rows
     grading_agreement: list[dict[str, Any]] = field(default_factory=list)
+    #: training series (targets named NAME@STEP): rows like ``rows`` plus ``series`` and
+    #: ``step``, per series, then per scope, in step order; step 0 is the base against
+    #: itself (P = the base's support, E = S = 0)
+    series_rows: list[dict[str, Any]] = field(default_factory=list)
+    series_curves: list[list[dict[str, Any]]] | None = None  # one per series row, when asked
+
+    def series_names(self) -> list[str]:
+        """The series of the report, in order."""
+        return list(dict.fromkeys(row["series"] for row in self.series_rows))
+
+    def series_of(self, name: str) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
+        """(row, curve or None) of one series, in report order."""
+        curves = self.series_curves or [None] * len(self.series_rows)
+        pairs = zip(self.series_rows, curves, strict=True)
+        return [(r, c) for r, c in pairs if r["series"] == name]
 
     def rows_of(self, target: str) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
         """(row, curve or None) of one target, in report order."""
@@ -135,8 +151,12 @@ def build_report(
                     f" {base} vs {target}: {_listing(names)}"
                 )
         unverified += _unverified_questions(questions, base, target)
+        checkpoint = parse_checkpoint(target)
         for scope, name, part in scope_tables(questions, domains):
-            rows.append(summary_row(part, scope, name, base, target, k, entropies))
+            row = summary_row(part, scope, name, base, target, k, entropies)
+            if checkpoint is not None:
+                row["series"], row["step"] = checkpoint
+            rows.append(row)
             if curves:
                 row_curves.append(_curve_points(part))
     if unverified:
@@ -156,7 +176,53 @@ def build_report(
         agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
         agreement.sort(key=lambda r: models.index(r["model"]))
         notes += agreement_notes(data.agreement, models)
-    return Report(base, chosen, rows, row_curves if curves else None, notes, agreement)
+    series_rows, series_curves = _series_rows(data, base, chosen, k, entropies, curves)
+    return Report(
+        base,
+        chosen,
+        rows,
+        row_curves if curves else None,
+        notes,
+        agreement,
+        series_rows,
+        series_curves if curves else None,
+    )
+
+
+def _series_rows(
+    data: ReportData,
+    base: str,
+    targets: Sequence[str],
+    k: int | None,
+    entropies: dict[str, pa.Table],
+    curves: bool,
+) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
+    """Rows (and curves) of every training series among ``targets``: per series, per scope
+    (benchmarks, domains, overall), one row per step in step order, the base as step 0."""
+    try:
+        series = find_series(targets)
+    except ValueError as exc:
+        raise LeashError(f"{data.root / MANIFEST_FILE}: {exc}") from None
+    domains = data.domains()
+    rows: list[dict[str, Any]] = []
+    row_curves: list[list[dict[str, Any]]] = []
+    for run in series:
+        by_scope: dict[tuple[str, str], list[tuple[dict[str, Any], pa.Table]]] = {}
+        for step, model in run.models(base):
+            try:
+                questions = compare_questions(data.counts, base, model, k)
+            except ValueError as exc:
+                raise LeashError(f"--k {k}: {exc}") from None
+            for scope, name, part in scope_tables(questions, domains):
+                row = summary_row(part, scope, name, base, model, k, entropies)
+                row["series"], row["step"] = run.name, step
+                by_scope.setdefault((scope, name), []).append((row, part))
+        for entries in by_scope.values():
+            for row, part in entries:
+                rows.append(row)
+                if curves:
+                    row_curves.append(_curve_points(part))
+    return rows, row_curves
 
 
 def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[str]:
@@ -184,11 +250,19 @@ def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
 
 def report_json(report: Report) -> dict[str, Any]:
     """The interchange.md section 2 document (rows carry "curve" when curves were asked;
-    the optional "grading_agreement" list is there when samples carry source verdicts)."""
+    the optional "grading_agreement" list is there when samples carry source verdicts;
+    the optional "series" list holds the training-series rows, each with ``series`` and
+    ``step``, step 0 being the base against itself)."""
     rows = []
     for i, row in enumerate(report.rows):
         rows.append({**row, "curve": report.curves[i]} if report.curves is not None else row)
     document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
     if report.grading_agreement:
         document["grading_agreement"] = report.grading_agreement
+    if report.series_rows:
+        curves = report.series_curves
+        document["series"] = [
+            {**row, "curve": curves[i]} if curves is not None else row
+            for i, row in enumerate(report.series_rows)
+        ]
     return document

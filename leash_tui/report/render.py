@@ -26,6 +26,9 @@ RATES = ("SRR", "NDR", "SDS", "NSCR")
 COUNTS = ("P", "E", "S", "O")
 HEADERS = ("", "k", "N", *COUNTS, *RATES, "pass@1", "pass@k", "sign p", "token H", "answer H")
 CURVE_HEADERS = ("", "k", "pass@k", *COUNTS, *RATES)
+SERIES_RATES = ("SRR", "NDR", "NSCR")
+SERIES_HEADERS = ("", "step", "model", "k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
+SERIES_CURVE_HEADERS = ("", "step", "k", "pass@k", *COUNTS, *RATES)
 CSV_COLUMNS = (
     "scope", "name", "base", "target", "k", "N", *COUNTS, *RATES,
     "pass@1_base", "pass@1_target", "pass@k_base", "pass@k_target", "sign_test_p",
@@ -89,6 +92,41 @@ def curve_cells(row: dict[str, Any], point: dict[str, Any], arrow: str = " → "
     ]
 
 
+def series_cells(row: dict[str, Any], first: bool, arrow: str = " → ") -> list[str]:
+    """A series row: the scope's label on its first step only, then step, model, counts."""
+    return [
+        row_label(row) if first else "",
+        f"{row['step']:,}",
+        shown(row["target"]),
+        f"{row['k']:,}",
+        f"{row['N']:,}",
+        *(fmt_count(row[c]) for c in COUNTS),
+        *(fmt_rate(row[r]) for r in SERIES_RATES),
+        fmt_pair(row["pass@1"], arrow=arrow),
+        fmt_pair(row["pass@k"], arrow=arrow),
+    ]
+
+
+def series_blocks(
+    pairs: list[tuple[dict[str, Any], Any]],
+) -> list[list[tuple[dict[str, Any], Any]]]:
+    """The rows of one series cut into scope blocks (one block = all steps of a scope)."""
+    blocks: list[list[tuple[dict[str, Any], Any]]] = []
+    for row, curve in pairs:
+        if not blocks or (blocks[-1][0][0]["scope"], blocks[-1][0][0]["name"]) != (
+            row["scope"],
+            row["name"],
+        ):
+            blocks.append([])
+        blocks[-1].append((row, curve))
+    return blocks
+
+
+def series_curve_cells(row: dict[str, Any], point: dict[str, Any], first: bool) -> list[str]:
+    cells = curve_cells(row, point)
+    return [cells[0] if first else "", f"{row['step']:,}", *cells[1:]]
+
+
 def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
     ks = sorted({r["k"] for r in rows})
     values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
@@ -121,6 +159,8 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
         flat[f"{key}_base"] = row[key]["base"]
         flat[f"{key}_target"] = row[key]["target"]
     flat["sign_test_p"] = row["sign_test_p"]
+    if "series" in row:
+        flat["series"], flat["step"] = shown(row["series"]), row["step"]
     return flat
 
 
@@ -128,7 +168,10 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
     """One table; with curves, a first column ``row`` tells summary rows from curve points."""
     out = io.StringIO()
     with_curves = report.curves is not None
-    columns = ["row", *CSV_COLUMNS] if with_curves else list(CSV_COLUMNS)
+    with_series = bool(report.series_rows)
+    columns = ["row", *CSV_COLUMNS] if with_curves or with_series else list(CSV_COLUMNS)
+    if with_series:
+        columns += ["series", "step"]
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for target in report.targets:
@@ -143,6 +186,17 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
                 cells["pass@k_base"] = point["pass@k"]["base"]
                 cells["pass@k_target"] = point["pass@k"]["target"]
                 cells["row"] = "curve"
+                writer.writerow({k: _csv_value(v) for k, v in cells.items()})
+    for name in report.series_names():
+        for row, curve in report.series_of(name):
+            flat = _flat(row) | {"row": "series", "series": shown(name), "step": row["step"]}
+            writer.writerow({k: _csv_value(v) for k, v in flat.items()})
+            for point in curve or []:
+                cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target")}
+                cells |= {key: point[key] for key in ("k", *COUNTS, *RATES)}
+                cells["pass@k_base"] = point["pass@k"]["base"]
+                cells["pass@k_target"] = point["pass@k"]["target"]
+                cells |= {"row": "series_curve", "series": shown(name), "step": row["step"]}
                 writer.writerow({k: _csv_value(v) for k, v in cells.items()})
     return out.getvalue()
 
@@ -185,6 +239,23 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
                     curve_lines.append(cells)
             out += _md_table(CURVE_HEADERS, curve_lines)
             out.append("")
+    for name in report.series_names():
+        title = f"{_md_escape(shown(name))}, from {_md_escape(shown(report.base))} (step 0)"
+        out += [f"## Series {title}", ""]
+        lines, curve_lines = [], []
+        for block in series_blocks(report.series_of(name)):
+            for j, (row, curve) in enumerate(block):
+                cells = series_cells(row, j == 0)
+                cells[0], cells[2] = _md_escape(cells[0]), _md_escape(cells[2])
+                lines.append(cells)
+                for i, point in enumerate(curve or []):
+                    curve_cells_ = series_curve_cells(row, point, j == 0 and i == 0)
+                    curve_cells_[0] = _md_escape(curve_cells_[0])
+                    curve_lines.append(curve_cells_)
+        out += [*_md_table(SERIES_HEADERS, lines), ""]
+        if report.series_curves is not None:
+            out += [f"### Budget curves per step, series {title}", ""]
+            out += [*_md_table(SERIES_CURVE_HEADERS, curve_lines), ""]
     return "\n".join(out)
 
 
@@ -241,6 +312,23 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
         if report.curves is not None:
             curve_lines = [(r["name"], curve_cells(r, p)) for r, c in pairs for p in c or []]
             out += _latex_table(f"Budget curves, {pair}.", CURVE_HEADERS, curve_lines)
+    for name in report.series_names():
+        title = f"series {latex_escape(shown(name))}, step 0 = {latex_escape(shown(report.base))}"
+        lines, curve_lines = [], []
+        for block in series_blocks(report.series_of(name)):
+            for j, (row, curve) in enumerate(block):
+                key = f"{row['scope']}/{row['name']}"
+                cells = series_cells(row, j == 0)
+                cells[2] = latex_escape(cells[2])
+                lines.append((key, cells))
+                curve_lines += [
+                    (f"{key}/{row['step']}", series_curve_cells(row, p, i == 0))
+                    for i, p in enumerate(curve or [])
+                ]
+        out += _latex_table(f"Training dynamics, {title}.", SERIES_HEADERS, lines)
+        if report.series_curves is not None:
+            caption = f"Budget curves per step, {title}."
+            out += _latex_table(caption, SERIES_CURVE_HEADERS, curve_lines)
     return "\n".join(out)
 
 
@@ -305,6 +393,41 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
                     label = safe(cells[0] if j == 0 else "")
                     curves.add_row(label, *cells[1:], end_section=j + 1 == len(points))
             console.print(curves)
+    for name in report.series_names():
+        _print_series(report, name, console)
+
+
+def _print_series(report: Report, name: str, console: Any) -> None:
+    """One training series: per scope, a row per step (the base is step 0)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from leash_tui.safe_text import safe
+
+    blocks = series_blocks(report.series_of(name))
+    title = f"series {shown(name)}: {shown(report.base)} (step 0) → checkpoints"
+    table = Table(title=Text(title, style="bold"), box=box.SIMPLE_HEAD)
+    for i, head in enumerate(SERIES_HEADERS):
+        table.add_column(head, justify="left" if i in (0, 2) else "right", no_wrap=i > 0)
+    for block in blocks:
+        for j, (row, _) in enumerate(block):
+            cells = series_cells(row, j == 0)
+            style = "bold" if row["scope"] == "overall" else ""
+            table.add_row(safe(cells[0], style), *cells[1:], end_section=j + 1 == len(block))
+    console.print(table)
+    if report.series_curves is None:
+        return
+    curves = Table(title=Text(f"budget curves per step, series {shown(name)}"), box=box.SIMPLE_HEAD)
+    for i, head in enumerate(SERIES_CURVE_HEADERS):
+        curves.add_column(head, justify="left" if i == 0 else "right", no_wrap=i > 0)
+    for block in blocks:
+        for j, (row, curve) in enumerate(block):
+            points = curve or []
+            for i, point in enumerate(points):
+                cells = series_curve_cells(row, point, j == 0 and i == 0)
+                curves.add_row(safe(cells[0]), *cells[1:], end_section=i + 1 == len(points))
+    console.print(curves)
 
 
 RENDERERS: dict[str, Callable[[Report, float], str]] = {

@@ -77,14 +77,15 @@ QUESTIONS_SCHEMA = pa.schema(
     ]
 )
 
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+\-]*$")
+#: ``@`` is allowed so that a checkpoint of a training run can be named ``NAME@STEP``.
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@\-]*$")
 
 
 def check_name(kind: str, name: str) -> str:
     """Return ``name`` if it is a valid model or benchmark name, else raise ValueError."""
     if not _NAME_RE.match(name) or len(name) > 128:
         raise ValueError(
-            f"invalid {kind} name {name!r}: use letters, digits, '.', '_', '+' or '-',"
+            f"invalid {kind} name {name!r}: use letters, digits, '.', '_', '+', '@' or '-',"
             " starting with a letter or digit"
         )
     return name
