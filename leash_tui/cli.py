@@ -41,6 +41,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "leash_tui.commands.report:report",
         "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
     ),
+    "entropy": (
+        "leash_tui.commands.entropy:entropy",
+        "Exact token entropy of stored samples by teacher forcing (resumable).",
+    ),
     "benchmarks": (
         "leash_tui.commands.benchmarks:benchmarks",
         "List benchmark presets, or check benchmark files load.",

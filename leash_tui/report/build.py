@@ -29,6 +29,7 @@ from leash_tui.analysis.support import (
     scope_tables,
     summary_row,
 )
+from leash_tui.analysis.token_entropy_kind import prefer_exact
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
 from sampler.store.schema import MANIFEST_FILE
@@ -134,7 +135,14 @@ def build_report(
     if note:
         notes.append(note)
     domains = data.domains()
-    entropies = {m: model_stats(data.answer_stats, m) for m in [base, *chosen]}
+    entropies, kinds = {}, {}
+    for m in [base, *chosen]:
+        entropies[m], kinds[m] = prefer_exact(
+            model_stats(data.answer_stats, m), data.exact_entropy, m
+        )
+    note = _entropy_kind_note(kinds)
+    if note:
+        notes.append(note)
     rows: list[dict[str, Any]] = []
     row_curves: list[list[dict[str, Any]]] = []
     unverified: list[str] = []
@@ -154,6 +162,7 @@ def build_report(
         checkpoint = parse_checkpoint(target)
         for scope, name, part in scope_tables(questions, domains):
             row = summary_row(part, scope, name, base, target, k, entropies)
+            row["token_entropy_kind"] = _kinds(row, kinds)
             if checkpoint is not None:
                 row["series"], row["step"] = checkpoint
             rows.append(row)
@@ -176,7 +185,7 @@ def build_report(
         agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
         agreement.sort(key=lambda r: models.index(r["model"]))
         notes += agreement_notes(data.agreement, models)
-    series_rows, series_curves = _series_rows(data, base, chosen, k, entropies, curves)
+    series_rows, series_curves = _series_rows(data, base, chosen, k, entropies, kinds, curves)
     return Report(
         base,
         chosen,
@@ -195,6 +204,7 @@ def _series_rows(
     targets: Sequence[str],
     k: int | None,
     entropies: dict[str, pa.Table],
+    kinds: dict[str, str | None],
     curves: bool,
 ) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
     """Rows (and curves) of every training series among ``targets``: per series, per scope
@@ -215,6 +225,7 @@ def _series_rows(
                 raise LeashError(f"--k {k}: {exc}") from None
             for scope, name, part in scope_tables(questions, domains):
                 row = summary_row(part, scope, name, base, model, k, entropies)
+                row["token_entropy_kind"] = _kinds(row, kinds)
                 row["series"], row["step"] = run.name, step
                 by_scope.setdefault((scope, name), []).append((row, part))
         for entries in by_scope.values():
@@ -223,6 +234,27 @@ def _series_rows(
                 if curves:
                     row_curves.append(_curve_points(part))
     return rows, row_curves
+
+
+def _kinds(row: dict[str, Any], kinds: dict[str, str | None]) -> dict[str, str | None]:
+    """The kind of each token entropy of ``row`` (null where the row shows none)."""
+    return {
+        role: kinds.get(row[role]) if row["token_entropy"][role] is not None else None
+        for role in ("base", "target")
+    }
+
+
+def _entropy_kind_note(kinds: dict[str, str | None]) -> str | None:
+    """Which token entropy each model's numbers are, when any is exact."""
+    if "exact" not in kinds.values():
+        return None
+    parts = [
+        f"{m}: {'exact (teacher forcing)' if k == 'exact' else k}" for m, k in kinds.items() if k
+    ]
+    text = "token entropy is " + "; ".join(parts)
+    if "top-k" in kinds.values():
+        text += " (top-k is the top-k part, a lower bound: compare models of one kind)"
+    return text
 
 
 def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[str]:

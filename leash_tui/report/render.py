@@ -33,6 +33,7 @@ CSV_COLUMNS = (
     "scope", "name", "base", "target", "k", "N", *COUNTS, *RATES,
     "pass@1_base", "pass@1_target", "pass@k_base", "pass@k_target", "sign_test_p",
     "token_entropy_base", "token_entropy_target", "answer_entropy_base", "answer_entropy_target",
+    "token_entropy_kind_base", "token_entropy_kind_target",
 )  # fmt: skip
 
 
@@ -132,8 +133,20 @@ def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
     values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
     return (
         f"A correct answer never seen in k samples has probability at most ε = -ln ζ / k"
-        f" (ζ = {zeta:g}): {values}."
+        f" (ζ = {zeta:g}): {values}." + entropy_kind_note(rows)
     )
+
+
+def entropy_kind_note(rows: list[dict[str, Any]]) -> str:
+    """ " Token H: exact …" when some token entropy shown is exact; else nothing."""
+    if not rows:
+        return ""
+    kinds = rows[0].get("token_entropy_kind") or {}
+    if "exact" not in kinds.values():
+        return ""
+    said = {"exact": "exact (teacher forcing)", "top-k": "top-k part (lower bound)"}
+    parts = [f"{shown(rows[0][role])} {said[kind]}" for role, kind in kinds.items() if kind]
+    return " Token H: " + ", ".join(parts) + "."
 
 
 # -- formats --------------------------------------------------------------------------
@@ -159,6 +172,8 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
         flat[f"{key}_base"] = row[key]["base"]
         flat[f"{key}_target"] = row[key]["target"]
     flat["sign_test_p"] = row["sign_test_p"]
+    for role in ("base", "target"):
+        flat[f"token_entropy_kind_{role}"] = row.get("token_entropy_kind", {}).get(role)
     if "series" in row:
         flat["series"], flat["step"] = shown(row["series"]), row["step"]
     return flat

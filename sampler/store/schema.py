@@ -59,6 +59,9 @@ SAMPLES_SCHEMA = pa.schema(
         pa.field("token_entropy_lower", pa.float64()),
         pa.field("token_entropy_upper", pa.float64()),
         pa.field("cumulative_logprob", pa.float64()),
+        # exact mean token entropy by teacher forcing (``leash entropy``); later addition,
+        # so older shards lack it and read it as null
+        pa.field("token_entropy_exact", pa.float64()),
     ]
 )
 
