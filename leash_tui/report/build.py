@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
+from leash_tui.analysis.perplexity import perplexity_rows
 from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
     compare_questions,
@@ -54,6 +55,8 @@ class Report:
     #: itself (P = the base's support, E = S = 0)
     series_rows: list[dict[str, Any]] = field(default_factory=list)
     series_curves: list[list[dict[str, Any]]] | None = None  # one per series row, when asked
+    #: analysis.perplexity rows of every target (``leash perplexity`` results)
+    perplexity: list[dict[str, Any]] = field(default_factory=list)
 
     def series_names(self) -> list[str]:
         """The series of the report, in order."""
@@ -145,6 +148,7 @@ def build_report(
         notes.append(note)
     rows: list[dict[str, Any]] = []
     row_curves: list[list[dict[str, Any]]] = []
+    perplexity: list[dict[str, Any]] = []
     unverified: list[str] = []
     for target in chosen:
         try:
@@ -159,6 +163,8 @@ def build_report(
                     f" {base} vs {target}: {_listing(names)}"
                 )
         unverified += _unverified_questions(questions, base, target)
+        if data.perplexity is not None and data.perplexity.num_rows:
+            perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
         checkpoint = parse_checkpoint(target)
         for scope, name, part in scope_tables(questions, domains):
             row = summary_row(part, scope, name, base, target, k, entropies)
@@ -195,6 +201,7 @@ def build_report(
         agreement,
         series_rows,
         series_curves if curves else None,
+        perplexity,
     )
 
 
@@ -291,6 +298,8 @@ def report_json(report: Report) -> dict[str, Any]:
     document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
     if report.grading_agreement:
         document["grading_agreement"] = report.grading_agreement
+    if report.perplexity:
+        document["perplexity"] = report.perplexity
     if report.series_rows:
         curves = report.series_curves
         document["series"] = [

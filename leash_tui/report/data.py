@@ -23,6 +23,7 @@ from leash_tui.analysis.grading_agreement import agreement_table, may_have_sourc
 from leash_tui.analysis.token_entropy_kind import exact_stats
 from leash_tui.report import cache as report_cache
 from sampler.store.key_stats import counts_table, merge_stats
+from sampler.store.perplexity_table import read_perplexity
 from sampler.store.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
 from sampler.store.schema import Manifest
 from sampler.store.shard_summary import combined_stats, split_by_summary
@@ -46,6 +47,8 @@ class ReportData:
     #: token_entropy_kind.EXACT_STATS_COLUMNS, when some sample has an exact token entropy
     #: (``leash entropy``); None otherwise
     exact_entropy: pa.Table | None = None
+    #: store.perplexity_table rows (``leash perplexity``); empty when none
+    perplexity: pa.Table | None = None
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -154,4 +157,5 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
         answer_stats=stats,
         agreement=agreement,
         exact_entropy=exact_entropy_table(results),
+        perplexity=read_perplexity(results.root),
     )

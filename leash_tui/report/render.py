@@ -28,6 +28,7 @@ HEADERS = ("", "k", "N", *COUNTS, *RATES, "pass@1", "pass@k", "sign p", "token H
 CURVE_HEADERS = ("", "k", "pass@k", *COUNTS, *RATES)
 SERIES_RATES = ("SRR", "NDR", "NSCR")
 SERIES_HEADERS = ("", "step", "model", "k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
+PERPLEXITY_HEADERS = ("", "category", "source", "traces", "perplexity")
 SERIES_CURVE_HEADERS = ("", "step", "k", "pass@k", *COUNTS, *RATES)
 CSV_COLUMNS = (
     "scope", "name", "base", "target", "k", "N", *COUNTS, *RATES,
@@ -128,6 +129,28 @@ def series_curve_cells(row: dict[str, Any], point: dict[str, Any], first: bool) 
     return [cells[0] if first else "", f"{row['step']:,}", *cells[1:]]
 
 
+def perplexity_cells(row: dict[str, Any], first: bool) -> list[str]:
+    return [
+        row_label(row) if first else "",
+        row["category"],
+        shown(row["source"]),
+        f"{row['n_traces']:,}",
+        fmt_pair(row["perplexity"]),
+    ]
+
+
+def perplexity_lines(report: Report, target: str) -> list[tuple[str, list[str]]]:
+    """(scope key, cells) of one target's perplexity rows, the label on a scope's first."""
+    out, previous = [], None
+    for row in report.perplexity:
+        if row["target"] != target:
+            continue
+        key = f"{row['scope']}/{row['name']}"
+        out.append((key, perplexity_cells(row, key != previous)))
+        previous = key
+    return out
+
+
 def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
     ks = sorted({r["k"] for r in rows})
     values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
@@ -187,6 +210,10 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
     columns = ["row", *CSV_COLUMNS] if with_curves or with_series else list(CSV_COLUMNS)
     if with_series:
         columns += ["series", "step"]
+    if report.perplexity:
+        if "row" not in columns:
+            columns.insert(0, "row")
+        columns += ["category", "source", "n_traces", "perplexity_base", "perplexity_target"]
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for target in report.targets:
@@ -202,6 +229,12 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
                 cells["pass@k_target"] = point["pass@k"]["target"]
                 cells["row"] = "curve"
                 writer.writerow({k: _csv_value(v) for k, v in cells.items()})
+    for row in report.perplexity:
+        cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target", "source")}
+        cells |= {"row": "perplexity", "category": row["category"], "n_traces": row["n_traces"]}
+        cells["perplexity_base"] = row["perplexity"]["base"]
+        cells["perplexity_target"] = row["perplexity"]["target"]
+        writer.writerow({k: _csv_value(v) for k, v in cells.items()})
     for name in report.series_names():
         for row, curve in report.series_of(name):
             flat = _flat(row) | {"row": "series", "series": shown(name), "step": row["step"]}
@@ -253,6 +286,13 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
                     cells[0] = _md_escape(cells[0])
                     curve_lines.append(cells)
             out += _md_table(CURVE_HEADERS, curve_lines)
+            out.append("")
+        lines = perplexity_lines(report, target)
+        if lines:
+            out += [f"### Perplexity of reference traces, {pair}", ""]
+            out += _md_table(
+                PERPLEXITY_HEADERS, [[_md_escape(c) for c in cells] for _, cells in lines]
+            )
             out.append("")
     for name in report.series_names():
         title = f"{_md_escape(shown(name))}, from {_md_escape(shown(report.base))} (step 0)"
@@ -327,6 +367,15 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
         if report.curves is not None:
             curve_lines = [(r["name"], curve_cells(r, p)) for r, c in pairs for p in c or []]
             out += _latex_table(f"Budget curves, {pair}.", CURVE_HEADERS, curve_lines)
+        lines = perplexity_lines(report, target)
+        if lines:
+            escaped = [
+                (key, [latex_escape(c) if i < 3 else c for i, c in enumerate(cells)])
+                for key, cells in lines
+            ]
+            out += _latex_table(
+                f"Perplexity of reference traces, {pair}.", PERPLEXITY_HEADERS, escaped
+            )
     for name in report.series_names():
         title = f"series {latex_escape(shown(name))}, step 0 = {latex_escape(shown(report.base))}"
         lines, curve_lines = [], []
@@ -408,6 +457,20 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
                     label = safe(cells[0] if j == 0 else "")
                     curves.add_row(label, *cells[1:], end_section=j + 1 == len(points))
             console.print(curves)
+        lines = perplexity_lines(report, target)
+        if lines:
+            ppl = Table(
+                title=Text(
+                    f"perplexity of reference traces, {shown(report.base)} → {shown(target)}"
+                ),
+                box=box.SIMPLE_HEAD,
+            )
+            for i, head in enumerate(PERPLEXITY_HEADERS):
+                ppl.add_column(head, justify="right" if i >= 3 else "left")
+            for j, (key, cells) in enumerate(lines):
+                last = j + 1 == len(lines) or lines[j + 1][0] != key
+                ppl.add_row(safe(cells[0]), cells[1], safe(cells[2]), *cells[3:], end_section=last)
+            console.print(ppl)
     for name in report.series_names():
         _print_series(report, name, console)
 

@@ -140,6 +140,7 @@ def teacher_forcing_engine(
     if engine == "vllm":
         raise LeashError(
             "--engine vllm: vLLM returns only top-k log-probabilities per position, not the"
-            " full distribution that exact entropy needs; use --engine hf"
+            " full distribution that exact entropy needs (its prompt log-probabilities would"
+            " do for perplexity, not implemented yet); use --engine hf"
         )
     raise LeashError(f"--engine {engine}: unknown (engines: {', '.join(ENGINES)})")
