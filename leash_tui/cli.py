@@ -43,6 +43,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "leash_tui.commands.report:report",
         "Support dynamics of each target vs the base: P/E/S/O, rates, tests, curves.",
     ),
+    "entropy": (
+        "leash_tui.commands.entropy:entropy",
+        "Exact token entropy of stored samples by teacher forcing (resumable).",
+    ),
+    "perplexity": (
+        "leash_tui.commands.perplexity:perplexity",
+        "Perplexity of reference traces under each model by teacher forcing.",
+    ),
     "benchmarks": (
         "leash_tui.commands.benchmarks:benchmarks",
         "List benchmark presets, or check benchmark files load.",

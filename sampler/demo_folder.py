@@ -267,5 +267,6 @@ def write_demo_results(
                 columns["token_entropy_lower"].append(None)
                 columns["token_entropy_upper"].append(None)
                 columns["cumulative_logprob"].append(None)
+                columns["token_entropy_exact"].append(None)
     append_samples(root, pa.table(columns, schema=SAMPLES_SCHEMA))
     return root

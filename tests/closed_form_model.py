@@ -91,12 +91,29 @@ class ClosedFormModel:
 
 def build_checkpoint(folder: Path, model: ClosedFormModel, context: int = 64) -> Path:
     """Write a transformers checkpoint (config, safetensors, tokenizer) for ``model``."""
+    folder = build_logits_checkpoint(folder, vocabulary(), model.logits(), context)
+    (folder / "closed_form.json").write_text(
+        json.dumps({"answers": model.answers, "eos": model.eos}), encoding="utf-8"
+    )
+    return folder
+
+
+def spread_vocabulary(size: int) -> list[str]:
+    """A word vocabulary of ``size`` tokens: the special, answer and prompt words, then w<i>."""
+    words = SPECIAL + ANSWERS + PROMPT_WORDS
+    return words + [f"w{i}" for i in range(size - len(words))]
+
+
+def build_logits_checkpoint(
+    folder: Path, words: list[str], logits: np.ndarray, context: int = 64
+) -> Path:
+    """A checkpoint over the word vocabulary ``words`` whose next-token logits are ``logits``
+    at every position, whatever the context (see the module docstring)."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
     folder = Path(folder)
-    words = vocabulary()
     tok = Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate(words)}, unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     tok.decoder = decoders.WordPiece(prefix="##", cleanup=False)
@@ -132,12 +149,9 @@ def build_checkpoint(folder: Path, model: ClosedFormModel, context: int = 64) ->
         for layer in net.model.layers:
             layer.input_layernorm.weight.fill_(1.0)
             layer.post_attention_layernorm.weight.fill_(1.0)
-        net.lm_head.weight[:, 0] = torch.tensor(model.logits(), dtype=torch.float32)
+        net.lm_head.weight[:, 0] = torch.tensor(np.asarray(logits), dtype=torch.float32)
     net.save_pretrained(folder)
     fast.save_pretrained(folder)
-    (folder / "closed_form.json").write_text(
-        json.dumps({"answers": model.answers, "eos": model.eos}), encoding="utf-8"
-    )
     return folder
 
 

@@ -106,6 +106,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             f"{s['n_error']:,}",
         )
     print_fitted(console, samples)
+    render_series(info.get("series", []), console)
     render_agreement(info.get("grading_agreement", []), console)
     render_missing(info.get("missing_questions", []), console)
     for note in info.get("coverage", []):
@@ -121,6 +122,19 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             " another tool or an older leash): reports and the explorer scan them"
         )
     console.print(line)
+
+
+def render_series(series: list[dict[str, Any]], console: Console) -> None:
+    """One line per training series (targets NAME@STEP): its steps, the base as step 0."""
+    for run in series:
+        if run.get("error"):
+            console.print(Text(f"warning: {one_line(run['error'])}", style="yellow"))
+            continue
+        steps = ", ".join(
+            f"{step:,} ({one_line(model)})"
+            for step, model in zip(run["steps"], run["models"], strict=True)
+        )
+        console.print(Text(f"series {one_line(run['name'])}: steps {steps}"))
 
 
 def render_agreement(rows: list[dict[str, Any]], console: Console) -> None:

@@ -95,6 +95,12 @@ COMMANDS: tuple[Command, ...] = (
         "main",
         "Filter: grading disagreements, leash vs imported verdicts (toggle)",
     ),
+    Command(
+        "w",
+        "toggle_flips",
+        "main",
+        "Filter: questions whose support flips back and forth between training steps (toggle)",
+    ),
     Command("0", "clear_filters", "main", "Clear all filters and the search"),
     Command("t", "cycle_tag_filter", "main", "Cycle the tag filter (tagged, untagged, each tag)"),
     Command("p", "budget", "main", "Budget plot: pass@k and P/E/S/O against k"),

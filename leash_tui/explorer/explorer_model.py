@@ -28,6 +28,13 @@ from leash_tui.analysis.grading_agreement import (
     disagreements_by_question,
     may_have_source_verdicts,
 )
+from leash_tui.analysis.series import (
+    Series,
+    find_series,
+    first_loss_step,
+    flip_counts,
+    support_strip,
+)
 from leash_tui.analysis.support import CATEGORIES, compare_questions, summary_rows
 from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
@@ -47,6 +54,7 @@ SORTS = (
     ("drop", "pass@1 drop"),
     ("id", "benchmark, id"),
     ("tag", "triage tag"),
+    ("lost", "step the base's support was lost"),
 )
 #: Tag filters the tag-filter key cycles through (None = no filter).
 TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
@@ -286,6 +294,9 @@ class ExplorerModel:
         self.disagreements_known = False
         self.disagreement_filter = False
         self._disagreement_masks: dict[str, np.ndarray] = {}
+        #: per target of a training series: (states, flips, first loss step) per pair row
+        self._series_cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.flip_filter = False
         self.search = ""
         self.sort = SORTS[0][0]
         self.target = self.targets[0]
@@ -303,6 +314,7 @@ class ExplorerModel:
             raise LeashError(f"no target model named {target!r}")
         self.target = target
         self._tag_codes = None
+        self.flip_filter = self.flip_filter and self.series() is not None
         self.refresh_view()
 
     def next_target(self) -> str:
@@ -384,6 +396,7 @@ class ExplorerModel:
         self.benchmark_filter = None
         self.tag_filter = None
         self.disagreement_filter = False
+        self.flip_filter = False
         self.search = ""
         self.refresh_view()
 
@@ -426,6 +439,60 @@ class ExplorerModel:
             self._disagreement_masks[self.target] = hit.to_numpy(zero_copy_only=False)
         return self._disagreement_masks[self.target]
 
+    # -- training series (targets NAME@STEP) -------------------------------------------------
+    def series(self) -> Series | None:
+        """The training series the selected target belongs to, or None."""
+        try:
+            runs = find_series(self.targets)
+        except ValueError:
+            return None
+        return next((r for r in runs if self.target in dict(r.checkpoints).values()), None)
+
+    def _series_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(states, flips, first loss step) per pair row, for the selected target's series.
+
+        states[i, j] is 1 when question i is in the support of step j's model (the base is
+        step 0) at that model's comparison budget, 0 when not, -1 when not compared.
+        """
+        run = self.series()
+        if run is None:
+            return None
+        if self.target not in self._series_cache:
+            keys = self.pair.keys
+            states = np.full((self.total, len(run.steps)), -1, dtype=np.int8)
+            for j, (_, model) in enumerate(run.models(self.base)):
+                table = compare_questions(self.counts, self.base, model)
+                passk = _np(table, "passk_target")
+                where = pc.index_in(
+                    keys,
+                    value_set=_keys(table.column("benchmark"), table.column("question_id")),
+                )
+                where_np = pc.fill_null(where, -1).to_numpy(zero_copy_only=False)
+                found = where_np >= 0
+                values = passk[where_np[found]]
+                states[found, j] = np.where(np.isnan(values), -1, values >= 0.5)
+            self._series_cache[self.target] = (
+                states,
+                flip_counts(states),
+                first_loss_step(states, run.steps),
+            )
+        return self._series_cache[self.target]
+
+    def strip(self, row: QuestionRow) -> str:
+        """The question's support along the series' steps (``●●○``), or "" without a series."""
+        arrays = self._series_arrays()
+        if arrays is None:
+            return ""
+        states = arrays[0][row.index]
+        return support_strip([None if s < 0 else bool(s) for s in states])
+
+    def set_flip_filter(self, on: bool) -> bool:
+        """Show only questions whose support flips back and forth (2+ changes along the
+        steps); refused (False) when the target is not a checkpoint of a series."""
+        self.flip_filter = on and self.series() is not None
+        self.refresh_view()
+        return self.flip_filter
+
     def cycle_sort(self) -> str:
         keys = [k for k, _ in SORTS]
         self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
@@ -450,6 +517,8 @@ class ExplorerModel:
             parts.append(
                 f"tag:{TAGS[self.tag_filter][0] if self.tag_filter in TAGS else self.tag_filter}"
             )
+        if self.flip_filter:
+            parts.append("flips")
         if self.search:
             parts.append(f"/{self.search}")
         return " ".join(parts)
@@ -472,6 +541,9 @@ class ExplorerModel:
                 mask &= tags == list(TAGS).index(self.tag_filter)
         if self.disagreement_filter and self.disagreements is not None:
             mask &= self._disagreement_mask()
+        series = self._series_arrays() if self.flip_filter else None
+        if series is not None:
+            mask &= series[1] >= 2
         if self.search:
             needle = self.search
             hit = pc.or_(
@@ -494,6 +566,10 @@ class ExplorerModel:
             keys = (*support, -pair.drop[rows])
         elif self.sort == "id":
             keys = (pair.natural[rows],)
+        elif self.sort == "lost":  # earliest loss first; questions never lost after
+            series = self._series_arrays()
+            lost = np.full(rows.size, -1) if series is None else series[2][rows]
+            keys = (*support, np.where(lost < 0, np.iinfo(np.int64).max, lost))
         else:  # tag: tagged first, in TAGS order
             tags = self._tags()[rows].astype(np.int32)
             keys = (*support, np.where(tags < 0, 10_000, tags))

@@ -220,6 +220,18 @@ class MainScreen(TriageActions, Screen[None]):
         label = "off" if tag is None else TAGS[tag][0] if tag in TAGS else tag
         self.app.notify(f"tag filter: {label}", markup=False, timeout=2)
 
+    def action_toggle_flips(self) -> None:
+        model = self.model
+        if model.set_flip_filter(not model.flip_filter):
+            self.app.notify("flip filter: on", markup=False, timeout=2)
+        elif model.series() is None:
+            self.app.notify(
+                "the target is not a checkpoint of a training series (name NAME@STEP)",
+                markup=False,
+                timeout=3,
+            )
+        self.refresh_all()
+
     def action_toggle_disagreements(self) -> None:
         model = self.model
         if model.disagreement_filter:

@@ -54,13 +54,16 @@ MAX_BENCHMARK_WIDTH = 20
 MIN_PROBLEM_WIDTH = 12
 
 
-def _layout(width: int, id_width: int = 8, benchmark_width: int = 16) -> list[Column]:
+def _layout(
+    width: int, id_width: int = 8, benchmark_width: int = 16, steps: int = 0
+) -> list[Column]:
     """Columns that fit ``width``, laid out for 80 columns first.
 
     The columns that decide triage (category, base and target c/n, p, tag) and the id
     (as wide as the longest id, up to MAX_ID_WIDTH) come first; the benchmark column
     takes what it needs when there is room and shrinks first when there is not; a
-    problem preview takes what is left.
+    problem preview takes what is left. With a training series (``steps`` > 0), a strip
+    of the question's support per step follows the category.
     """
     id_col = Column("id", max(2, min(id_width, MAX_ID_WIDTH)))
     triage = [
@@ -70,6 +73,8 @@ def _layout(width: int, id_width: int = 8, benchmark_width: int = 16) -> list[Co
         Column("p", 6, "right"),
         Column("tag", 7),
     ]
+    if steps:
+        triage.insert(1, Column("steps", max(5, steps)))
     bench = max(9, min(benchmark_width, MAX_BENCHMARK_WIDTH))
     used = sum(c.width + 1 for c in triage) + id_col.width + 1
     room = width - used - 1
@@ -227,7 +232,8 @@ class QuestionList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        columns = _layout(width, *self._text_widths())
+        series = self.model.series()
+        columns = _layout(width, *self._text_widths(), steps=len(series.steps) if series else 0)
         if y == 0:
             style = self.get_component_rich_style("question-list--header")
             text = " ".join(_fit(c.title, c.width, c.align) for c in columns)
@@ -260,6 +266,7 @@ class QuestionList(ScrollView, can_focus=True):
             "target c/n": f"{row.c_target}/{row.n_target}",
             "p": format_p(row.fisher_p),
             "tag": self.model.tag_label(row),
+            "steps": self.model.strip(row),
         }
         out = []
         for column in columns:

@@ -22,12 +22,15 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
+from leash_tui.analysis.perplexity import perplexity_rows
+from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
     compare_questions,
     missing_questions,
     scope_tables,
     summary_row,
 )
+from leash_tui.analysis.token_entropy_kind import prefer_exact
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
 from sampler.store.schema import MANIFEST_FILE
@@ -47,6 +50,23 @@ class Report:
     notes: list[str] = field(default_factory=list)
     #: per reported model with source verdicts: grading_agreement.agreement_by_model rows
     grading_agreement: list[dict[str, Any]] = field(default_factory=list)
+    #: training series (targets named NAME@STEP): rows like ``rows`` plus ``series`` and
+    #: ``step``, per series, then per scope, in step order; step 0 is the base against
+    #: itself (P = the base's support, E = S = 0)
+    series_rows: list[dict[str, Any]] = field(default_factory=list)
+    series_curves: list[list[dict[str, Any]]] | None = None  # one per series row, when asked
+    #: analysis.perplexity rows of every target (``leash perplexity`` results)
+    perplexity: list[dict[str, Any]] = field(default_factory=list)
+
+    def series_names(self) -> list[str]:
+        """The series of the report, in order."""
+        return list(dict.fromkeys(row["series"] for row in self.series_rows))
+
+    def series_of(self, name: str) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
+        """(row, curve or None) of one series, in report order."""
+        curves = self.series_curves or [None] * len(self.series_rows)
+        pairs = zip(self.series_rows, curves, strict=True)
+        return [(r, c) for r, c in pairs if r["series"] == name]
 
     def rows_of(self, target: str) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
         """(row, curve or None) of one target, in report order."""
@@ -119,9 +139,17 @@ def build_report(
     if note:
         notes.append(note)
     domains = data.domains()
-    entropies = {m: model_stats(data.answer_stats, m) for m in [base, *chosen]}
+    entropies, kinds = {}, {}
+    for m in [base, *chosen]:
+        entropies[m], kinds[m] = prefer_exact(
+            model_stats(data.answer_stats, m), data.exact_entropy, m
+        )
+    note = _entropy_kind_note(kinds)
+    if note:
+        notes.append(note)
     rows: list[dict[str, Any]] = []
     row_curves: list[list[dict[str, Any]]] = []
+    perplexity: list[dict[str, Any]] = []
     unverified: list[str] = []
     for target in chosen:
         try:
@@ -136,8 +164,15 @@ def build_report(
                     f" {base} vs {target}: {_listing(names)}"
                 )
         unverified += _unverified_questions(questions, base, target)
+        if data.perplexity is not None and data.perplexity.num_rows:
+            perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
+        checkpoint = parse_checkpoint(target)
         for scope, name, part in scope_tables(questions, domains):
-            rows.append(summary_row(part, scope, name, base, target, k, entropies))
+            row = summary_row(part, scope, name, base, target, k, entropies)
+            row["token_entropy_kind"] = _kinds(row, kinds)
+            if checkpoint is not None:
+                row["series"], row["step"] = checkpoint
+            rows.append(row)
             if curves:
                 row_curves.append(_curve_points(part))
     if unverified:
@@ -157,7 +192,77 @@ def build_report(
         agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
         agreement.sort(key=lambda r: models.index(r["model"]))
         notes += agreement_notes(data.agreement, models)
-    return Report(base, chosen, rows, row_curves if curves else None, notes, agreement)
+    series_rows, series_curves = _series_rows(data, base, chosen, k, entropies, kinds, curves)
+    return Report(
+        base,
+        chosen,
+        rows,
+        row_curves if curves else None,
+        notes,
+        agreement,
+        series_rows,
+        series_curves if curves else None,
+        perplexity,
+    )
+
+
+def _series_rows(
+    data: ReportData,
+    base: str,
+    targets: Sequence[str],
+    k: int | None,
+    entropies: dict[str, pa.Table],
+    kinds: dict[str, str | None],
+    curves: bool,
+) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
+    """Rows (and curves) of every training series among ``targets``: per series, per scope
+    (benchmarks, domains, overall), one row per step in step order, the base as step 0."""
+    try:
+        series = find_series(targets)
+    except ValueError as exc:
+        raise LeashError(f"{data.root / MANIFEST_FILE}: {exc}") from None
+    domains = data.domains()
+    rows: list[dict[str, Any]] = []
+    row_curves: list[list[dict[str, Any]]] = []
+    for run in series:
+        by_scope: dict[tuple[str, str], list[tuple[dict[str, Any], pa.Table]]] = {}
+        for step, model in run.models(base):
+            try:
+                questions = compare_questions(data.counts, base, model, k)
+            except ValueError as exc:
+                raise LeashError(f"--k {k}: {exc}") from None
+            for scope, name, part in scope_tables(questions, domains):
+                row = summary_row(part, scope, name, base, model, k, entropies)
+                row["token_entropy_kind"] = _kinds(row, kinds)
+                row["series"], row["step"] = run.name, step
+                by_scope.setdefault((scope, name), []).append((row, part))
+        for entries in by_scope.values():
+            for row, part in entries:
+                rows.append(row)
+                if curves:
+                    row_curves.append(_curve_points(part))
+    return rows, row_curves
+
+
+def _kinds(row: dict[str, Any], kinds: dict[str, str | None]) -> dict[str, str | None]:
+    """The kind of each token entropy of ``row`` (null where the row shows none)."""
+    return {
+        role: kinds.get(row[role]) if row["token_entropy"][role] is not None else None
+        for role in ("base", "target")
+    }
+
+
+def _entropy_kind_note(kinds: dict[str, str | None]) -> str | None:
+    """Which token entropy each model's numbers are, when any is exact."""
+    if "exact" not in kinds.values():
+        return None
+    parts = [
+        f"{m}: {'exact (teacher forcing)' if k == 'exact' else k}" for m, k in kinds.items() if k
+    ]
+    text = "token entropy is " + "; ".join(parts)
+    if "top-k" in kinds.values():
+        text += " (top-k is the top-k part, a lower bound: compare models of one kind)"
+    return text
 
 
 def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[str]:
@@ -185,11 +290,21 @@ def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
 
 def report_json(report: Report) -> dict[str, Any]:
     """The interchange.md section 2 document (rows carry "curve" when curves were asked;
-    the optional "grading_agreement" list is there when samples carry source verdicts)."""
+    the optional "grading_agreement" list is there when samples carry source verdicts;
+    the optional "series" list holds the training-series rows, each with ``series`` and
+    ``step``, step 0 being the base against itself)."""
     rows = []
     for i, row in enumerate(report.rows):
         rows.append({**row, "curve": report.curves[i]} if report.curves is not None else row)
     document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
     if report.grading_agreement:
         document["grading_agreement"] = report.grading_agreement
+    if report.perplexity:
+        document["perplexity"] = report.perplexity
+    if report.series_rows:
+        curves = report.series_curves
+        document["series"] = [
+            {**row, "curve": curves[i]} if curves is not None else row
+            for i, row in enumerate(report.series_rows)
+        ]
     return document

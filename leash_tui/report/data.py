@@ -20,9 +20,11 @@ import pyarrow as pa
 
 from leash_tui.analysis.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_table
 from leash_tui.analysis.grading_agreement import agreement_table, may_have_source_verdicts
+from leash_tui.analysis.token_entropy_kind import exact_stats
 from leash_tui.report import cache as report_cache
 from sampler.store.coverage import coverage_notes
 from sampler.store.key_stats import counts_table, merge_stats
+from sampler.store.perplexity_table import read_perplexity
 from sampler.store.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
 from sampler.store.sample_keys import check_unique_samples
 from sampler.store.schema import Manifest
@@ -46,6 +48,11 @@ class ReportData:
     agreement: pa.Table | None = None
     #: store.coverage notes: listed questions a model has no sample of, unlisted ones
     coverage: list[str] = field(default_factory=list)
+    #: token_entropy_kind.EXACT_STATS_COLUMNS, when some sample has an exact token entropy
+    #: (``leash entropy``); None otherwise
+    exact_entropy: pa.Table | None = None
+    #: store.perplexity_table rows (``leash perplexity``); empty when none
+    perplexity: pa.Table | None = None
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -111,6 +118,32 @@ def report_tables(
     return counts, stats
 
 
+def exact_entropy_table(results: Results) -> pa.Table | None:
+    """Per (question, model) sums of ``token_entropy_exact``, read (four narrow columns)
+    only from shards whose row-group statistics show a value; None when no shard has one."""
+    import pyarrow.parquet as pq
+
+    pieces = []
+    columns = ["benchmark", "question_id", "model", "token_entropy_exact"]
+    for path in results.shard_paths():
+        handle = pq.ParquetFile(path)
+        if "token_entropy_exact" not in handle.schema_arrow.names:
+            continue
+        meta = handle.metadata
+        index = handle.schema_arrow.names.index("token_entropy_exact")
+        groups = [meta.row_group(i) for i in range(meta.num_row_groups)]
+        stats = [g.column(index).statistics for g in groups]
+        if all(
+            s is not None and s.null_count == g.num_rows for s, g in zip(stats, groups, strict=True)
+        ):
+            continue  # every value null
+        pieces.append(handle.read(columns=columns))
+    if not pieces:
+        return None
+    table = pa.concat_tables([p.cast(pieces[0].schema) for p in pieces])
+    return exact_stats(table.select(columns))
+
+
 def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
     """Open ``root`` and compute counts and answer statistics (LeashError on bad input);
     ``use_cache`` as in ``report_tables``. Grading agreement is read when the shards'
@@ -129,4 +162,6 @@ def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
         answer_stats=stats,
         agreement=agreement,
         coverage=coverage_notes(results.manifest, results.questions, counts),
+        exact_entropy=exact_entropy_table(results),
+        perplexity=read_perplexity(results.root),
     )

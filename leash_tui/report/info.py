@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_table
+from leash_tui.analysis.series import find_series
 from sampler.store.coverage import coverage_notes
 from sampler.store.reader import VERDICT_COUNT_COLUMNS, Results
 from sampler.store.schema import FORMAT, Manifest
@@ -73,6 +74,7 @@ def describe_results(results: Results) -> dict[str, Any]:
             for b in manifest.benchmarks
         ],
         "samples": samples,
+        "series": series_description(manifest),
         "missing_questions": missing_questions(counts, manifest),
         "coverage": coverage_notes(manifest, questions, counts),
         "grading_agreement": sorted(
@@ -85,6 +87,26 @@ def describe_results(results: Results) -> dict[str, Any]:
             shard_summary(path) is None for path in results.shard_paths()
         ),
     }
+
+
+def series_description(manifest: Manifest) -> list[dict[str, Any]]:
+    """Training series among the targets (names ``NAME@STEP``): name, steps and models,
+    the base being step 0. A duplicate step is reported as the series' ``error``."""
+    base = manifest.base
+    if base is None:
+        return []
+    try:
+        found = find_series(m.name for m in manifest.targets)
+    except ValueError as exc:
+        return [{"name": None, "steps": [], "models": [], "error": str(exc)}]
+    return [
+        {
+            "name": run.name,
+            "steps": run.steps,
+            "models": [model for _, model in run.models(base.name)],
+        }
+        for run in found
+    ]
 
 
 def _model_order(manifest, name: str) -> tuple[int, int]:

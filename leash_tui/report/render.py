@@ -26,10 +26,15 @@ RATES = ("SRR", "NDR", "SDS", "NSCR")
 COUNTS = ("P", "E", "S", "O")
 HEADERS = ("", "k", "N", *COUNTS, *RATES, "pass@1", "pass@k", "sign p", "token H", "answer H")
 CURVE_HEADERS = ("", "k", "pass@k", *COUNTS, *RATES)
+SERIES_RATES = ("SRR", "NDR", "NSCR")
+SERIES_HEADERS = ("", "step", "model", "k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
+PERPLEXITY_HEADERS = ("", "category", "source", "traces", "perplexity")
+SERIES_CURVE_HEADERS = ("", "step", "k", "pass@k", *COUNTS, *RATES)
 CSV_COLUMNS = (
     "scope", "name", "base", "target", "k", "N", *COUNTS, *RATES,
     "pass@1_base", "pass@1_target", "pass@k_base", "pass@k_target", "sign_test_p",
     "token_entropy_base", "token_entropy_target", "answer_entropy_base", "answer_entropy_target",
+    "token_entropy_kind_base", "token_entropy_kind_target",
 )  # fmt: skip
 
 
@@ -89,13 +94,82 @@ def curve_cells(row: dict[str, Any], point: dict[str, Any], arrow: str = " → "
     ]
 
 
+def series_cells(row: dict[str, Any], first: bool, arrow: str = " → ") -> list[str]:
+    """A series row: the scope's label on its first step only, then step, model, counts."""
+    return [
+        row_label(row) if first else "",
+        f"{row['step']:,}",
+        shown(row["target"]),
+        f"{row['k']:,}",
+        f"{row['N']:,}",
+        *(fmt_count(row[c]) for c in COUNTS),
+        *(fmt_rate(row[r]) for r in SERIES_RATES),
+        fmt_pair(row["pass@1"], arrow=arrow),
+        fmt_pair(row["pass@k"], arrow=arrow),
+    ]
+
+
+def series_blocks(
+    pairs: list[tuple[dict[str, Any], Any]],
+) -> list[list[tuple[dict[str, Any], Any]]]:
+    """The rows of one series cut into scope blocks (one block = all steps of a scope)."""
+    blocks: list[list[tuple[dict[str, Any], Any]]] = []
+    for row, curve in pairs:
+        if not blocks or (blocks[-1][0][0]["scope"], blocks[-1][0][0]["name"]) != (
+            row["scope"],
+            row["name"],
+        ):
+            blocks.append([])
+        blocks[-1].append((row, curve))
+    return blocks
+
+
+def series_curve_cells(row: dict[str, Any], point: dict[str, Any], first: bool) -> list[str]:
+    cells = curve_cells(row, point)
+    return [cells[0] if first else "", f"{row['step']:,}", *cells[1:]]
+
+
+def perplexity_cells(row: dict[str, Any], first: bool) -> list[str]:
+    return [
+        row_label(row) if first else "",
+        row["category"],
+        shown(row["source"]),
+        f"{row['n_traces']:,}",
+        fmt_pair(row["perplexity"]),
+    ]
+
+
+def perplexity_lines(report: Report, target: str) -> list[tuple[str, list[str]]]:
+    """(scope key, cells) of one target's perplexity rows, the label on a scope's first."""
+    out, previous = [], None
+    for row in report.perplexity:
+        if row["target"] != target:
+            continue
+        key = f"{row['scope']}/{row['name']}"
+        out.append((key, perplexity_cells(row, key != previous)))
+        previous = key
+    return out
+
+
 def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
     ks = sorted({r["k"] for r in rows})
     values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
     return (
         f"A correct answer never seen in k samples has probability at most ε = -ln ζ / k"
-        f" (ζ = {zeta:g}): {values}."
+        f" (ζ = {zeta:g}): {values}." + entropy_kind_note(rows)
     )
+
+
+def entropy_kind_note(rows: list[dict[str, Any]]) -> str:
+    """ " Token H: exact …" when some token entropy shown is exact; else nothing."""
+    if not rows:
+        return ""
+    kinds = rows[0].get("token_entropy_kind") or {}
+    if "exact" not in kinds.values():
+        return ""
+    said = {"exact": "exact (teacher forcing)", "top-k": "top-k part (lower bound)"}
+    parts = [f"{shown(rows[0][role])} {said[kind]}" for role, kind in kinds.items() if kind]
+    return " Token H: " + ", ".join(parts) + "."
 
 
 # -- formats --------------------------------------------------------------------------
@@ -121,6 +195,10 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
         flat[f"{key}_base"] = row[key]["base"]
         flat[f"{key}_target"] = row[key]["target"]
     flat["sign_test_p"] = row["sign_test_p"]
+    for role in ("base", "target"):
+        flat[f"token_entropy_kind_{role}"] = row.get("token_entropy_kind", {}).get(role)
+    if "series" in row:
+        flat["series"], flat["step"] = shown(row["series"]), row["step"]
     return flat
 
 
@@ -128,7 +206,14 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
     """One table; with curves, a first column ``row`` tells summary rows from curve points."""
     out = io.StringIO()
     with_curves = report.curves is not None
-    columns = ["row", *CSV_COLUMNS] if with_curves else list(CSV_COLUMNS)
+    with_series = bool(report.series_rows)
+    columns = ["row", *CSV_COLUMNS] if with_curves or with_series else list(CSV_COLUMNS)
+    if with_series:
+        columns += ["series", "step"]
+    if report.perplexity:
+        if "row" not in columns:
+            columns.insert(0, "row")
+        columns += ["category", "source", "n_traces", "perplexity_base", "perplexity_target"]
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for target in report.targets:
@@ -143,6 +228,23 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
                 cells["pass@k_base"] = point["pass@k"]["base"]
                 cells["pass@k_target"] = point["pass@k"]["target"]
                 cells["row"] = "curve"
+                writer.writerow({k: _csv_value(v) for k, v in cells.items()})
+    for row in report.perplexity:
+        cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target", "source")}
+        cells |= {"row": "perplexity", "category": row["category"], "n_traces": row["n_traces"]}
+        cells["perplexity_base"] = row["perplexity"]["base"]
+        cells["perplexity_target"] = row["perplexity"]["target"]
+        writer.writerow({k: _csv_value(v) for k, v in cells.items()})
+    for name in report.series_names():
+        for row, curve in report.series_of(name):
+            flat = _flat(row) | {"row": "series", "series": shown(name), "step": row["step"]}
+            writer.writerow({k: _csv_value(v) for k, v in flat.items()})
+            for point in curve or []:
+                cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target")}
+                cells |= {key: point[key] for key in ("k", *COUNTS, *RATES)}
+                cells["pass@k_base"] = point["pass@k"]["base"]
+                cells["pass@k_target"] = point["pass@k"]["target"]
+                cells |= {"row": "series_curve", "series": shown(name), "step": row["step"]}
                 writer.writerow({k: _csv_value(v) for k, v in cells.items()})
     return out.getvalue()
 
@@ -185,6 +287,30 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
                     curve_lines.append(cells)
             out += _md_table(CURVE_HEADERS, curve_lines)
             out.append("")
+        lines = perplexity_lines(report, target)
+        if lines:
+            out += [f"### Perplexity of reference traces, {pair}", ""]
+            out += _md_table(
+                PERPLEXITY_HEADERS, [[_md_escape(c) for c in cells] for _, cells in lines]
+            )
+            out.append("")
+    for name in report.series_names():
+        title = f"{_md_escape(shown(name))}, from {_md_escape(shown(report.base))} (step 0)"
+        out += [f"## Series {title}", ""]
+        lines, curve_lines = [], []
+        for block in series_blocks(report.series_of(name)):
+            for j, (row, curve) in enumerate(block):
+                cells = series_cells(row, j == 0)
+                cells[0], cells[2] = _md_escape(cells[0]), _md_escape(cells[2])
+                lines.append(cells)
+                for i, point in enumerate(curve or []):
+                    curve_cells_ = series_curve_cells(row, point, j == 0 and i == 0)
+                    curve_cells_[0] = _md_escape(curve_cells_[0])
+                    curve_lines.append(curve_cells_)
+        out += [*_md_table(SERIES_HEADERS, lines), ""]
+        if report.series_curves is not None:
+            out += [f"### Budget curves per step, series {title}", ""]
+            out += [*_md_table(SERIES_CURVE_HEADERS, curve_lines), ""]
     return "\n".join(out)
 
 
@@ -241,6 +367,32 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
         if report.curves is not None:
             curve_lines = [(r["name"], curve_cells(r, p)) for r, c in pairs for p in c or []]
             out += _latex_table(f"Budget curves, {pair}.", CURVE_HEADERS, curve_lines)
+        lines = perplexity_lines(report, target)
+        if lines:
+            escaped = [
+                (key, [latex_escape(c) if i < 3 else c for i, c in enumerate(cells)])
+                for key, cells in lines
+            ]
+            out += _latex_table(
+                f"Perplexity of reference traces, {pair}.", PERPLEXITY_HEADERS, escaped
+            )
+    for name in report.series_names():
+        title = f"series {latex_escape(shown(name))}, step 0 = {latex_escape(shown(report.base))}"
+        lines, curve_lines = [], []
+        for block in series_blocks(report.series_of(name)):
+            for j, (row, curve) in enumerate(block):
+                key = f"{row['scope']}/{row['name']}"
+                cells = series_cells(row, j == 0)
+                cells[2] = latex_escape(cells[2])
+                lines.append((key, cells))
+                curve_lines += [
+                    (f"{key}/{row['step']}", series_curve_cells(row, p, i == 0))
+                    for i, p in enumerate(curve or [])
+                ]
+        out += _latex_table(f"Training dynamics, {title}.", SERIES_HEADERS, lines)
+        if report.series_curves is not None:
+            caption = f"Budget curves per step, {title}."
+            out += _latex_table(caption, SERIES_CURVE_HEADERS, curve_lines)
     return "\n".join(out)
 
 
@@ -275,6 +427,18 @@ def _fit_columns(headers: tuple[str, ...], groups: dict[str, int]) -> list[Any]:
 
     first = FitColumn("scope", justify="left", key=True)
     return [first, *(FitColumn(h, group=groups[h]) for h in headers[1:])]
+
+
+def _plain_columns(
+    headers: tuple[str, ...], left: tuple[int, ...], keys: tuple[int, ...]
+) -> list[Any]:
+    """Columns of a small table: ``keys`` name the row (repeated in every part of a split)."""
+    from leash_tui.report.fit import FitColumn
+
+    return [
+        FitColumn(h, justify="left" if i in left else "right", key=i in keys, group=i)
+        for i, h in enumerate(headers)
+    ]
 
 
 def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
@@ -315,6 +479,54 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
                     label = safe(cells[0] if j == 0 else "")
                     curves.add_row(label, *cells[1:], end_section=j + 1 == len(points))
             print_fitted(console, curves)
+        lines = perplexity_lines(report, target)
+        if lines:
+            ppl = FitTable(
+                _plain_columns(PERPLEXITY_HEADERS, left=(0, 1, 2), keys=(0, 1, 2)),
+                title=Text(
+                    f"perplexity of reference traces, {shown(report.base)} → {shown(target)}"
+                ),
+            )
+            for j, (key, cells) in enumerate(lines):
+                last = j + 1 == len(lines) or lines[j + 1][0] != key
+                ppl.add_row(safe(cells[0]), cells[1], safe(cells[2]), *cells[3:], end_section=last)
+            print_fitted(console, ppl)
+    for name in report.series_names():
+        _print_series(report, name, console)
+
+
+def _print_series(report: Report, name: str, console: Any) -> None:
+    """One training series: per scope, a row per step (the base is step 0)."""
+    from rich.text import Text
+
+    from leash_tui.report.fit import FitTable, print_fitted
+    from leash_tui.safe_text import safe
+
+    blocks = series_blocks(report.series_of(name))
+    title = f"series {shown(name)}: {shown(report.base)} (step 0) → checkpoints"
+    table = FitTable(
+        _plain_columns(SERIES_HEADERS, left=(0, 2), keys=(0, 1, 2)),
+        title=Text(title, style="bold"),
+    )
+    for block in blocks:
+        for j, (row, _) in enumerate(block):
+            cells = series_cells(row, j == 0)
+            style = "bold" if row["scope"] == "overall" else ""
+            table.add_row(safe(cells[0], style), *cells[1:], end_section=j + 1 == len(block))
+    print_fitted(console, table)
+    if report.series_curves is None:
+        return
+    curves = FitTable(
+        _plain_columns(SERIES_CURVE_HEADERS, left=(0,), keys=(0, 1, 2)),
+        title=Text(f"budget curves per step, series {shown(name)}"),
+    )
+    for block in blocks:
+        for j, (row, curve) in enumerate(block):
+            points = curve or []
+            for i, point in enumerate(points):
+                cells = series_curve_cells(row, point, j == 0 and i == 0)
+                curves.add_row(safe(cells[0]), *cells[1:], end_section=i + 1 == len(points))
+    print_fitted(console, curves)
 
 
 RENDERERS: dict[str, Callable[[Report, float], str]] = {

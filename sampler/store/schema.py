@@ -59,6 +59,9 @@ SAMPLES_SCHEMA = pa.schema(
         pa.field("token_entropy_lower", pa.float64()),
         pa.field("token_entropy_upper", pa.float64()),
         pa.field("cumulative_logprob", pa.float64()),
+        # exact mean token entropy by teacher forcing (``leash entropy``); later addition,
+        # so older shards lack it and read it as null
+        pa.field("token_entropy_exact", pa.float64()),
     ]
 )
 
@@ -77,14 +80,15 @@ QUESTIONS_SCHEMA = pa.schema(
     ]
 )
 
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+\-]*$")
+#: ``@`` is allowed so that a checkpoint of a training run can be named ``NAME@STEP``.
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@\-]*$")
 
 
 def check_name(kind: str, name: str) -> str:
     """Return ``name`` if it is a valid model or benchmark name, else raise ValueError."""
     if not isinstance(name, str) or not _NAME_RE.fullmatch(name) or len(name) > 128:
         raise ValueError(
-            f"invalid {kind} name {name!r}: use letters, digits, '.', '_', '+' or '-',"
+            f"invalid {kind} name {name!r}: use letters, digits, '.', '_', '+', '@' or '-',"
             " starting with a letter or digit"
         )
     return name
