@@ -51,6 +51,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "leash_tui.commands.perplexity:perplexity",
         "Perplexity of reference traces under each model by teacher forcing.",
     ),
+    "witnesses": (
+        "leash_tui.commands.witnesses:witnesses",
+        "Show the accepted samples behind fragile support claims, beside the gold.",
+    ),
     "benchmarks": (
         "leash_tui.commands.benchmarks:benchmarks",
         "List benchmark presets, or check benchmark files load.",

@@ -101,6 +101,12 @@ COMMANDS: tuple[Command, ...] = (
         "main",
         "Filter: questions whose support flips back and forth between training steps (toggle)",
     ),
+    Command(
+        "a",
+        "toggle_fragile",
+        "main",
+        "Filter: fragile support claims, resting on 1 or 2 accepted samples (toggle)",
+    ),
     Command("0", "clear_filters", "main", "Clear all filters and the search"),
     Command("t", "cycle_tag_filter", "main", "Cycle the tag filter (tagged, untagged, each tag)"),
     Command("p", "budget", "main", "Budget plot: pass@k and P/E/S/O against k"),

@@ -36,6 +36,7 @@ from leash_tui.analysis.series import (
     support_strip,
 )
 from leash_tui.analysis.support import CATEGORIES, compare_questions, summary_rows
+from leash_tui.analysis.witnesses import fragile_mask
 from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
@@ -297,6 +298,8 @@ class ExplorerModel:
         #: per target of a training series: (states, flips, first loss step) per pair row
         self._series_cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.flip_filter = False
+        #: show only questions whose support, for base or target, rests on few accepted samples
+        self.fragile_filter = False
         self.search = ""
         self.sort = SORTS[0][0]
         self.target = self.targets[0]
@@ -397,6 +400,7 @@ class ExplorerModel:
         self.tag_filter = None
         self.disagreement_filter = False
         self.flip_filter = False
+        self.fragile_filter = False
         self.search = ""
         self.refresh_view()
 
@@ -493,6 +497,13 @@ class ExplorerModel:
         self.refresh_view()
         return self.flip_filter
 
+    def toggle_fragile_filter(self) -> bool:
+        """Show only fragile support claims: base or target correct on 1 to
+        ``DEFAULT_MAX_SAMPLES`` samples (``leash witnesses`` lists their evidence)."""
+        self.fragile_filter = not self.fragile_filter
+        self.refresh_view()
+        return self.fragile_filter
+
     def cycle_sort(self) -> str:
         keys = [k for k, _ in SORTS]
         self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
@@ -519,6 +530,8 @@ class ExplorerModel:
             )
         if self.flip_filter:
             parts.append("flips")
+        if self.fragile_filter:
+            parts.append("fragile")
         if self.search:
             parts.append(f"/{self.search}")
         return " ".join(parts)
@@ -544,6 +557,8 @@ class ExplorerModel:
         series = self._series_arrays() if self.flip_filter else None
         if series is not None:
             mask &= series[1] >= 2
+        if self.fragile_filter:
+            mask &= fragile_mask(pair.c_base) | fragile_mask(pair.c_target)
         if self.search:
             needle = self.search
             hit = pc.or_(

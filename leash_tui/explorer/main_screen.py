@@ -232,6 +232,11 @@ class MainScreen(TriageActions, Screen[None]):
             )
         self.refresh_all()
 
+    def action_toggle_fragile(self) -> None:
+        on = self.model.toggle_fragile_filter()
+        self.app.notify(f"fragile support claims: {'on' if on else 'off'}", markup=False, timeout=2)
+        self.refresh_all()
+
     def action_toggle_disagreements(self) -> None:
         model = self.model
         if model.disagreement_filter:

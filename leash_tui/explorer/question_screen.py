@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
+import pyarrow.compute as pc
 from rich.cells import cell_len
 from rich.text import Text
 from textual import work
@@ -24,6 +25,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from leash_tui.analysis.witnesses import DEFAULT_MAX_SAMPLES, claim_line
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.completion_view import CompletionView, display_text
 from leash_tui.explorer.explorer_model import (
@@ -45,6 +47,11 @@ SIDES = ("base", "target")
 PROBLEM_DISPLAY_LIMIT = 20_000
 
 
+def is_fragile(correct: int) -> bool:
+    """Whether a side's support rests on so few accepted samples that they are shown."""
+    return 1 <= correct <= DEFAULT_MAX_SAMPLES
+
+
 def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
     """The header and short answer histogram of one side, as rich Text (one item a line)."""
     n = len(side)
@@ -59,7 +66,13 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
         summary = f"gold never given; {k} distinct answers"
     else:
         summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k} answers"
-    text.append("\n" + summary, style="italic")
+    if is_fragile(correct):  # the evidence behind a fragile support claim, in full view
+        accepted = side.samples.filter(pc.fill_null(side.samples.column("correct"), False))
+        answers = dict.fromkeys(a or "" for a in accepted.column("answer").to_pylist())
+        line = claim_line(correct, n, (one_line(a, 40) for a in answers))
+        text.append("\n" + one_line(line, max(20, width)), style="bold")
+    else:
+        text.append("\n" + summary, style="italic")
     biggest = max((count for _, count, _ in side.histogram), default=1)
     answer_width = max(6, min(24, width // 3))
     for answer, count, ok in side.histogram[:limit]:
