@@ -48,12 +48,13 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     console.print(models)
 
     benches = Table(title="Benchmarks", title_justify="left", show_edge=False)
-    for col in ("benchmark", "domain", "questions", "source"):
+    for col in ("benchmark", "domain", "verifier", "questions", "source"):
         benches.add_column(col, justify="right" if col == "questions" else "left")
     for b in info["benchmarks"]:
         benches.add_row(
             Text(one_line(b["name"])),
             Text(one_line(b["domain"])),
+            Text(one_line(b["verifier"])),
             f"{b['questions']:,}",
             Text(one_line(b["source"] or "–", 60)),
         )
