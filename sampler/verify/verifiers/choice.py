@@ -33,7 +33,7 @@ LETTERS = string.ascii_uppercase
 _WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
 _LEADING_RE = re.compile(r"^[\s*_$(\[{]*\(?([A-Za-z])\)?(?=$|[\s.:,;)\]}*_$])")
 _ANSWER_IS_RE = re.compile(
-    r"(?:answer|option|choice)\s*(?:is|:)?\s*[:*_\s]*\(?([A-Z])\)?(?![A-Za-z])", re.IGNORECASE
+    r"(?i:answer|option|choice)\s*(?i:is|:)?\s*[:*_$\s]*\(?([A-Z])\)?(?![A-Za-z])"
 )
 _GOLD_RE = re.compile(r"^\(?([A-Za-z])\)?\.?$")
 
