@@ -22,7 +22,7 @@ from tests.conftest import write_jsonl
 def test_registry_names_every_verifier_math_first():
     names = list(verifiers())
     assert names[0] == "math"
-    assert {"math", "choice", "exact", "reasoning-gym"} <= set(names)
+    assert {"math", "choice", "exact", "reasoning-gym", "code"} <= set(names)
     with pytest.raises(LeashError, match="unknown verifier 'nope'.*choose from math"):
         get_verifier("nope", "x")
 
