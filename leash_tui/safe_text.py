@@ -50,3 +50,14 @@ def one_line(text: str | None, limit: int = 80) -> str:
 def safe(text: str | None, style: str = "") -> Text:
     """A rich Text holding ``text`` literally (no markup parsing), controls made visible."""
     return Text(visible(text or ""), style=style)
+
+
+#: a cell starting with one of these is a formula to a spreadsheet (CSV injection)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """``value``, with a text that a spreadsheet would run as a formula quoted by ``'``."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value

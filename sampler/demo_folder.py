@@ -267,6 +267,8 @@ def write_demo_results(
                 columns["token_entropy_lower"].append(None)
                 columns["token_entropy_upper"].append(None)
                 columns["cumulative_logprob"].append(None)
-                columns["token_entropy_exact"].append(None)
+    rows = len(columns["benchmark"])
+    # columns the demo has no values for (score, verdict_detail: no non-math verifier here)
+    columns = {name: values or [None] * rows for name, values in columns.items()}
     append_samples(root, pa.table(columns, schema=SAMPLES_SCHEMA))
     return root

@@ -11,7 +11,7 @@ from leash_tui.safe_text import one_line
 
 
 @click.command("benchmarks")
-@click.argument("specs", nargs=-1, metavar="[NAME=PATH]...")
+@click.argument("specs", nargs=-1, metavar="[NAME=[VERIFIER:]PATH]...")
 @click.option("--problem-field", help="Field holding the problem (custom files).")
 @click.option("--gold-field", help="Field holding the gold answer (custom files).")
 @click.option("--id-field", help="Field holding the question id (default: position).")
@@ -27,7 +27,9 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
     the --*-field options. PATH may be .jsonl, .json, .parquet, .csv, or
     hf:ORG/NAME[:split] when the `datasets` package is installed.
     """
-    from sampler.benchmarks.presets import PRESETS, custom_mapping, load_benchmark, parse_bench_spec
+    from sampler.benchmarks.presets import PRESETS, custom_mapping
+    from sampler.verify.verifiers import verifiers
+    from sampler.verify.verifiers.specs import load_benchmark, parse_bench_spec
 
     console = Console(highlight=False)
     if not specs:
@@ -37,10 +39,19 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
         for preset in PRESETS.values():
             table.add_row(preset.name, Text(preset.description))
         console.print(table)
-        console.print("use: leash benchmarks NAME=PATH to check a file loads")
+        kinds = Table(title="Verifiers", title_justify="left", show_edge=False)
+        kinds.add_column("name")
+        kinds.add_column("grades")
+        for verifier in verifiers().values():
+            kinds.add_row(verifier.name, Text(verifier.description))
+        console.print(kinds)
+        console.print(
+            "use: leash benchmarks NAME=PATH (or NAME=VERIFIER:PATH,"
+            " NAME=reasoning-gym:TASK:SIZE:SEED) to check a benchmark loads"
+        )
         return
     table = Table(show_edge=False)
-    for col in ("benchmark", "domain", "questions", "first id", "first gold", "source"):
+    for col in ("benchmark", "domain", "verifier", "questions", "first id", "first gold", "source"):
         table.add_column(col)
     custom = any((problem_field, gold_field, id_field, gold_from_solution))
     for spec in specs:
@@ -60,9 +71,10 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
         table.add_row(
             Text(bench.name),
             Text(bench.domain),
+            Text(bench.verifier),
             f"{len(bench.questions):,}",
             Text(one_line(first.question_id, 24)),
             Text(one_line(first.gold, 30)),
-            Text(one_line(source, 50)),
+            Text(one_line(bench.source, 50)),
         )
     console.print(table)

@@ -28,8 +28,12 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
 @output_option("Results folder to create or extend.", required=True)
 @click.option(
     "--bench",
-    metavar="NAME",
-    help="Benchmark name for all inputs (default: from the folder or file names).",
+    "benches",
+    multiple=True,
+    metavar="NAME[=SPEC]",
+    help="NAME: the benchmark of all inputs of an evaluation output (default: from folder or"
+    " file names). NAME=[VERIFIER:]PATH or NAME=reasoning-gym:TASK:SIZE:SEED: take that"
+    " benchmark's questions and verifier from the spec (repeatable).",
 )
 @click.option(
     "--source-metric",
@@ -46,7 +50,7 @@ def import_(
     fmt: str,
     base: str | None,
     output: Path,
-    bench: str | None,
+    benches: tuple[str, ...],
     source_metric: str | None,
     strict: bool,
 ) -> None:
@@ -65,11 +69,23 @@ def import_(
     source verdict; run `leash verify` next to grade every sample with leash's
     verifier, so that all models are graded alike.
     """
+    from sampler.errors import LeashError
     from sampler.importers import import_samples, parse_source
 
     parsed = [parse_source(text) for text in sources]
+    specs = [b for b in benches if "=" in b]
+    names = [b for b in benches if "=" not in b]
+    if len(names) > 1:
+        raise LeashError(f"--bench given {len(names)} names; give one (or NAME=SPEC options)")
     summary = import_samples(
-        fmt, parsed, output, base=base, bench=bench, source_metric=source_metric, strict=strict
+        fmt,
+        parsed,
+        output,
+        base=base,
+        bench=names[0] if names else None,
+        source_metric=source_metric,
+        strict=strict,
+        specs=specs,
     )
     console = Console(stderr=True, highlight=False)
     for warning in summary.warnings:

@@ -72,6 +72,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
         "Benchmarks",
         FitColumn("benchmark", LEFT, key=True),
         FitColumn("domain", LEFT),
+        FitColumn("verifier", LEFT),
         FitColumn("questions"),
         FitColumn("source", LEFT, wrap=True, group=1),
     )
@@ -79,6 +80,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
         benches.add_row(
             Text(one_line(b["name"])),
             Text(one_line(b["domain"])),
+            Text(one_line(b["verifier"])),
             f"{b['questions']:,}",
             Text(one_line(b["source"] or "–", 60)),
         )

@@ -110,8 +110,9 @@ def _progress_sink(console: Any) -> Any:
     "--bench",
     "benches",
     multiple=True,
-    metavar="NAME=PATH",
-    help="A benchmark file; NAME picks a preset (math500, aime24, ...) (repeatable).",
+    metavar="NAME=[VERIFIER:]PATH",
+    help="A benchmark file; NAME picks a preset (math500, aime24, ...); a VERIFIER prefix"
+    " (code, choice, exact, reasoning-gym:TASK:SIZE:SEED) picks its grading (repeatable).",
 )
 @click.option("--problem-field", help="Field holding the problem (files without a preset).")
 @click.option("--gold-field", help="Field holding the gold answer.")
@@ -121,7 +122,9 @@ def _progress_sink(console: Any) -> Any:
     metavar="FIELD",
     help="Take the gold as the last \\boxed{} of this field (no gold field).",
 )
-@click.option("--domain", help="Domain tag of the --bench benchmarks (default math).")
+@click.option(
+    "--domain", help="Domain tag of the --bench benchmarks (default: math, non-math by verifier)."
+)
 @output_option("Results folder.")
 @click.option(
     "-k", "--samples", type=int, help=f"Samples per question [default: {RUN['samples']}]."

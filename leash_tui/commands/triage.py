@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from leash_tui.commands.options import output_option
+from leash_tui.safe_text import spreadsheet_safe
 from sampler.store.triage_journal import TAGS, TriageJournal
 
 EXPORT_FIELDS = (
@@ -56,17 +57,6 @@ def render(rows: list[dict], fmt: str) -> str:
     for row in rows:
         writer.writerow({k: "" if v is None else spreadsheet_safe(v) for k, v in row.items()})
     return buffer.getvalue()
-
-
-#: a cell starting with one of these is a formula to a spreadsheet (CSV injection)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value: object) -> object:
-    """``value``, with a text that a spreadsheet would run as a formula quoted by ``'``."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 @click.group("triage")

@@ -69,6 +69,8 @@ SAMPLE_COLUMNS = (
     "finish_reason",
     "n_tokens",
     "token_entropy",
+    "score",
+    "verdict_detail",
 )
 HISTOGRAM_ANSWERS = 5
 

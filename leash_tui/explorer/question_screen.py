@@ -244,6 +244,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         position = self.positions[side]
         sample = samples.sample(position)
         shown = display_text(sample["text"] or "")
+        if sample["verdict_detail"]:  # the failing test of code, a verifier's reason
+            shown += display_text(f"\n\n── verdict: {sample['verdict_detail']}")
         answer = sample["answer"]
         self._paint_serial[side] += 1
         key = (detail.row.index, side, position)
@@ -266,6 +268,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         status = sample["status"] or "unverified"
         subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
         subtitle.append(f" · answer {one_line(answer, 24) if answer is not None else '–'}")
+        if sample["score"] is not None:  # a puzzle's partial score (Reasoning Gym)
+            subtitle.append(f" · score {sample['score']:.3g}")
         if sample["finish_reason"]:
             subtitle.append(f" · {one_line(sample['finish_reason'], 12)}")
         if sample["n_tokens"] is not None:

@@ -68,6 +68,7 @@ def describe_results(results: Results) -> dict[str, Any]:
             {
                 "name": b.name,
                 "domain": b.domain,
+                "verifier": b.verifier,
                 "source": b.source,
                 "questions": per_bench_questions.get(b.name, 0),
             }

@@ -108,7 +108,7 @@ def render_json(claims: list[Claim], max_samples: int) -> str:
 
 def render_csv(claims: list[Claim]) -> str:
     """One line per witness (a claim with several accepted answers takes several lines)."""
-    from leash_tui.commands.triage import spreadsheet_safe
+    from leash_tui.safe_text import spreadsheet_safe
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -16,7 +16,7 @@ from typing import Any
 from sampler.benchmarks.files import read_records
 from sampler.errors import LeashError
 from sampler.latex_boxed import last_boxed
-from sampler.store.schema import DEFAULT_DOMAIN, check_name
+from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ class FieldMapping:
     unit: str | None = None
     domain: str = DEFAULT_DOMAIN
     id_required: bool = False
+    #: The verifier of the preset's benchmark (None: the benchmark file's, else math).
+    verifier: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,12 +146,14 @@ PRESETS: dict[str, Preset] = {
 
 @dataclass
 class Benchmark:
-    """A loaded benchmark: name, domain, where it came from, and its questions in file order."""
+    """A loaded benchmark: name, domain, where it came from, its questions in file order,
+    and the verifier that grades it (``sampler.verify.verifiers``)."""
 
     name: str
     domain: str
     source: str
     questions: list[Question]
+    verifier: str = DEFAULT_VERIFIER
 
 
 def gold_to_text(value: Any) -> tuple[str | None, list[str] | None]:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sampler.benchmarks.presets import Benchmark
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession, ImportSummary
 from sampler.importers.jsonl import read_jsonl_file
@@ -68,17 +69,30 @@ def import_samples(
     bench: str | None = None,
     source_metric: str | None = None,
     strict: bool = False,
+    specs: Sequence[str] = (),
 ) -> ImportSummary:
     """Import ``sources`` of format ``fmt`` into ``root``; all or nothing (see module doc).
 
     ``strict``: a field the interchange format does not define is an error, not a warning.
+    ``specs`` are benchmark specs ``NAME=[VERIFIER:]SOURCE``: their questions (problem,
+    gold, metadata), domain and verifier are taken from the spec, and every sample of
+    NAME must name one of them. With an evaluation output, one spec also names the
+    benchmark of all inputs (like ``bench``).
     """
     if fmt not in FORMATS:
         raise LeashError(f"unknown import format {fmt!r} (formats: {', '.join(FORMATS)})")
     if bench is not None:
         bench = checked_bench(bench)
     if fmt == "jsonl" and (bench is not None or source_metric is not None):
-        raise LeashError("--bench and --source-metric do not apply to --from jsonl")
+        raise LeashError(
+            "--bench NAME and --source-metric do not apply to --from jsonl"
+            " (--bench NAME=SPEC does: it gives the questions)"
+        )
+    loaded = _load_specs(specs)
+    if fmt != "jsonl" and loaded:
+        if len(loaded) > 1 or (bench is not None and bench != loaded[0].name):
+            raise LeashError(f"--from {fmt}: give one --bench (NAME or NAME=SPEC)")
+        bench = loaded[0].name
     if fmt != "jsonl":
         for source in sources:
             if source.model is None:
@@ -90,6 +104,8 @@ def import_samples(
         if not source.path.exists():
             raise LeashError(f"{source.path}: no such file or directory")
     with ImportSession(root, base, model_source=fmt) as session:
+        for benchmark in loaded:
+            session.use_benchmark(benchmark)
         if fmt == "jsonl":
             for source in sources:
                 read_jsonl_file(session, source.path, source.model, strict=strict)
@@ -99,3 +115,16 @@ def import_samples(
                 model = source.model or ""
                 read_harness_source(module, session, model, source.path, bench, source_metric)
         return session.commit()
+
+
+def _load_specs(specs: Sequence[str]) -> list[Benchmark]:
+    """The benchmarks of ``--bench NAME=SPEC`` options, each loaded with its verifier."""
+    from sampler.verify.verifiers.specs import load_benchmark, parse_bench_spec
+
+    loaded: dict[str, Benchmark] = {}
+    for spec in specs:
+        name, source = parse_bench_spec(spec)
+        if name in loaded:
+            raise LeashError(f"--bench {name!r} given twice")
+        loaded[name] = load_benchmark(checked_bench(name), source)
+    return list(loaded.values())

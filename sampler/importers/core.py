@@ -43,6 +43,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sampler.benchmarks.presets import Benchmark, Question
 from sampler.errors import LeashError
 from sampler.importers.staging import StagedShards
 from sampler.store.atomic_io import atomic_path, fsync_directory
@@ -58,6 +59,7 @@ from sampler.store.commit_journal import (
 from sampler.store.manifest import load_manifest, new_manifest, save_manifest
 from sampler.store.schema import (
     DEFAULT_DOMAIN,
+    DEFAULT_VERIFIER,
     MANIFEST_FILE,
     QUESTIONS_FILE,
     ROLE_BASE,
@@ -175,6 +177,11 @@ class ImportSession:
         if not self.is_new:
             self._load_questions()
         self._domains: dict[str, tuple[str, str]] = {}
+        # benchmarks given as specs (--bench NAME=SPEC): their questions, source, verifier
+        self._spec_questions: dict[str, dict[str, Question]] = {}
+        self._spec_sources: dict[str, str] = {}
+        self._verifiers: dict[str, str] = {}
+        self._spec_noted: set[tuple[str, str]] = set()
         # a work directory of this import's own: inside the folder, or beside a new one
         parent, prefix = (
             (self.root.parent, f".{self.root.name}.import-")
@@ -217,8 +224,39 @@ class ImportSession:
         gid = self._group_id((benchmark, question_id, model))
         return self._next_sample.get(gid, 0)
 
+    def use_benchmark(self, bench: Benchmark) -> None:
+        """Take the questions, domain and verifier of ``bench`` (``--bench NAME=SPEC``); every
+        sample of ``bench.name`` must then name one of its questions."""
+        self._spec_questions[bench.name] = {q.question_id: q for q in bench.questions}
+        self._spec_sources[bench.name] = bench.source
+        self._verifiers[bench.name] = bench.verifier
+        self._domains[bench.name] = (bench.domain, f"--bench {bench.name}")
+
+    def _note_spec_question(self, row: dict[str, Any], file_index: int, number: int) -> None:
+        benchmark, question_id = row["benchmark"], row["question_id"]
+        question = self._spec_questions[benchmark].get(question_id)
+        if question is None:
+            ids = list(self._spec_questions[benchmark])
+            raise LeashError(
+                f"{self.where(file_index, number)}: question_id {question_id!r} is not a question"
+                f" of benchmark {benchmark!r} ({self._spec_sources[benchmark]}: ids"
+                f" {ids[0]!r} … {ids[-1]!r})"
+            )
+        if (benchmark, question_id) not in self._spec_noted:
+            self._spec_noted.add((benchmark, question_id))
+            self.note_question(
+                benchmark,
+                question_id,
+                question.problem,
+                question.gold,
+                f"--bench {benchmark}",
+                question.metadata,
+            )
+
     def add_sample(self, row: dict[str, Any], file_index: int, number: int) -> None:
         """Stage one checked sample row from record ``number`` of file ``file_index``."""
+        if row["benchmark"] in self._spec_questions:
+            self._note_spec_question(row, file_index, number)
         gid = self._group_id((row["benchmark"], row["question_id"], row["model"]))
         sample = row["sample"]
         key = (gid << SAMPLE_BITS) | sample
@@ -462,6 +500,13 @@ class ImportSession:
                 raise LeashError(
                     f"{where}: benchmark {bench!r} already has domain {entry.domain!r}"
                 )
+        for bench, verifier in self._verifiers.items():
+            entry = manifest.benchmark(bench)
+            if entry is not None and entry.verifier != verifier:
+                raise LeashError(
+                    f"--bench {bench}: benchmark {bench!r} is graded by {entry.verifier!r} in"
+                    f" {self.root}, not {verifier!r}"
+                )
 
     def _add_entries(self, manifest: Manifest, base: str) -> None:
         """Add this import's models and benchmarks to ``manifest`` (in memory)."""
@@ -477,7 +522,12 @@ class ImportSession:
             if manifest.benchmark(bench) is None:
                 domain = self._domains.get(bench, (DEFAULT_DOMAIN, ""))[0]
                 manifest.benchmarks.append(
-                    BenchmarkEntry(name=bench, domain=domain, source=source_text)
+                    BenchmarkEntry(
+                        name=bench,
+                        domain=domain,
+                        source=self._spec_sources.get(bench, source_text),
+                        verifier=self._verifiers.get(bench, DEFAULT_VERIFIER),
+                    )
                 )
 
     def _prepare(self, manifest: Manifest, folder: Path) -> list[tuple[Path, Path]]:

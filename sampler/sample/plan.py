@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sampler.benchmarks.presets import Benchmark, load_benchmark
+from sampler.benchmarks.presets import Benchmark
 from sampler.benchmarks.prompts import PromptTemplate, prompt_token_ids, resolve_template, uses_chat
 from sampler.errors import LeashError
 from sampler.sample.config import ModelSpec, RunConfig
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.model_info import ModelInfo, load_model_info
 from sampler.sample.seeds import check_layout
+from sampler.verify.verifiers.specs import load_benchmark
 
 
 @dataclass

@@ -116,8 +116,16 @@ def open_results_folder(plan: RunPlan) -> Manifest:
             samples = max(int(entry.sampling.get("samples", 0)), config.samples)
             entry.sampling = {**record, "samples": samples}
         for bench in plan.benchmarks:
-            if manifest.benchmark(bench.name) is None:
-                manifest.benchmarks.append(BenchmarkEntry(bench.name, bench.domain, bench.source))
+            entry = manifest.benchmark(bench.name)
+            if entry is None:
+                manifest.benchmarks.append(
+                    BenchmarkEntry(bench.name, bench.domain, bench.source, bench.verifier)
+                )
+            elif entry.verifier != bench.verifier:
+                raise LeashError(
+                    f"{root}: benchmark {bench.name!r} is graded by {entry.verifier!r} in this"
+                    f" folder; this run asks for {bench.verifier!r} (use another name)"
+                )
         check_layout(len(manifest.models), len(manifest.benchmarks), 1, config.samples)
 
     manifest = update_manifest(root, change)

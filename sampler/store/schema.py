@@ -36,6 +36,9 @@ ROLE_TARGET = "target"
 ROLES = (ROLE_BASE, ROLE_TARGET)
 
 DEFAULT_DOMAIN = "math"
+#: The verifier of a benchmark whose manifest entry names none (every folder before there
+#: were others); the names of the others live in ``sampler.verify.verifiers``.
+DEFAULT_VERIFIER = "math"
 
 #: Rows of a shard are sorted by these columns, so one question's samples are contiguous.
 SAMPLE_SORT_KEYS = ("benchmark", "question_id", "model", "sample")
@@ -62,13 +65,16 @@ SAMPLES_SCHEMA = pa.schema(
         # exact mean token entropy by teacher forcing (``leash entropy``); later addition,
         # so older shards lack it and read it as null
         pa.field("token_entropy_exact", pa.float64()),
+        # written by non-math verifiers (later optional columns: older shards read null)
+        pa.field("score", pa.float64()),
+        pa.field("verdict_detail", pa.large_string()),
     ]
 )
 
 #: Columns that identify a sample.
 SAMPLE_KEY_COLUMNS = ("benchmark", "question_id", "model", "sample")
 #: Columns written by verification.
-VERDICT_COLUMNS = ("answer", "correct", "status")
+VERDICT_COLUMNS = ("answer", "correct", "status", "score", "verdict_detail")
 
 QUESTIONS_SCHEMA = pa.schema(
     [
@@ -106,11 +112,31 @@ class ModelEntry:
 
 @dataclass
 class BenchmarkEntry:
-    """One benchmark: name, domain tag, where it was loaded from."""
+    """One benchmark: name, domain tag, where it was loaded from, which verifier grades it."""
 
     name: str
     domain: str = DEFAULT_DOMAIN
     source: str | None = None
+    verifier: str = DEFAULT_VERIFIER
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry's JSON; ``verifier`` only when not the default, so that a math folder's
+        manifest stays what earlier leash versions wrote and read."""
+        payload = asdict(self)
+        if self.verifier == DEFAULT_VERIFIER:
+            payload.pop("verifier")
+        return payload
+
+    @classmethod
+    def from_json(cls, payload: dict[str, Any]) -> BenchmarkEntry:
+        """An entry from JSON, ignoring fields this version does not know."""
+        if not isinstance(payload, dict):
+            raise TypeError(f"expected an object, got {type(payload).__name__}")
+        known = {k: v for k, v in payload.items() if k in _BENCHMARK_FIELDS}
+        entry = cls(**known)
+        if not isinstance(entry.verifier, str) or not entry.verifier:
+            entry.verifier = DEFAULT_VERIFIER
+        return entry
 
 
 @dataclass
@@ -146,9 +172,14 @@ class Manifest:
         entry = self.benchmark(benchmark)
         return entry.domain if entry else DEFAULT_DOMAIN
 
+    def verifier_of(self, benchmark: str) -> str:
+        entry = self.benchmark(benchmark)
+        return entry.verifier if entry else DEFAULT_VERIFIER
+
     # -- (de)serialisation --------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         payload = asdict(self)
+        payload["benchmarks"] = [b.to_json() for b in self.benchmarks]
         payload = {"format": self.format, **{k: v for k, v in payload.items() if k != "format"}}
         return payload
 
@@ -158,7 +189,7 @@ class Manifest:
         check_manifest_types(payload, where)
         try:
             models = [ModelEntry(**m) for m in payload.get("models", [])]
-            benchmarks = [BenchmarkEntry(**b) for b in payload.get("benchmarks", [])]
+            benchmarks = [BenchmarkEntry.from_json(b) for b in payload.get("benchmarks", [])]
         except TypeError as exc:
             raise ValueError(f"{where}: malformed model or benchmark entry ({exc})") from exc
         for m in models:
@@ -176,6 +207,9 @@ class Manifest:
             verification=_object_or_empty(payload.get("verification")),
             format=str(payload.get("format", "")),
         )
+
+
+_BENCHMARK_FIELDS = {"name", "domain", "source", "verifier"}
 
 
 def _strategies_ok(value: Any) -> bool:
@@ -204,7 +238,7 @@ def check_manifest_types(payload: dict[str, Any], where: str) -> None:
                 check_name(kind, name)
             except ValueError as exc:
                 raise ValueError(f"{where}: field '{key}[{i}].name': {exc}") from None
-            for text in ("role", "source", "domain"):
+            for text in ("role", "source", "domain", "verifier"):
                 if entry.get(text) is not None and not isinstance(entry[text], str):
                     raise bad(f"{key}[{i}].{text}", "a string", entry[text])
             if not isinstance(entry.get("sampling", {}), dict):

@@ -87,7 +87,7 @@ def available_cores() -> int:
 class _Zygote:
     """The process that has math-verify loaded and warm, and forks workers on request."""
 
-    def __init__(self, memory_limit_mb: int | None):
+    def __init__(self, memory_limit_mb: int | None, preload: Sequence[str] = ()):
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
@@ -102,6 +102,7 @@ class _Zygote:
             str(child_end.fileno()),
             str(os.getpid()),
             str(memory_limit_mb or 0),
+            *([",".join(preload)] if preload else []),
         ]
         try:
             self.process = subprocess.Popen(
@@ -296,12 +297,16 @@ class VerifyPool:
         workers: int | None = None,
         deadline_s: float = DEFAULT_DEADLINE_S,
         memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+        preload: Sequence[str] = (),
     ):
+        """``preload``: modules the zygote imports too (a verifier's package), so that no
+        worker spends its first item's deadline importing them."""
         if deadline_s <= 0:
             raise ValueError("deadline_s must be positive")
         self.size = max(1, workers or available_cores())
         self.deadline_s = float(deadline_s)
         self.memory_limit_mb = memory_limit_mb
+        self.preload = tuple(preload)
         self.timeouts = 0
         self.crashes = 0
         #: CPU seconds used by workers and zygotes already stopped (see ``cpu_seconds``).
@@ -320,7 +325,7 @@ class VerifyPool:
         if self._zygote is None or not self._zygote.alive():
             if self._zygote is not None:
                 self._spent_cpu += self._zygote.kill()
-            self._zygote = _Zygote(self.memory_limit_mb)
+            self._zygote = _Zygote(self.memory_limit_mb, self.preload)
 
     def _spawn(self) -> _Worker:
         self.prestart()
@@ -329,7 +334,7 @@ class VerifyPool:
             return _Worker(self._zygote)
         except OSError:  # the zygote died (killed by the OS, say): start another, once
             self._spent_cpu += self._zygote.kill()
-            self._zygote = _Zygote(self.memory_limit_mb)
+            self._zygote = _Zygote(self.memory_limit_mb, self.preload)
             return _Worker(self._zygote)
 
     def _replace(self, worker: _Worker) -> _Worker:

@@ -46,6 +46,9 @@ from sampler.store.writer import clean_stale_files, conform_table, replace_shard
 from sampler.verify.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.golds import Gold, gold_from_question
 from sampler.verify.pool import DEFAULT_DEADLINE_S, AnswerVerifier, VerifyPool
+from sampler.verify.verdict import Verdict
+from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
+from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
 
 VERIFY_LOCK_FILE = ".leash-verify.lock"
 #: Shards are verified together until they hold this many samples to verify.
@@ -265,11 +268,18 @@ def verify_results(
             has_verdicts = any(rows > todo for rows, todo in counts.values())
             _refuse_silent_config_change(root, stored, extraction, has_verdicts)
         plans = _plan(counts, pending)
+        verifier_of = _verifiers(results, root)
+        others_used = set(verifier_of.values()) - {DEFAULT_VERIFIER}
+        check_available(others_used, str(root / "manifest.json"))
 
         def start(v: dict[str, Any]) -> None:
             v["extraction"] = config.to_json()
             v["deadline_s"] = pool.deadline_s
             v["math_verify"] = _math_verify_version()
+            if others_used:
+                v["verifiers"] = {b: n for b, n in sorted(verifier_of.items()) if n in others_used}
+            else:
+                v.pop("verifiers", None)
             if pending is not None:
                 v["pending"] = pending
             else:
@@ -295,12 +305,15 @@ def verify_results(
 
         advance(0)
         verifier = AnswerVerifier(pool)
+        others = OtherVerifiers(pool.size, pool.deadline_s, memory_limit_mb)
         distinct: set[tuple[str, str, str, bool]] = set()
         if work:
             pool.prestart()  # math-verify loads while the shards are read
             golds = _golds(results)
+            golds.update(question_golds(results.questions, verifier_of))
+            graders = _Graders(verifier, others, verifier_of)
             for batch in _batches(work, batch_samples):
-                _verify_batch(batch, retry, golds, config, verifier, summary, distinct, advance)
+                _verify_batch(batch, retry, golds, config, graders, summary, distinct, advance)
                 for plan, table in batch:
                     replace_shard(plan.path, table)
                     summary.shards_written += 1
@@ -309,8 +322,9 @@ def verify_results(
         if pending is not None:
             _record(root, lambda v: v.pop("pending", None))
         summary.distinct_answers = len(distinct)
-        summary.verifier_calls = verifier.counts.verifier_calls
-        summary.calls_saved = verifier.counts.calls_saved
+        others.close()
+        summary.verifier_calls = verifier.counts.verifier_calls + others.calls
+        summary.calls_saved = verifier.counts.calls_saved + others.cache_hits
         summary.no_gold = verifier.counts.no_gold
         summary.seconds = time.monotonic() - started
         _record(root, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
@@ -350,12 +364,30 @@ def _batches(
         yield batch
 
 
+@dataclass
+class _Graders:
+    """Math's deduplicating verifier, the other verifiers' front, and each benchmark's verifier."""
+
+    math: AnswerVerifier
+    others: OtherVerifiers
+    verifier_of: dict[str, str]
+
+
+def _verifiers(results: Results, root: Path) -> dict[str, str]:
+    """Each benchmark's verifier, from the manifest (checked to be one this leash knows)."""
+    out = {}
+    for entry in results.manifest.benchmarks:
+        get_verifier(entry.verifier, f"{root / 'manifest.json'}: benchmark {entry.name!r}")
+        out[entry.name] = entry.verifier
+    return out
+
+
 def _verify_batch(
     batch: list[tuple[_ShardPlan, pa.Table]],
     retry: bool,
-    golds: dict[tuple[str, str], Gold | None],
+    golds: dict[tuple[str, str], Any],
     config: ExtractionConfig,
-    verifier: AnswerVerifier,
+    graders: _Graders,
     summary: VerifySummary,
     distinct: set[tuple[str, str, str, bool]],
     advance: Callable[[int], None],
@@ -364,6 +396,11 @@ def _verify_batch(
     row_sets: list[list[int]] = []
     all_golds: list[Gold | None] = []
     all_spans: list[AnswerSpan | None] = []
+    math_rows: list[int] = []  # positions among this batch's rows to verify
+    other_items: list[tuple[str, Any, str | None]] = []
+    other_rows: list[int] = []
+    other_keys: list[tuple[str, str]] = []
+    position = 0
     for plan, table in batch:
         if plan.redo_all:
             rows = list(range(table.num_rows))
@@ -384,6 +421,14 @@ def _verify_batch(
             picked.column("text").to_pylist(),
             strict=True,
         ):
+            position += 1
+            name = graders.verifier_of.get(b, DEFAULT_VERIFIER)
+            if name != DEFAULT_VERIFIER:
+                other_rows.append(position - 1)
+                other_items.append((name, golds.get((b, q)), text))
+                other_keys.append((b, q))
+                continue
+            math_rows.append(position - 1)
             strategies = strategies_by.get((b, m))
             if strategies is None:
                 strategies = strategies_by[(b, m)] = config.strategies_for(b, m)
@@ -392,7 +437,17 @@ def _verify_batch(
             all_spans.append(span)
             if span is not None:
                 distinct.add((b, q, span.text, span.free_text))
-    verdicts = verifier.verify(all_golds, all_spans, on_samples_done=advance)
+    verdicts: list[Verdict] = [Verdict(STATUS_ERROR)] * position
+    for row, verdict in zip(
+        math_rows, graders.math.verify(all_golds, all_spans, on_samples_done=advance), strict=True
+    ):
+        verdicts[row] = verdict
+    if other_items:
+        other = graders.others.verify(other_items, on_samples_done=advance)
+        for row, key, verdict in zip(other_rows, other_keys, other, strict=True):
+            verdicts[row] = verdict
+            if verdict.answer is not None:
+                distinct.add((*key, verdict.answer, False))
     cursor = 0
     for position, ((plan, table), rows) in enumerate(zip(batch, row_sets, strict=True)):
         if not rows:
@@ -402,10 +457,14 @@ def _verify_batch(
         answers = table.column("answer").to_pylist()
         correct = table.column("correct").to_pylist()
         status = table.column("status").to_pylist()
+        scores = table.column("score").to_pylist()
+        details = table.column("verdict_detail").to_pylist()
         for row, verdict in zip(rows, mine, strict=True):
             answers[row] = verdict.answer
             correct[row] = verdict.status == STATUS_CORRECT
             status[row] = verdict.status
+            scores[row] = verdict.score
+            details[row] = verdict.detail
             summary.by_status[verdict.status] += 1
         summary.verified += len(rows)
         table = table.set_column(
@@ -416,5 +475,13 @@ def _verify_batch(
         )
         table = table.set_column(
             table.schema.get_field_index("status"), "status", pa.array(status, pa.string())
+        )
+        table = table.set_column(
+            table.schema.get_field_index("score"), "score", pa.array(scores, pa.float64())
+        )
+        table = table.set_column(
+            table.schema.get_field_index("verdict_detail"),
+            "verdict_detail",
+            pa.array(details, pa.large_string()),
         )
         batch[position] = (plan, table)

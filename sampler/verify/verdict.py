@@ -21,19 +21,26 @@ MAX_ANSWER_CHARS = 500
 
 @dataclass(frozen=True)
 class VerifyTask:
-    """One distinct pair to verify: the gold and the extracted answer (unit removed)."""
+    """One distinct pair to verify: the gold and the extracted answer (unit removed).
+
+    ``verifier`` names the verifier that judges it in a worker; for any but ``math``,
+    ``gold`` is that verifier's own gold object (``sampler.verify.verifiers``).
+    """
 
     gold: Gold
     span: AnswerSpan
+    verifier: str = "math"
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome for one (gold, answer) pair: a status, the normalised answer, a reason."""
+    """The outcome for one (gold, answer) pair: a status, the normalised answer, a reason,
+    and a partial score where the verifier gives one (Reasoning Gym)."""
 
     status: str
     answer: str | None = None
     detail: str | None = None
+    score: float | None = None
 
     @property
     def correct(self) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
+import importlib
 import os
 import resource
 import select
@@ -82,8 +83,9 @@ def limit_memory(extra_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def load() -> None:
-    """Import math-verify, and make its LaTeX parser run in two stages (``two_stage_parsing``).
+def load(preload: tuple[str, ...] = ()) -> None:
+    """Import math-verify, and make its LaTeX parser run in two stages (``two_stage_parsing``);
+    then the ``preload`` modules (a verifier's package: see ``VerifyPool``).
 
     The garbage collector is paused meanwhile: importing sympy makes hundreds of
     thousands of objects, none of them garbage, and collecting as they come costs
@@ -96,6 +98,8 @@ def load() -> None:
         from sampler.verify import two_stage_parsing
 
         two_stage_parsing.install()
+        for module in preload:
+            importlib.import_module(module)
     finally:
         if enabled:
             gc.enable()
@@ -139,7 +143,12 @@ def serve(reader: Connection, writer: Connection) -> None:
         if batch is None:
             return
         for index, task in batch:
-            verdict = judge_safely(task.gold, task.span)
+            if task.verifier == "math":
+                verdict = judge_safely(task.gold, task.span)
+            else:  # the other verifiers that need a worker (sampler.verify.verifiers)
+                from sampler.verify.verifiers import judge_in_worker
+
+                verdict = judge_in_worker(task)
             try:
                 writer.send((index, verdict))
             except OSError:
@@ -173,7 +182,7 @@ def _request_waiting(sock: socket.socket, wait_s: float = 0.0) -> bool:
     return bool(readable)
 
 
-def zygote(sock: socket.socket, memory_mb: int) -> None:
+def zygote(sock: socket.socket, memory_mb: int, preload: tuple[str, ...] = ()) -> None:
     """Fork a worker for every request on ``sock`` until the parent closes it.
 
     Ready as soon as math-verify is loaded. Until the first request comes (the
@@ -182,7 +191,7 @@ def zygote(sock: socket.socket, memory_mb: int) -> None:
     in parallel with the others, which is sooner than waiting for a serial warm-up
     (measured on 2 cores).
     """
-    load()
+    load(preload)
     # Objects made so far are shared with every forked worker; keep the garbage collector
     # off them, so that it neither scans them nor copies their pages into each worker.
     gc.collect()
@@ -217,14 +226,18 @@ def zygote(sock: socket.socket, memory_mb: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] != "zygote" or len(argv) != 4:
-        print("usage: python -m sampler.verify.worker zygote SOCKET_FD PARENT_PID MEMORY_MB")
+    if not argv or argv[0] != "zygote" or len(argv) not in (4, 5):
+        print(
+            "usage: python -m sampler.verify.worker zygote SOCKET_FD PARENT_PID MEMORY_MB"
+            " [MODULE,...]"
+        )
         return 2
-    sock_fd, parent_pid, memory_mb = (int(a) for a in argv[1:])
+    sock_fd, parent_pid, memory_mb = (int(a) for a in argv[1:4])
+    preload = tuple(m for m in argv[4].split(",") if m) if len(argv) == 5 else ()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent_pid)
     sock = socket.socket(fileno=sock_fd)
-    zygote(sock, memory_mb)
+    zygote(sock, memory_mb, preload)
     return 0
 
 

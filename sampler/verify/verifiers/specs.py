@@ -1,0 +1,122 @@
+"""Benchmark specs with their verifier: ``NAME=[VERIFIER:]SOURCE``, a file field, or a preset.
+
+The verifier of a benchmark is, first to last: the prefix of its spec
+(``NAME=code:FILE``, ``NAME=choice:FILE``, ``NAME=exact:FILE``, ``NAME=math:FILE``,
+``NAME=reasoning-gym:TASK:SIZE:SEED``), a ``verifier`` field in its file (every
+record that has one must agree with the others and with the prefix), its preset's,
+and ``math``. The chosen verifier reads the records into questions (or generates
+them, for Reasoning Gym) and is recorded with the benchmark in the manifest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from sampler.benchmarks.files import Record, read_records
+from sampler.benchmarks.presets import PRESETS, Benchmark, FieldMapping
+from sampler.errors import LeashError
+from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
+from sampler.verify.verifiers import get_verifier, verifiers
+
+#: The record field that names a benchmark file's verifier.
+VERIFIER_FIELD = "verifier"
+
+
+@dataclass(frozen=True)
+class BenchSource:
+    """Where a benchmark's questions come from, and the verifier its spec asks for (if any)."""
+
+    source: str
+    verifier: str | None = None
+
+
+def split_verifier(source: str) -> BenchSource:
+    """``code:data/x.jsonl`` as (``data/x.jsonl``, ``code``); a source without a known
+    verifier prefix (or an existing file whose name happens to have one) as it is."""
+    prefix, sep, rest = source.partition(":")
+    if sep and prefix in verifiers() and rest and not Path(source).exists():
+        return BenchSource(rest, prefix)
+    return BenchSource(source)
+
+
+def parse_bench_spec(spec: str) -> tuple[str, BenchSource]:
+    """``NAME=[VERIFIER:]SOURCE`` as (name, source with its verifier)."""
+    name, sep, source = spec.partition("=")
+    if not sep or not name.strip() or not source.strip():
+        raise LeashError(
+            f"benchmark {spec!r}: expected NAME=PATH or NAME=VERIFIER:PATH (presets:"
+            f" {', '.join(PRESETS)}; verifiers: {', '.join(verifiers())}),"
+            " e.g. aime24=data/aime24.jsonl or dice=reasoning-gym:dice:100:0"
+        )
+    return name.strip(), split_verifier(source.strip())
+
+
+def _file_verifier(records: list[tuple[str, Record]], asked: str | None) -> str | None:
+    """The verifier the records name in their ``verifier`` field (all must agree)."""
+    chosen: tuple[str, str] | None = (asked, "the benchmark spec") if asked else None
+    for where, record in records:
+        value = record.get(VERIFIER_FIELD)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.strip():
+            raise LeashError(f"{where}: field {VERIFIER_FIELD!r} must be a verifier name")
+        value = value.strip()
+        get_verifier(value, f"{where}: field {VERIFIER_FIELD!r}")
+        if chosen is None:
+            chosen = (value, where)
+        elif chosen[0] != value:
+            raise LeashError(
+                f"{where}: field {VERIFIER_FIELD!r} is {value!r} but {chosen[1]} says {chosen[0]!r}"
+            )
+    return chosen[0] if chosen else None
+
+
+def load_benchmark(
+    name: str,
+    source: str | BenchSource,
+    mapping: FieldMapping | None = None,
+    domain: str | None = None,
+) -> Benchmark:
+    """Load benchmark ``name`` from ``source`` with its verifier (see the module docstring).
+
+    ``mapping`` overrides the preset's (or the generic) field mapping; ``domain``
+    the domain tag, which otherwise is the preset's, else the verifier's default.
+    """
+    spec = source if isinstance(source, BenchSource) else split_verifier(source)
+    try:
+        check_name("benchmark", name)
+    except ValueError as exc:
+        raise LeashError(str(exc)) from exc
+    preset = PRESETS.get(name)
+    if mapping is None:
+        mapping = preset.mapping if preset else FieldMapping()
+    where = f"benchmark {name!r}"
+    if spec.verifier is not None:
+        verifier = get_verifier(spec.verifier, where)
+        generated = verifier.generate(name, spec.source)
+        if generated is not None:
+            return Benchmark(
+                name=name,
+                domain=domain or verifier.default_domain,
+                source=f"{verifier.name}:{spec.source}",
+                questions=generated,
+                verifier=verifier.name,
+            )
+    records = list(read_records(spec.source))
+    if not records:
+        raise LeashError(f"{spec.source}: no questions (empty file)")
+    chosen = _file_verifier(records, spec.verifier) or mapping.verifier or DEFAULT_VERIFIER
+    verifier = get_verifier(chosen, where)
+    if domain:
+        mapping = replace(mapping, domain=domain)
+    elif mapping.domain == DEFAULT_DOMAIN and mapping.verifier is None:
+        mapping = replace(mapping, domain=verifier.default_domain)
+    questions = verifier.load_questions(name, records, mapping)
+    return Benchmark(
+        name=name,
+        domain=mapping.domain,
+        source=spec.source if spec.verifier is None else f"{spec.verifier}:{spec.source}",
+        questions=questions,
+        verifier=verifier.name,
+    )
