@@ -37,7 +37,8 @@ def test_sample_streams_of_different_questions_never_overlap(a, b):
 
 @given(a=slots)
 def test_seeds_fit_in_a_signed_64_bit_integer_with_room_for_every_sample(a):
-    assert 0 <= question_seed(*a) and question_seed(*a) + MAX_SAMPLES < 2**62
+    # the last sample of a block has index MAX_SAMPLES - 1 (the edge: every field at its largest)
+    assert 0 <= question_seed(*a) and question_seed(*a) + MAX_SAMPLES - 1 < 2**62
 
 
 def test_neighbouring_questions_and_models_get_neighbouring_blocks():

@@ -18,10 +18,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.explorer_model import CATEGORY_NAMES, ExplorerModel, QuestionRow
+from leash_tui.explorer.key_footer import KeyFooter
 from leash_tui.explorer.question_list import QuestionList
 from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.summary_pane import SummaryPane
@@ -74,7 +75,8 @@ class MainScreen(TriageActions, Screen[None]):
         yield SearchInput(
             placeholder="search problem text and ids (Enter: to the list, Esc: clear)", id="search"
         )
-        yield Footer(compact=True)
+        single = ("app.next_target",) if len(self.model.targets) < 2 else ()
+        yield KeyFooter("app", "main", "list", "triage", hidden=single)
 
     @property
     def question_list(self) -> QuestionList:

@@ -23,7 +23,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from leash_tui.analysis.witnesses import DEFAULT_MAX_SAMPLES, claim_line
 from leash_tui.explorer.commands import bindings
@@ -36,6 +36,7 @@ from leash_tui.explorer.explorer_model import (
     SideSamples,
     answer_span,
 )
+from leash_tui.explorer.key_footer import KeyFooter
 from leash_tui.explorer.question_list import format_p
 from leash_tui.explorer.styles import GAIN, LOSS, STATUS_STYLES
 from leash_tui.explorer.triage_actions import TriageActions
@@ -153,7 +154,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         with Horizontal(id="sides"):
             for side in SIDES:
                 yield SidePanel(side)
-        yield Footer(compact=True)
+        single = ("app.next_target",) if len(self.model.targets) < 2 else ()
+        yield KeyFooter("app", "question", "scroll", "triage", hidden=single)
 
     def on_mount(self) -> None:
         self.query_one("#view-base", CompletionView).focus()

@@ -19,6 +19,8 @@ from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.styles import COUNT_STYLES
 from leash_tui.safe_text import one_line
 
+#: Laid out for 80 columns first: what decides triage (the counts, pass@k, the net change)
+#: comes first and fits at 80; the rest follows as width allows (scroll right for it).
 COLUMNS = (
     ("name", "scope"),
     ("N", "N"),
@@ -26,11 +28,11 @@ COLUMNS = (
     ("E", "E"),
     ("S", "S"),
     ("O", "O"),
+    ("pass@k", "pass@k b→t"),
+    ("NSCR", "NSCR"),
     ("SRR", "SRR"),
     ("NDR", "NDR"),
-    ("NSCR", "NSCR"),
     ("SDS", "SDS"),
-    ("pass@k", "pass@k b→t"),
     ("pass@1", "pass@1 b→t"),
     ("token_entropy", "H tok b→t"),
     ("answer_entropy", "H ans b→t"),
