@@ -62,13 +62,21 @@ _CHOICE_LABEL_RE = re.compile(
 
 
 _COMMAND_SPACE_RE = re.compile(r"(\\(?:text|textrm|mathrm|mbox|operatorname))\s+\{")
+_SPACED_THOUSANDS_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:(?: |\\ |\\,|~)\d{3})+(?![\d.,])")
+
+
+def _join_digits(match: re.Match[str]) -> str:
+    return re.sub(r"\D", "", match.group(0))
 
 
 def expand_scientific(latex: str) -> str:
     """``1.5e-3`` as ``1.5\\times10^{-3}`` (math-verify reads ``1e-3`` as ``e - 3``), and
-    ``\\text {red}`` as ``\\text{red}`` (the symbol ``\\lambda_{\\text{red}}`` is one symbol)."""
+    ``\\text {red}`` as ``\\text{red}`` (the symbol ``\\lambda_{\\text{red}}`` is one symbol),
+    digits grouped by spaces (``1 000``, ``1\\,000``) as one number."""
     if "\\" in latex:
         latex = _COMMAND_SPACE_RE.sub(r"\1{", latex)
+    if " " in latex or "\\" in latex or "~" in latex:
+        latex = _SPACED_THOUSANDS_RE.sub(_join_digits, latex)
     if "e" not in latex and "E" not in latex:
         return latex
     return _SCIENTIFIC_RE.sub(r"\1\\times10^{\2}", latex)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 _WINDOW = 80
-_WRAPPER = r"\\(?:text|textrm|mathrm|mbox|rm|operatorname)\s*"
+_WRAPPER = r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mbox|rm|operatorname)\s*"
 _POWER = r"(?:\s*\^\s*\{?\s*-?\d\s*\}?)?"
 _ATOM = (
     rf"(?:{_WRAPPER}\{{[^{{}}]*\}}"  # \text{ km/h}
