@@ -293,9 +293,46 @@ ISSUE_12 = [
         "correct",
     ),
     ("2/3", boxed(r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}"), None, "incorrect"),
+    # tiny numbers: 6 decimal places would make every one of them 0
+    ("2.88e-19", boxed("2.88e-20"), None, "incorrect"),
+    ("2.88e-19", boxed(r"2.88 \times 10^{-19}"), None, "correct"),
 ]
 
 
 @pytest.mark.parametrize(("gold", "text", "metadata", "expected"), ISSUE_12)
 def test_issue_12_examples(gold, text, metadata, expected):
     assert verdict(gold, text, metadata) == expected
+
+
+# -- every gold of every benchmark file, through the rules above (skipped without them) ----
+
+ALL_BENCHMARKS = ("math500", "aime24", "amc23", "minerva_math", "olympiadbench")
+
+
+@pytest.mark.parametrize("name", ALL_BENCHMARKS)
+def test_every_real_gold_is_correct_boxed_and_a_number_off_is_not(name):
+    wrong_checked = 0
+    for q in _questions(name, 10_000):
+        answer = strip_math_delimiters(q.gold)
+        assert verdict(q.gold, boxed(answer), q.metadata) == "correct", (q.question_id, q.gold)
+        wrong = _bumped(answer)
+        if wrong is None or re.search(r"\^\{?\d+\}?\s*$|\\mbox|\\text|_\{?\d+\}?", wrong):
+            continue
+        assert verdict(q.gold, boxed(wrong), q.metadata) == "incorrect", (q.question_id, wrong)
+        wrong_checked += 1
+    assert wrong_checked > 0
+
+
+def test_every_real_multi_part_gold_accepts_its_parts_in_separate_boxes_in_any_order():
+    multi = [q for q in _questions("olympiadbench", 10_000) if q.metadata.get("is_multiple_answer")]
+    checked = 0
+    for q in multi:
+        gold = gold_from_question(q.gold, q.metadata)
+        if len(gold.parts) < 2:
+            continue
+        text = "So " + " and ".join(f"\\boxed{{{p}}}" for p in reversed(gold.parts)) + "."
+        assert verdict(q.gold, text, q.metadata) == "correct", (q.question_id, text)
+        # the last box alone is one part, not the answer
+        assert verdict(q.gold, boxed(gold.parts[0]), q.metadata) == "incorrect", q.question_id
+        checked += 1
+    assert checked > 80

@@ -21,7 +21,8 @@ is parsed whole or not at all (``first_match``): a box that does not parse is ne
 replaced by a fraction found inside it (``\\frac{1}{3}E_{1}+\\frac{2}{3}E_{2}`` is not
 ``2/3``). When neither side parses, the texts are compared without white space
 (``E_{1}, E_{2}`` is ``E_{1},E_{2}``). A percent sign on one side only is tried both
-ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5).
+ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). Two plain numbers must agree to
+one part in a million as well (math-verify's 6 decimal places make all tiny numbers 0).
 """
 
 from __future__ import annotations
@@ -126,9 +127,30 @@ def _blank_free(parsed: tuple[Any, ...]) -> str | None:
     return _BLANKS_RE.sub("", text) if text is not None else None
 
 
+def _numbers_differ(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
+    """Both plain nonzero numbers that differ by more than one part in a million.
+
+    math-verify rounds to 6 decimal places, so ``2.88e-19`` and ``2.88e-20`` (both 0.0
+    then) would be equal; magnitudes of physics answers make that a false positive.
+    """
+    g = next((p for p in gold if isinstance(p, Basic)), None)
+    a = next((p for p in answer if isinstance(p, Basic)), None)
+    if g is None or a is None or (g.is_Integer and a.is_Integer):
+        return False
+    try:
+        if not (g.is_number and a.is_number):
+            return False
+        x, y = complex(g), complex(a)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return False
+    if x == 0 or y == 0 or x != x or y != y:
+        return False
+    return abs(x - y) > 1e-6 * max(abs(x), abs(y))
+
+
 def _same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
     if bool(verify(list(gold), list(answer), timeout_seconds=None)):
-        return True
+        return not _numbers_differ(gold, answer)
     if not _sympy(gold) and not _sympy(answer):
         # neither parses: equal texts up to white space (``E_{1}, E_{2}``, ``E_{1},E_{2}``)
         g, a = _blank_free(gold), _blank_free(answer)
@@ -139,6 +161,12 @@ def _same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
 def _named(part: str) -> str | None:
     match = _NAMED_RE.match(part)
     return match.group(1).replace(" ", "") if match else None
+
+
+def _repeats(gold: Gold) -> bool:
+    """Whether a part appears twice (as a set the gold would lose it)."""
+    spaced = [_BLANKS_RE.sub("", p) for p in gold.parts]
+    return len(set(spaced)) < len(spaced)
 
 
 def _names_parts(gold: Gold) -> bool:
@@ -232,8 +260,9 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         gold_parsed = _parse_gold(gold.latex)
     except GoldUnparseable as exc:
         return Verdict(STATUS_ERROR, answer, str(exc))
-    if gold.parts and not span.free_text and _names_parts(gold):
-        correct = _parts_match(gold, span)  # positions matter: no comparison as a set
+    if gold.parts and not span.free_text and (_names_parts(gold) or _repeats(gold)):
+        # positions or repeats matter (``a=-2, b=-2`` is not the set {-2}): parts only
+        correct = _parts_match(gold, span)
     else:
         correct = _same(gold_parsed, parsed)
         if not correct and gold.parts and not span.free_text:
