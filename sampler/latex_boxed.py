@@ -31,11 +31,12 @@ _CONNECTIVE_RE = re.compile(
 )
 
 
-def _matching_braces(text: str) -> dict[int, int]:
-    """For every ``{`` that is closed, the position of its ``}`` (``\\{`` and ``\\}`` skipped)."""
+def _matching_braces(text: str, start: int = 0) -> dict[int, int]:
+    """For every ``{`` from ``start`` on that is closed, the position of its ``}`` (``\\{``
+    and ``\\}`` skipped). Braces before ``start`` cannot change these pairs."""
     closes: dict[int, int] = {}
     stack: list[int] = []
-    for match in _BRACE_RE.finditer(text):
+    for match in _BRACE_RE.finditer(text, start):
         j = match.start()
         if j > 0 and text[j - 1] == "\\":
             continue
@@ -56,7 +57,7 @@ def boxed_spans(text: str) -> list[tuple[int, int, int, int]]:
     boxes = list(_BOX_RE.finditer(text))
     if not boxes:
         return []
-    closes = _matching_braces(text)
+    closes = _matching_braces(text, boxes[0].end())
     spans = []
     for match in boxes:
         i = match.end()
