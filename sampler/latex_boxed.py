@@ -30,6 +30,8 @@ _CONNECTIVE_RE = re.compile(
     r"|(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?'*\s*=)*"
 )
 
+_JOINER_RE = re.compile(r"[,;=]|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|\\q?quad|\\\\")
+
 
 def _matching_braces(text: str, start: int = 0) -> dict[int, int]:
     """For every ``{`` from ``start`` on that is closed, the position of its ``}`` (``\\{``
@@ -83,8 +85,14 @@ def _outermost(spans: list[tuple[int, int, int, int]]) -> list[tuple[int, int, i
 
 
 def joins(gap: str) -> bool:
-    """Whether ``gap``, the text between two boxes, joins them into one list answer."""
-    return len(gap) <= MAX_JOIN_GAP and _CONNECTIVE_RE.fullmatch(gap) is not None
+    """Whether ``gap``, the text between two boxes, joins them into one list answer: only
+    connectives, and at least one that is not mere spacing (``\\boxed{4} \\boxed{5}`` is a
+    model repeating or changing its answer, and its answer is 5)."""
+    return (
+        len(gap) <= MAX_JOIN_GAP
+        and _CONNECTIVE_RE.fullmatch(gap) is not None
+        and _JOINER_RE.search(gap) is not None
+    )
 
 
 def final_box_run(text: str) -> list[tuple[int, int, int, int]]:

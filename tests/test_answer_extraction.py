@@ -128,6 +128,9 @@ def test_a_closing_run_of_boxes_is_one_list_answer(text, expected):
         r"We get \boxed{5}. Checking again, the answer is \boxed{10}.",
         r"\boxed{1} no no no no no \boxed{10}",
         r"\boxed{1} papers and \boxed{10}",
+        # spacing alone is no connective: a model repeating or changing its answer
+        r"\boxed{1} \boxed{10}",
+        "\\boxed{1}\n\n$\\boxed{10}$",
     ],
 )
 def test_an_earlier_box_separated_by_prose_never_joins(text):

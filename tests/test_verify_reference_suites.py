@@ -22,6 +22,10 @@ DIFFERENCES = {
         " leash, never a decimal comma (a box cannot tell them apart)"
     ),
     "test_all::test_number_extraction[6]": "`1,22` against `1.22`: as above (decimal comma)",
+    "test_all::test_math_extraction_additional_cases[27]": (
+        "`\\boxed{1}\\boxed{2}`: nothing but the boxes, so no connective; leash reads a model"
+        " writing box after box (repeating or changing its answer) as its last box"
+    ),
     "test_boxed::test_boxed[0]": (
         "`\\boxed{35 cm} ++++++ \\boxed{4}`: `++++++` is not a connective, so the final"
         " answer is the last box (math-verify joins any two boxes under 10 characters apart)"
