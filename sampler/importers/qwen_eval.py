@@ -36,6 +36,7 @@ benchmark file's own ids (``ImportSession.match_question``).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,8 @@ def raw_gold(record: dict[str, Any], benchmark: str) -> tuple[str | None, dict[s
     generic field names), with its metadata; (None, {}) when the row has no such field."""
     preset = PRESETS.get(benchmark)
     mapping = preset.mapping if preset else FieldMapping()
+    if any(_non_finite(record.get(name)) for name in mapping.gold):
+        return None, {}  # left to the checks of 'gt' (a non-finite gold is refused)
     gold, metadata = gold_from_record(record, mapping)
     if gold is None:
         return None, {}
@@ -126,6 +129,10 @@ def raw_gold(record: dict[str, Any], benchmark: str) -> tuple[str | None, dict[s
         if _plain(record.get(extra)):
             metadata.setdefault(extra, record[extra])
     return gold, metadata
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
 
 
 def _gold_field(record: dict[str, Any], mapping: FieldMapping) -> str:
