@@ -32,11 +32,14 @@ def write_qwen_eval(
     questions: list[int] | None = None,
     finish_reasons: bool = False,
     problems: list[tuple[str, str]] = PROBLEMS,
+    raw: list[dict] | None = None,
 ) -> Path:
     """``OUTPUT_DIR/<data_name>/test_<prompt>_-1_seed<s>_t0.6_s0_e-1.jsonl``, one line a problem.
 
     ``answers[i]`` are the boxed answers of problem ``questions[i]`` (default i);
-    ``scores`` default to answer == gold, as the harness would grade them.
+    ``scores`` default to answer == gold, as the harness would grade them. ``raw[i]``:
+    fields of the benchmark record the harness copies into the row (``answer``,
+    ``solution``, ``final_answer``...).
     """
     folder = output_dir / data_name
     folder.mkdir(parents=True, exist_ok=True)
@@ -57,6 +60,8 @@ def write_qwen_eval(
             "report": [None] * len(given),
             "score": scores[i] if scores else [a == gold for a in given],
         }
+        if raw:
+            record.update(raw[i])
         if finish_reasons:
             record["finish_reason"] = ["stop"] * (len(given) - 1) + ["length"]
         lines.append(json.dumps(record))

@@ -100,3 +100,82 @@ def test_unknown_strategy_is_a_clear_error():
         "aime24",
         ("answer_line", "boxed"),
     )
+
+
+# -- the final answer: the last box, or the closing run of boxes (issue 12, item 1) ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (r"So \boxed{(2, 2)} \quad \text{and} \quad \boxed{(6, 2)}", "(2, 2), (6, 2)"),
+        (r"The roots are \boxed{1}, \boxed{2}, \boxed{3}.", "1, 2, 3"),
+        (r"\boxed{k = 45} \text{ and } \boxed{n = 2}", "k = 45, n = 2"),
+        (r"\(x_1 = \boxed{2} \) and \( x_2 = \boxed{-3} \)", "2, -3"),
+        (r"$x_{1}=\boxed{a}$, $x_{2}=\boxed{b}$", "a, b"),
+        (r"\boxed{1};\ \boxed{2}\\ \boxed{3}", "1, 2, 3"),
+        (r"\boxed{1} or \boxed{2}", "1, 2"),
+    ],
+)
+def test_a_closing_run_of_boxes_is_one_list_answer(text, expected):
+    assert extract_answer(text) == AnswerSpan(expected)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"First \boxed{5}, then more work gives \boxed{10}",
+        r"We get \boxed{5}. Checking again, the answer is \boxed{10}.",
+        r"\boxed{1} no no no no no \boxed{10}",
+        r"\boxed{1} papers and \boxed{10}",
+        # spacing alone is no connective: a model repeating or changing its answer
+        r"\boxed{1} \boxed{10}",
+        "\\boxed{1}\n\n$\\boxed{10}$",
+    ],
+)
+def test_an_earlier_box_separated_by_prose_never_joins(text):
+    assert extract_answer(text) == AnswerSpan("10")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (r"\boxed{5}. Wait, I erred. The final answer is $7$. I hope it is correct.", "7"),
+        (r"\boxed{5}. On reflection the final answer is \(\frac{1}{2}\).", r"\frac{1}{2}"),
+        (r"\boxed{5}\nFinal answer is: 12.", "12"),
+        # a statement that is prose states nothing: the box stays
+        (r"\boxed{5}. I am sure the final answer is correct.", "5"),
+        (r"The final answer is $\boxed{5}$.", "5"),
+    ],
+)
+def test_a_final_answer_statement_after_the_last_box_wins(text, expected):
+    assert extract_answer(text) == AnswerSpan(expected)
+
+
+# -- linear time (issue 14, item 2) --------------------------------------------------------
+
+_PATHOLOGICAL = {
+    "boxed": lambda n: r"\boxed{x " * (n // 9),
+    "answer_tags": lambda n: "<answer>x " * (n // 10),
+    "answer_line": lambda n: "Answer: \\boxed{x " * (n // 17),
+    "after_think": lambda n: "</think>" + r"\boxed{x " * (n // 9),
+}
+
+
+@pytest.mark.parametrize("strategy", sorted(_PATHOLOGICAL))
+def test_extraction_is_linear_on_a_model_looping_until_its_length_limit(strategy):
+    import time
+
+    def seconds(n: int) -> float:
+        text = _PATHOLOGICAL[strategy](n)
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            extract_answer(text, (strategy,))
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    small, large = seconds(72_000), seconds(288_000)
+    # quadratic work would take 16x as long; linear about 4x (generous margin for noise)
+    assert large < 10 * small + 0.05
+    assert seconds(1_000_000) < 1.0  # was a minute for 72 KB

@@ -217,3 +217,122 @@ def test_real_olympiadbench_multi_part_golds():
         # parts reversed: still correct; one part missing: incorrect
         assert verdict(q.gold, boxed(", ".join(reversed(gold.parts))), q.metadata) == "correct"
         assert verdict(q.gold, boxed(", ".join(gold.parts[1:])), q.metadata) == "incorrect"
+
+
+# -- issue 12: every example of items 1 and 2 ---------------------------------------------
+
+MULTI = {"is_multiple_answer": True}
+
+ISSUE_12 = [
+    # the final answer written in several boxes (item 1)
+    ("$(2,2),(6,2)$", r"So \boxed{(2, 2)} \quad \text{and} \quad \boxed{(6, 2)}", MULTI, "correct"),
+    ("$(2,2),(6,2)$", r"So \boxed{(6, 2)} \quad \text{and} \quad \boxed{(2, 2)}", MULTI, "correct"),
+    ("1,2,3", r"So \boxed{1}, \boxed{2}, \boxed{3}", None, "correct"),
+    ("$k=45$, $n=2$", r"\boxed{k = 45} \text{ and } \boxed{n = 2}", MULTI, "correct"),
+    ("$x_{1}=2,x_{2}=-3$", r"\(x_1 = \boxed{2}\) and \(x_2 = \boxed{-3}\)", MULTI, "correct"),
+    # named parts take bare answers in their own order; unnamed parts in any order
+    ("$x_{1}=2,x_{2}=-3$", r"\(x_1 = \boxed{-3}\) and \(x_2 = \boxed{2}\)", MULTI, "incorrect"),
+    ("$x_{1}=2,x_{2}=-3$", r"\boxed{-3, 2}", MULTI, "incorrect"),
+    ("$x_{1}=2,x_{2}=-3$", r"\boxed{x_2 = -3, x_1 = 2}", MULTI, "correct"),
+    # an intermediate box never joins the final one
+    ("10", r"First \boxed{5}; after more work we find \boxed{10}", None, "correct"),
+    ("5", r"First \boxed{5}; after more work we find \boxed{10}", None, "incorrect"),
+    # scientific notation, spacing in lists, symbols, percent, choices (item 2)
+    ("1e-3", boxed("0.001"), None, "correct"),
+    ("1e-3", boxed("10^{-3}"), None, "correct"),
+    ("1e-3", boxed("1e-3"), None, "correct"),
+    ("1e-3", boxed("1e-4"), None, "incorrect"),
+    ("4.5e33", boxed(r"4.5 \times 10^{33}"), None, "correct"),
+    ("E_{1},E_{2}", boxed("E_{1}, E_{2}"), None, "correct"),
+    ("E_{1},E_{2}", boxed("E_{1}, E_{3}"), None, "incorrect"),
+    (r"\frac{1}{\sqrt{2}}c", boxed(r"\frac{c}{\sqrt{2}}"), None, "correct"),
+    (r"\frac{1}{\sqrt{2}}c", boxed(r"\frac{1}{\sqrt{2}}"), None, "incorrect"),
+    ("50", boxed(r"50.0\%"), None, "correct"),
+    ("50", boxed(r"50\%"), None, "correct"),
+    ("0.5", boxed(r"50\%"), None, "correct"),
+    ("50", boxed(r"51.0\%"), None, "incorrect"),
+    ("D", boxed("(D) (2,0)"), None, "correct"),
+    ("D", boxed("(C) (2,0)"), None, "incorrect"),
+    (r"\text{(D)}", boxed(r"\text{(D) } (2,0)"), None, "correct"),
+    ("C(h)=4h+4", boxed("C(h) = 4 + 4h"), None, "correct"),
+    ("C(h)=4h+4", boxed("C(h) = 4 + 4"), None, "incorrect"),
+    ("8", boxed("4 + 4h"), None, "incorrect"),
+    # text in sub- and superscripts is part of the symbol
+    (r"v_{\text{max}}", boxed(r"v_{\text{min}}"), None, "incorrect"),
+    (r"v_{\text{max}}", boxed(r"v_{\text{max}}"), None, "correct"),
+    (
+        r"\lambda_{\text {red}} / \sqrt{2}",
+        boxed(r"\lambda_{\text{red}}\sqrt{2+\sqrt{2}}"),
+        None,
+        "incorrect",
+    ),
+    (
+        r"\lambda_{\text {red}} / \sqrt{2}",
+        boxed(r"\frac{\lambda_{\text{red}}}{\sqrt{2}}"),
+        None,
+        "correct",
+    ),
+    # units: ignored only when one side has none; different units never equal
+    ("5am", boxed("5pm"), None, "incorrect"),
+    (r"5 \text{ a.m.}", boxed(r"5 \text{ p.m.}"), None, "incorrect"),
+    ("5am", boxed(r"5 \text{ a.m.}"), None, "correct"),
+    ("5am", boxed("5"), None, "correct"),
+    ("3 cm", boxed("3 m"), None, "incorrect"),
+    (r"3 \text{ cm}", boxed(r"3 \text{ m}"), None, "incorrect"),
+    ("3 cm", boxed(r"3 \text{ centimeters}"), None, "correct"),
+    ("3", boxed(r"3 \text{ m}"), None, "correct"),
+    ("$166$", boxed("166 m^2"), {"unit": "$cm^2$"}, "incorrect"),
+    (r"864 \mbox{ inches}^2", boxed(r"864 \text{ square inches}"), None, "correct"),
+    (r"\frac{37}{4} m", boxed(r"\frac{37}{4}"), None, "incorrect"),  # m is a mass here
+    # a gold that does not parse is never a fraction found inside it
+    (r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}", boxed(r"\frac{2}{3}"), None, "incorrect"),
+    (
+        r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}",
+        boxed(r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}"),
+        None,
+        "correct",
+    ),
+    ("2/3", boxed(r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}"), None, "incorrect"),
+    # tiny numbers: 6 decimal places would make every one of them 0
+    ("2.88e-19", boxed("2.88e-20"), None, "incorrect"),
+    ("2.88e-19", boxed(r"2.88 \times 10^{-19}"), None, "correct"),
+]
+
+
+@pytest.mark.parametrize(("gold", "text", "metadata", "expected"), ISSUE_12)
+def test_issue_12_examples(gold, text, metadata, expected):
+    assert verdict(gold, text, metadata) == expected
+
+
+# -- every gold of every benchmark file, through the rules above (skipped without them) ----
+
+ALL_BENCHMARKS = ("math500", "aime24", "amc23", "minerva_math", "olympiadbench")
+
+
+@pytest.mark.parametrize("name", ALL_BENCHMARKS)
+def test_every_real_gold_is_correct_boxed_and_a_number_off_is_not(name):
+    wrong_checked = 0
+    for q in _questions(name, 10_000):
+        answer = strip_math_delimiters(q.gold)
+        assert verdict(q.gold, boxed(answer), q.metadata) == "correct", (q.question_id, q.gold)
+        wrong = _bumped(answer)
+        if wrong is None or re.search(r"\^\{?\d+\}?\s*$|\\mbox|\\text|_\{?\d+\}?", wrong):
+            continue
+        assert verdict(q.gold, boxed(wrong), q.metadata) == "incorrect", (q.question_id, wrong)
+        wrong_checked += 1
+    assert wrong_checked > 0
+
+
+def test_every_real_multi_part_gold_accepts_its_parts_in_separate_boxes_in_any_order():
+    multi = [q for q in _questions("olympiadbench", 10_000) if q.metadata.get("is_multiple_answer")]
+    checked = 0
+    for q in multi:
+        gold = gold_from_question(q.gold, q.metadata)
+        if len(gold.parts) < 2:
+            continue
+        text = "So " + " and ".join(f"\\boxed{{{p}}}" for p in reversed(gold.parts)) + "."
+        assert verdict(q.gold, text, q.metadata) == "correct", (q.question_id, text)
+        # the last box alone is one part, not the answer
+        assert verdict(q.gold, boxed(gold.parts[0]), q.metadata) == "incorrect", q.question_id
+        checked += 1
+    assert checked > 80

@@ -46,6 +46,64 @@ def questions(root):
 # -- qwen-eval ----------------------------------------------------------------------------
 
 
+def test_qwen_eval_takes_the_gold_from_the_raw_answer_or_solution_not_gt(tmp_path):
+    """issue 12 item 4: ``gt`` is the harness's normalised gold, sometimes corrupted."""
+    problems = [("Find C(h).", "C()=4h+4"), ("Area?", "20^{2}"), ("Find x and y.", "1,2")]
+    write_qwen_eval(
+        tmp_path / "math500_out",
+        "math500",
+        [["C(h) = 4h+4"]],
+        problems=problems,
+        raw=[{"answer": "C(h)=4h+4", "solution": "So $C(h) = \\boxed{4h+4}$."}],
+    )
+    write_qwen_eval(
+        tmp_path / "minerva_out",
+        "minerva_math",
+        [["x"], ["20 cm^2"]],
+        problems=problems,
+        questions=[0, 1],
+        raw=[{}, {"solution": "The area is $\\boxed{20 \\mathrm{~cm}^{2}}$."}],
+    )
+    write_qwen_eval(
+        tmp_path / "olympiad_out",
+        "olympiadbench",
+        [["1, 2"]],
+        problems=problems,
+        questions=[2],
+        raw=[{"final_answer": ["$1$, $2$"], "is_multiple_answer": True, "unit": None}],
+    )
+    import_samples(
+        "qwen-eval",
+        [
+            Source("base", tmp_path / "math500_out"),
+            Source("base", tmp_path / "minerva_out"),
+            Source("base", tmp_path / "olympiad_out"),
+        ],
+        tmp_path / "res",
+        base="base",
+    )
+    qs = questions(tmp_path / "res")
+    meta = {k: json.loads(v["metadata"]) for k, v in qs.items()}
+    assert qs[("math500", "0")]["gold"] == "C(h)=4h+4"
+    assert meta[("math500", "0")]["gold_source"] == "raw field 'answer'"
+    assert qs[("minerva_math", "1")]["gold"] == r"20 \mathrm{~cm}^{2}"
+    assert meta[("minerva_math", "1")]["gold_source"] == "last \\boxed{} of 'solution'"
+    assert qs[("minerva_math", "0")]["gold"] == "C()=4h+4"  # no raw field: the harness's gt
+    assert meta[("minerva_math", "0")]["gold_source"].startswith("qwen-eval 'gt'")
+    assert qs[("olympiadbench", "2")]["gold"] == "$1$, $2$"
+    assert meta[("olympiadbench", "2")]["is_multiple_answer"] is True
+
+    from leash_tui.report.info import describe_results
+
+    sources = describe_results(Results.open(tmp_path / "res"))["gold_sources"]
+    assert {(r["benchmark"], r["source"]): r["questions"] for r in sources} == {
+        ("math500", "raw field 'answer'"): 1,
+        ("minerva_math", "last \\boxed{} of 'solution'"): 1,
+        ("minerva_math", "qwen-eval 'gt' (normalised by the harness)"): 1,
+        ("olympiadbench", "raw field 'final_answer'"): 1,
+    }
+
+
 def test_qwen_eval_two_models_share_questions_and_keep_source_verdicts(tmp_path):
     write_qwen_eval(tmp_path / "base_out", "math500", [["2", "3"], ["6", "6"], ["1", "4"]])
     write_qwen_eval(
@@ -74,7 +132,11 @@ def test_qwen_eval_two_models_share_questions_and_keep_source_verdicts(tmp_path)
     assert sorted(qs) == [("math500", "0"), ("math500", "1"), ("math500", "2")]
     assert qs[("math500", "1")]["problem"] == PROBLEMS[1][0]
     assert qs[("math500", "1")]["gold"] == "6"
-    assert json.loads(qs[("math500", "1")]["metadata"]) == {"level": 1, "type": "Arithmetic"}
+    assert json.loads(qs[("math500", "1")]["metadata"]) == {
+        "level": 1,
+        "type": "Arithmetic",
+        "gold_source": "qwen-eval 'gt' (normalised by the harness)",
+    }
     manifest = Results.open(tmp_path / "res").manifest
     assert manifest.base.name == "base" and [t.name for t in manifest.targets] == ["rl"]
     assert manifest.model("rl").source.startswith("qwen-eval: ")

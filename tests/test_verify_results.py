@@ -331,3 +331,27 @@ def test_killed_mid_run_then_rerun_verifies_each_sample_once_and_loses_nothing(
     others = [p.name for p in (root / "samples").iterdir() if not p.name.startswith("part-")]
     assert all(name.startswith(".tmp-") for name in others)  # a killed write leaves only these
     assert json.loads((root / "manifest.json").read_text())["verification"]["last_run"]
+
+
+def test_verify_with_a_short_deadline_finishes_promptly_on_looping_completions(tmp_path):
+    """issue 14 item 2: a model looping ``\\boxed{x `` (or ``<answer>``) to its length limit;
+    extraction took 66 s for two 72 KB samples. Now linear, it is a small part of the run."""
+    questions = [{"benchmark": "toy", "question_id": "0", "problem": "p", "gold": "1"}]
+    texts = [
+        "\\boxed{x " * 8_000,  # 72 KB
+        "\\boxed{x " * 111_000,  # 1 MB
+        "<answer>x " * 100_000,
+        "Answer: \\boxed{x " * 60_000,
+    ]
+    rows = [
+        {"benchmark": "toy", "question_id": "0", "model": "base", "sample": i, "text": t}
+        for i, t in enumerate(texts)
+    ]
+    root = build_folder(tmp_path / "r", questions, [rows])
+    config = ExtractionConfig(default=("answer_tags", "answer_line", "boxed"))
+    started = time.monotonic()
+    summary = verify_results(root, workers=1, deadline_s=1.0, extraction=config)
+    assert time.monotonic() - started < 30  # worker start-up included; was minutes
+    assert summary.verified == len(texts)
+    assert summary.timeouts == 0
+    assert summary.no_answer >= 3  # the unclosed boxes and tags give no answer

@@ -85,6 +85,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             Text(one_line(b["source"] or "–", 60)),
         )
     print_fitted(console, benches)
+    render_gold_sources(info.get("gold_sources", []), console)
 
     samples = _table(
         "Samples",
@@ -137,6 +138,25 @@ def render_series(series: list[dict[str, Any]], console: Console) -> None:
             for step, model in zip(run["steps"], run["models"], strict=True)
         )
         console.print(Text(f"series {one_line(run['name'])}: steps {steps}"))
+
+
+def render_gold_sources(rows: list[dict[str, Any]], console: Console) -> None:
+    """Where the golds came from, when any did not come from a gold field."""
+    if all(row["source"] == "gold field" for row in rows):
+        return
+    table = _table(
+        "Gold answers",
+        FitColumn("benchmark", LEFT, key=True),
+        FitColumn("taken from", LEFT, wrap=True, group=1),
+        FitColumn("questions"),
+    )
+    for row in rows:
+        table.add_row(
+            Text(one_line(row["benchmark"])),
+            Text(one_line(row["source"], 60)),
+            f"{row['questions']:,}",
+        )
+    print_fitted(console, table)
 
 
 def render_agreement(rows: list[dict[str, Any]], console: Console) -> None:

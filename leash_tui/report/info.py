@@ -4,11 +4,13 @@ Besides models, benchmarks and counts, the description holds two warnings a
 comparison needs: questions that one model of a (base, target) pair has samples
 for and the other has not (``missing_questions``: they are left out of that
 pair's counts), and, per model with imported source verdicts, how often leash's
-verdict and the source's differ (``grading_agreement``).
+verdict and the source's differ (``grading_agreement``). It also counts, per
+benchmark, where the golds came from (``gold_sources``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pyarrow as pa
@@ -22,6 +24,30 @@ from sampler.store.schema import FORMAT, Manifest
 from sampler.store.shard_summary import shard_summary
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
+
+
+#: Where a question's gold came from when its metadata does not say: the gold field.
+GOLD_FIELD = "gold field"
+
+
+def gold_sources(questions: pa.Table) -> list[dict[str, Any]]:
+    """Questions per benchmark and gold source (``metadata["gold_source"]``: the last box of
+    a solution, a raw field of an imported row, a harness's normalised gold...)."""
+    counted: dict[tuple[str, str], int] = {}
+    if questions.num_rows:
+        for bench, meta in zip(
+            questions.column("benchmark").to_pylist(),
+            questions.column("metadata").to_pylist(),
+            strict=True,
+        ):
+            try:
+                parsed = json.loads(meta) if meta else {}
+            except ValueError:
+                parsed = {}
+            source = parsed.get("gold_source") if isinstance(parsed, dict) else None
+            key = (bench, str(source) if source else GOLD_FIELD)
+            counted[key] = counted.get(key, 0) + 1
+    return [{"benchmark": b, "source": s, "questions": n} for (b, s), n in sorted(counted.items())]
 
 
 def describe_results(results: Results) -> dict[str, Any]:
@@ -76,6 +102,7 @@ def describe_results(results: Results) -> dict[str, Any]:
         ],
         "samples": samples,
         "series": series_description(manifest),
+        "gold_sources": gold_sources(questions),
         "missing_questions": missing_questions(counts, manifest),
         "coverage": coverage_notes(manifest, questions, counts),
         "grading_agreement": sorted(

@@ -182,6 +182,32 @@ def gold_to_text(value: Any) -> tuple[str | None, list[str] | None]:
     return (text or None), None
 
 
+def gold_from_record(
+    record: dict[str, Any], mapping: FieldMapping
+) -> tuple[str | None, dict[str, Any]]:
+    """A record's gold by ``mapping``: its gold field, else the last ``\\boxed{}`` of its
+    solution field; with the metadata that goes with it (``gold_parts`` of a list gold,
+    ``unit``, and ``gold_source`` when the gold came from the solution). None if neither."""
+    _, gold_value = _first_present(record, mapping.gold)
+    gold, parts = gold_to_text(gold_value)
+    metadata: dict[str, Any] = {}
+    if gold is None and mapping.gold_from_solution:
+        solution = record.get(mapping.gold_from_solution)
+        if isinstance(solution, list):
+            solution = "\n".join(str(s) for s in solution)
+        if isinstance(solution, str):
+            gold = last_boxed(solution)
+            if gold is not None:
+                metadata["gold_source"] = f"last \\boxed{{}} of {mapping.gold_from_solution!r}"
+    if gold is None:
+        return None, {}
+    if parts:
+        metadata["gold_parts"] = parts
+    if mapping.unit and record.get(mapping.unit):
+        metadata["unit"] = str(record[mapping.unit])
+    return gold, metadata
+
+
 def _first_present(record: dict[str, Any], names: Iterable[str]) -> tuple[str | None, Any]:
     for name in names:
         if name in record and record[name] is not None:
@@ -214,16 +240,7 @@ def questions_from_records(
             )
         if not isinstance(problem, str) or not problem.strip():
             raise LeashError(f"{where}: field {problem_field!r} is empty or not text")
-        _, gold_value = _first_present(record, mapping.gold)
-        gold, parts = gold_to_text(gold_value)
-        metadata: dict[str, Any] = {}
-        if gold is None and mapping.gold_from_solution:
-            solution = record.get(mapping.gold_from_solution)
-            if isinstance(solution, list):
-                solution = "\n".join(str(s) for s in solution)
-            if isinstance(solution, str):
-                gold = last_boxed(solution)
-                metadata["gold_source"] = f"last \\boxed{{}} of {mapping.gold_from_solution!r}"
+        gold, metadata = gold_from_record(record, mapping)
         if gold is None:
             wanted = list(mapping.gold)
             if mapping.gold_from_solution:
@@ -232,10 +249,6 @@ def questions_from_records(
                 f"{where}: no gold answer for benchmark {name!r}: expected "
                 + " or ".join(w if w.startswith("a ") else repr(w) for w in wanted)
             )
-        if parts:
-            metadata["gold_parts"] = parts
-        if mapping.unit and record.get(mapping.unit):
-            metadata["unit"] = str(record[mapping.unit])
         for extra in mapping.metadata:
             if record.get(extra) is not None:
                 metadata[extra] = record[extra]

@@ -9,12 +9,21 @@ on it (limit-of-RLVR, SimpleRL-Zoo) write, with ``--save_outputs``,
 
     idx            int      the problem's index in the benchmark file -> question_id
     question       str      the problem                                -> problem
-    gt             str|num  the gold answer                            -> gold
+    gt             str|num  the harness's normalised gold              -> gold, when the row
+                            carries no raw answer or solution (below)
     code           [str]    the n_sampling completions                 -> one sample each
     score          [bool]   the harness's verdict of each completion   -> source_correct
     finish_reason  [str]    (limit-of-RLVR only) "stop" or "length"    -> finish_reason
     pred, report, gt_cot    ignored (leash verify extracts answers itself)
     level, type, unit, subject, ...                                    -> question metadata
+
+The harness normalises ``gt`` and sometimes corrupts it (``C()=4h+4`` for ``C(h)=4h+4``,
+``^{6}``, ``20^{2}`` for ``20 cm^2``). The harness also copies the benchmark record's own
+fields into each row; when a row carries the raw answer (``answer``, ``final_answer``...)
+or a solution with a box, the gold is taken from it by the same rules as the benchmark
+presets (``sampler.benchmarks.presets.gold_from_record``; the preset of the same name,
+else the generic field names), and ``gt`` only when it carries neither. The question's
+``gold_source`` metadata says which, and ``leash info`` counts them.
 
 The benchmark is the name of the file's folder (``<data_name>``), or ``--bench``.
 PATH may be that OUTPUT_DIR, one ``<data_name>`` folder or one file. Several files
@@ -27,10 +36,12 @@ benchmark file's own ids (``ImportSession.match_question``).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 from sampler.benchmarks.files import iter_json_lines
+from sampler.benchmarks.presets import PRESETS, FieldMapping, gold_from_record
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import (
@@ -41,6 +52,8 @@ from sampler.importers.source_fields import (
 )
 
 FORMAT = "qwen-eval"
+#: ``gold_source`` of a question whose gold is the harness's normalised ``gt``.
+GT_SOURCE = "qwen-eval 'gt' (normalised by the harness)"
 #: Problem fields the harness copies from the benchmark file, kept as question metadata.
 METADATA_FIELDS = (
     "level",
@@ -86,15 +99,44 @@ def read_file(
         verdicts = _scores(fields, len(texts))
         finish = _finish_reasons(fields, len(texts))
         problem = fields.text("question", "the problem text")
-        gold = fields.gold("gt")
+        metadata = {k: record[k] for k in METADATA_FIELDS if _plain(record.get(k))}
+        gold, gold_metadata = raw_gold(record, benchmark)
+        if gold is None:
+            gold = fields.gold("gt")
+            gold_metadata = {"gold_source": GT_SOURCE} if gold is not None else {}
+        metadata.update(gold_metadata)
         question_id, problem = resolve_question(session, benchmark, question_id, problem)
         stage_question_samples(
             session, index, number, (benchmark, question_id, model), texts, verdicts, finish
         )
-        metadata = {k: record[k] for k in METADATA_FIELDS if _plain(record.get(k))}
         session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
     if lines == 0:
         raise LeashError(f"{path}: no problems (empty file)")
+
+
+def raw_gold(record: dict[str, Any], benchmark: str) -> tuple[str | None, dict[str, Any]]:
+    """The gold from the row's raw benchmark fields, by the preset of ``benchmark`` (else the
+    generic field names), with its metadata; (None, {}) when the row has no such field."""
+    preset = PRESETS.get(benchmark)
+    mapping = preset.mapping if preset else FieldMapping()
+    if any(_non_finite(record.get(name)) for name in mapping.gold):
+        return None, {}  # left to the checks of 'gt' (a non-finite gold is refused)
+    gold, metadata = gold_from_record(record, mapping)
+    if gold is None:
+        return None, {}
+    metadata.setdefault("gold_source", f"raw field {_gold_field(record, mapping)!r}")
+    for extra in mapping.metadata:
+        if _plain(record.get(extra)):
+            metadata.setdefault(extra, record[extra])
+    return gold, metadata
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _gold_field(record: dict[str, Any], mapping: FieldMapping) -> str:
+    return next((n for n in mapping.gold if record.get(n) is not None), "?")
 
 
 def _scores(fields: Fields, n: int) -> list[bool | None]:

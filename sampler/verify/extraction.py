@@ -2,7 +2,9 @@
 
 Strategies (tried in the order given, the first that finds something wins):
 
-- ``boxed`` (default): the last ``\\boxed{...}``;
+- ``boxed`` (default): the final answer of a boxed completion (``final_boxed``): the last
+  ``\\boxed{...}``, or the closing run of boxes joined only by connectives, read as one
+  list answer; a "final answer is ..." statement after the last box wins;
 - ``answer_line``: the last line such as ``Answer: 42`` or ``Final Answer: The final
   answer is $42$. I hope it is correct.``;
 - ``answer_tags``: the last ``<answer>...</answer>``;
@@ -10,8 +12,10 @@ Strategies (tried in the order given, the first that finds something wins):
   else the whole tail read by math-verify as free text); nothing if the model never
   closed its thinking.
 
-Extraction is cheap string work done in the main process; its result, an
-``AnswerSpan``, is what verification deduplicates and parses. The chosen
+Extraction is string work done in the main process, in time linear in the text (a
+72 KB completion looping ``\\boxed{x `` or ``<answer>`` takes milliseconds), so that no
+input can hold it longer than the per-answer deadline; its result, an ``AnswerSpan``,
+is what verification deduplicates and parses. The chosen
 ``ExtractionConfig`` is stored in the results manifest so that reruns extract the
 same way.
 """
@@ -19,25 +23,29 @@ same way.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sampler.errors import LeashError
-from sampler.latex_boxed import last_boxed
+from sampler.latex_boxed import final_box_run
 
 STRATEGIES = ("boxed", "answer_line", "answer_tags", "after_think")
 DEFAULT_STRATEGIES: tuple[str, ...] = ("boxed",)
 
 _ANSWER_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:final\s+answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>.*?)[ \t]*$",
+    r"^[ \t>*#_-]*(?:final\s+answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
-_HOPE_RE = re.compile(
-    r"^(?:the\s+)?final\s+answer\s+is\s*:?\s*(?P<ans>.*?)\.?\s*(?:I\s+hope\s+it\s+is\s+correct\.?)?$",
-    re.IGNORECASE | re.DOTALL,
-)
-_ANSWER_TAG_RE = re.compile(r"<answer>(?P<body>.*?)</answer>", re.IGNORECASE | re.DOTALL)
+_FINAL_IS_PREFIX_RE = re.compile(r"(?:the\s+)?final\s+answer\s+is\s*:?\s*", re.IGNORECASE)
+_FINAL_IS_RE = re.compile(r"final\s+answer\s+is\s*:?[ \t]*", re.IGNORECASE)
+_HOPE_TAIL_RE = re.compile(r"\.?\s*(?:I\s+hope\s+it\s+is\s+correct\.?)?\s*$", re.IGNORECASE)
+_MATH_OPEN = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+# A stated answer has a digit, a LaTeX command or an operator, or is one letter (a choice).
+_MATHY_RE = re.compile(r"[\d\\^_=+/]|^\(?[A-Za-z]\)?$")
+_SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
+_ANSWER_OPEN, _ANSWER_CLOSE = "<answer>", "</answer>"
 _THINK_END = "</think>"
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _TEXT_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|textrm|mbox|operatorname)\s*\{[^{}]*\}")
@@ -58,14 +66,22 @@ def _latex_span(text: str) -> AnswerSpan | None:
     return AnswerSpan(text) if text else None
 
 
+def _strip_hope(text: str) -> str:
+    """``text`` without a closing "I hope it is correct." (searched in its last 80 characters)."""
+    text = text.rstrip()
+    cut = max(0, len(text) - 80)
+    match = _HOPE_TAIL_RE.search(text, cut)
+    return text[: match.start()] if match else text
+
+
 def _span_from_fragment(fragment: str) -> AnswerSpan | None:
-    """An answer fragment (a line's or a tag's content): its last box, bare LaTeX or prose."""
+    """An answer fragment (a line's or a tag's content): its final box(es), bare LaTeX or prose."""
     fragment = fragment.strip()
     if not fragment:
         return None
-    boxed = last_boxed(fragment)
+    boxed = final_boxed(fragment)
     if boxed is not None:
-        return _latex_span(boxed)
+        return boxed
     stripped = fragment.strip("*_ ").rstrip(".").strip()
     if stripped.startswith("$") and stripped.endswith("$") and stripped.count("$") in (2, 4):
         return _latex_span(stripped.strip("$"))
@@ -74,18 +90,58 @@ def _span_from_fragment(fragment: str) -> AnswerSpan | None:
     return _latex_span(stripped)
 
 
+def _stated_after(tail: str) -> AnswerSpan | None:
+    """The answer of the last "final answer is X" statement in ``tail``, when X is math.
+
+    X is the math span that follows (``$7$``, ``\\(7\\)``) or the rest of the sentence;
+    prose ("the final answer is correct") states nothing.
+    """
+    last = next(iter(deque(_FINAL_IS_RE.finditer(tail), maxlen=1)), None)
+    if last is None:
+        return None
+    rest = tail[last.end() :]
+    for left, right in _MATH_OPEN.items():
+        if rest.startswith(left):
+            close = rest.find(right, len(left))
+            if close > len(left):
+                return _latex_span(rest[len(left) : close])
+            return None
+    end = _SENTENCE_END_RE.search(rest)
+    statement = _strip_hope(rest[: end.start()] if end else rest).strip("*_ ")
+    if not _MATHY_RE.search(statement) or _WORDS_RE.search(statement) or "$" in statement:
+        return None
+    return _latex_span(statement)
+
+
+def final_boxed(text: str) -> AnswerSpan | None:
+    """The final answer of a completion that boxes it (the ``boxed`` strategy).
+
+    The last box; when the boxes before it are joined to it only by connectives
+    (``\\boxed{1}, \\boxed{2}``, ``x_1 = \\boxed{a} \\text{ and } x_2 = \\boxed{b}``), the
+    whole run as one list answer ("1, 2"); a "final answer is X" statement after the
+    last box wins. An earlier box separated by prose never joins.
+    """
+    run = final_box_run(text)
+    if not run:
+        return None
+    stated = _stated_after(text[run[-1][1] :])
+    if stated is not None:
+        return stated
+    contents = [text[a:b].strip() for _, _, a, b in run]
+    return _latex_span(", ".join(c for c in contents if c))
+
+
 def extract_boxed(text: str) -> AnswerSpan | None:
-    boxed = last_boxed(text)
-    return _latex_span(boxed) if boxed is not None else None
+    return final_boxed(text)
 
 
 def extract_answer_line(text: str) -> AnswerSpan | None:
     matches = list(_ANSWER_LINE_RE.finditer(text))
     for match in reversed(matches):
-        rest = match.group("rest").strip()
-        hope = _HOPE_RE.match(rest)
-        if hope and hope.group("ans").strip():
-            rest = hope.group("ans")
+        rest = _strip_hope(match.group("rest"))
+        prefix = _FINAL_IS_PREFIX_RE.match(rest)
+        if prefix and rest[prefix.end() :].strip():
+            rest = rest[prefix.end() :]
         span = _span_from_fragment(rest)
         if span is not None:
             return span
@@ -93,10 +149,14 @@ def extract_answer_line(text: str) -> AnswerSpan | None:
 
 
 def extract_answer_tags(text: str) -> AnswerSpan | None:
-    matches = list(_ANSWER_TAG_RE.finditer(text))
-    if not matches:
+    lowered = text.lower()
+    close = lowered.rfind(_ANSWER_CLOSE)
+    if close < 0:
         return None
-    return _span_from_fragment(matches[-1].group("body"))
+    opened = lowered.rfind(_ANSWER_OPEN, 0, close)
+    if opened < 0:
+        return None
+    return _span_from_fragment(text[opened + len(_ANSWER_OPEN) : close])
 
 
 def extract_after_think(text: str) -> AnswerSpan | None:
@@ -106,9 +166,9 @@ def extract_after_think(text: str) -> AnswerSpan | None:
     tail = text[end + len(_THINK_END) :].strip()
     if not tail:
         return None
-    boxed = last_boxed(tail)
+    boxed = final_boxed(tail)
     if boxed is not None:
-        return _latex_span(boxed)
+        return boxed
     return AnswerSpan(tail, free_text=True)
 
 

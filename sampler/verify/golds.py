@@ -3,17 +3,21 @@
 A question's gold (``questions.gold`` plus its ``metadata`` JSON) becomes a ``Gold``:
 the LaTeX to parse (bare LaTeX such as ``\\dfrac{9}{7}`` parses to nothing in
 math-verify, so it is wrapped in ``$...$``; integral float golds such as AMC's
-``27.0`` become ``27``), the parts of a multi-part answer (OlympiadBench rows with
-``is_multiple_answer``, or ``gold_parts`` in the metadata) and the unit
-(``metadata["unit"]``), which is removed from a model's answer before parsing.
-These are pure string functions: parsing happens in the verification workers.
+``27.0`` become ``27``; ``1e-3`` becomes ``1\\times10^{-3}``, which math-verify would
+read as ``e - 3``; a choice ``\\text{(C)}`` becomes ``C``), the parts of a multi-part
+answer (OlympiadBench rows with ``is_multiple_answer``, or ``gold_parts`` in the
+metadata), the unit (written after the value, or ``metadata["unit"]``; see
+``sampler.verify.units``) and the letters the gold uses as variables. These are pure
+string functions: parsing happens in the verification workers.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from sampler.verify.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
@@ -27,12 +31,14 @@ class Gold:
 
     ``latex`` is the whole answer without math delimiters; ``parts`` holds the
     answers of a multi-part gold (every one must be matched), empty otherwise;
-    ``unit`` is the unit the answer may carry, as the benchmark wrote it.
+    ``unit`` is the gold's unit, canonical (``cm^2``, ``km/h``), or None;
+    ``variables`` the letters the gold uses as symbols (never units in an answer).
     """
 
     latex: str
     parts: tuple[str, ...] = ()
     unit: str | None = None
+    variables: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -46,6 +52,47 @@ class Gold:
 def math_mode(latex: str) -> str:
     """``latex`` wrapped in ``$...$`` so that math-verify's LaTeX extraction finds it."""
     return f"${latex}$"
+
+
+_SCIENTIFIC_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d+)(?![\w.])")
+_CHOICE_GOLD_RE = re.compile(r"\s*(?:\\text(?:bf)?\s*\{\s*)?\(?\s*([A-J])\s*\)?\s*\}?\s*")
+_CHOICE_LABEL_RE = re.compile(
+    r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(([A-J])\)|([A-J])(?:[.:)]|\s*\}|$))\s*\}?(?:\s|$|\()"
+)
+
+
+_COMMAND_SPACE_RE = re.compile(r"(\\(?:text|textrm|mathrm|mbox|operatorname))\s+\{")
+_SPACED_THOUSANDS_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:(?: |\\ |\\,|~)\d{3})+(?![\d.,])")
+
+
+def _join_digits(match: re.Match[str]) -> str:
+    return re.sub(r"\D", "", match.group(0))
+
+
+def expand_scientific(latex: str) -> str:
+    """``1.5e-3`` as ``1.5\\times10^{-3}`` (math-verify reads ``1e-3`` as ``e - 3``), and
+    ``\\text {red}`` as ``\\text{red}`` (the symbol ``\\lambda_{\\text{red}}`` is one symbol),
+    digits grouped by spaces (``1 000``, ``1\\,000``) as one number."""
+    if "\\" in latex:
+        latex = _COMMAND_SPACE_RE.sub(r"\1{", latex)
+    if " " in latex or "\\" in latex or "~" in latex:
+        latex = _SPACED_THOUSANDS_RE.sub(_join_digits, latex)
+    if "e" not in latex and "E" not in latex:
+        return latex
+    return _SCIENTIFIC_RE.sub(r"\1\\times10^{\2}", latex)
+
+
+def choice_letter(latex: str) -> str | None:
+    """The letter of a gold that is a multiple-choice answer (``C``, ``(C)``, ``\\text{(C)}``)."""
+    match = _CHOICE_GOLD_RE.fullmatch(latex)
+    return match.group(1) if match else None
+
+
+def answer_choice(latex: str) -> str | None:
+    """The choice an answer starts with, with or without its content: ``(D) (2,0)``,
+    ``\\text{(D) } 5``, ``D: 5``, ``D``; None when it does not start with one."""
+    match = _CHOICE_LABEL_RE.match(latex + " ")
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def strip_math_delimiters(text: str) -> str:
@@ -104,60 +151,13 @@ def answer_parts(answer: str) -> list[str]:
     return split_top_level(_AND_RE.sub(",", strip_math_delimiters(answer)))
 
 
-def _unit_pattern(unit: str) -> re.Pattern[str] | None:
-    """A regex for ``unit`` at the end of an answer, in the spellings models use.
-
-    Between the unit's characters it allows braces, spaces, ``~`` and wrappers such
-    as ``\\text{`` and ``\\mathrm{``, so "km/h" matches ``\\text{ km/h}``,
-    ``\\mathrm{~km} / \\mathrm{h}`` and ``km/h``.
-    """
-    core = re.sub(r"\\(?:text|mathrm|textrm|mbox|operatorname)\b", "", unit)
-    core = re.sub(r"[\s{}~$]", "", core)
-    if not core:
-        return None
-    wrapper = r"\\(?:text|mathrm|textrm|mbox|operatorname)\s*"
-    lead = rf"(?:\s|~|\\[,;:! ]|{wrapper}\{{)*"  # no bare brace: it belongs to the answer
-    filler = rf"(?:\s|~|\{{|\}}|\\[,;:! ]|{wrapper})*"
-    pieces = []
-    for ch in core:
-        if ch == "%":
-            pieces.append(r"(?:\\?%|\s*percent)")
-        else:
-            pieces.append(re.escape(ch))
-    body = filler.join(pieces)
-    # Plural forms of word units ("minute" also removes "minutes").
-    tail = r"s?" if core[-1].isalpha() else ""
-    return re.compile(lead + r"(?<![A-Za-z])" + body + tail + filler + r"$")
-
-
-def strip_unit(answer: str, unit: str | None) -> str:
-    """``answer`` without a trailing ``unit`` (in any usual spelling); unchanged when absent."""
-    if not unit:
+def strip_unit(answer: str, unit: str | None, gold_variables: frozenset[str] = frozenset()) -> str:
+    """``answer`` without its trailing unit when that is ``unit`` (canonical, see
+    ``sampler.verify.units``); unchanged when it has none or another one."""
+    value, written = split_unit(answer, gold_variables)
+    if written is None or (unit is not None and written != unit):
         return answer
-    pattern = _unit_pattern(unit)
-    if pattern is None:
-        return answer
-    stripped = pattern.sub("", answer).rstrip()
-    if not stripped or not _balanced(stripped):
-        return answer  # the "unit" was part of the expression, e.g. s in \frac{3}{s}
-    return stripped
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    i = 0
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-        i += 1
-    return depth == 0
+    return value
 
 
 def _metadata(metadata: str | dict | None) -> dict:
@@ -193,7 +193,16 @@ def gold_from_question(gold: str | None, metadata: str | dict | None = None) -> 
         if len(pieces) > 1:
             parts = tuple(pieces)
     if parts:
+        parts = tuple(expand_scientific(p) for p in parts)
         latex = ", ".join(parts)
-    unit = meta.get("unit")
-    unit = str(unit).strip() if unit else None
-    return Gold(latex=latex, parts=parts, unit=unit or None)
+    else:
+        latex = expand_scientific(latex)
+        choice = choice_letter(latex)
+        if choice is not None:
+            latex = choice
+    unit = canonical_unit(str(meta["unit"])) if meta.get("unit") else None
+    if not parts:
+        value, written = split_unit(latex, is_gold=True)
+        if written is not None:
+            latex, unit = value, written
+    return Gold(latex=latex, parts=parts, unit=unit, variables=variables(latex))

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.extraction import AnswerSpan
-from sampler.verify.golds import Gold, strip_unit
+from sampler.verify.golds import Gold, answer_choice, choice_letter, expand_scientific
+from sampler.verify.units import split_unit
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
 MAX_ANSWER_CHARS = 500
@@ -48,11 +49,25 @@ class Verdict:
 
 
 def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
-    """``span`` with the gold's unit removed (so that "5 km" and "5" are one answer)."""
-    if not gold.unit or span.free_text:
+    """``span`` in the form leash compares, so that equal answers are one answer.
+
+    ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
+    becomes ``D``; a trailing unit is removed when the gold has none or the same one
+    (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
+    ``judge`` calls the answer incorrect.
+    """
+    if span.free_text:
         return span
-    stripped = strip_unit(span.text, gold.unit)
-    return span if stripped == span.text else AnswerSpan(stripped, span.free_text)
+    text = expand_scientific(span.text)
+    if not gold.parts:
+        letter = answer_choice(text) if choice_letter(gold.latex) else None
+        if letter is not None:
+            text = letter
+        else:
+            value, unit = split_unit(text, gold.variables)
+            if unit is not None and (gold.unit is None or unit == gold.unit):
+                text = value
+    return span if text == span.text else AnswerSpan(text, span.free_text)
 
 
 _INTEGER_RE = re.compile(r"-?\d{1,60}")

@@ -1,0 +1,234 @@
+"""Units at the end of an answer: found, named canonically, and never dropped from both sides.
+
+math-verify's own unit removal (``NormalizationConfig.units``) strips any known unit
+word from both sides, and with it the ``\\text{max}`` of ``v_{\\text{max}}``, the ``c``
+of ``\\frac{1}{\\sqrt{2}}c`` and the ``h`` of ``4h+4``; leash turns it off and decides
+here instead. ``split_unit`` takes a trailing unit off an answer (``3 \\text{ cm}``,
+``\\frac{600}{7} \\mathrm{~km} / \\mathrm{h}``, ``5pm``, ``166 cm^2``) and names it
+canonically (``cm``, ``km/h``, ``pm``, ``cm^2``), so that spellings compare equal and
+different units do not. The rules (README, Verify):
+
+- a unit is ignored only when the other side has none; two different units never
+  compare equal (``5pm`` is not ``5am``, ``3 m`` is not ``3 cm``);
+- a bare single letter (``m``, ``s``, ``h``) is a unit only after a plain number and
+  only when the gold does not use that letter as a variable; a gold never loses a bare
+  single letter (Minerva's ``\\frac{37}{4} m`` is a mass);
+- text in ``\\text{}`` after a value is a unit when it is words only; the percent sign
+  and degrees are left to math-verify, which knows their values.
+
+Only the last 80 characters are examined, so the cost does not grow with the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WINDOW = 80
+_WRAPPER = r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mbox|rm|operatorname)\s*"
+_POWER = r"(?:\s*\^\s*\{?\s*-?\d\s*\}?)?"
+_ATOM = (
+    rf"(?:{_WRAPPER}\{{[^{{}}]*\}}"  # \text{ km/h}
+    r"|(?<![A-Za-z\\])[A-Za-z]+(?:\.[A-Za-z]\.?)?"  # km, p.m.
+    r")" + _POWER
+)
+_JOIN = r"(?:\s|~|\\[,;: !]|/|\\cdot|\{|\})*"
+_SUFFIX_RE = re.compile(rf"(?:{_ATOM})(?:{_JOIN}(?:{_ATOM}))*{_JOIN}$")
+_ATOM_RE = re.compile(
+    rf"(?P<wrapped>{_WRAPPER}\{{(?P<content>[^{{}}]*)\}})|(?P<bare>[A-Za-z]+(?:\.[A-Za-z]\.?)?)"
+    rf"|(?P<slash>/)|(?P<power>\^\s*\{{?\s*(?P<exp>-?\d)\s*\}}?)"
+)
+_TEXT_UNIT_RE = re.compile(r"[A-Za-z][A-Za-z .~/^0-9-]*")
+_PLAIN_NUMBER_RE = re.compile(
+    r"[-+]?(?:\d+(?:[.,]\d+)*|\d*\.\d+)(?:\s*\\times\s*10\^\{?-?\d+\}?)?"
+    r"|[-+]?\\[dt]?frac\{\d+\}\{\d+\}"
+)
+_VALUE_END_RE = re.compile(r"(?:[\d}\])]|\\[A-Za-z]+)$")
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_WRAPPED_TEXT_RE = re.compile(_WRAPPER + r"\{[^{}]*\}")
+
+#: Unit words and their canonical names. Keys are lower case; single letters are matched
+#: case-sensitively (``_LETTERS``).
+_SYNONYMS: dict[str, str] = {}
+for _name, _spellings in {
+    "m": "m meter meters metre metres",
+    "cm": "cm centimeter centimeters centimetre centimetres",
+    "mm": "mm millimeter millimeters",
+    "km": "km kilometer kilometers kilometre kilometres",
+    "nm": "nm nanometer nanometers",
+    "ft": "ft foot feet",
+    "in": "inch inches",
+    "yd": "yd yard yards",
+    "mi": "mi mile miles",
+    "s": "s sec secs second seconds",
+    "ms": "ms millisecond milliseconds",
+    "min": "min mins minute minutes",
+    "h": "h hr hrs hour hours",
+    "day": "day days",
+    "week": "week weeks",
+    "month": "month months",
+    "year": "year years yr yrs",
+    "g": "g gram grams",
+    "kg": "kg kilogram kilograms",
+    "mg": "mg milligram milligrams",
+    "lb": "lb lbs pound pounds",
+    "oz": "oz ounce ounces",
+    "L": "liter liters litre litres",
+    "ml": "ml milliliter milliliters",
+    "gal": "gal gallon gallons",
+    "mph": "mph",
+    "km/h": "kmph kph",
+    "deg": "deg degree degrees",
+    "rad": "rad radian radians",
+    "am": "am a.m a.m.",
+    "pm": "pm p.m p.m.",
+    "dollar": "dollar dollars",
+    "cent": "cent cents",
+    "unit": "unit units",
+    "J": "joule joules",
+    "N": "newton newtons",
+    "W": "watt watts",
+    "V": "volt volts",
+    "K": "kelvin",
+    "Pa": "pa pascal pascals",
+    "Hz": "hz hertz",
+    "eV": "ev",
+    "keV": "kev",
+    "MeV": "mev",
+    "GeV": "gev",
+}.items():
+    for _spelling in _spellings.split():
+        _SYNONYMS[_spelling] = _name
+#: Bare single letters that may be units (after a plain number, when not a gold variable).
+_LETTERS = {"m": "m", "s": "s", "g": "g", "h": "h", "L": "L", "J": "J", "N": "N", "W": "W"}
+_AREA = {"square": "^2", "sq": "^2", "cubic": "^3"}
+
+
+def _word(word: str, bare: bool) -> str | None:
+    """The canonical name of one unit word; None when a bare word is not a known unit."""
+    word = word.strip(" .~") if not word.endswith(".") else word.strip(" ~")
+    if len(word) == 1:
+        return _LETTERS.get(word) if bare else word
+    canonical = _SYNONYMS.get(word.lower()) or _SYNONYMS.get(word.lower().rstrip("."))
+    if canonical is not None:
+        return canonical
+    if bare:
+        return None
+    word = word.lower().rstrip(".")
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _text_unit(content: str) -> list[str] | None:
+    """The unit words of a ``\\text{...}`` (``km/h``, ``square inches``); None if not a unit."""
+    content = content.replace("~", " ").strip()
+    if not content or not _TEXT_UNIT_RE.fullmatch(content):
+        return None
+    return re.findall(r"[A-Za-z]+(?:\.[A-Za-z]\.?)?|/|\^-?\d", content)
+
+
+def _canonical(tokens: list[str], bare_flags: list[bool]) -> str | None:
+    """Join unit tokens (words, ``/``, ``^2``) into one canonical name, or None."""
+    out: list[str] = []
+    pending_power = ""
+    for token, bare in zip(tokens, bare_flags, strict=True):
+        if token == "/":
+            out.append("/")
+        elif token.startswith("^"):
+            if not out or out[-1] == "/":
+                return None
+            out[-1] += token
+        elif token.lower() in _AREA and not bare:
+            pending_power = _AREA[token.lower()]
+        elif token.lower() in ("sq", "square", "cubic"):
+            pending_power = _AREA[token.lower()]
+        else:
+            name = _word(token, bare)
+            if name is None:
+                return None
+            out.append(name + pending_power)
+            pending_power = ""
+    if not out or out[0] == "/" or out[-1] == "/" or pending_power:
+        return None
+    text = "".join(
+        t if t == "/" or i == 0 or out[i - 1] == "/" else "*" + t for i, t in enumerate(out)
+    )
+    return text
+
+
+def _tokens(unit: str) -> tuple[list[str], list[bool]] | None:
+    tokens: list[str] = []
+    bare: list[bool] = []
+    for match in _ATOM_RE.finditer(unit):
+        if match.group("wrapped"):
+            words = _text_unit(match.group("content"))
+            if words is None:
+                return None
+            tokens.extend(words)
+            bare.extend([False] * len(words))
+        elif match.group("bare"):
+            tokens.append(match.group("bare"))
+            bare.append(True)
+        elif match.group("slash"):
+            tokens.append("/")
+            bare.append(True)
+        else:
+            tokens.append("^" + match.group("exp"))
+            bare.append(True)
+    return tokens, bare
+
+
+def canonical_unit(unit: str | None) -> str | None:
+    """A unit as a benchmark writes it (``$cm^2$``, ``km/h``, ``minute``, ``^{\\circ}``)."""
+    if not unit:
+        return None
+    text = unit.strip().strip("$").strip()
+    if re.fullmatch(r"\^?\s*\{?\s*\\circ\s*\}?|°", text):
+        return "deg"
+    if text in ("%", "\\%"):
+        return "%"
+    parsed = _tokens(text)
+    if parsed is None or not parsed[0]:
+        return None
+    tokens, _ = parsed
+    return _canonical(tokens, [False] * len(tokens))
+
+
+def variables(latex: str) -> frozenset[str]:
+    """The letters ``latex`` uses as symbols (command names and ``\\text{}`` words aside)."""
+    text = _COMMAND_RE.sub(" ", _WRAPPED_TEXT_RE.sub(" ", latex))
+    return frozenset(re.findall(r"[A-Za-z]", text))
+
+
+def split_unit(
+    latex: str, gold_variables: frozenset[str] = frozenset(), *, is_gold: bool = False
+) -> tuple[str, str | None]:
+    """``latex`` as (value, canonical unit); the unit is None when there is none.
+
+    ``gold_variables``: letters that are variables in the gold, never units. A gold
+    (``is_gold``) never loses a bare single letter.
+    """
+    start = max(0, len(latex) - _WINDOW)
+    match = _SUFFIX_RE.search(latex, start)
+    while match is not None:
+        value = latex[: match.start()].rstrip()
+        unit = _unit_of(latex[match.start() :], value, gold_variables, is_gold)
+        if unit is not None:
+            return value, unit
+        # the longest suffix is no unit (``4 + 4h``); try a shorter one (``... cm``)
+        next_start = match.start() + 1
+        match = _SUFFIX_RE.search(latex, next_start) if next_start < len(latex) else None
+    return latex, None
+
+
+def _unit_of(suffix: str, value: str, gold_variables: frozenset[str], is_gold: bool) -> str | None:
+    """The canonical unit ``suffix`` names after ``value``, or None when it is no unit."""
+    if not value or not _VALUE_END_RE.search(value):
+        return None
+    parsed = _tokens(suffix)
+    if parsed is None or not parsed[0]:
+        return None
+    tokens, bare = parsed
+    if len(tokens) == 1 and bare[0] and len(tokens[0]) == 1:
+        # a lone bare letter: a unit only after a plain number, never a gold's variable
+        if is_gold or tokens[0] in gold_variables or not _PLAIN_NUMBER_RE.fullmatch(value):
+            return None
+    return _canonical(tokens, bare)
