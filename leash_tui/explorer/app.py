@@ -42,6 +42,10 @@ class ExplorerApp(App[None]):
     COMMAND_PALETTE_DISPLAY = "^p"
     CSS = """
     #opening { width: 1fr; height: 1fr; content-align: center middle; color: $text-muted; }
+    /* notifications at the top right, one line high: the final answer of a completion sits
+       at the bottom of its view, and a toast there would hide it after every tag */
+    ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0; }
+    Toast { padding: 0 1; }
     """
 
     def __init__(self, results: Results, target: str | None = None) -> None:

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from leash_tui.explorer.commands import COMMANDS, SCOPES
+from leash_tui.explorer.commands import COMMANDS, SCOPES, bindings
 
 
 def help_text() -> Text:
@@ -27,6 +27,12 @@ def help_text() -> Text:
     return text
 
 
+class HelpScroll(VerticalScroll):
+    """The help text, scrolled with the keys of a completion (j/k, g/G, space, pgup/pgdn)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings("scroll")
+
+
 class HelpScreen(ModalScreen[None]):
     """All keys; any of escape, q or ? closes it."""
 
@@ -35,16 +41,16 @@ class HelpScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
+    HelpScreen > HelpScroll {
         width: 90%; max-width: 100; height: 90%;
         border: round $accent; background: $surface; padding: 0 1;
     }
     """
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as scroll:
+        with HelpScroll() as scroll:
             scroll.border_title = "leash explore: keys (esc closes)"
             yield Static(help_text(), markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
+        self.query_one(HelpScroll).focus()

@@ -225,16 +225,27 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         box.border_subtitle = Text(subtitle)
         self.sub_title = f"{self.model.base} vs {self.model.target}"
 
+    def _paint_histogram(self, side: str) -> None:
+        detail = self.detail
+        if detail is None:
+            return
+        hist = self.query_one(f"#hist-{side}", Static)
+        limit = self._histogram_rows()
+        hist.styles.height = limit + 2
+        width = max(20, hist.size.width - 2 if hist.size.width else self.size.width // 2 - 2)
+        hist.update(Text(f"{side}: ") + histogram_text(detail.sides[side], limit, width))
+
+    def on_resize(self) -> None:
+        """Answer bars take the width they have now: redraw them after a resize."""
+        for side in ("base", "target"):
+            self.call_after_refresh(self._paint_histogram, side)
+
     def _paint_side(self, side: str) -> None:
         detail = self.detail
         if detail is None:
             return
         samples = detail.sides[side]
-        hist = self.query_one(f"#hist-{side}", Static)
-        limit = self._histogram_rows()
-        hist.styles.height = limit + 2
-        width = max(20, hist.size.width - 2 if hist.size.width else self.size.width // 2 - 2)
-        hist.update(Text(f"{side}: ") + histogram_text(samples, limit, width))
+        self._paint_histogram(side)
         view = self.query_one(f"#view-{side}", CompletionView)
         if len(samples) == 0:
             self._paint_serial[side] += 1
