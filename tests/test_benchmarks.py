@@ -185,3 +185,18 @@ def test_bench_spec_parsing():
     with pytest.raises(LeashError, match="expected NAME=PATH"):
         parse_bench_spec("data/a.jsonl")
     assert set(PRESETS) >= {"math500", "aime24", "aime25", "amc23", "minerva_math", "olympiadbench"}
+
+
+def test_reference_solutions_are_kept_for_perplexity_traces(tmp_path):
+    path = write_jsonl(
+        tmp_path / "b.jsonl",
+        [
+            {"problem": "1+1?", "answer": "2", "solution": "Add: $\\boxed{2}$."},
+            {"problem": "2+2?", "answer": "4", "solution": ["", "Four: $\\boxed{4}$.", "x"]},
+            {"problem": "3+3?", "answer": "6"},
+        ],
+    )
+    questions = load_benchmark("toy", str(path)).questions
+    assert questions[0].metadata["solution"] == "Add: $\\boxed{2}$."
+    assert questions[1].metadata["solution"] == "Four: $\\boxed{4}$."  # first non-empty
+    assert "solution" not in questions[2].metadata

@@ -52,6 +52,9 @@ class FieldMapping:
     gold: tuple[str, ...] = ("answer", "gold", "final_answer", "solution_answer")
     id: tuple[str, ...] = ("id", "idx", "unique_id", "question_id")
     gold_from_solution: str | None = "solution"
+    #: Fields holding a reference solution, kept as the question's ``solution`` metadata
+    #: (the traces of ``leash perplexity --traces reference``).
+    solution: tuple[str, ...] = ("solution", "reference_solution")
     metadata: tuple[str, ...] = ()
     unit: str | None = None
     domain: str = DEFAULT_DOMAIN
@@ -252,6 +255,11 @@ def questions_from_records(
         for extra in mapping.metadata:
             if record.get(extra) is not None:
                 metadata[extra] = record[extra]
+        _, solution = _first_present(record, mapping.solution)
+        if isinstance(solution, list):  # OlympiadBench: a list of solutions, the first kept
+            solution = next((s for s in solution if isinstance(s, str) and s.strip()), None)
+        if isinstance(solution, str) and solution.strip():
+            metadata["solution"] = solution
         id_field, id_value = _first_present(record, mapping.id)
         if id_field is None:
             if mapping.id_required:
