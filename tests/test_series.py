@@ -229,3 +229,42 @@ def test_explorer_shows_the_strip_and_w_filters(folder):
             assert len(app.model) == 1 and "●●●○" not in screen_text(app)
 
     run()
+
+
+def test_explorer_series_rates_equal_the_hand_computation(folder):
+    model = _explorer_model(folder, "rl@200")
+    rows = model.series_rates()
+    assert [r["step"] for r in rows] == [0, 100, 200, 300]
+    for row, expected in zip(rows, BY_HAND[("overall", "overall")], strict=True):
+        assert row["SRR"] == pytest.approx(expected[5])
+        assert row["NDR"] == pytest.approx(expected[6])
+        assert row["NSCR"] == pytest.approx(expected[7])
+    geo = model.series_rates(frozenset({"geo"}))
+    assert [r["NSCR"] for r in geo] == [0.0, 0.0, 0.0, -1.0]
+    assert geo[-1]["NDR"] is None  # undefined, left out of the plot
+
+
+def test_explorer_series_plot_opens_on_P_and_is_refused_without_a_series(folder, tmp_path):
+    from tests.explorer_helpers import open_app, sync, wait_ready
+
+    @sync
+    async def run() -> None:
+        app = open_app(folder, target="rl@300")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_ready(pilot, app)
+            await pilot.press("P")
+            await pilot.pause(0.3)
+            assert type(app.screen).__name__ == "SeriesScreen"
+            assert [r["step"] for r in app.screen.rows] == [0, 100, 200, 300]
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert type(app.screen).__name__ == "MainScreen"
+        plain = build_folder(tmp_path / "plain", {("alg", "1"): {"base": "C", "rlvr": "I"}})
+        app = open_app(plain)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_ready(pilot, app)
+            await pilot.press("P")
+            await pilot.pause(0.2)
+            assert type(app.screen).__name__ == "MainScreen"
+
+    run()

@@ -154,6 +154,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "p", "budget", "main", "Budget plot: pass@k and P/E/S/O against k", footer="plot", rank=10
     ),
+    Command(
+        "P",
+        "series_plot",
+        "main",
+        "Series plot: NSCR, SRR and NDR against the training step (targets NAME@STEP)",
+    ),
     # moving in the list
     Command("down,j", "cursor_down", "list", "Next row", palette=False),
     Command("up,k", "cursor_up", "list", "Previous row", palette=False),

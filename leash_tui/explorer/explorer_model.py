@@ -14,12 +14,14 @@ narrow columns, no text) and hands over with ``set_disagreements``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank, model_stats
 from leash_tui.analysis.budget_curves import budget_curve
@@ -40,6 +42,7 @@ from leash_tui.analysis.witnesses import fragile_mask
 from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
+from sampler.store.perplexity_table import PERPLEXITY_FILE
 from sampler.store.reader import Results
 from sampler.store.triage_journal import TAGS, TriageEntry, TriageJournal
 
@@ -134,6 +137,20 @@ class SideSamples:
         return 0
 
 
+#: The rates the series plot draws against the training step.
+SERIES_PLOT_RATES = ("NSCR", "SRR", "NDR")
+
+
+@dataclass(frozen=True)
+class TraceScore:
+    """A reference trace of the question scored under both models (``leash perplexity``)."""
+
+    source: str
+    n_tokens: int | None
+    perplexity_base: float | None  # exp(mean NLL per token); None when not scored
+    perplexity_target: float | None
+
+
 @dataclass
 class QuestionDetail:
     """Everything the question screen shows about one question."""
@@ -142,6 +159,7 @@ class QuestionDetail:
     base: SideSamples
     target: SideSamples
     metadata: str | None = None
+    traces: list[TraceScore] = field(default_factory=list)
     sides: dict[str, SideSamples] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -484,6 +502,23 @@ class ExplorerModel:
             )
         return self._series_cache[self.target]
 
+    def series_rates(self, benchmarks: frozenset[str] | None = None) -> list[dict[str, Any]]:
+        """Per step of the selected target's series (the base is step 0): NSCR, SRR and NDR
+        of the questions of ``benchmarks`` (all: None), as ``leash report``'s series table."""
+        run = self.series()
+        if run is None:
+            return []
+        out = []
+        for step, model in run.models(self.base):
+            table = compare_questions(self.counts, self.base, model)
+            if benchmarks:
+                names = pa.array(sorted(benchmarks), pa.string())
+                table = table.filter(pc.is_in(table.column("benchmark"), names))
+            rows = summary_rows(table, self.domains, self.base, model)
+            overall = next((r for r in rows if r["scope"] == "overall"), {})
+            out.append({"step": step, **{k: overall.get(k) for k in SERIES_PLOT_RATES}})
+        return out
+
     def strip(self, row: QuestionRow) -> str:
         """The question's support along the series' steps (``●●○``), or "" without a series."""
         arrays = self._series_arrays()
@@ -645,7 +680,42 @@ class ExplorerModel:
             row=row,
             base=self._side(table, self.base),
             target=self._side(table, self.target),
+            traces=self._traces(row),
         )
+
+    def _traces(self, row: QuestionRow) -> list[TraceScore]:
+        """The question's reference traces with each model's perplexity (none: [])."""
+        path = self.results.root / PERPLEXITY_FILE
+        if not path.exists():
+            return []
+        try:
+            table = pq.read_table(
+                path,
+                columns=["source", "trace", "model", "n_tokens", "mean_nll"],
+                filters=[("benchmark", "=", row.benchmark), ("question_id", "=", row.question_id)],
+            )
+        except (pa.ArrowException, OSError):
+            return []  # a report names an unreadable table; the screen shows the samples
+        scores: dict[tuple[str, str], dict[str, tuple[int | None, float | None]]] = {}
+        for r in table.to_pylist():
+            nll = r["mean_nll"]
+            ppl = None if nll is None else math.exp(nll)
+            scores.setdefault((r["source"], r["trace"]), {})[r["model"]] = (r["n_tokens"], ppl)
+        out = []
+        for (source, _), by_model in sorted(scores.items()):
+            base, target = by_model.get(self.base), by_model.get(self.target)
+            if base is None and target is None:
+                continue
+            n_tokens = (base or target or (None, None))[0]
+            out.append(
+                TraceScore(
+                    source,
+                    n_tokens,
+                    base[1] if base else None,
+                    target[1] if target else None,
+                )
+            )
+        return out
 
     @staticmethod
     def _side(table: pa.Table, model: str) -> SideSamples:

@@ -301,6 +301,20 @@ class MainScreen(TriageActions, Screen[None]):
         if event.input.id == "search":
             self.close_search()
 
+    def action_series_plot(self) -> None:
+        from leash_tui.explorer.series_screen import SeriesScreen
+
+        if self.model.series() is None:
+            self.app.notify(
+                "the target is not a checkpoint of a training series (name NAME@STEP)",
+                markup=False,
+                timeout=3,
+            )
+            return
+        chosen = self.model.benchmark_filter
+        names, label = (chosen[1], chosen[0]) if chosen else (None, "all benchmarks")
+        self.app.push_screen(SeriesScreen(self.model, names, label))
+
     def action_budget(self) -> None:
         from leash_tui.explorer.budget_screen import BudgetScreen
 

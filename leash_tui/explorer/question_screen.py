@@ -11,6 +11,7 @@ thread (a model looping ``\\boxed{`` can make that slow) and highlighted when kn
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -34,6 +35,7 @@ from leash_tui.explorer.explorer_model import (
     QuestionDetail,
     QuestionRow,
     SideSamples,
+    TraceScore,
     answer_span,
 )
 from leash_tui.explorer.key_footer import KeyFooter
@@ -46,6 +48,10 @@ from sampler.store.triage_journal import TAGS
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).
 PROBLEM_DISPLAY_LIMIT = 20_000
+
+
+def _ppl(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.3g}" if value < 1000 else f"{value:,.0f}"
 
 
 def is_fragile(correct: int) -> bool:
@@ -183,6 +189,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         if self.row is None or detail.row.index != self.row.index or not self.is_attached:
             return  # the user moved on before this load finished
         self.detail = detail
+        if detail.traces:
+            self._show_problem(detail.row, detail.traces)
         self.positions = {
             "base": detail.base.default_position("correct"),
             "target": detail.target.default_position("common"),
@@ -194,7 +202,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         self.post_message(self.Loaded(detail.row))
 
     # -- painting ----------------------------------------------------------------------
-    def _show_problem(self, row: QuestionRow) -> None:
+    def _show_problem(self, row: QuestionRow, traces: Sequence[TraceScore] = ()) -> None:
         problem = row.problem
         text = Text()
         if problem is None:
@@ -208,6 +216,15 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
                 )
         text.append("\ngold: ", style="bold")
         text.append(visible(row.gold) if row.gold is not None else "–", style=GAIN)
+        for trace in traces:
+            text.append("\ntrace ", style="bold")
+            text.append(one_line(trace.source, 30))
+            if trace.n_tokens is not None:
+                text.append(f" ({trace.n_tokens:,} tokens)")
+            text.append(
+                f": perplexity base {_ppl(trace.perplexity_base)}"
+                f" → target {_ppl(trace.perplexity_target)}"
+            )
         self.query_one("#problem", Static).update(text)
         box = self.query_one("#problem-box")
         box.border_title = Text(

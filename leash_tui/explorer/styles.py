@@ -55,3 +55,5 @@ PLOT_CATEGORIES = (
     ("O", rgb(PLOT_GREY), "*"),
 )
 PLOT_MODELS = (("base", rgb(PLOT_BLUE), "o"), ("target", rgb(WARN), "x"))
+#: The series plot's rates: each with its own marker as well as its colour.
+PLOT_RATES = (("NSCR", rgb(WARN), "o"), ("SRR", rgb(PLOT_BLUE), "x"), ("NDR", rgb(GAIN), "+"))
