@@ -166,3 +166,20 @@ async def wait_for_text(pilot, app, text: str, timeout: float = 10.0) -> str:
         if text in shown or time.monotonic() > deadline:
             return shown
         await pilot.pause(0.02)
+
+
+async def open_question(pilot, app, benchmark: str | None = None, question_id: str | None = None):
+    """From the main screen, move to a question (default: the first row), open it and wait
+    until its samples are painted; return the question screen."""
+    if benchmark is not None:
+        position = app.model.position_of(benchmark, question_id)
+        assert position is not None, (benchmark, question_id)
+        for _ in range(position):
+            await pilot.press("j")
+    await pilot.press("enter")
+    for _ in range(500):
+        if type(app.screen).__name__ == "QuestionScreen":
+            break
+        await pilot.pause(0.01)
+    await wait_loaded(pilot, app.screen)
+    return app.screen

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leash_tui.explorer.help_screen import HelpScroll
-from tests.explorer_helpers import open_app, sync, wait_loaded, wait_ready, write_fixture
+from tests.explorer_helpers import open_app, open_question, sync, wait_ready, write_fixture
 
 
 def bar_length(app, side: str) -> int:
@@ -16,12 +16,7 @@ async def test_answer_bars_take_the_new_width_after_a_resize(tmp_path):
     app = open_app(write_fixture(tmp_path))
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("enter")
-        for _ in range(500):
-            if type(app.screen).__name__ == "QuestionScreen":
-                break
-            await pilot.pause(0.01)
-        await wait_loaded(pilot, app.screen)
+        await open_question(pilot, app)
         narrow = bar_length(app, "base")
         await pilot.resize_terminal(200, 40)
         await pilot.pause(0.3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from sampler.store.perplexity_table import merge_perplexity, trace_id
-from tests.explorer_helpers import open_app, screen_text, sync, wait_loaded, wait_ready
+from tests.explorer_helpers import open_app, open_question, screen_text, sync, wait_ready
 from tests.folder_builders import build_folder
 
 
@@ -45,12 +45,5 @@ async def test_a_question_shows_its_traces_and_both_perplexities(tmp_path):
         trace = detail.traces[0]
         assert (trace.source, trace.n_tokens) == ("R1", 120)
         assert trace.perplexity_base == 2.5 and abs(trace.perplexity_target - 7.25) < 1e-9
-        for _ in range(app.model.position_of("alg", "1")):
-            await pilot.press("j")
-        await pilot.press("enter")
-        for _ in range(500):
-            if type(app.screen).__name__ == "QuestionScreen":
-                break
-            await pilot.pause(0.01)
-        await wait_loaded(pilot, app.screen)
+        await open_question(pilot, app, "alg", "1")
         assert "trace R1 (120 tokens): perplexity base 2.5 → target 7.25" in screen_text(app)

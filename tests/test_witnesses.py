@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from leash_tui.analysis.witnesses import fragile_mask, normal_form, notation_difference
 from leash_tui.cli import cli
-from tests.explorer_helpers import open_app, sync, wait_loaded, wait_ready
+from tests.explorer_helpers import open_app, open_question, sync, wait_ready
 from tests.folder_builders import build_folder
 
 
@@ -135,16 +135,7 @@ async def test_explorer_shows_the_evidence_and_filters_fragile_claims(folder):
         await pilot.pause()
         assert {model.row(i).question_id for i in range(len(model))} == {"q1", "q2", "q4"}
         assert "fragile" in model.filter_description()
-        position = model.position_of("phys", "q1")
-        assert position is not None
-        for _ in range(position):
-            await pilot.press("j")
-        await pilot.press("enter")
-        for _ in range(500):
-            if type(app.screen).__name__ == "QuestionScreen":
-                break
-            await pilot.pause(0.01)
-        await wait_loaded(pilot, app.screen)
+        await open_question(pilot, app, "phys", "q1")
         text = str(app.screen.query_one("#hist-target").render())
         assert "support rests on 1 of 4 samples: 5\\text{cm}" in text
         await pilot.press("escape")

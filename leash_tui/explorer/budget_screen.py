@@ -38,15 +38,15 @@ def power_of_two_ticks(plt, ks: list[float], most: int = 8) -> None:
     plt.xticks(chosen, [f"{int(k):,}" for k in chosen])
 
 
-class BudgetScreen(Screen[None]):
-    """Two plots against the sampling budget k."""
+class PlotScreen(Screen[None]):
+    """A screen of plots for the benchmark(s) in view: a note line, then ``PLOTS`` (ids)
+    sharing the height; escape, backspace or the key that opened it goes back."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,backspace,p", "app.pop_screen", "back")
-    ]
+    PLOTS: ClassVar[tuple[str, ...]] = ()
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,backspace", "app.pop_screen", "back")]
     DEFAULT_CSS = """
-    BudgetScreen PlotextPlot { height: 1fr; }
-    BudgetScreen #budget-note { height: auto; color: $text-muted; padding: 0 1; }
+    PlotScreen PlotextPlot { height: 1fr; }
+    PlotScreen #plot-note { height: auto; color: $text-muted; padding: 0 1; }
     """
 
     def __init__(self, model: ExplorerModel, benchmarks: frozenset[str] | None, label: str):
@@ -57,17 +57,24 @@ class BudgetScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="budget-note", markup=False)
-        yield PlotextPlot(id="passk-plot")
-        yield PlotextPlot(id="categories-plot")
+        yield Static(id="plot-note", markup=False)
+        for plot_id in self.PLOTS:
+            yield PlotextPlot(id=plot_id)
         yield Footer(compact=True)
+
+
+class BudgetScreen(PlotScreen):
+    """Two plots against the sampling budget k."""
+
+    PLOTS = ("passk-plot", "categories-plot")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "app.pop_screen", "back", show=False)]
 
     def on_mount(self) -> None:
         curve = self.model.budget(self.benchmarks)
         ks = [float(k) for k in curve.column("k").to_pylist()]
         label = one_line(self.label, 40)
         base, target = one_line(self.model.base, 30), one_line(self.model.target, 30)
-        self.query_one("#budget-note", Static).update(
+        self.query_one("#plot-note", Static).update(
             Text(
                 f"{label}: {len(ks)} budgets from k=1 to k={int(ks[-1]) if ks else 0}; "
                 f"expected counts (support-dynamics.md) · esc back"

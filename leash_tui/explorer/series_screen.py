@@ -11,47 +11,32 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
+from leash_tui.explorer.budget_screen import PlotScreen
 from leash_tui.explorer.explorer_model import ExplorerModel
 from leash_tui.explorer.styles import PLOT_RATES
 from leash_tui.safe_text import one_line
 
 
-class SeriesScreen(Screen[None]):
+class SeriesScreen(PlotScreen):
     """One plot: the support rates against the training step."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,backspace,P", "app.pop_screen", "back")
-    ]
-    DEFAULT_CSS = """
-    SeriesScreen PlotextPlot { height: 1fr; }
-    SeriesScreen #series-note { height: auto; color: $text-muted; padding: 0 1; }
-    """
+    PLOTS = ("series-plot",)
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("P", "app.pop_screen", "back", show=False)]
 
     def __init__(self, model: ExplorerModel, benchmarks: frozenset[str] | None, label: str):
-        super().__init__()
-        self.model = model
-        self.benchmarks = benchmarks
-        self.label = label
+        super().__init__(model, benchmarks, label)
         self.rows = model.series_rates(benchmarks)
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="series-note", markup=False)
-        yield PlotextPlot(id="series-plot")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         run = self.model.series()
         name = one_line(run.name if run else "", 30)
         label = one_line(self.label, 40)
         steps = [float(r["step"]) for r in self.rows]
-        self.query_one("#series-note", Static).update(
+        self.query_one("#plot-note", Static).update(
             Text(
                 f"{label}: series {name}, {len(steps)} steps (the base is step 0); "
                 "rates undefined at a step are left out · esc back"
