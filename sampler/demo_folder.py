@@ -268,5 +268,6 @@ def write_demo_results(
                 columns["token_entropy_upper"].append(None)
                 columns["cumulative_logprob"].append(None)
                 columns["token_entropy_exact"].append(None)
+                columns["verdict_source"].append(None)
     append_samples(root, pa.table(columns, schema=SAMPLES_SCHEMA))
     return root

@@ -2,9 +2,9 @@
 
 The per-(benchmark, question, model) statistics (verdict counts, answer classes,
 token-entropy sums) come from the summaries leash stores in each shard's footer
-(store.shard_summary). Shards without a trustworthy summary are scanned: six narrow
-columns (benchmark, question_id, model, status, answer, token_entropy; never the
-completion text) chunk by chunk (store.key_stats), the same code as
+(store.shard_summary). Shards without a trustworthy summary are scanned: seven narrow
+columns (benchmark, question_id, model, status, answer, token_entropy, verdict_source;
+never the completion text) chunk by chunk (store.key_stats), the same code as
 ``Results.verdict_counts()``, and the resulting per-question tables are cached
 outside the folder (report.cache) while the shards are unchanged. When the shards'
 statistics show imported source verdicts, the grading-agreement columns are read too
@@ -30,7 +30,7 @@ from sampler.store.sample_keys import check_unique_samples
 from sampler.store.schema import Manifest
 from sampler.store.shard_summary import combined_stats, split_by_summary
 
-REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
+REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy", "verdict_source")
 COUNTS_COLUMNS = (*COUNT_KEYS, "n", *VERDICT_COUNT_COLUMNS)
 _CACHED_COLUMNS = tuple(dict.fromkeys([*COUNTS_COLUMNS, *ANSWER_STATS_COLUMNS]))
 

@@ -1,10 +1,11 @@
 """Per-(benchmark, question_id, model) statistics of samples, chunk by chunk, then merged.
 
 Each chunk of rows is grouped (key_groups) and reduced to a few numbers per
-group: the number of samples per verification status, the sum and count of token
-entropies, how many verified samples carry answer data, and the count of each
-answer class. Partial results of all chunks are merged by key, so a folder of any
-size is summarised with the memory of a few chunks.
+group: the number of samples per verification status (and how many of those verdicts
+are trusted source verdicts, not leash's), the sum and count of token entropies, how
+many verified samples carry answer data, and the count of each answer class.
+Partial results of all chunks are merged by key, so a folder of any size is
+summarised with the memory of a few chunks.
 
 Answer classes (the same as leash_tui.analysis.answer_stats.answer_distribution): every sample
 verified correct is in one class; a verified sample without an answer (null or
@@ -28,6 +29,7 @@ from sampler.store.schema import (
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
     STATUS_TIMEOUT,
+    VERDICT_SOURCE_TRUSTED,
 )
 
 #: the status columns of the counts, in order; then "other" (verified, unknown status)
@@ -59,6 +61,9 @@ class SampleStats:
     sample_max: np.ndarray | None = None
     #: the shard these statistics come from (None once merged)
     source: str | None = None
+    #: int64 verified samples whose verdict is a trusted source verdict (``verdict_source``
+    #: = "source", from ``leash import --trust-verdicts``), not leash's; None: all zero
+    trusted: np.ndarray | None = None
 
     @property
     def groups(self) -> int:
@@ -216,8 +221,17 @@ def chunk_stats(table: pa.Table) -> SampleStats:
                 "count": pa.array(class_counts.astype(np.int64)),
             }
         )
+    trusted = np.zeros(size, dtype=np.int64)
+    if "verdict_source" in names:
+        marked = _dictionary(table.column("verdict_source"))
+        marks = marked.dictionary.to_pylist()
+        if VERDICT_SOURCE_TRUSTED in marks:
+            hit = (_codes(marked) == marks.index(VERDICT_SOURCE_TRUSTED)) & (
+                slots != SLOT_UNVERIFIED
+            )
+            trusted = np.bincount(codes[hit], minlength=size).astype(np.int64)
     return SampleStats(grouped.keys, counts.astype(np.int64), token_sum, token_n, evidence,
-                       classes, sample_min, sample_max)  # fmt: skip
+                       classes, sample_min, sample_max, trusted=trusted)  # fmt: skip
 
 
 def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
@@ -237,6 +251,7 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
     token_sum = np.zeros(size)
     token_n = np.zeros(size, dtype=np.int64)
     evidence = np.zeros(size, dtype=np.int64)
+    trusted = np.zeros(size, dtype=np.int64)
     class_tables = []
     ranged = all(p.sample_min is not None for p in parts)
     sample_min = np.full(size, np.iinfo(np.int64).max) if ranged else None
@@ -250,6 +265,8 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         np.add.at(token_sum, target, part.token_sum)
         np.add.at(token_n, target, part.token_n)
         np.add.at(evidence, target, part.evidence)
+        if part.trusted is not None:
+            np.add.at(trusted, target, part.trusted)
         if part.classes.num_rows:
             local = part.classes.column("group").to_numpy()
             class_tables.append(part.classes.set_column(0, "group", pa.array(target[local])))
@@ -264,18 +281,22 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
             ["count" if c == "count_sum" else c for c in summed.column_names]
         ).select(["group", "kind", "answer", "count"])
     return SampleStats(
-        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max
-    )
+        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max,
+        trusted=trusted,
+    )  # fmt: skip
 
 
 def counts_table(stats: SampleStats) -> pa.Table:
-    """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error."""
+    """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error,
+    n_trusted (verdicts that are trusted source verdicts, not leash's)."""
     s = stats.status
+    trusted = stats.trusted if stats.trusted is not None else np.zeros(stats.groups, np.int64)
     return pa.table(
         {
             **{k: stats.keys.column(k) for k in GROUP_KEYS},
             "n": pa.array(s.sum(axis=1).astype(np.int64)),
             "n_verified": pa.array(s[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)),
             **{name: pa.array(s[:, i]) for i, name in enumerate(COUNT_COLUMNS)},
+            "n_trusted": pa.array(trusted.astype(np.int64)),
         }
     )

@@ -2,10 +2,11 @@
 
 When a shard is written (append, import, sampling, verification), the statistics
 that reports and the explorer need from it (key_stats.SampleStats over the key,
-``status``, ``answer`` and ``token_entropy`` columns: counts per verification
-status, token-entropy sums, answer classes) are computed from the rows in memory
-and stored as two compressed Arrow IPC streams in the footer's key-value metadata.
-Opening a folder then reads a few footers instead of scanning millions of rows.
+``status``, ``answer``, ``token_entropy`` and ``verdict_source`` columns: counts per
+verification status and of trusted source verdicts, token-entropy sums, answer
+classes) are computed from the rows in memory and stored as two compressed Arrow
+IPC streams in the footer's key-value metadata. Opening a folder then reads a few
+footers instead of scanning millions of rows.
 
 The summary lives inside the shard file, so the atomic rename that publishes or
 replaces a shard publishes its summary with it: the two can never disagree after a
@@ -41,7 +42,7 @@ from sampler.store.sample_keys import check_unique_samples, duplicate_error
 
 SUMMARY_VERSION = 1
 #: the sample columns a summary covers (those of any folder_stats request)
-SUMMARY_COLUMNS = (*GROUP_KEYS, "status", "answer", "token_entropy")
+SUMMARY_COLUMNS = (*GROUP_KEYS, "status", "answer", "token_entropy", "verdict_source")
 KEY_INFO = b"leash.summary"
 KEY_GROUPS = b"leash.summary.groups"
 KEY_CLASSES = b"leash.summary.classes"
@@ -76,6 +77,8 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
         .append_column("token_n", pa.array(stats.token_n))
         .append_column("evidence", pa.array(stats.evidence))
     )
+    if stats.trusted is not None:
+        groups = groups.append_column("trusted", pa.array(stats.trusted))
     if stats.sample_min is not None and stats.sample_max is not None:
         groups = groups.append_column("sample_min", pa.array(stats.sample_min)).append_column(
             "sample_max", pa.array(stats.sample_max)
@@ -142,6 +145,12 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
         classes=classes,
         sample_min=groups.column("sample_min").to_numpy().astype(np.int64) if ranged else None,
         sample_max=groups.column("sample_max").to_numpy().astype(np.int64) if ranged else None,
+        # summaries written before verdict_source existed: their shards have none
+        trusted=(
+            groups.column("trusted").to_numpy().astype(np.int64)
+            if "trusted" in groups.column_names
+            else np.zeros(groups.num_rows, dtype=np.int64)
+        ),
     )
 
 
@@ -165,6 +174,8 @@ def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
     if "token_entropy" not in columns:
         stats.token_sum = np.zeros_like(stats.token_sum)
         stats.token_n = np.zeros_like(stats.token_n)
+    if "verdict_source" not in columns:
+        stats.trusted = None
     return stats
 
 
