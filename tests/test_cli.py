@@ -57,19 +57,21 @@ def test_import_then_info(tmp_path):
     root = import_toy(tmp_path)
     result = run("info", root)
     assert result.exit_code == 0, result.output
-    for text in (
-        "leash-results/1",
-        "base",
-        "target",
-        "toy",
-        "math",
-        "6 samples",
-        "5 verified",
-        "1 not yet verified",
-    ):
+    for text in ("leash-results/1", "base", "target", "toy", "math", "6 samples", "0 verified"):
         assert text in result.output
+    assert "6 not yet verified" in result.output  # imported verdicts are the source's
     data = json.loads(run("info", root, "--json").output)
-    assert data["totals"] == {"samples": 6, "verified": 5, "unverified": 1}
+    assert data["totals"] == {
+        "samples": 6,
+        "verified": 0,
+        "unverified": 6,
+        "trusted_source_verdicts": 0,
+    }
+    assert run("verify", root).exit_code == 0
+    result = run("info", root)
+    assert "6 verified" in result.output and "not yet verified" not in result.output
+    data = json.loads(run("info", root, "--json").output)
+    assert data["totals"]["verified"] == 6
     by_model = {s["model"]: s for s in data["samples"]}
     assert by_model["base"]["n_correct"] == 1 and by_model["rl"]["n_correct"] == 3
     assert [m["role"] for m in data["models"]] == ["base", "target"]

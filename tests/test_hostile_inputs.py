@@ -152,9 +152,15 @@ def test_garbage_inside_a_shard_names_the_shard(tmp_path: Path) -> None:
         tmp_path / "r", {("toy", str(q)): {"base": counts_spec(1, 3)} for q in range(40)}
     )
     shard = next((root / "samples").glob("part-*.parquet"))
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(shard).metadata
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    chunk = meta.row_group(0).column(names.index("text"))  # pages of a column read below
     data = bytearray(shard.read_bytes())
-    middle = len(data) // 3
-    data[middle : middle + 200] = b"\x07" * 200  # pages, not the footer
+    start = chunk.data_page_offset
+    size = min(200, chunk.total_compressed_size)
+    data[start : start + size] = b"\x07" * size  # pages, not the footer
     shard.write_bytes(bytes(data))
     with pytest.raises(LeashError, match=shard.name):
         Results.open(root).samples(columns=["text", "sample"])

@@ -33,21 +33,25 @@ def export_all(root):
     return [json.loads(line) for line in buffer.getvalue().splitlines()]
 
 
-def canonical(records):
+def canonical(records, verdict="correct"):
+    """Sorted sample fields; ``verdict`` names the field compared as "verdict"."""
     keep = (
         "benchmark",
         "question_id",
         "model",
         "sample",
         "text",
-        "correct",
         "n_tokens",
         "finish_reason",
         "token_entropy",
         "answer",
     )
     return sorted(
-        tuple((k, str(r[k]) if k == "question_id" else r.get(k)) for k in keep) for r in records
+        (
+            *((k, str(r[k]) if k == "question_id" else r.get(k)) for k in keep),
+            ("verdict", r.get(verdict)),
+        )
+        for r in records
     )
 
 
@@ -59,7 +63,7 @@ def rich_records():
         n_tokens=12, finish_reason="stop", token_entropy=0.5, answer="0", domain="math"
     )
     records[1].update(finish_reason="length", text="unicode ∑ \u0000 and \x1b[31m")
-    del records[2]["correct"]  # one unverified sample
+    del records[2]["correct"]  # one sample without a source verdict
     return records
 
 
@@ -69,7 +73,10 @@ def test_round_trip(tmp_path):
     summary = import_jsonl([src], tmp_path / "res", base="base")
     assert summary.samples == len(records) and summary.created
     exported = export_all(tmp_path / "res")
-    assert canonical(exported) == canonical(records)
+    # an imported ``correct`` is the source's verdict: exported as source_correct, never
+    # as leash's correct/status (nothing is verified yet)
+    assert canonical(exported, "source_correct") == canonical(records)
+    assert not any("correct" in r or "status" in r for r in exported)
     # problem and gold survive, once per (question, model)
     firsts = [r for r in exported if "problem" in r]
     assert {(r["question_id"], r["model"], r["gold"]) for r in firsts} == {
@@ -78,21 +85,52 @@ def test_round_trip(tmp_path):
         ("0", "rl", "0"),
         ("1", "rl", "1"),
     }
-    # and the export imports again to the same samples
+    # and the export imports again to the same samples and source verdicts
     again = write_jsonl(tmp_path / "again.jsonl", exported)
     import_jsonl([again], tmp_path / "res2", base="base")
-    assert canonical(export_all(tmp_path / "res2")) == canonical(records)
+    assert canonical(export_all(tmp_path / "res2"), "source_correct") == canonical(records)
 
 
-def test_manifest_roles_and_verdicts(tmp_path):
+def test_verified_export_keeps_both_verdicts(tmp_path):
+    from sampler.verify.run import verify_results
+
+    records = rich_records()
+    root = tmp_path / "res"
+    import_jsonl([write_jsonl(tmp_path / "in.jsonl", records)], root, base="base")
+    verify_results(root, workers=1)
+    exported = export_all(root)
+    by_key = {(str(r["question_id"]), r["model"], r["sample"]): r for r in records}
+    source = {
+        (r["question_id"], r["model"], r["sample"]): r.get("source_correct") for r in exported
+    }
+    assert source == {key: r.get("correct") for key, r in by_key.items()}
+    by_key = {(r["question_id"], r["model"], r["sample"]): r for r in exported}
+    # leash's verdicts: the box holds the gold or not; the line without a source verdict
+    # (base, question 1, sample 0: box 2, gold 1) is graded too
+    assert by_key[("1", "base", 0)]["correct"] is False
+    assert by_key[("1", "base", 0)]["status"] == "incorrect"
+    assert by_key[("0", "rl", 1)]["correct"] is True
+    assert by_key[("0", "base", 1)]["status"] == "no_answer"  # its text has no box
+    # a re-import keeps the original source verdict where there is one; where there is
+    # none, the exporting leash's verdict is this import's source verdict
+    again = write_jsonl(tmp_path / "again.jsonl", exported)
+    import_jsonl([again], tmp_path / "res2", base="base")
+    exported = export_all(tmp_path / "res2")
+    assert {
+        (r["question_id"], r["model"], r["sample"]): r.get("source_correct") for r in exported
+    } == {**source, ("1", "base", 0): False}
+
+
+def test_manifest_roles_and_source_verdicts(tmp_path):
     src = write_jsonl(tmp_path / "in.jsonl", rich_records())
-    import_jsonl([src], tmp_path / "res", base="base")
+    summary = import_jsonl([src], tmp_path / "res", base="base")
+    assert summary.with_verdict == 0 and summary.with_source_verdict == len(rich_records()) - 1
     results = Results.open(tmp_path / "res")
     assert results.manifest.base.name == "base"
     assert [t.name for t in results.manifest.targets] == ["rl"]
     counts = {(r["question_id"], r["model"]): r for r in results.verdict_counts().to_pylist()}
-    assert counts[("0", "base")]["n_correct"] == 1
-    assert counts[("1", "base")]["n_verified"] == 1  # one line had no verdict
+    assert counts[("0", "base")]["n_verified"] == 0  # imported verdicts are not leash's
+    assert counts[("0", "base")]["n_trusted"] == 0
 
 
 @pytest.mark.parametrize(

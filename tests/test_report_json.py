@@ -182,6 +182,9 @@ def test_imported_folder_gives_the_same_rows(tmp_path, report):
     folder = tmp_path / "imported"
     result = runner.invoke(cli, ["import", str(jsonl), "--base", "base", "-o", str(folder)])
     assert result.exit_code == 0, result.output
+    # the imported statuses are the source's: leash grades the samples itself
+    result = runner.invoke(cli, ["verify", str(folder)])
+    assert result.exit_code == 0, result.output
     result = runner.invoke(cli, ["report", str(folder), "--format", "json", "--no-cache"])
     assert result.exit_code == 0, result.output
     imported = json.loads(result.stdout)

@@ -172,3 +172,23 @@ def test_the_explorer_defers_entropies_when_a_shard_must_be_scanned(tmp_path):
     counts, stats = open_counts(Results.open(root))
     assert stats is None  # computed after the first paint, from every answer
     assert sorted(counts.column("n").to_pylist()) == [2, 2, 2]
+
+
+def test_a_summary_of_an_older_version_is_ignored_and_the_shard_scanned(tmp_path):
+    """Version 1 summaries had no first-samples table for answer entropy at a fixed N."""
+    import json
+
+    root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I7 I7", "rlvr": "C C I8"}})
+    (shard,) = Results.open(root).shard_paths()
+    assert shard_summary.shard_summary(shard) is not None
+    table = pq.ParquetFile(shard).read()
+    metadata = dict(table.schema.metadata)
+    info = json.loads(metadata[shard_summary.KEY_INFO])
+    metadata[shard_summary.KEY_INFO] = json.dumps({**info, "version": 1}).encode()
+    pq.write_table(table.replace_schema_metadata(metadata), shard, row_group_size=4096)
+    assert shard_summary.shard_summary(shard) is None
+    scanned = load_report_data(root).answer_stats.to_pylist()
+    assert [row["answer_entropy"] for row in scanned] == [
+        pytest.approx(-(1 / 3) * math.log(1 / 3) - (2 / 3) * math.log(2 / 3)),
+        pytest.approx(-(1 / 3) * math.log(1 / 3) - (2 / 3) * math.log(2 / 3)),
+    ]

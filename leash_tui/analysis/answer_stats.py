@@ -13,6 +13,17 @@ is a property of the generated text, so every sample that carries a value counts
 A group has answer data when some verified sample has an answer or the verifier
 found none (status ``no_answer``); otherwise its answer entropy and gold rank are
 null (its gold share, c/n, is still defined).
+
+Answer entropy is the paper's (support-dynamics.md, "Entropies"): over the first N
+verified samples of the group by sample index (N = ``entropy_samples``, 32 by default;
+all of them when fewer), with classes by verifier equivalence as store.key_stats makes
+them (all correct samples one class; no answer or truncated: "NA"; any other answer:
+its store.answer_classes key, so ``2.5`` and ``\\frac52`` are one class),
+
+    H = -sum_j p_j ln p_j,   p_j = f_j / n,   n = min(N, verified samples),
+
+computed as ln n - (sum_j f_j ln f_j) / n. It does not grow with the number of samples
+drawn, unlike the plug-in entropy over all of them.
 """
 
 from __future__ import annotations
@@ -26,6 +37,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sampler.store.answer_classes import answer_class_key
+from sampler.store.entropy_samples import DEFAULT_ENTROPY_SAMPLES, KIND_ANSWER
 from sampler.store.key_stats import KIND_CORRECT, SLOT_UNVERIFIED, SampleStats, chunk_stats
 
 NO_ANSWER = "NA"
@@ -44,8 +57,40 @@ ANSWER_STATS_COLUMNS = (
 )
 
 
-def answer_stats_table(stats: SampleStats) -> pa.Table:
-    """One row per group of ``stats`` (see ANSWER_STATS_COLUMNS)."""
+def first_n_entropy(
+    first: pa.Table, size: int, n: int = DEFAULT_ENTROPY_SAMPLES
+) -> tuple[np.ndarray, np.ndarray]:
+    """(entropy, samples used) per group from a store.entropy_samples table: the answer
+    entropy of the first ``n`` samples of each group by sample index (module docstring)."""
+    group = first.column("group").to_numpy().astype(np.int64)
+    sample = first.column("sample").to_numpy().astype(np.int64)
+    order = np.lexsort((sample, group))
+    group = group[order]
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if group.size else group
+    rank = np.arange(group.size) - np.repeat(starts, np.diff(np.r_[starts, group.size]))
+    chosen = order[rank < n]
+    kept = group[rank < n]  # the groups of ``chosen``, in the same order
+    kind = first.column("kind").to_numpy().astype(np.int64)[chosen]
+    keys = pc.dictionary_encode(first.column("key").take(pa.array(chosen, pa.int64())))
+    keys = keys.combine_chunks() if isinstance(keys, pa.ChunkedArray) else keys
+    key_code = pc.fill_null(keys.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
+    # class: 0 correct, 1 NA, 2 + i the i-th distinct answer key
+    cls = np.where(kind == KIND_ANSWER, 2 + key_code, kind)
+    width = int(cls.max()) + 1 if cls.size else 1
+    pairs, f = np.unique(kept * width + cls, return_counts=True)
+    f = f.astype(np.float64)
+    used = np.bincount(kept, minlength=size).astype(np.int64)
+    f_ln_f = np.bincount(pairs // width, weights=f * np.log(f), minlength=size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = np.where(used > 0, np.log(used) - f_ln_f / used, 0.0)
+    return np.maximum(entropy, 0.0), used
+
+
+def answer_stats_table(
+    stats: SampleStats, entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
+) -> pa.Table:
+    """One row per group of ``stats`` (see ANSWER_STATS_COLUMNS); answer entropy over the
+    first ``entropy_samples`` samples of each group (ValueError when ``stats`` keeps fewer)."""
     size = stats.groups
     n_verified = stats.status[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)
     n_correct = stats.status[:, 0]
@@ -53,14 +98,20 @@ def answer_stats_table(stats: SampleStats) -> pa.Table:
     count = stats.classes.column("count").to_numpy().astype(np.float64)
     is_correct = stats.classes.column("kind").to_numpy() == KIND_CORRECT
     with np.errstate(divide="ignore", invalid="ignore"):
-        # H = ln(total) - sum(c ln c) / total over the group's classes
-        c_ln_c = np.bincount(group, weights=count * np.log(count), minlength=size)
-        entropy = np.maximum(np.log(n_verified) - c_ln_c / n_verified, 0.0)
         gold_share = n_correct / n_verified
     more_frequent = (count > n_correct[group]) & ~is_correct
     rank = 1 + np.bincount(group[more_frequent], minlength=size)
     n_classes = np.bincount(group, minlength=size).astype(np.int64)
-    entropy_ok = (stats.evidence > 0) & (n_verified > 0)
+    if stats.first is None:
+        entropy, used = np.zeros(size), np.zeros(size, dtype=np.int64)
+    else:
+        if stats.first_keep < entropy_samples:
+            raise ValueError(
+                f"the statistics keep {stats.first_keep} samples per question, not"
+                f" {entropy_samples}"
+            )
+        entropy, used = first_n_entropy(stats.first, size, entropy_samples)
+    entropy_ok = (stats.evidence > 0) & (n_verified > 0) & (used > 0)
 
     def floats(values: np.ndarray, valid: np.ndarray) -> pa.Array:
         return pa.array(np.where(valid, values, 0.0), pa.float64(), mask=~valid)
@@ -79,10 +130,13 @@ def answer_stats_table(stats: SampleStats) -> pa.Table:
     )
 
 
-def question_answer_stats(table: pa.Table) -> pa.Table:
+def question_answer_stats(
+    table: pa.Table, entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
+) -> pa.Table:
     """Answer statistics of the sample rows in ``table`` (key columns, status, answer,
-    token_entropy; string columns plain or dictionary-encoded)."""
-    return answer_stats_table(chunk_stats(table))
+    token_entropy, and sample and finish_reason when present; string columns plain or
+    dictionary-encoded)."""
+    return answer_stats_table(chunk_stats(table, entropy_samples), entropy_samples)
 
 
 def model_stats(stats: pa.Table, model: str) -> pa.Table:
@@ -135,13 +189,33 @@ def answer_distribution(
     return sorted(out, key=lambda r: (-r[1], not r[2], r[0] == NO_ANSWER, r[0]))
 
 
-def answer_entropy(answers: Iterable[str | None], correct: Iterable[bool | None]) -> float | None:
-    """Entropy (nats) of the answer classes of one question's samples; None without samples."""
-    classes, _ = _answer_classes(answers, correct)
+def answer_entropy(
+    answers: Iterable[str | None],
+    correct: Iterable[bool | None],
+    samples: Iterable[int] | None = None,
+    truncated: Iterable[bool | None] | None = None,
+    n: int = DEFAULT_ENTROPY_SAMPLES,
+) -> float | None:
+    """Answer entropy (nats) of one question's verified samples, as the module docstring
+    defines it: the first ``n`` by sample index (``samples``; default: the order given),
+    correct ones one class, no answer or ``truncated`` "NA", others by answer class key.
+    None without samples."""
+    answers, correct = _as_list(answers), _as_list(correct)
+    index = _as_list(samples) if samples is not None else list(range(len(answers)))
+    cut = _as_list(truncated) if truncated is not None else [False] * len(answers)
+    rows = sorted(zip(index, answers, correct, cut, strict=True), key=lambda r: r[0])[:n]
+    classes: Counter = Counter()
+    for _, answer, ok, was_cut in rows:
+        if was_cut or (not ok and not answer):
+            classes[None] += 1
+        elif ok:
+            classes[True] += 1
+        else:
+            classes[answer_class_key(answer)] += 1
     total = sum(classes.values())
     if total == 0:
         return None
-    return float(-sum((n / total) * math.log(n / total) for n in classes.values()))
+    return float(-sum((c / total) * math.log(c / total) for c in classes.values()))
 
 
 def gold_share_and_rank(

@@ -45,6 +45,12 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
     is_flag=True,
     help="A field the sample format does not define is an error (default: a warning).",
 )
+@click.option(
+    "--trust-verdicts",
+    is_flag=True,
+    help="Keep the source's verdict as the verdict of samples whose question has no gold"
+    " (leash cannot grade them); reports count them apart.",
+)
 def import_(
     sources: tuple[str, ...],
     fmt: str,
@@ -53,6 +59,7 @@ def import_(
     benches: tuple[str, ...],
     source_metric: str | None,
     strict: bool,
+    trust_verdicts: bool,
 ) -> None:
     """Build or extend a results folder from samples made elsewhere.
 
@@ -65,9 +72,12 @@ def import_(
     Every record is checked before anything is written: a bad one stops the import
     with its file, line and the field that was expected, and leaves the folder
     unchanged. Importing into an existing folder adds samples and never overwrites
-    one already there. Evaluation outputs keep the tool's own verdict as the
-    source verdict; run `leash verify` next to grade every sample with leash's
-    verifier, so that all models are graded alike.
+    one already there. A verdict in the input (`correct`, `status`, a harness's
+    score) is kept as the source's verdict only; run `leash verify` next to grade
+    every sample that has a gold with leash's verifier, so that all models are
+    graded alike. Samples whose question has no gold keep the source's verdict as
+    their verdict only with --trust-verdicts, and reports say how many counts rest
+    on such verdicts.
     """
     from sampler.errors import LeashError
     from sampler.importers import import_samples, parse_source
@@ -86,6 +96,7 @@ def import_(
         source_metric=source_metric,
         strict=strict,
         specs=specs,
+        trust_verdicts=trust_verdicts,
     )
     console = Console(stderr=True, highlight=False)
     for warning in summary.warnings:
@@ -97,6 +108,11 @@ def import_(
         f" {summary.with_source_verdict:,} with a source verdict),"
         f" {summary.questions_added:,} new questions"
     )
+    if summary.trusted_verdicts:
+        console.print(
+            f"  {summary.trusted_verdicts:,} source verdicts kept as verdicts"
+            " (--trust-verdicts: questions without a gold)"
+        )
     for model, count in sorted(summary.models.items()):
         console.print(f"  {one_line(model)}: {count:,} samples")
     for bench_name, count in sorted(summary.benchmarks.items()):

@@ -119,6 +119,11 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     line += f", {totals['verified']:,} verified"
     if totals["unverified"]:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
+    if totals.get("trusted_source_verdicts"):
+        line += (
+            f"; {totals['trusted_source_verdicts']:,} verdicts are the source's, not leash's"
+            " (--trust-verdicts: questions without a gold)"
+        )
     if info.get("shards_without_summary"):
         line += (
             f"; {info['shards_without_summary']} shard(s) without stored counts (written by"

@@ -15,6 +15,10 @@ import click
 
 from leash_tui.commands.options import output_option
 
+#: sampler.store.entropy_samples.DEFAULT_ENTROPY_SAMPLES, repeated here so that
+#: ``leash --help`` imports no pyarrow (tests/test_entropy_samples.py checks they agree)
+DEFAULT_ENTROPY_SAMPLES = 32
+
 
 @click.command()
 @click.argument("results", type=click.Path(path_type=Path))
@@ -57,6 +61,16 @@ from leash_tui.commands.options import output_option
     help="Confidence parameter of the epsilon shown with each budget.",
 )
 @click.option(
+    "--entropy-samples",
+    "entropy_samples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_ENTROPY_SAMPLES,
+    show_default=True,
+    metavar="N",
+    help="Answer entropy over the first N samples of each question (the paper's avg@32);"
+    " above 32 the shards are scanned.",
+)
+@click.option(
     "--no-cache",
     is_flag=True,
     help="Count every sample again from the rows, ignoring the per-question cache"
@@ -71,6 +85,7 @@ def report(
     targets: tuple[str, ...],
     allow_partial: bool,
     zeta: float,
+    entropy_samples: int,
     no_cache: bool,
 ) -> None:
     """Support dynamics (P/E/S/O, SRR, NDR, SDS, NSCR, pass@k, tests, entropies) of RESULTS.
@@ -84,7 +99,7 @@ def report(
     from leash_tui.report.build import build_report
     from leash_tui.report.data import load_report_data
 
-    data = load_report_data(results, use_cache=not no_cache)
+    data = load_report_data(results, use_cache=not no_cache, entropy_samples=entropy_samples)
     built = build_report(data, targets=targets, k=k, allow_partial=allow_partial, curves=curves)
     for note in built.notes:
         click.echo(f"note: {_visible(note)}", err=True)

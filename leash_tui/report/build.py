@@ -7,6 +7,10 @@ unless ``allow_partial``, which leaves such questions out and says which. Questi
 sampled for only one model of a pair are left out of that pair and named. When samples
 carry imported source verdicts, how often leash's verdict differs from the source's is
 given per model (notes, and the optional ``grading_agreement`` field of the JSON).
+When some verdicts are trusted source verdicts (``leash import --trust-verdicts``:
+questions without a gold, graded by the source tool, not by leash), every row says on
+how many of its questions each model's verdicts rest on them
+(``trusted_source_verdicts``), and a note says so.
 """
 
 from __future__ import annotations
@@ -135,6 +139,9 @@ def build_report(
     """Compare each chosen target with the base; raise LeashError on what cannot be reported."""
     base, chosen, notes = _choose_models(data, targets)
     notes += data.coverage
+    trusted = trusted_questions(data.counts, [base, *chosen])
+    if trusted:
+        notes.append(_trusted_note(trusted))
     note = _unverified_note(data.counts, [base, *chosen])
     if note:
         notes.append(note)
@@ -170,6 +177,8 @@ def build_report(
         for scope, name, part in scope_tables(questions, domains):
             row = summary_row(part, scope, name, base, target, k, entropies)
             row["token_entropy_kind"] = _kinds(row, kinds)
+            if trusted:
+                row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, target)
             if checkpoint is not None:
                 row["series"], row["step"] = checkpoint
             rows.append(row)
@@ -222,6 +231,7 @@ def _series_rows(
     except ValueError as exc:
         raise LeashError(f"{data.root / MANIFEST_FILE}: {exc}") from None
     domains = data.domains()
+    trusted = trusted_questions(data.counts, [base, *targets])
     rows: list[dict[str, Any]] = []
     row_curves: list[list[dict[str, Any]]] = []
     for run in series:
@@ -234,6 +244,8 @@ def _series_rows(
             for scope, name, part in scope_tables(questions, domains):
                 row = summary_row(part, scope, name, base, model, k, entropies)
                 row["token_entropy_kind"] = _kinds(row, kinds)
+                if trusted:
+                    row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, model)
                 row["series"], row["step"] = run.name, step
                 by_scope.setdefault((scope, name), []).append((row, part))
         for entries in by_scope.values():
@@ -242,6 +254,46 @@ def _series_rows(
                 if curves:
                     row_curves.append(_curve_points(part))
     return rows, row_curves
+
+
+def trusted_questions(counts: pa.Table, models: Sequence[str]) -> dict[str, set[tuple[str, str]]]:
+    """Per model of ``models``, the questions where some of its verdicts are trusted source
+    verdicts (``n_trusted`` > 0); {} when no model has any."""
+    if "n_trusted" not in counts.column_names:
+        return {}
+    hit = counts.filter(
+        pc.and_(pc.greater(counts.column("n_trusted"), 0), pc.is_in(counts.column("model"),
+                pa.array(list(models), pa.string())))
+    )  # fmt: skip
+    out: dict[str, set[tuple[str, str]]] = {model: set() for model in models}
+    for bench, qid, model in zip(
+        hit.column("benchmark").to_pylist(),
+        hit.column("question_id").to_pylist(),
+        hit.column("model").to_pylist(),
+        strict=True,
+    ):
+        out[model].add((bench, qid))
+    return {model: keys for model, keys in out.items() if keys}
+
+
+def trusted_counts(
+    part: pa.Table, trusted: dict[str, set[tuple[str, str]]], base: str, target: str
+) -> dict[str, int]:
+    """{base, target}: how many questions of ``part`` rest on trusted source verdicts."""
+    bench, qid = part.column("benchmark").to_pylist(), part.column("question_id").to_pylist()
+    keys = list(zip(bench, qid, strict=True))
+    return {
+        role: sum(key in trusted.get(model, ()) for key in keys)
+        for role, model in (("base", base), ("target", target))
+    }
+
+
+def _trusted_note(trusted: dict[str, set[tuple[str, str]]]) -> str:
+    parts = ", ".join(f"{model}: {len(keys):,}" for model, keys in trusted.items())
+    return (
+        f"verdicts leash did not compute: questions whose verdicts are the source's, trusted"
+        f" at import (--trust-verdicts, no gold to grade them): {parts}"
+    )
 
 
 def _kinds(row: dict[str, Any], kinds: dict[str, str | None]) -> dict[str, str | None]:
@@ -291,6 +343,7 @@ def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
 def report_json(report: Report) -> dict[str, Any]:
     """The interchange.md section 2 document (rows carry "curve" when curves were asked;
     the optional "grading_agreement" list is there when samples carry source verdicts;
+    rows carry "trusted_source_verdicts" when some verdicts are trusted source verdicts;
     the optional "series" list holds the training-series rows, each with ``series`` and
     ``step``, step 0 being the base against itself)."""
     rows = []

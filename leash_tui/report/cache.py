@@ -24,7 +24,8 @@ import pyarrow.ipc as ipc
 
 from sampler.store.atomic_io import atomic_path
 
-CACHE_VERSION = 1
+#: 2: answer entropy over the first N samples with classes by equivalence
+CACHE_VERSION = 2
 _KEY = b"leash.fingerprint"
 
 

@@ -2,13 +2,13 @@
 
 The per-(benchmark, question, model) statistics (verdict counts, answer classes,
 token-entropy sums) come from the summaries leash stores in each shard's footer
-(store.shard_summary). Shards without a trustworthy summary are scanned: six narrow
-columns (benchmark, question_id, model, status, answer, token_entropy; never the
-completion text) chunk by chunk (store.key_stats), the same code as
-``Results.verdict_counts()``, and the resulting per-question tables are cached
-outside the folder (report.cache) while the shards are unchanged. When the shards'
-statistics show imported source verdicts, the grading-agreement columns are read too
-(grading_agreement.agreement_table: five narrow columns, no text).
+(store.shard_summary). Shards without a trustworthy summary are scanned: the narrow
+columns of REPORT_COLUMNS and the sample index (never the completion text) chunk by
+chunk (store.key_stats), the same code as ``Results.verdict_counts()``, and the
+resulting per-question tables are cached outside the folder (report.cache) while the
+shards are unchanged. When the shards' statistics show imported source verdicts, the
+grading-agreement columns are read too (grading_agreement.agreement_table: five
+narrow columns, no text).
 """
 
 from __future__ import annotations
@@ -23,14 +23,22 @@ from leash_tui.analysis.grading_agreement import agreement_table, may_have_sourc
 from leash_tui.analysis.token_entropy_kind import exact_stats
 from leash_tui.report import cache as report_cache
 from sampler.store.coverage import coverage_notes
+from sampler.store.entropy_samples import DEFAULT_ENTROPY_SAMPLES
 from sampler.store.key_stats import counts_table, merge_stats
 from sampler.store.perplexity_table import read_perplexity
 from sampler.store.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
 from sampler.store.sample_keys import check_unique_samples
 from sampler.store.schema import Manifest
-from sampler.store.shard_summary import combined_stats, split_by_summary
+from sampler.store.shard_summary import combined_stats, split_by_summary, too_short
 
-REPORT_COLUMNS = (*COUNT_KEYS, "status", "answer", "token_entropy")
+REPORT_COLUMNS = (
+    *COUNT_KEYS,
+    "status",
+    "answer",
+    "token_entropy",
+    "verdict_source",
+    "finish_reason",
+)
 COUNTS_COLUMNS = (*COUNT_KEYS, "n", *VERDICT_COUNT_COLUMNS)
 _CACHED_COLUMNS = tuple(dict.fromkeys([*COUNTS_COLUMNS, *ANSWER_STATS_COLUMNS]))
 
@@ -61,17 +69,21 @@ class ReportData:
         return {name: self.manifest.domain_of(name) for name in names}
 
 
-def cache_stamp(results: Results) -> str | None:
-    """The report cache's fingerprint of the folder now (None if a shard vanished meanwhile)."""
+def cache_stamp(results: Results, entropy_samples: int = DEFAULT_ENTROPY_SAMPLES) -> str | None:
+    """The report cache's fingerprint of the folder now (None if a shard vanished meanwhile);
+    answer entropy at another N is another cache entry."""
     try:
-        return report_cache.fingerprint(results.root, results.shard_paths(), REPORT_COLUMNS)
+        columns = [*REPORT_COLUMNS, f"answer_entropy@{entropy_samples}"]
+        return report_cache.fingerprint(results.root, results.shard_paths(), columns)
     except OSError:
         return None
 
 
-def cached_tables(results: Results, stamp: str | None = None) -> tuple[pa.Table, pa.Table] | None:
+def cached_tables(
+    results: Results, stamp: str | None = None, entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
+) -> tuple[pa.Table, pa.Table] | None:
     """(verdict counts, answer statistics) from the cache if it is current, else None."""
-    stamp = stamp or cache_stamp(results)
+    stamp = stamp or cache_stamp(results, entropy_samples)
     cached = report_cache.load(results.root, stamp) if stamp else None
     if cached is None or not set(_CACHED_COLUMNS) <= set(cached.column_names):
         return None
@@ -79,7 +91,10 @@ def cached_tables(results: Results, stamp: str | None = None) -> tuple[pa.Table,
 
 
 def report_tables(
-    results: Results, use_cache: bool = True, scan: bool = True
+    results: Results,
+    use_cache: bool = True,
+    scan: bool = True,
+    entropy_samples: int = DEFAULT_ENTROPY_SAMPLES,
 ) -> tuple[pa.Table, pa.Table] | None:
     """(verdict counts, answer statistics) of the folder.
 
@@ -91,24 +106,27 @@ def report_tables(
     ``use_cache``, every sample is counted again from the rows: neither the cache nor
     the summaries are used. With ``scan`` false, None is returned instead of scanning
     any shard (a caller that can show something useful sooner without them).
+    Answer entropy is over the first ``entropy_samples`` samples of each question; footer
+    summaries keep the first DEFAULT_ENTROPY_SAMPLES, so a larger N scans the shards.
     """
-    stamp = cache_stamp(results) if use_cache else None
-    cached = cached_tables(results, stamp) if stamp else None
+    stamp = cache_stamp(results, entropy_samples) if use_cache else None
+    cached = cached_tables(results, stamp, entropy_samples) if stamp else None
     if cached is not None:
         return cached
     if use_cache:
         stored, to_scan = split_by_summary(results.shard_paths())
-        if not to_scan:  # every shard summarised: as fast as the cache, nothing to store
+        if not to_scan and not too_short(stored, entropy_samples):
+            # every shard summarised: as fast as the cache, nothing to store
             check_unique_samples(stored)
             summary = merge_stats(stored)
-            return counts_table(summary), answer_stats_table(summary)
+            return counts_table(summary), answer_stats_table(summary, entropy_samples)
     else:
         stored, to_scan = [], results.shard_paths()
     if not scan:
         return None
-    summary = combined_stats(stored, to_scan, REPORT_COLUMNS)
+    summary = combined_stats(stored, to_scan, REPORT_COLUMNS, keep=entropy_samples)
     counts = counts_table(summary)
-    stats = answer_stats_table(summary)
+    stats = answer_stats_table(summary, entropy_samples)
     if stamp:
         combined = counts
         for name in ANSWER_STATS_COLUMNS:
@@ -144,12 +162,14 @@ def exact_entropy_table(results: Results) -> pa.Table | None:
     return exact_stats(table.select(columns))
 
 
-def load_report_data(root: Path | str, use_cache: bool = True) -> ReportData:
+def load_report_data(
+    root: Path | str, use_cache: bool = True, entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
+) -> ReportData:
     """Open ``root`` and compute counts and answer statistics (LeashError on bad input);
-    ``use_cache`` as in ``report_tables``. Grading agreement is read when the shards'
-    statistics show imported source verdicts."""
+    ``use_cache`` and ``entropy_samples`` as in ``report_tables``. Grading agreement is
+    read when the shards' statistics show imported source verdicts."""
     results = Results.open(root)
-    tables = report_tables(results, use_cache=use_cache)
+    tables = report_tables(results, use_cache=use_cache, entropy_samples=entropy_samples)
     assert tables is not None  # scanning is allowed, so there is always an answer
     counts, stats = tables
     agreement = None

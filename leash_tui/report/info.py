@@ -5,7 +5,8 @@ comparison needs: questions that one model of a (base, target) pair has samples
 for and the other has not (``missing_questions``: they are left out of that
 pair's counts), and, per model with imported source verdicts, how often leash's
 verdict and the source's differ (``grading_agreement``). It also counts, per
-benchmark, where the golds came from (``gold_sources``).
+benchmark, where the golds came from (``gold_sources``); counts include ``n_trusted``,
+verdicts that are the source's (``leash import --trust-verdicts``), not leash's.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def describe_results(results: Results) -> dict[str, Any]:
         samples.sort(key=lambda e: (_model_order(manifest, e["model"]), e["benchmark"]))
     total = int(pc.sum(counts.column("n")).as_py() or 0) if counts.num_rows else 0
     verified = int(pc.sum(counts.column("n_verified")).as_py() or 0) if counts.num_rows else 0
+    trusted = int(pc.sum(counts.column("n_trusted")).as_py() or 0) if counts.num_rows else 0
     return {
         "folder": str(results.root),
         "format": manifest.format or FORMAT,
@@ -109,7 +111,13 @@ def describe_results(results: Results) -> dict[str, Any]:
             agreement_by_model(agreement_table(results)),
             key=lambda row: _model_order(manifest, row["model"]),
         ),
-        "totals": {"samples": total, "verified": verified, "unverified": total - verified},
+        "totals": {
+            "samples": total,
+            "verified": verified,
+            "unverified": total - verified,
+            # verdicts leash did not compute: source verdicts trusted at import
+            "trusted_source_verdicts": trusted,
+        },
         "shards": len(results.shard_paths()),
         "shards_without_summary": sum(
             shard_summary(path) is None for path in results.shard_paths()

@@ -36,6 +36,8 @@ CSV_COLUMNS = (
     "token_entropy_base", "token_entropy_target", "answer_entropy_base", "answer_entropy_target",
     "token_entropy_kind_base", "token_entropy_kind_target",
 )  # fmt: skip
+#: CSV columns present when some verdicts are trusted source verdicts (not leash's)
+CSV_TRUSTED_COLUMNS = ("trusted_source_verdicts_base", "trusted_source_verdicts_target")
 
 
 # -- numbers for people ---------------------------------------------------------------
@@ -156,7 +158,23 @@ def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
     values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
     return (
         f"A correct answer never seen in k samples has probability at most ε = -ln ζ / k"
-        f" (ζ = {zeta:g}): {values}." + entropy_kind_note(rows)
+        f" (ζ = {zeta:g}): {values}." + entropy_kind_note(rows) + trusted_note(rows)
+    )
+
+
+def trusted_note(rows: list[dict[str, Any]]) -> str:
+    """ " Verdicts leash did not compute: …" when some rows rest on trusted source verdicts."""
+    marked = [r for r in rows if r.get("trusted_source_verdicts")]
+    if not marked:
+        return ""
+    row = next((r for r in marked if r["scope"] == "overall"), marked[-1])
+    counts = row["trusted_source_verdicts"]
+    if not any(counts.values()):
+        return ""
+    parts = ", ".join(f"{shown(row[role])} {counts[role]:,}" for role in ("base", "target"))
+    return (
+        f" Verdicts leash did not compute (the source's, trusted at import: no gold) on"
+        f" {parts} of {row['N']:,} questions ({shown(row['name'])})."
     )
 
 
@@ -199,6 +217,9 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
         flat[f"token_entropy_kind_{role}"] = row.get("token_entropy_kind", {}).get(role)
     if "series" in row:
         flat["series"], flat["step"] = shown(row["series"]), row["step"]
+    if "trusted_source_verdicts" in row:
+        for role in ("base", "target"):
+            flat[f"trusted_source_verdicts_{role}"] = row["trusted_source_verdicts"][role]
     return flat
 
 
@@ -210,6 +231,8 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
     columns = ["row", *CSV_COLUMNS] if with_curves or with_series else list(CSV_COLUMNS)
     if with_series:
         columns += ["series", "step"]
+    if any("trusted_source_verdicts" in row for row in [*report.rows, *report.series_rows]):
+        columns += CSV_TRUSTED_COLUMNS
     if report.perplexity:
         if "row" not in columns:
             columns.insert(0, "row")

@@ -10,9 +10,12 @@ all-or-nothing commit as interchange JSONL. Formats:
 * ``lighteval``: lighteval details Parquet (``lighteval``).
 * ``lm-eval``: lm-evaluation-harness ``--log_samples`` JSONL (``lm_eval``).
 
-Imported evaluation outputs keep the tool's verdict in ``source_correct`` and
-leave ``correct``/``status`` empty: ``leash verify`` grades every sample with
-leash's verifier, so that models imported from different tools are graded alike.
+Imported samples (every format, interchange JSONL included) keep the source tool's
+verdict in ``source_correct`` and leave ``correct``/``status`` empty: ``leash verify``
+grades every sample that has a gold with leash's verifier, so that models imported
+from different tools are graded alike. ``trust_verdicts`` keeps the source verdict as
+the verdict of samples whose question has no gold, marked as the source's
+(``verdict_source``), so that reports can say how many counts rest on them.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ def import_samples(
     source_metric: str | None = None,
     strict: bool = False,
     specs: Sequence[str] = (),
+    trust_verdicts: bool = False,
 ) -> ImportSummary:
     """Import ``sources`` of format ``fmt`` into ``root``; all or nothing (see module doc).
 
@@ -78,6 +82,7 @@ def import_samples(
     gold, metadata), domain and verifier are taken from the spec, and every sample of
     NAME must name one of them. With an evaluation output, one spec also names the
     benchmark of all inputs (like ``bench``).
+    ``trust_verdicts``: source verdicts of questions without a gold become their verdicts.
     """
     if fmt not in FORMATS:
         raise LeashError(f"unknown import format {fmt!r} (formats: {', '.join(FORMATS)})")
@@ -103,7 +108,7 @@ def import_samples(
     for source in sources:
         if not source.path.exists():
             raise LeashError(f"{source.path}: no such file or directory")
-    with ImportSession(root, base, model_source=fmt) as session:
+    with ImportSession(root, base, model_source=fmt, trust_verdicts=trust_verdicts) as session:
         for benchmark in loaded:
             session.use_benchmark(benchmark)
         if fmt == "jsonl":

@@ -17,6 +17,10 @@ session
   folder's questions too, and lets importers find a folder question by its text
   (``match_question``).
 
+Imported verdicts are the source tool's and are kept as ``source_correct``; with
+``trust_verdicts`` (``leash import --trust-verdicts``) ``commit`` also makes them the
+verdicts of samples whose question has no gold, marked ``verdict_source`` = "source".
+
 Only when everything is valid does ``commit`` publish the samples, the questions
 and the manifest together. Into an existing folder, it checks that the folder does
 not hold the samples already and commits under the folder lock, as one journaled
@@ -65,6 +69,9 @@ from sampler.store.schema import (
     ROLE_BASE,
     ROLE_TARGET,
     SAMPLES_DIR,
+    STATUS_CORRECT,
+    STATUS_INCORRECT,
+    VERDICT_SOURCE_TRUSTED,
     BenchmarkEntry,
     Manifest,
     ModelEntry,
@@ -74,6 +81,7 @@ from sampler.store.writer import (
     new_shard_path,
     questions_table,
     read_questions,
+    write_shard_file,
 )
 
 SAMPLE_BITS = 31  # sample indices are int32 >= 0
@@ -97,6 +105,8 @@ class ImportSummary:
     benchmarks: dict[str, int] = field(default_factory=dict)
     with_verdict: int = 0
     with_source_verdict: int = 0
+    #: source verdicts made the samples' verdicts (--trust-verdicts: questions without gold)
+    trusted_verdicts: int = 0
     files: int = 0
     created: bool = False
     #: Things the input holds that the import ignored (unknown fields), one line each.
@@ -142,10 +152,17 @@ class ImportSession:
     input file and returns its index for the locations of its rows.
     """
 
-    def __init__(self, root: Path | str, base: str | None, model_source: str = "import"):
+    def __init__(
+        self,
+        root: Path | str,
+        base: str | None,
+        model_source: str = "import",
+        trust_verdicts: bool = False,
+    ):
         self.root = Path(root)
         self.base = base
         self.model_source = model_source
+        self.trust_verdicts = trust_verdicts
         self.is_new = not (self.root / MANIFEST_FILE).exists()
         self.manifest: Manifest | None = None
         if self.is_new:
@@ -464,6 +481,8 @@ class ImportSession:
         summary = self.summary
         if summary.samples == 0:
             raise LeashError("no samples in the input: " + ", ".join(self.paths or sources))
+        if self.trust_verdicts:
+            self._trust_staged()
         if self.is_new:
             self._create()
         else:
@@ -478,6 +497,43 @@ class ImportSession:
                 moves = self._prepare(manifest, self.root)
                 commit_moves(self.root, moves, self._work)
         return summary
+
+    def _trust_staged(self) -> None:
+        """--trust-verdicts: a sample whose question has no gold (leash cannot grade it)
+        gets its source verdict as ``correct``/``status``, marked ``verdict_source`` =
+        VERDICT_SOURCE_TRUSTED so that reports can count it. Samples of questions with a
+        gold keep ``source_correct`` only: ``leash verify`` grades them."""
+        graded = {key for key, info in self._questions.items() if info.gold and info.gold.strip()}
+        for path in self._staging.files:
+            table = pq.ParquetFile(path).read()
+            source = table.column("source_correct").to_pylist()
+            keys = zip(
+                table.column("benchmark").to_pylist(),
+                table.column("question_id").to_pylist(),
+                strict=True,
+            )
+            trust = [s is not None and k not in graded for s, k in zip(source, keys, strict=True)]
+            if not any(trust):
+                continue
+            pairs = list(zip(source, trust, strict=True))
+            columns = {
+                "correct": (pa.bool_(), [s if t else None for s, t in pairs]),
+                "status": (
+                    pa.string(),
+                    [(STATUS_CORRECT if s else STATUS_INCORRECT) if t else None for s, t in pairs],
+                ),
+                "verdict_source": (
+                    pa.string(),
+                    [VERDICT_SOURCE_TRUSTED if t else None for t in trust],
+                ),
+            }
+            for name, (kind, values) in columns.items():
+                table = table.set_column(
+                    table.schema.get_field_index(name), name, pa.array(values, kind)
+                )
+            write_shard_file(path, table)
+            self.summary.trusted_verdicts += sum(trust)
+            self.summary.with_verdict += sum(trust)
 
     def _check_base(self, manifest: Manifest | None) -> str:
         summary = self.summary

@@ -10,6 +10,11 @@ results folder is left exactly as it was.
 A file may be given as ``MODEL=PATH``: its lines then need no ``model`` field
 (and a line naming another model is an error).
 
+A line's ``correct`` (or ``status``, or ``source_correct``) is the source tool's
+verdict: it is kept as ``source_correct`` only, never as leash's ``correct``/``status``,
+which ``leash verify`` fills. ``--trust-verdicts`` (``ImportSession``) makes it the
+verdict of samples whose question has no gold, marked as the source's.
+
 A field the format does not define is ignored, as interchange.md asks, but never in
 silence: a misspelled optional field (``glod``, ``corect``) would otherwise drop the
 gold or the verdict and send every later message the wrong way. Each unknown field
@@ -32,10 +37,13 @@ from sampler.importers.core import ImportSession, ImportSummary
 from sampler.store.schema import (
     STATUS_CORRECT,
     STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
     STATUSES,
     check_name,
 )
 
+#: source statuses that are a verdict (right or wrong); timeout and error are none
+_JUDGED = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER)
 REQUIRED = ("benchmark", "question_id", "model", "sample", "text")
 #: Every field of interchange.md §1 (what ``leash export`` writes, and what import reads).
 KNOWN_FIELDS = (
@@ -70,9 +78,10 @@ def import_jsonl(
     root: Path | str,
     base: str | None = None,
     strict: bool = False,
+    trust_verdicts: bool = False,
 ) -> ImportSummary:
     """Import sample JSONL files into ``root`` (created if absent). See the module docstring."""
-    with ImportSession(root, base) as session:
+    with ImportSession(root, base, trust_verdicts=trust_verdicts) as session:
         for path in paths:
             read_jsonl_file(session, Path(path), strict=strict)
         return session.commit()
@@ -157,6 +166,21 @@ class _LineChecker:
             raise self.fail(f"field {name!r} must be {what}, got {_describe(value)}")
         return value
 
+    def source_verdict(self) -> bool | None:
+        """The source tool's verdict: ``source_correct`` (what export writes), else
+        ``correct``, else a ``status`` that says right or wrong (timeout and error say
+        neither). Never leash's own verdict: interchange.md §1."""
+        correct = self.optional("correct", (bool,), "true or false")
+        status = self.optional("status", (str,), "a string")
+        if status is not None and status not in STATUSES:
+            raise self.fail(f"field 'status' must be one of {', '.join(STATUSES)}, got {status!r}")
+        if status is not None and correct is not None and (status == STATUS_CORRECT) != correct:
+            raise self.fail(f"fields 'correct' ({correct}) and 'status' ({status!r}) disagree")
+        if correct is None and status in _JUDGED:
+            correct = status == STATUS_CORRECT
+        kept = self.optional("source_correct", (bool,), "true or false")
+        return kept if kept is not None else correct
+
     def name(self, field_name: str, kind: str) -> str:
         value = self.required_str(field_name)
         try:
@@ -184,16 +208,7 @@ class _LineChecker:
             raise self.fail(f"field 'sample' must be an integer >= 0, got {_describe(sample)}")
         if sample >= 2**31:
             raise self.fail(f"field 'sample' is too large ({sample})")
-        correct = self.optional("correct", (bool,), "true or false")
-        status = self.optional("status", (str,), "a string")
-        if status is not None and status not in STATUSES:
-            raise self.fail(f"field 'status' must be one of {', '.join(STATUSES)}, got {status!r}")
-        if status is not None and correct is not None and (status == STATUS_CORRECT) != correct:
-            raise self.fail(f"fields 'correct' ({correct}) and 'status' ({status!r}) disagree")
-        if status is None and correct is not None:
-            status = STATUS_CORRECT if correct else STATUS_INCORRECT
-        if correct is None and status is not None:
-            correct = status == STATUS_CORRECT
+        source = self.source_verdict()
         n_tokens = self.optional("n_tokens", (int,), "an integer >= 0")
         if n_tokens is not None and not 0 <= n_tokens < 2**31:
             raise self.fail(
@@ -212,9 +227,7 @@ class _LineChecker:
             "n_tokens": n_tokens,
             "finish_reason": self.optional("finish_reason", (str,), "a string"),
             "answer": self.optional("answer", (str,), "a string"),
-            "correct": correct,
-            "status": status,
-            "source_correct": self.record.get("correct") if correct is not None else None,
+            "source_correct": source,
             "token_entropy": None if entropy is None else float(entropy),
         }
 

@@ -2,7 +2,8 @@
 
 Streams shard by shard, so memory stays flat on any folder size. ``problem``,
 ``gold`` and ``domain`` are written on the first line of each (benchmark,
-question, model) group; verdict fields only where the sample is verified.
+question, model) group; verdict fields only where the sample is verified, and the
+source tool's verdict (``source_correct``) where an import kept one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ EXPORT_COLUMNS = (
     "correct",
     "answer",
     "status",
+    "source_correct",
     "n_tokens",
     "finish_reason",
     "token_entropy",
@@ -56,6 +58,8 @@ def export_records(
             if row["status"] is not None:
                 record["correct"] = bool(row["correct"])
                 record["status"] = row["status"]
+            if row["source_correct"] is not None:
+                record["source_correct"] = bool(row["source_correct"])
             for k in ("answer", "n_tokens", "finish_reason", "token_entropy"):
                 if row[k] is not None:
                     record[k] = row[k]

@@ -76,10 +76,13 @@ def read_chunk(chunk: Chunk, columns: Sequence[str]) -> pa.Table:
     naming the shard.
     """
     path = chunk.path
-    dictionary = [c for c in columns if c in DICTIONARY_COLUMNS]
     try:
-        handle = pq.ParquetFile(path, read_dictionary=dictionary)
+        handle = pq.ParquetFile(path)
         present = [c for c in columns if c in handle.schema_arrow.names]
+        # read_dictionary may name only columns the shard has (an optional one may be absent)
+        dictionary = [c for c in present if c in DICTIONARY_COLUMNS]
+        if dictionary:
+            handle = pq.ParquetFile(path, read_dictionary=dictionary, metadata=handle.metadata)
         table = handle.read_row_groups(list(chunk.row_groups), columns=present, use_threads=False)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc

@@ -1,15 +1,22 @@
 """Per-(benchmark, question_id, model) statistics of samples, chunk by chunk, then merged.
 
 Each chunk of rows is grouped (key_groups) and reduced to a few numbers per
-group: the number of samples per verification status, the sum and count of token
-entropies, how many verified samples carry answer data, and the count of each
-answer class. Partial results of all chunks are merged by key, so a folder of any
-size is summarised with the memory of a few chunks.
+group: the number of samples per verification status (and how many of those verdicts
+are trusted source verdicts, not leash's), the sum and count of token entropies, how
+many verified samples carry answer data, and the count of each answer class.
+Partial results of all chunks are merged by key, so a folder of any size is
+summarised with the memory of a few chunks.
 
 Answer classes (the same as leash_tui.analysis.answer_stats.answer_distribution): every sample
 verified correct is in one class; a verified sample without an answer (null or
 empty) is in the class "NA"; any other verified sample is in the class of its
 answer string. Unverified samples (status null) are in no class.
+
+For answer entropy at a fixed N, each group also keeps its first verified samples by
+sample index with their entropy class (store.entropy_samples): correct samples one
+class, samples without an answer or truncated (``finish_reason`` "length") the class
+"NA", any other answer the class of its store.answer_classes key, so that answers equal
+up to notation (``2.5``, ``\\frac52``) are one class.
 """
 
 from __future__ import annotations
@@ -21,6 +28,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sampler.store.answer_classes import answer_class_key
+from sampler.store.entropy_samples import (
+    DEFAULT_ENTROPY_SAMPLES,
+    KIND_ANSWER,
+    KIND_CORRECT,
+    KIND_NA,
+    empty_first,
+    first_samples,
+    merge_first,
+)
 from sampler.store.key_groups import GROUP_KEYS, group_samples
 from sampler.store.schema import (
     STATUS_CORRECT,
@@ -28,6 +45,7 @@ from sampler.store.schema import (
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
     STATUS_TIMEOUT,
+    VERDICT_SOURCE_TRUSTED,
 )
 
 #: the status columns of the counts, in order; then "other" (verified, unknown status)
@@ -36,8 +54,6 @@ STATUS_SLOTS = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEO
 SLOT_OTHER = len(STATUS_SLOTS)
 SLOT_UNVERIFIED = SLOT_OTHER + 1
 SLOTS = SLOT_UNVERIFIED + 1
-#: answer class kinds
-KIND_CORRECT, KIND_NA, KIND_ANSWER = 0, 1, 2
 COUNT_COLUMNS = ("n_correct", "n_incorrect", "n_no_answer", "n_timeout", "n_error")
 
 
@@ -59,6 +75,13 @@ class SampleStats:
     sample_max: np.ndarray | None = None
     #: the shard these statistics come from (None once merged)
     source: str | None = None
+    #: int64 verified samples whose verdict is a trusted source verdict (``verdict_source``
+    #: = "source", from ``leash import --trust-verdicts``), not leash's; None: all zero
+    trusted: np.ndarray | None = None
+    #: store.entropy_samples table: per group its first ``first_keep`` verified samples by
+    #: sample index and their entropy class; None when the ``answer`` column was not read
+    first: pa.Table | None = None
+    first_keep: int = 0
 
     @property
     def groups(self) -> int:
@@ -126,9 +149,11 @@ def sample_ranges(
     return -1, -1, lows, highs
 
 
-def chunk_stats(table: pa.Table) -> SampleStats:
-    """Statistics of the rows of ``table`` (key columns; status, answer, token_entropy and
-    sample when present, string columns plain or dictionary-encoded).
+def chunk_stats(table: pa.Table, keep: int = DEFAULT_ENTROPY_SAMPLES) -> SampleStats:
+    """Statistics of the rows of ``table`` (key columns; status, answer, token_entropy,
+    verdict_source, finish_reason and sample when present, string columns plain or
+    dictionary-encoded). ``keep``: first samples per group kept for answer entropy
+    (without a ``sample`` column, row order stands for the sample index).
 
     With a ``sample`` column, a sample key present twice raises DuplicateSample.
     """
@@ -172,6 +197,7 @@ def chunk_stats(table: pa.Table) -> SampleStats:
 
     evidence = np.zeros(size, dtype=np.int64)
     classes = empty_classes()
+    first = None
     if "answer" in names:
         verified = slots != SLOT_UNVERIFIED
         correct = slots == 0
@@ -216,8 +242,59 @@ def chunk_stats(table: pa.Table) -> SampleStats:
                 "count": pa.array(class_counts.astype(np.int64)),
             }
         )
+        first = _first_table(table, codes, verified, correct, has_answer, answer_code,
+                             answer_values, keep)  # fmt: skip
+    trusted = np.zeros(size, dtype=np.int64)
+    if "verdict_source" in names:
+        marked = _dictionary(table.column("verdict_source"))
+        marks = marked.dictionary.to_pylist()
+        if VERDICT_SOURCE_TRUSTED in marks:
+            hit = (_codes(marked) == marks.index(VERDICT_SOURCE_TRUSTED)) & (
+                slots != SLOT_UNVERIFIED
+            )
+            trusted = np.bincount(codes[hit], minlength=size).astype(np.int64)
     return SampleStats(grouped.keys, counts.astype(np.int64), token_sum, token_n, evidence,
-                       classes, sample_min, sample_max)  # fmt: skip
+                       classes, sample_min, sample_max, trusted=trusted, first=first,
+                       first_keep=keep if first is not None else 0)  # fmt: skip
+
+
+def _first_table(
+    table: pa.Table,
+    codes: np.ndarray,
+    verified: np.ndarray,
+    correct: np.ndarray,
+    has_answer: np.ndarray,
+    answer_code: np.ndarray,
+    answer_values: list[str | None],
+    keep: int,
+) -> pa.Table:
+    """store.entropy_samples table of the verified rows (see the module docstring)."""
+    names = table.column_names
+    truncated = np.zeros(codes.size, dtype=bool)
+    if "finish_reason" in names:
+        finish = _dictionary(table.column("finish_reason"))
+        reasons = finish.dictionary.to_pylist()
+        if "length" in reasons:
+            truncated = _codes(finish) == reasons.index("length")
+    if "sample" in names:
+        sample = table.column("sample")
+        sample = sample.combine_chunks() if isinstance(sample, pa.ChunkedArray) else sample
+        index = pc.fill_null(sample.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
+    else:
+        index = np.arange(codes.size, dtype=np.int64)
+    kind = np.where(
+        truncated | ~(correct | has_answer),
+        KIND_NA,
+        np.where(correct, KIND_CORRECT, KIND_ANSWER),
+    ).astype(np.int8)
+    # one class key per distinct answer string, not per row
+    value_keys = np.array(
+        [answer_class_key(v) if v else None for v in answer_values] or [None], dtype=object
+    )
+    rows = np.flatnonzero(verified)
+    is_answer = kind[rows] == KIND_ANSWER
+    key = pa.array(value_keys[np.maximum(answer_code[rows], 0)], pa.string(), mask=~is_answer)
+    return first_samples(codes[rows], index[rows], kind[rows], key, keep)
 
 
 def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
@@ -229,7 +306,8 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         keys = pa.table({k: pa.array([], pa.string()) for k in GROUP_KEYS})
         empty = np.zeros(0, dtype=np.int64)
         return SampleStats(keys, np.zeros((0, SLOTS), np.int64), np.zeros(0), empty, empty,
-                           empty_classes())  # fmt: skip
+                           empty_classes(), first=empty_first(),
+                           first_keep=DEFAULT_ENTROPY_SAMPLES)  # fmt: skip
     merged = group_samples(pa.concat_tables([p.keys for p in parts]), GROUP_KEYS)
     size = merged.count
     offsets = np.cumsum([0] + [p.groups for p in parts])
@@ -237,7 +315,11 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
     token_sum = np.zeros(size)
     token_n = np.zeros(size, dtype=np.int64)
     evidence = np.zeros(size, dtype=np.int64)
+    trusted = np.zeros(size, dtype=np.int64)
     class_tables = []
+    first_tables = []
+    with_first = all(p.first is not None for p in parts)
+    keep = min(p.first_keep for p in parts) if with_first else 0
     ranged = all(p.sample_min is not None for p in parts)
     sample_min = np.full(size, np.iinfo(np.int64).max) if ranged else None
     sample_max = np.full(size, -1, dtype=np.int64) if ranged else None
@@ -250,9 +332,14 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         np.add.at(token_sum, target, part.token_sum)
         np.add.at(token_n, target, part.token_n)
         np.add.at(evidence, target, part.evidence)
+        if part.trusted is not None:
+            np.add.at(trusted, target, part.trusted)
         if part.classes.num_rows:
             local = part.classes.column("group").to_numpy()
             class_tables.append(part.classes.set_column(0, "group", pa.array(target[local])))
+        if with_first and part.first is not None and part.first.num_rows:
+            local = part.first.column("group").to_numpy()
+            first_tables.append(part.first.set_column(0, "group", pa.array(target[local])))
     classes = empty_classes()
     if class_tables:
         summed = (
@@ -264,18 +351,23 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
             ["count" if c == "count_sum" else c for c in summed.column_names]
         ).select(["group", "kind", "answer", "count"])
     return SampleStats(
-        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max
-    )
+        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max,
+        trusted=trusted, first=merge_first(first_tables, keep) if with_first else None,
+        first_keep=keep,
+    )  # fmt: skip
 
 
 def counts_table(stats: SampleStats) -> pa.Table:
-    """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error."""
+    """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error,
+    n_trusted (verdicts that are trusted source verdicts, not leash's)."""
     s = stats.status
+    trusted = stats.trusted if stats.trusted is not None else np.zeros(stats.groups, np.int64)
     return pa.table(
         {
             **{k: stats.keys.column(k) for k in GROUP_KEYS},
             "n": pa.array(s.sum(axis=1).astype(np.int64)),
             "n_verified": pa.array(s[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)),
             **{name: pa.array(s[:, i]) for i, name in enumerate(COUNT_COLUMNS)},
+            "n_trusted": pa.array(trusted.astype(np.int64)),
         }
     )

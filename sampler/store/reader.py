@@ -43,6 +43,7 @@ VERDICT_COUNT_COLUMNS = (
     "n_no_answer",
     "n_timeout",
     "n_error",
+    "n_trusted",
 )
 
 
@@ -178,9 +179,10 @@ class Results:
 
         From the shards' footer summaries; shards without one are scanned (key and
         status columns only). Columns: benchmark, question_id, model,
-        n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error.
+        n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error, n_trusted
+        (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``).
         """
-        return counts_table(folder_stats(self.shard_paths(), ["status"]))
+        return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
 
     # -- one question -----------------------------------------------------------------
     @cached_property

@@ -68,8 +68,16 @@ SAMPLES_SCHEMA = pa.schema(
         # written by non-math verifiers (later optional columns: older shards read null)
         pa.field("score", pa.float64()),
         pa.field("verdict_detail", pa.large_string()),
+        # who computed ``correct``/``status``: null = leash's verifier (or not verified yet),
+        # VERDICT_SOURCE_TRUSTED = the source tool's verdict, kept by ``leash import
+        # --trust-verdicts`` for a question without a gold; later addition, so older shards
+        # lack it and read it as null
+        pa.field("verdict_source", pa.string()),
     ]
 )
+
+#: ``verdict_source`` of a verdict leash did not compute (the source's, trusted at import).
+VERDICT_SOURCE_TRUSTED = "source"
 
 #: Columns that identify a sample.
 SAMPLE_KEY_COLUMNS = ("benchmark", "question_id", "model", "sample")

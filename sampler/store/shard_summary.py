@@ -2,10 +2,11 @@
 
 When a shard is written (append, import, sampling, verification), the statistics
 that reports and the explorer need from it (key_stats.SampleStats over the key,
-``status``, ``answer`` and ``token_entropy`` columns: counts per verification
-status, token-entropy sums, answer classes) are computed from the rows in memory
-and stored as two compressed Arrow IPC streams in the footer's key-value metadata.
-Opening a folder then reads a few footers instead of scanning millions of rows.
+``status``, ``answer``, ``token_entropy`` and ``verdict_source`` columns: counts per
+verification status and of trusted source verdicts, token-entropy sums, answer
+classes) are computed from the rows in memory and stored as two compressed Arrow
+IPC streams in the footer's key-value metadata. Opening a folder then reads a few
+footers instead of scanning millions of rows.
 
 The summary lives inside the shard file, so the atomic rename that publishes or
 replaces a shard publishes its summary with it: the two can never disagree after a
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +29,10 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
+from sampler.store.entropy_samples import empty_first
 from sampler.store.key_groups import GROUP_KEYS, Chunk, map_chunks
 from sampler.store.key_stats import (
+    DEFAULT_ENTROPY_SAMPLES,
     SLOT_UNVERIFIED,
     SLOTS,
     DuplicateSample,
@@ -39,12 +43,22 @@ from sampler.store.key_stats import (
 )
 from sampler.store.sample_keys import check_unique_samples, duplicate_error
 
-SUMMARY_VERSION = 1
+#: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``); older
+#: summaries are ignored and their shards scanned
+SUMMARY_VERSION = 2
 #: the sample columns a summary covers (those of any folder_stats request)
-SUMMARY_COLUMNS = (*GROUP_KEYS, "status", "answer", "token_entropy")
+SUMMARY_COLUMNS = (
+    *GROUP_KEYS,
+    "status",
+    "answer",
+    "token_entropy",
+    "verdict_source",
+    "finish_reason",
+)
 KEY_INFO = b"leash.summary"
 KEY_GROUPS = b"leash.summary.groups"
 KEY_CLASSES = b"leash.summary.classes"
+KEY_FIRST = b"leash.summary.first"
 #: a summary larger than this (e.g. every answer distinct) is not stored: footers stay small
 MAX_SUMMARY_BYTES = 32 << 20
 
@@ -76,11 +90,18 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
         .append_column("token_n", pa.array(stats.token_n))
         .append_column("evidence", pa.array(stats.evidence))
     )
+    if stats.trusted is not None:
+        groups = groups.append_column("trusted", pa.array(stats.trusted))
     if stats.sample_min is not None and stats.sample_max is not None:
         groups = groups.append_column("sample_min", pa.array(stats.sample_min)).append_column(
             "sample_max", pa.array(stats.sample_max)
         )
-    entries = {KEY_GROUPS: _ipc_bytes(groups), KEY_CLASSES: _ipc_bytes(stats.classes)}
+    first = stats.first if stats.first is not None else empty_first()
+    entries = {
+        KEY_GROUPS: _ipc_bytes(groups),
+        KEY_CLASSES: _ipc_bytes(stats.classes),
+        KEY_FIRST: _ipc_bytes(first),
+    }
     if sum(len(v) for v in entries.values()) > MAX_SUMMARY_BYTES:
         return {}
     info = {
@@ -88,6 +109,7 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
         "rows": table.num_rows,
         "row_groups": row_groups,
         "unverified": int(stats.status[:, SLOT_UNVERIFIED].sum()),
+        "first_keep": stats.first_keep if stats.first is not None else DEFAULT_ENTROPY_SAMPLES,
     }
     entries[KEY_INFO] = json.dumps(info).encode()
     return entries
@@ -111,7 +133,7 @@ def _status_nulls(meta: pq.FileMetaData) -> int | None:
 def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
     """The shard's stored statistics, if present and consistent with its footer; else None."""
     kv = meta.metadata or {}
-    if KEY_INFO not in kv or KEY_GROUPS not in kv or KEY_CLASSES not in kv:
+    if any(key not in kv for key in (KEY_INFO, KEY_GROUPS, KEY_CLASSES, KEY_FIRST)):
         return None
     try:
         info = json.loads(kv[KEY_INFO])
@@ -125,6 +147,8 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
             return None
         groups = _ipc_table(kv[KEY_GROUPS])
         classes = _ipc_table(kv[KEY_CLASSES])
+        first = _ipc_table(kv[KEY_FIRST])
+        first_keep = int(info.get("first_keep", 0))
     except (ValueError, pa.ArrowException):
         return None
     status = np.column_stack(
@@ -142,6 +166,14 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
         classes=classes,
         sample_min=groups.column("sample_min").to_numpy().astype(np.int64) if ranged else None,
         sample_max=groups.column("sample_max").to_numpy().astype(np.int64) if ranged else None,
+        first=first,
+        first_keep=first_keep,
+        # summaries written before verdict_source existed: their shards have none
+        trusted=(
+            groups.column("trusted").to_numpy().astype(np.int64)
+            if "trusted" in groups.column_names
+            else np.zeros(groups.num_rows, dtype=np.int64)
+        ),
     )
 
 
@@ -162,9 +194,12 @@ def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
     if "answer" not in columns:
         stats.evidence = np.zeros_like(stats.evidence)
         stats.classes = empty_classes()
+        stats.first, stats.first_keep = None, 0
     if "token_entropy" not in columns:
         stats.token_sum = np.zeros_like(stats.token_sum)
         stats.token_n = np.zeros_like(stats.token_n)
+    if "verdict_source" not in columns:
+        stats.trusted = None
     return stats
 
 
@@ -181,25 +216,41 @@ def split_by_summary(paths: Sequence[Path]) -> tuple[list[SampleStats], list[Pat
     return stored, to_scan
 
 
+def too_short(stored: Sequence[SampleStats], keep: int) -> list[SampleStats]:
+    """The summaries that keep fewer than ``keep`` first samples per group (answer entropy
+    over more samples than a footer holds needs a scan of their shards)."""
+    return [s for s in stored if s.first_keep < keep]
+
+
 def combined_stats(
     stored: Sequence[SampleStats],
     to_scan: Sequence[Path],
     columns: Sequence[str],
     threads: int = 2,
+    keep: int = DEFAULT_ENTROPY_SAMPLES,
 ) -> SampleStats:
     """Footer summaries ``stored`` plus a chunked scan of the shards ``to_scan``, merged by
-    key, as a scan of every shard for ``columns`` would give them."""
+    key, as a scan of every shard for ``columns`` would give them. ``keep``: first samples
+    per group for answer entropy; summaries that hold fewer are scanned instead."""
     wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
+    if "answer" in wanted:
+        short = too_short(stored, keep)
+        if short:
+            stored = [s for s in stored if s not in short]
+            to_scan = [*to_scan, *(Path(str(s.source)) for s in short)]
     parts = [_narrowed(summary, wanted) for summary in stored]
     if to_scan:
-        parts.extend(map_chunks(to_scan, [*wanted, "sample"], _scanned_stats, threads=threads))
+        scan = partial(_scanned_stats, keep=keep)
+        parts.extend(map_chunks(to_scan, [*wanted, "sample"], scan, threads=threads))
     check_unique_samples(parts)
     return merge_stats(parts)
 
 
-def _scanned_stats(table: pa.Table, chunk: Chunk) -> SampleStats:
+def _scanned_stats(
+    table: pa.Table, chunk: Chunk, keep: int = DEFAULT_ENTROPY_SAMPLES
+) -> SampleStats:
     try:
-        stats = chunk_stats(table)
+        stats = chunk_stats(table, keep)
     except DuplicateSample as exc:
         raise duplicate_error(exc.key, [chunk.path]) from None
     stats.source = str(chunk.path)

@@ -12,6 +12,9 @@ still unverified and carries on, and never touches a finished shard again.
 continued by a plain rerun instead of leaving old and new verdicts mixed. The
 extraction config in use is stored in the manifest too; changing it on a folder
 that already has verdicts requires ``force``.
+
+A trusted source verdict (``leash import --trust-verdicts``) of a question without a
+gold is never overwritten, not even by ``force``, and is not counted (verify.trusted).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -46,6 +50,7 @@ from sampler.store.writer import clean_stale_files, conform_table, replace_shard
 from sampler.verify.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.golds import Gold, gold_from_question
 from sampler.verify.pool import DEFAULT_DEADLINE_S, AnswerVerifier, VerifyPool
+from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
 from sampler.verify.verdict import Verdict
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
@@ -151,6 +156,35 @@ def _unverified_rows(path: Path, retry: bool) -> tuple[int, int]:
     return rows, int(pc.sum(_needs_verdict(status, retry)).as_py() or 0)
 
 
+def _shard_counts(path: Path, retry: bool, graded: set[Question]) -> tuple[int, int, int]:
+    """(rows, rows to verify, trusted verdicts to keep) of a shard (verify.trusted)."""
+    rows, todo = _unverified_rows(path, retry)
+    try:
+        keep, regrade = shard_trusted_rows(path, graded)
+        if not (keep.any() or regrade.any()):
+            return rows, todo, 0
+        status = pq.ParquetFile(path).read(columns=["status"]).column("status")
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    needs = np.asarray(_needs_verdict(status, retry).to_numpy()) > 0
+    return rows, int(((needs & ~keep) | regrade).sum()), int(keep.sum())
+
+
+def _graded(results: Results) -> set[Question]:
+    """The questions that have a gold (only their samples can be graded)."""
+    table = results.questions
+    return {
+        (b, q)
+        for b, q, g in zip(
+            table.column("benchmark").to_pylist(),
+            table.column("question_id").to_pylist(),
+            table.column("gold").to_pylist(),
+            strict=True,
+        )
+        if g is not None and str(g).strip()
+    }
+
+
 def _needs_verdict(status: pa.ChunkedArray | pa.Array, retry: bool) -> pa.ChunkedArray:
     """True where a row has no verdict yet (or, with ``retry``, a timeout or error)."""
     status = status.cast(pa.string())
@@ -216,14 +250,16 @@ def _refuse_silent_config_change(
         )
 
 
-def _plan(counts: dict[Path, tuple[int, int]], pending: dict[str, Any] | None) -> list[_ShardPlan]:
+def _plan(
+    counts: dict[Path, tuple[int, int, int]], pending: dict[str, Any] | None
+) -> list[_ShardPlan]:
     """What to verify in each shard: its unverified rows, or all of them in an unfinished
-    --force run (``counts``: shard -> (rows, rows without a verdict))."""
+    --force run (``counts``: shard -> (rows, rows without a verdict, trusted kept))."""
     done = set(pending.get("done", [])) if pending else set()
     plans = []
-    for path, (rows, todo) in counts.items():
+    for path, (rows, todo, kept) in counts.items():
         redo = pending is not None and path.name not in done
-        plans.append(_ShardPlan(path, rows, rows if redo else todo, redo))
+        plans.append(_ShardPlan(path, rows, rows - kept if redo else todo, redo))
     return plans
 
 
@@ -261,11 +297,12 @@ def verify_results(
         stored = dict(results.manifest.verification)
         config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
-        counts = {p: _unverified_rows(p, retry) for p in results.shard_paths()}
+        graded = _graded(results)
+        counts = {p: _shard_counts(p, retry, graded) for p in results.shard_paths()}
         if force:
             pending = {"started": now_iso(), "done": []}
         else:
-            has_verdicts = any(rows > todo for rows, todo in counts.values())
+            has_verdicts = any(rows - kept > todo for rows, todo, kept in counts.values())
             _refuse_silent_config_change(root, stored, extraction, has_verdicts)
         plans = _plan(counts, pending)
         verifier_of = _verifiers(results, root)
@@ -401,14 +438,14 @@ def _verify_batch(
     other_rows: list[int] = []
     other_keys: list[tuple[str, str]] = []
     position = 0
+    graded = {key for key, gold in golds.items() if gold is not None}
     for plan, table in batch:
+        keep, regrade = trusted_rows(table, graded)
         if plan.redo_all:
-            rows = list(range(table.num_rows))
+            rows = np.flatnonzero(~keep).tolist()
         else:
-            needs = _needs_verdict(table.column("status"), retry)
-            rows = pc.indices_nonzero(
-                needs.combine_chunks() if isinstance(needs, pa.ChunkedArray) else needs
-            ).to_pylist()
+            needs = np.asarray(_needs_verdict(table.column("status"), retry).to_numpy()) > 0
+            rows = np.flatnonzero((needs & ~keep) | regrade).tolist()
         row_sets.append(rows)
         if not rows:
             continue
@@ -459,12 +496,14 @@ def _verify_batch(
         status = table.column("status").to_pylist()
         scores = table.column("score").to_pylist()
         details = table.column("verdict_detail").to_pylist()
+        source = table.column("verdict_source").to_pylist()
         for row, verdict in zip(rows, mine, strict=True):
             answers[row] = verdict.answer
             correct[row] = verdict.status == STATUS_CORRECT
             status[row] = verdict.status
             scores[row] = verdict.score
             details[row] = verdict.detail
+            source[row] = None  # leash's own verdict now
             summary.by_status[verdict.status] += 1
         summary.verified += len(rows)
         table = table.set_column(
@@ -483,5 +522,10 @@ def _verify_batch(
             table.schema.get_field_index("verdict_detail"),
             "verdict_detail",
             pa.array(details, pa.large_string()),
+        )
+        table = table.set_column(
+            table.schema.get_field_index("verdict_source"),
+            "verdict_source",
+            pa.array(source, pa.string()),
         )
         batch[position] = (plan, table)

@@ -1,0 +1,68 @@
+"""Which samples carry a trusted source verdict that ``leash verify`` must keep.
+
+``leash import --trust-verdicts`` keeps the source tool's verdict of a sample whose
+question has no gold, marked ``verdict_source`` = VERDICT_SOURCE_TRUSTED. Verification
+never overwrites such a verdict while the question has no gold (not even with
+``--force``: leash has nothing to grade it against) and does not count it as an
+error; once the question has a gold, the sample is graded like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from sampler.store.schema import VERDICT_SOURCE_TRUSTED
+
+Question = tuple[str, str]  # (benchmark, question_id)
+
+
+def may_have_trusted(handle: pq.ParquetFile) -> bool:
+    """False only when the footer statistics show ``verdict_source`` all null (or absent)."""
+    names = handle.schema_arrow.names
+    if "verdict_source" not in names:
+        return False
+    index, meta = names.index("verdict_source"), handle.metadata
+    for i in range(meta.num_row_groups):
+        group = meta.row_group(i)
+        stats = group.column(index).statistics
+        if stats is None or not stats.has_null_count or stats.null_count < group.num_rows:
+            return True
+    return False
+
+
+def trusted_rows(table: pa.Table, graded: Collection[Question]) -> tuple[np.ndarray, np.ndarray]:
+    """(keep, regrade) boolean masks over the rows of ``table`` (benchmark, question_id,
+    verdict_source columns): trusted verdicts of questions without a gold (``graded``
+    holds the questions that have one), and trusted verdicts leash can now grade."""
+    size = table.num_rows
+    if "verdict_source" not in table.column_names:
+        return np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
+    marked = pc.fill_null(
+        pc.equal(table.column("verdict_source").cast(pa.string()), VERDICT_SOURCE_TRUSTED), False
+    )
+    trusted = np.asarray(marked.to_numpy(zero_copy_only=False), dtype=bool)
+    if not trusted.any():
+        return trusted, trusted.copy()
+    benchmark = table.column("benchmark").cast(pa.string()).to_pylist()
+    question = table.column("question_id").cast(pa.string()).to_pylist()
+    has_gold = np.array(
+        [t and (b, q) in graded for t, b, q in zip(trusted, benchmark, question, strict=True)],
+        dtype=bool,
+    )
+    return trusted & ~has_gold, trusted & has_gold
+
+
+def shard_trusted_rows(path: Path, graded: Collection[Question]) -> tuple[np.ndarray, np.ndarray]:
+    """``trusted_rows`` of the shard at ``path``, reading three narrow columns at most."""
+    handle = pq.ParquetFile(path)
+    if not may_have_trusted(handle):
+        empty = np.zeros(handle.metadata.num_rows, dtype=bool)
+        return empty, empty.copy()
+    table = handle.read(columns=["benchmark", "question_id", "verdict_source"])
+    return trusted_rows(table, graded)
