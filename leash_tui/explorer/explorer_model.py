@@ -14,16 +14,13 @@ narrow columns, no text) and hands over with ``set_disagreements``.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank, model_stats
+from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import (
     agreement_table,
@@ -39,18 +36,19 @@ from leash_tui.analysis.series import (
 )
 from leash_tui.analysis.support import CATEGORIES, compare_questions, summary_rows
 from leash_tui.analysis.witnesses import fragile_mask
+from leash_tui.explorer.pair_view import (
+    SUPPORT_ORDER,
+    PairView,
+    QuestionRow,
+    column_array,
+    pair_keys,
+)
+from leash_tui.explorer.question_detail import QuestionDetail, load_question_detail
 from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
-from sampler.latex_boxed import boxed_spans
-from sampler.store.perplexity_table import PERPLEXITY_FILE
 from sampler.store.reader import Results
 from sampler.store.triage_journal import TAGS, TriageEntry, TriageJournal
 
-CATEGORY_NAMES = {"P": "preserved", "E": "expanded", "S": "shrunk", "O": "out of support"}
-#: The default order: shrinkage first, then expansion, preservation, out of support;
-#: questions without verified samples of a model (no category) come last.
-SUPPORT_ORDER = {"S": 0, "E": 1, "P": 2, "O": 3}
-UNCOMPARED = 4
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
     ("support", "support change"),
@@ -62,211 +60,10 @@ SORTS = (
 )
 #: Tag filters the tag-filter key cycles through (None = no filter).
 TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
-SAMPLE_COLUMNS = (
-    "model",
-    "sample",
-    "text",
-    "answer",
-    "correct",
-    "status",
-    "finish_reason",
-    "n_tokens",
-    "token_entropy",
-    "score",
-    "verdict_detail",
-)
-HISTOGRAM_ANSWERS = 5
-
-
-@dataclass(frozen=True)
-class QuestionRow:
-    """One question of the list, for one pair (everything a list row shows)."""
-
-    index: int  # row of the pair comparison
-    benchmark: str
-    question_id: str
-    category: str
-    n_base: int
-    c_base: int
-    n_target: int
-    c_target: int
-    k: int
-    fisher_p: float | None
-    pass1_base: float | None  # None when a model has no verified sample of the question
-    pass1_target: float | None
-    problem: str | None
-    gold: str | None
-
-
-@dataclass
-class SideSamples:
-    """One model's samples of the question on view, and its answer histogram."""
-
-    model: str
-    samples: pa.Table  # SAMPLE_COLUMNS, sorted by sample
-    histogram: list[tuple[str, int, bool]]  # most frequent answers first
-    distinct_answers: int
-    gold_share: float | None
-    gold_rank: int | None
-
-    def __len__(self) -> int:
-        return self.samples.num_rows
-
-    def sample(self, position: int) -> dict[str, Any]:
-        return self.samples.slice(position, 1).to_pylist()[0]
-
-    def correct_flags(self) -> np.ndarray:
-        return pc.fill_null(self.samples.column("correct"), False).to_numpy(zero_copy_only=False)
-
-    def default_position(self, prefer: str) -> int:
-        """Where a side opens: a correct sample (``"correct"``) or the most common answer."""
-        if len(self) == 0:
-            return 0
-        if prefer == "correct":
-            hits = np.flatnonzero(self.correct_flags())
-            return int(hits[0]) if hits.size else 0
-        if self.histogram and self.histogram[0][2]:
-            return self.default_position("correct")  # the correct class is the most common
-        if self.histogram:
-            top = self.histogram[0][0]
-            answers = self.samples.column("answer")
-            match = pc.is_null(answers) if top == "NA" else pc.equal(answers, top)
-            hits = np.flatnonzero(pc.fill_null(match, False).to_numpy(zero_copy_only=False))
-            if hits.size:
-                return int(hits[0])
-        return 0
 
 
 #: The rates the series plot draws against the training step.
 SERIES_PLOT_RATES = ("NSCR", "SRR", "NDR")
-
-
-@dataclass(frozen=True)
-class TraceScore:
-    """A reference trace of the question scored under both models (``leash perplexity``)."""
-
-    source: str
-    n_tokens: int | None
-    perplexity_base: float | None  # exp(mean NLL per token); None when not scored
-    perplexity_target: float | None
-
-
-@dataclass
-class QuestionDetail:
-    """Everything the question screen shows about one question."""
-
-    row: QuestionRow
-    base: SideSamples
-    target: SideSamples
-    metadata: str | None = None
-    traces: list[TraceScore] = field(default_factory=list)
-    sides: dict[str, SideSamples] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.sides = {"base": self.base, "target": self.target}
-
-
-def answer_span(text: str, answer: str | None) -> tuple[int, int] | None:
-    """Where the final answer sits in ``text``: the last \\boxed{...}, else the answer's last
-    occurrence; None when neither is found."""
-    spans = boxed_spans(text)
-    if spans:
-        start, end, _, _ = spans[-1]
-        return start, end
-    if answer:
-        at = text.rfind(answer)
-        if at >= 0:
-            return at, at + len(answer)
-    return None
-
-
-def _keys(benchmark: pa.ChunkedArray, question_id: pa.ChunkedArray) -> pa.ChunkedArray:
-    return pc.binary_join_element_wise(
-        benchmark.cast(pa.string()), question_id.cast(pa.string()), "\x1f"
-    )
-
-
-def _np(table: pa.Table, name: str, dtype=float) -> np.ndarray:
-    column = table.column(name)
-    if pa.types.is_floating(column.type) or dtype is float:
-        column = pc.fill_null(column.cast(pa.float64()), np.nan)
-    return column.to_numpy().astype(dtype)
-
-
-class PairView:
-    """The comparison of the base with one target, with numpy columns for filters and sorts."""
-
-    def __init__(self, table: pa.Table, questions: pa.Table):
-        self.table = table
-        n = table.num_rows
-        cats = table.column("category").cast(pa.string())
-        self.category = np.full(n, UNCOMPARED, dtype=np.int8)
-        for name, rank in SUPPORT_ORDER.items():
-            self.category[
-                pc.fill_null(pc.equal(cats, name), False).to_numpy(zero_copy_only=False)
-            ] = rank
-        self.fisher_p = _np(table, "fisher_p")
-        self.c_base = _np(table, "c_base", np.int64)
-        self.c_target = _np(table, "c_target", np.int64)
-        self.drop = _np(table, "pass1_base") - _np(table, "pass1_target")
-        bench = table.column("benchmark").cast(pa.string())
-        encoded = pc.dictionary_encode(bench).combine_chunks()
-        self.benchmark_names: list[str] = encoded.dictionary.to_pylist()
-        self.benchmark_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
-        self.keys = _keys(table.column("benchmark"), table.column("question_id"))
-        question_row = pc.index_in(
-            self.keys,
-            value_set=_keys(questions.column("benchmark"), questions.column("question_id")),
-        )
-        self.question_row = pc.fill_null(question_row, -1).to_numpy(zero_copy_only=False)
-        has_q = self.question_row >= 0
-        take = pa.array(np.where(has_q, self.question_row, 0))
-        empty = pa.nulls(n, pa.large_string())
-        if questions.num_rows:
-            problems = questions.column("problem").take(take)
-            self.problem = pc.if_else(pa.array(has_q), problems, empty)
-            self.gold = pc.if_else(
-                pa.array(has_q), questions.column("gold").take(take), pa.nulls(n, pa.string())
-            )
-        else:
-            self.problem, self.gold = empty, pa.nulls(n, pa.string())
-        self.natural = self._natural_order()
-
-    def _natural_order(self) -> np.ndarray:
-        """Rank of each row in (benchmark, numeric id, id) order."""
-        qid = self.table.column("question_id").cast(pa.string())
-        numeric = pc.and_(pc.utf8_is_digit(qid), pc.less_equal(pc.utf8_length(qid), 18))
-        numeric_np = pc.fill_null(numeric, False).to_numpy(zero_copy_only=False)
-        values = pc.cast(pc.if_else(numeric, qid, "0"), pa.int64()).to_numpy(zero_copy_only=False)
-        position = np.arange(self.table.num_rows)  # string order within a benchmark
-        order = np.lexsort((position, values, ~numeric_np, self.benchmark_code))
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        return rank
-
-    def row(self, i: int) -> QuestionRow:
-        t = self.table
-        p = self.fisher_p[i]
-
-        def get(name: str) -> Any:
-            return t.column(name)[i].as_py()
-
-        return QuestionRow(
-            index=i,
-            benchmark=get("benchmark"),
-            question_id=get("question_id"),
-            category=get("category") or "?",
-            n_base=int(get("n_base")),
-            c_base=int(get("c_base")),
-            n_target=int(get("n_target")),
-            c_target=int(get("c_target")),
-            k=int(get("k")),
-            fisher_p=None if np.isnan(p) else float(p),
-            pass1_base=get("pass1_base"),
-            pass1_target=get("pass1_target"),
-            problem=self.problem[i].as_py(),
-            gold=self.gold[i].as_py(),
-        )
 
 
 def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
@@ -458,7 +255,7 @@ class ExplorerModel:
             table = self.disagreements
             assert table is not None
             mine = table.filter(pc.is_in(table.column("model"), pa.array([self.base, self.target])))
-            keys = _keys(mine.column("benchmark"), mine.column("question_id"))
+            keys = pair_keys(mine.column("benchmark"), mine.column("question_id"))
             hit = pc.is_in(self.pair.keys, value_set=keys.combine_chunks())
             self._disagreement_masks[self.target] = hit.to_numpy(zero_copy_only=False)
         return self._disagreement_masks[self.target]
@@ -486,10 +283,10 @@ class ExplorerModel:
             states = np.full((self.total, len(run.steps)), -1, dtype=np.int8)
             for j, (_, model) in enumerate(run.models(self.base)):
                 table = compare_questions(self.counts, self.base, model)
-                passk = _np(table, "passk_target")
+                passk = column_array(table, "passk_target")
                 where = pc.index_in(
                     keys,
-                    value_set=_keys(table.column("benchmark"), table.column("question_id")),
+                    value_set=pair_keys(table.column("benchmark"), table.column("question_id")),
                 )
                 where_np = pc.fill_null(where, -1).to_numpy(zero_copy_only=False)
                 found = where_np >= 0
@@ -673,63 +470,5 @@ class ExplorerModel:
 
     # -- one question (runs in a worker thread) ---------------------------------------------
     def load_question(self, row: QuestionRow) -> QuestionDetail:
-        table = self.results.question_samples(
-            row.benchmark, row.question_id, columns=list(SAMPLE_COLUMNS)
-        )
-        return QuestionDetail(
-            row=row,
-            base=self._side(table, self.base),
-            target=self._side(table, self.target),
-            traces=self._traces(row),
-        )
-
-    def _traces(self, row: QuestionRow) -> list[TraceScore]:
-        """The question's reference traces with each model's perplexity (none: [])."""
-        path = self.results.root / PERPLEXITY_FILE
-        if not path.exists():
-            return []
-        try:
-            table = pq.read_table(
-                path,
-                columns=["source", "trace", "model", "n_tokens", "mean_nll"],
-                filters=[("benchmark", "=", row.benchmark), ("question_id", "=", row.question_id)],
-            )
-        except (pa.ArrowException, OSError):
-            return []  # a report names an unreadable table; the screen shows the samples
-        scores: dict[tuple[str, str], dict[str, tuple[int | None, float | None]]] = {}
-        for r in table.to_pylist():
-            nll = r["mean_nll"]
-            ppl = None if nll is None else math.exp(nll)
-            scores.setdefault((r["source"], r["trace"]), {})[r["model"]] = (r["n_tokens"], ppl)
-        out = []
-        for (source, _), by_model in sorted(scores.items()):
-            base, target = by_model.get(self.base), by_model.get(self.target)
-            if base is None and target is None:
-                continue
-            n_tokens = (base or target or (None, None))[0]
-            out.append(
-                TraceScore(
-                    source,
-                    n_tokens,
-                    base[1] if base else None,
-                    target[1] if target else None,
-                )
-            )
-        return out
-
-    @staticmethod
-    def _side(table: pa.Table, model: str) -> SideSamples:
-        mine = table.filter(pc.equal(table.column("model"), model))
-        answers, correct = mine.column("answer"), pc.fill_null(mine.column("correct"), False)
-        # only verified samples are right or wrong; unverified ones are left out of the histogram
-        verified = pc.is_valid(mine.column("status"))
-        histogram = answer_distribution(answers.filter(verified), correct.filter(verified))
-        share, rank = gold_share_and_rank(answers.filter(verified), correct.filter(verified))
-        return SideSamples(
-            model=model,
-            samples=mine,
-            histogram=list(histogram)[:HISTOGRAM_ANSWERS],
-            distinct_answers=len(histogram),
-            gold_share=None if share is None else float(share),
-            gold_rank=rank,
-        )
+        """The question's samples of base and target, and its reference traces."""
+        return load_question_detail(self.results, row, self.base, self.target)

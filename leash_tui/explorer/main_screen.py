@@ -21,8 +21,9 @@ from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 
 from leash_tui.explorer.commands import bindings
-from leash_tui.explorer.explorer_model import CATEGORY_NAMES, ExplorerModel, QuestionRow
+from leash_tui.explorer.explorer_model import ExplorerModel
 from leash_tui.explorer.key_footer import KeyFooter
+from leash_tui.explorer.pair_view import CATEGORY_NAMES, QuestionRow
 from leash_tui.explorer.question_list import QuestionList
 from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.summary_pane import SummaryPane

@@ -25,7 +25,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from leash_tui.explorer.commands import bindings
-from leash_tui.explorer.explorer_model import ExplorerModel, QuestionRow
+from leash_tui.explorer.explorer_model import ExplorerModel
+from leash_tui.explorer.pair_view import QuestionRow
 from leash_tui.explorer.styles import CATEGORY_STYLES
 from leash_tui.safe_text import one_line
 

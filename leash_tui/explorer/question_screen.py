@@ -29,16 +29,15 @@ from textual.widgets import Header, Static
 from leash_tui.analysis.witnesses import DEFAULT_MAX_SAMPLES, claim_line
 from leash_tui.explorer.commands import bindings
 from leash_tui.explorer.completion_view import CompletionView, display_text
-from leash_tui.explorer.explorer_model import (
-    CATEGORY_NAMES,
-    ExplorerModel,
+from leash_tui.explorer.explorer_model import ExplorerModel
+from leash_tui.explorer.key_footer import KeyFooter
+from leash_tui.explorer.pair_view import CATEGORY_NAMES, QuestionRow
+from leash_tui.explorer.question_detail import (
     QuestionDetail,
-    QuestionRow,
     SideSamples,
     TraceScore,
     answer_span,
 )
-from leash_tui.explorer.key_footer import KeyFooter
 from leash_tui.explorer.question_list import format_p
 from leash_tui.explorer.styles import GAIN, LOSS, STATUS_STYLES
 from leash_tui.explorer.triage_actions import TriageActions

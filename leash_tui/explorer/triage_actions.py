@@ -16,7 +16,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from leash_tui.explorer.explorer_model import ExplorerModel, QuestionRow
+from leash_tui.explorer.explorer_model import ExplorerModel
+from leash_tui.explorer.pair_view import QuestionRow
 from leash_tui.safe_text import one_line, visible
 from sampler.errors import LeashError
 from sampler.store.triage_journal import TAGS
