@@ -12,9 +12,10 @@ import time
 from pathlib import Path
 
 from sampler.verify import two_stage_parsing
+from sampler.verify.answer_verifier import AnswerVerifier
 from sampler.verify.extraction import AnswerSpan
 from sampler.verify.golds import Gold
-from sampler.verify.pool import AnswerVerifier, VerifyPool, _Lanes
+from sampler.verify.pool import VerifyPool, _Lanes
 from sampler.verify.worker import WARM_UP, _request_waiting, warm_up
 from tests.verify_fixtures import PATHOLOGICAL
 

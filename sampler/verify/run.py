@@ -47,9 +47,10 @@ from sampler.store.schema import (
     STATUSES,
 )
 from sampler.store.writer import clean_stale_files, conform_table, replace_shard
+from sampler.verify.answer_verifier import AnswerVerifier
 from sampler.verify.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.golds import Gold, gold_from_question
-from sampler.verify.pool import DEFAULT_DEADLINE_S, AnswerVerifier, VerifyPool
+from sampler.verify.pool import DEFAULT_DEADLINE_S, VerifyPool
 from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
 from sampler.verify.verdict import Verdict
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
