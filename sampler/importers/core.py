@@ -37,18 +37,17 @@ import contextlib
 import errno
 import os
 import shutil
-from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sampler.benchmarks.presets import Benchmark, Question
 from sampler.errors import LeashError
+from sampler.importers.sample_keys import LINE_BITS, SampleKeys
 from sampler.importers.staging import StagedShards
 from sampler.store.atomic_io import atomic_path, fsync_directory
 from sampler.store.commit_journal import (
@@ -84,15 +83,9 @@ from sampler.store.writer import (
     write_shard_file,
 )
 
-SAMPLE_BITS = 31  # sample indices are int32 >= 0
-LINE_BITS = 40  # a location packs (file index << LINE_BITS) | line or row number
-#: Sample indices below this are tracked in a per-question bitmap, larger ones in a set.
-BITMAP_LIMIT = 1 << 20
 #: A problem text found inside a prompt identifies the question only from this length on.
 MIN_CONTAINED_CHARS = 40
 AMBIGUOUS = "\x00ambiguous"  # a problem text that several folder questions share
-
-GroupKey = tuple[str, str, str]  # (benchmark, question_id, model)
 
 
 @dataclass
@@ -182,13 +175,7 @@ class ImportSession:
         self.paths: list[str] = []
         self._units: list[str] = []
         self._model_sources: dict[str, list[str]] = {}
-        self._groups: dict[GroupKey, int] = {}
-        self._group_keys: list[GroupKey] = []
-        self._next_sample: dict[int, int] = {}
-        self._seen_bits: dict[int, bytearray] = {}
-        self._seen_large: dict[int, set[int]] = {}
-        self._keys = array("q")
-        self._locations = array("q")
+        self._sample_keys = SampleKeys()
         self._questions: dict[tuple[str, str], _QuestionInfo] = {}
         self._by_text: dict[str, dict[str, str]] = {}  # benchmark -> normal text -> id
         if not self.is_new:
@@ -238,8 +225,7 @@ class ImportSession:
 
     def next_sample_index(self, benchmark: str, question_id: str, model: str) -> int:
         """The next free sample index of a question and model in this import (0, 1, ...)."""
-        gid = self._group_id((benchmark, question_id, model))
-        return self._next_sample.get(gid, 0)
+        return self._sample_keys.next_sample((benchmark, question_id, model))
 
     def use_benchmark(self, bench: Benchmark) -> None:
         """Take the questions, domain and verifier of ``bench`` (``--bench NAME=SPEC``); every
@@ -274,19 +260,14 @@ class ImportSession:
         """Stage one checked sample row from record ``number`` of file ``file_index``."""
         if row["benchmark"] in self._spec_questions:
             self._note_spec_question(row, file_index, number)
-        gid = self._group_id((row["benchmark"], row["question_id"], row["model"]))
-        sample = row["sample"]
-        key = (gid << SAMPLE_BITS) | sample
-        if self._seen_before(gid, sample):
-            first = int(np.flatnonzero(np.frombuffer(self._keys, dtype=np.int64) == key)[0])
+        group = (row["benchmark"], row["question_id"], row["model"])
+        first = self._sample_keys.add(group, row["sample"], file_index, number)
+        if first is not None:
             raise LeashError(
-                f"{self.where(file_index, number)}: duplicate sample {self._describe_key(key)};"
-                f" first at {self._where_packed(self._locations[first])}"
+                f"{self.where(file_index, number)}: duplicate sample"
+                f" (benchmark={group[0]}, question_id={group[1]}, model={group[2]},"
+                f" sample={row['sample']}); first at {self._where_packed(first)}"
             )
-        self._keys.append(key)
-        self._locations.append((file_index << LINE_BITS) | number)
-        if sample >= self._next_sample.get(gid, 0):
-            self._next_sample[gid] = sample + 1
         self._staging.add(row)
         summary = self.summary
         summary.samples += 1
@@ -381,90 +362,20 @@ class ImportSession:
                 f" at {old[1]}"
             )
 
-    def _seen_before(self, gid: int, sample: int) -> bool:
-        """Mark ``sample`` of group ``gid`` as seen; True if it already was."""
-        if sample >= BITMAP_LIMIT:
-            large = self._seen_large.setdefault(gid, set())
-            if sample in large:
-                return True
-            large.add(sample)
-            return False
-        bits = self._seen_bits.get(gid)
-        if bits is None:
-            bits = self._seen_bits[gid] = bytearray()
-        byte, mask = sample >> 3, 1 << (sample & 7)
-        if byte >= len(bits):
-            bits.extend(bytes(max(byte + 1 - len(bits), len(bits))))
-        if bits[byte] & mask:
-            return True
-        bits[byte] |= mask
-        return False
-
-    def _group_id(self, key: GroupKey) -> int:
-        gid = self._groups.get(key)
-        if gid is None:
-            gid = self._groups[key] = len(self._group_keys)
-            self._group_keys.append(key)
-        return gid
-
     # -- checks --------------------------------------------------------------------
-    def _describe_key(self, key: int) -> str:
-        benchmark, question_id, model = self._group_keys[key >> SAMPLE_BITS]
-        sample = key & ((1 << SAMPLE_BITS) - 1)
-        return f"(benchmark={benchmark}, question_id={question_id}, model={model}, sample={sample})"
-
     def _where_packed(self, location: int) -> str:
         return self.where(location >> LINE_BITS, location & ((1 << LINE_BITS) - 1))
 
-    def _check_not_in_folder(self, keys: np.ndarray, locations: np.ndarray) -> None:
+    def _check_not_in_folder(self) -> None:
         """Refuse samples the folder already holds (scans only the key columns)."""
         paths = sorted((self.root / SAMPLES_DIR).glob("part-*.parquet"))
-        if not paths or keys.size == 0:
+        clash = self._sample_keys.clashes_with(paths)
+        if clash is None:
             return
-        groups = pa.table(
-            {
-                "benchmark": [k[0] for k in self._group_keys],
-                "question_id": [k[1] for k in self._group_keys],
-                "model": [k[2] for k in self._group_keys],
-                "gid": pa.array(range(len(self._group_keys)), pa.int64()),
-            }
-        )
-        wanted = np.unique(keys)
-        clashes: list[np.ndarray] = []
-        for path in paths:
-            try:
-                handle = pq.ParquetFile(path)
-                batches = handle.iter_batches(
-                    batch_size=65_536, columns=["benchmark", "question_id", "model", "sample"]
-                )
-                for batch in batches:
-                    table = pa.Table.from_batches([batch])
-                    for name in ("benchmark", "question_id", "model"):
-                        column = table.column(name)
-                        if pa.types.is_dictionary(column.type):
-                            table = table.set_column(
-                                table.schema.get_field_index(name), name, column.cast(pa.string())
-                            )
-                    joined = table.join(
-                        groups, keys=["benchmark", "question_id", "model"], join_type="inner"
-                    )
-                    if joined.num_rows == 0:
-                        continue
-                    gid = joined.column("gid").to_numpy()
-                    sample = joined.column("sample").to_numpy().astype(np.int64)
-                    packed = (gid << SAMPLE_BITS) | sample
-                    hit = packed[np.isin(packed, wanted)]
-                    if hit.size:
-                        clashes.append(hit)
-            except (pa.ArrowException, OSError) as exc:
-                raise LeashError(f"{path}: cannot read existing samples ({exc})") from exc
-        if not clashes:
-            return
-        clash = np.isin(keys, np.concatenate(clashes))
-        position = int(np.argmax(clash))
+        key, location = clash
         raise LeashError(
-            f"{self._where_packed(int(locations[position]))}: sample"
-            f" {self._describe_key(int(keys[position]))} is already in {self.root};"
+            f"{self._where_packed(location)}: sample"
+            f" {self._sample_keys.describe(key)} is already in {self.root};"
             " import never overwrites a sample"
             + (
                 "; evaluation outputs are numbered from sample 0 for each model, so import"
@@ -489,9 +400,7 @@ class ImportSession:
             with folder_lock(self.root):
                 manifest = load_manifest(self.root)  # as it is now, not when we started
                 base = self._check_base(manifest)
-                keys = np.frombuffer(self._keys, dtype=np.int64)
-                locations = np.frombuffer(self._locations, dtype=np.int64)
-                self._check_not_in_folder(keys, locations)
+                self._check_not_in_folder()
                 self._check_domains(manifest)
                 self._add_entries(manifest, base)
                 moves = self._prepare(manifest, self.root)
