@@ -13,10 +13,11 @@ from rich.cells import cell_len
 from leash_tui.cli import cli
 from leash_tui.commands.info import render_info
 from leash_tui.report.build import build_report
+from leash_tui.report.cells import COUNTS, HEADERS, fmt_count
 from leash_tui.report.data import load_report_data
 from leash_tui.report.fit import console_for
 from leash_tui.report.info import describe_results
-from leash_tui.report.render import COUNTS, HEADERS, fmt_count, render_table
+from leash_tui.report.render import render_table
 from sampler.store.reader import Results
 from tests.folder_builders import build_folder, counts_spec
 
