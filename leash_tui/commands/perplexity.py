@@ -25,6 +25,14 @@ from leash_tui.commands.teacher_forcing_options import engine_options, model_opt
 )
 @model_option("A model of the folder and its checkpoint (repeatable), e.g. base=Qwen/Qwen2.5-1.5B.")
 @engine_options
+@click.option(
+    "--gpu-memory-utilization",
+    type=float,
+    default=0.9,
+    show_default=True,
+    help="Share of GPU memory for vLLM (--engine vllm).",
+)
+@click.option("--enforce-eager", is_flag=True, help="No CUDA graphs (--engine vllm).")
 def perplexity(
     results: Path,
     traces: str,
@@ -33,8 +41,12 @@ def perplexity(
     dtype: str,
     device: str | None,
     template: str,
+    gpu_memory_utilization: float,
+    enforce_eager: bool,
 ) -> None:
     """Perplexity of reference traces under each model (prompt as sampled, no end token).
+
+    Engines: hf (transformers) or vllm (its prompt log-probabilities).
 
     Resumable: (trace, model) pairs already scored are skipped.
     """
@@ -53,6 +65,8 @@ def perplexity(
             device=device,
             fallback_template=template,
             progress=report,
+            gpu_memory_utilization=gpu_memory_utilization,
+            enforce_eager=enforce_eager,
         )
     finally:
         progress.stop()

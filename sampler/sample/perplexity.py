@@ -116,6 +116,8 @@ def score_traces(
     device: str | None = None,
     fallback_template: str = "boxed",
     progress: Progress | None = None,
+    gpu_memory_utilization: float = 0.9,
+    enforce_eager: bool = False,
 ) -> dict[str, int]:
     """Score every trace under every model (name -> checkpoint); returns traces scored per model."""
     results = Results.open(root)
@@ -144,7 +146,15 @@ def score_traces(
             progress(name, 0, len(todo))
         if not todo:
             continue
-        scorer = teacher_forcing_engine(engine, path, dtype=dtype, device=device)
+        scorer = teacher_forcing_engine(
+            engine,
+            path,
+            dtype=dtype,
+            device=device,
+            need_entropy=False,
+            gpu_memory_utilization=gpu_memory_utilization,
+            enforce_eager=enforce_eager,
+        )
         scorer.start()
         try:
             recipe = sampled_prompt(

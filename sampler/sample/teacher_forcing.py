@@ -14,7 +14,7 @@ never holds a (length x vocabulary) float32 block at once.
 
 vLLM: its public API returns prompt log-probabilities only as the top-k per position
 (plus the scored token), never the full distribution, so the exact entropy needs this
-engine; vLLM's prompt log-probabilities suffice for perplexity (not implemented here).
+engine; vLLM's prompt log-probabilities suffice for perplexity (``vllm_teacher_forcing``).
 
 torch and transformers are imported when an engine starts, never at import time.
 """
@@ -30,7 +30,7 @@ import numpy as np
 from sampler.errors import LeashError
 
 #: teacher-forcing engines leash has (``--engine``)
-ENGINES = ("hf",)
+ENGINES = ("hf", "vllm")
 
 
 @dataclass(frozen=True)
@@ -132,15 +132,32 @@ class HfTeacherForcing:
 
 
 def teacher_forcing_engine(
-    engine: str, path: str, dtype: str = "auto", device: str | None = None
-) -> HfTeacherForcing:
-    """The teacher-forcing engine named ``engine`` for the model at ``path`` (not started)."""
+    engine: str,
+    path: str,
+    dtype: str = "auto",
+    device: str | None = None,
+    need_entropy: bool = True,
+    gpu_memory_utilization: float = 0.9,
+    enforce_eager: bool = False,
+) -> Any:
+    """The teacher-forcing engine named ``engine`` for the model at ``path`` (not started).
+
+    vLLM gives token log-probabilities (perplexity) but never the full distribution, so it
+    is refused where the exact entropy is needed (``need_entropy``)."""
     if engine == "hf":
         return HfTeacherForcing(path, dtype=dtype, device=device)
     if engine == "vllm":
-        raise LeashError(
-            "--engine vllm: vLLM returns only top-k log-probabilities per position, not the"
-            " full distribution that exact entropy needs (its prompt log-probabilities would"
-            " do for perplexity, not implemented yet); use --engine hf"
+        if need_entropy:
+            raise LeashError(
+                "--engine vllm: vLLM returns only top-k log-probabilities per position, not"
+                " the full distribution that exact entropy needs; use --engine hf"
+            )
+        from sampler.sample.vllm_teacher_forcing import VllmTeacherForcing
+
+        return VllmTeacherForcing(
+            path,
+            dtype=dtype,
+            gpu_memory_utilization=gpu_memory_utilization,
+            enforce_eager=enforce_eager,
         )
     raise LeashError(f"--engine {engine}: unknown (engines: {', '.join(ENGINES)})")
