@@ -53,7 +53,22 @@ class TokenScores:
         return float(self.entropy.mean()) if self.entropy.size else None
 
 
-class HfTeacherForcing:
+class TokenizedScorer:
+    """What every teacher-forcing engine does with its tokenizer (``self.tokenizer``)."""
+
+    tokenizer: Any
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of a continuation (no special tokens added)."""
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def end_token(self) -> int | None:
+        """The end-of-sequence token id, when the tokenizer has one."""
+        eos = self.tokenizer.eos_token_id
+        return None if eos is None else int(eos)
+
+
+class HfTeacherForcing(TokenizedScorer):
     """Teacher forcing with a transformers causal LM (GPU when there is one)."""
 
     def __init__(self, path: str, dtype: str = "auto", device: str | None = None, chunk: int = 512):
@@ -84,15 +99,6 @@ class HfTeacherForcing:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise LeashError(f"{self.path}: cannot load the model ({first})") from exc
         self.model.to(self.device).eval()
-
-    def encode(self, text: str) -> list[int]:
-        """Token ids of a continuation (no special tokens added)."""
-        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
-
-    def end_token(self) -> int | None:
-        """The end-of-sequence token id, when the tokenizer has one."""
-        eos = self.tokenizer.eos_token_id
-        return None if eos is None else int(eos)
 
     def score(
         self, prompt: Sequence[int], continuation: Sequence[int], after_last: bool = False

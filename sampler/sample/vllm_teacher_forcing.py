@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from sampler.errors import LeashError
-from sampler.sample.teacher_forcing import TokenScores
+from sampler.sample.teacher_forcing import TokenizedScorer, TokenScores
 
 
-class VllmTeacherForcing:
+class VllmTeacherForcing(TokenizedScorer):
     """Prompt log-probabilities from an offline vLLM engine (perplexity, not entropy)."""
 
     def __init__(
@@ -59,14 +59,6 @@ class VllmTeacherForcing:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise LeashError(f"{self.path}: cannot load the model with vLLM ({first})") from exc
         self.tokenizer = self.llm.get_tokenizer()
-
-    def encode(self, text: str) -> list[int]:
-        """Token ids of a continuation (no special tokens added)."""
-        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
-
-    def end_token(self) -> int | None:
-        eos = self.tokenizer.eos_token_id
-        return None if eos is None else int(eos)
 
     def score(
         self, prompt: Sequence[int], continuation: Sequence[int], after_last: bool = False
