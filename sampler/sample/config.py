@@ -307,6 +307,17 @@ def bench_mapping(
     )
 
 
+def _named_table(kind: str, name: str, table: Any, here: str) -> dict[str, Any]:
+    """A ``[models.NAME]`` or ``[benchmarks.NAME]`` table of the file, its name checked."""
+    try:
+        check_name(kind, name)
+    except ValueError as exc:
+        raise LeashError(f"{here}: {exc}") from exc
+    if not isinstance(table, dict):
+        raise LeashError(f"{here}: expected a table with at least 'path'")
+    return table
+
+
 def build_run_config(
     *,
     config_file: Path | None = None,
@@ -345,13 +356,7 @@ def build_run_config(
     tables: dict[str, dict[str, Any]] = {}
     for name, table in top_models.items():
         here = f"{where}: [models.{name}]"
-        try:
-            check_name("model", name)
-        except ValueError as exc:
-            raise LeashError(f"{here}: {exc}") from exc
-        if not isinstance(table, dict):
-            raise LeashError(f"{here}: expected a table with at least 'path'")
-        table = dict(table)
+        table = dict(_named_table("model", name, table, here))
         _check_keys(table, ("path", *MODEL_KEYS), here)
         path = table.pop("path", None)
         if path is not None:
@@ -396,13 +401,7 @@ def build_run_config(
     benches: dict[str, BenchSpec] = {}
     for name, table in top_benches.items():
         here = f"{where}: [benchmarks.{name}]"
-        try:
-            check_name("benchmark", name)
-        except ValueError as exc:
-            raise LeashError(f"{here}: {exc}") from exc
-        if not isinstance(table, dict):
-            raise LeashError(f"{here}: expected a table with at least 'path'")
-        benches[name] = _bench_from_table(name, table, here)
+        benches[name] = _bench_from_table(name, _named_table("benchmark", name, table, here), here)
     fields_ = dict(cli_bench_fields or {})
     cli_bench_names: set[str] = set()
     for spec in cli_benches:
