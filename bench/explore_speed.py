@@ -63,14 +63,14 @@ def measure_pandas(folder: Path) -> dict:
 
 def measure_explorer(folder: Path) -> dict:
     sys.path.insert(0, str(ROOT))
-    from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()  # as `leash explore` does before opening
     from leash_tui.explorer.app import ExplorerApp
-    from leash_tui.explorer.completion_view import CompletionView
-    from leash_tui.explorer.question_list import QuestionList
-    from leash_tui.explorer.question_screen import QuestionScreen
-    from sampler.store.reader import Results
+    from leash_tui.explorer.screens.question_screen import QuestionScreen
+    from leash_tui.explorer.widgets.completion_view import CompletionView
+    from leash_tui.explorer.widgets.question_list import QuestionList
+    from sampler.store.shards.reader import Results
 
     imported = time.perf_counter()
     marks: dict[str, float] = {}

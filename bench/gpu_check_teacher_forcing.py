@@ -3,7 +3,7 @@
 Builds a tiny Llama checkpoint whose next-token distribution is the same p at every
 position (zero attention/MLP outputs, ones embeddings, RMSNorm eps 0, LM head column 0 =
 ln p), with p spread over a 2,000-token word vocabulary, then runs
-sampler.sample.teacher_forcing.HfTeacherForcing on cuda (cpu when there is none) and
+sampler.scoring.teacher_forcing.HfTeacherForcing on cuda (cpu when there is none) and
 compares: the entropy at every position must be H(p), a text's mean NLL the mean of
 -ln p(t) over its tokens (1e-4 relative). Also a long sequence (4,000 tokens, chunked
 LM head). Needs torch, transformers, tokenizers, numpy, pyarrow; run from the repo root:
@@ -68,7 +68,7 @@ def check(label: str, got: float, want: float, rel: float = 1e-4) -> bool:
 def main() -> int:
     import torch
 
-    from sampler.sample.teacher_forcing import HfTeacherForcing
+    from sampler.scoring.teacher_forcing import HfTeacherForcing
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
     print(f"device: {device} ({torch.cuda.get_device_name(0) if device == 'cuda' else 'no GPU'})")

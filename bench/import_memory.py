@@ -149,7 +149,7 @@ def baseline_rss() -> float:
     """Peak memory of a subprocess that only imports the importer modules."""
     code = (
         f"import resource, sys; sys.path.insert(0, {str(REPO)!r}); import sampler.importers;"
-        " import sampler.importers.qwen_eval, sampler.importers.lighteval;"
+        " import sampler.importers.formats.qwen_eval, sampler.importers.formats.lighteval;"
         " print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -3,7 +3,7 @@
 Takes every gold answer of the benchmark files, with its parts, a respelling and a
 near miss (one digit changed), and parses each string the two ways leash's workers
 do (as an answer, boxed; as a gold, in math mode) in one process: first with
-latex2sympy's own LL parsing, then with ``sampler.verify.two_stage_parsing`` installed.
+latex2sympy's own LL parsing, then with ``sampler.verify.answers.two_stage_parsing`` installed.
 It checks that every parse gives the same sympy objects (or the same exception)
 and prints both times. Each pass runs in a fresh interpreter (math-verify loaded
 before timing), so neither inherits the other's caches.
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sampler.benchmarks.presets import PRESETS, load_benchmark
-from sampler.verify.golds import gold_from_question
+from sampler.verify.answers.golds import gold_from_question
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "benchmarks"
 BENCHMARKS = ("math500", "aime24", "aime25", "amc23", "minerva_math", "olympiadbench")
@@ -58,8 +58,8 @@ def parse_all(strings: list[str]) -> tuple[list[list], float]:
     from math_verify import parser
     from sympy import srepr
 
-    from sampler.verify import math_verifier
-    from sampler.verify.extraction import AnswerSpan
+    from sampler.verify.answers import math_verifier
+    from sampler.verify.answers.extraction import AnswerSpan
 
     math_verifier.clear_caches()
     parser.parse_latex_cached.cache_clear()
@@ -83,8 +83,8 @@ def parse_all(strings: list[str]) -> tuple[list[list], float]:
 
 def one_pass(strings_file: Path, two_stage: bool, out: Path) -> int:
     """In a fresh process: parse every string one way; write results and seconds to ``out``."""
-    import sampler.verify.math_verifier  # noqa: F401  (load math-verify before timing)
-    from sampler.verify import two_stage_parsing
+    import sampler.verify.answers.math_verifier  # noqa: F401  (load math-verify before timing)
+    from sampler.verify.answers import two_stage_parsing
 
     if two_stage and not two_stage_parsing.install():
         print("two-stage parsing cannot be installed on this latex2sympy", file=sys.stderr)

@@ -53,7 +53,7 @@ def build_folder(root: Path, seed: int = 0) -> int:
 
     from sampler.store.manifest import new_manifest
     from sampler.store.schema import BenchmarkEntry, ModelEntry
-    from sampler.store.writer import (
+    from sampler.store.shards.writer import (
         append_samples,
         create_results,
         merge_questions,
@@ -173,8 +173,8 @@ def in_process_times(folder: Path, repeat: int) -> dict[str, float]:
     def summaries() -> None:
         import pyarrow.parquet as pq
 
-        from sampler.store.reader import Results
-        from sampler.store.shard_summary import SUMMARY_COLUMNS, summary_metadata
+        from sampler.store.shards.reader import Results
+        from sampler.store.shards.shard_summary import SUMMARY_COLUMNS, summary_metadata
 
         for path in Results.open(folder).shard_paths():
             handle = pq.ParquetFile(path)

@@ -25,9 +25,9 @@ import pyarrow.dataset as ds
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sampler.store.manifest import new_manifest
-from sampler.store.reader import Results
 from sampler.store.schema import BenchmarkEntry, ModelEntry
-from sampler.store.writer import append_samples, create_results
+from sampler.store.shards.reader import Results
+from sampler.store.shards.writer import append_samples, create_results
 
 
 def build(root: Path, questions: int, samples: int, shards: int = 4) -> int:

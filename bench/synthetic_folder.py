@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import SAMPLES_DIR, BenchmarkEntry, ModelEntry
-from sampler.store.writer import (
+from sampler.store.shards.writer import (
     create_results,
     merge_questions,
     questions_table,

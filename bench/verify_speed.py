@@ -19,7 +19,7 @@ It checks the verdicts are identical, prints both times and the ratio, and, for
 reference, the time and agreement of the commonest script of all, math-verify's
 ``parse`` on the whole completion. The one-process runs use math-verify as it
 ships; one more (``two-stage``) uses leash's two-stage LaTeX parser
-(``sampler.verify.two_stage_parsing``) in the cached loop, to show how much of leash's
+(``sampler.verify.answers.two_stage_parsing``) in the cached loop, to show how much of leash's
 lead a one-process loop could get from the parser alone.
 
     python bench/verify_speed.py                       # k = 64, 20 questions per benchmark
@@ -47,14 +47,14 @@ import pyarrow as pa
 from sampler.benchmarks.presets import PRESETS, load_benchmark
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import BenchmarkEntry, ModelEntry
-from sampler.store.writer import (
+from sampler.store.shards.writer import (
     append_samples,
     create_results,
     merge_questions,
     questions_table,
 )
-from sampler.verify.extraction import extract_answer
-from sampler.verify.golds import gold_from_question
+from sampler.verify.answers.extraction import extract_answer
+from sampler.verify.answers.golds import gold_from_question
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "benchmarks"
 BENCHMARKS = ("math500", "aime24", "amc23", "minerva_math", "olympiadbench")
@@ -149,14 +149,15 @@ def naive(
     parsed LaTeX strings (which, samples being in question order, catches most
     repeats); without it every parse is done afresh. Each sample gets the same
     deadline as leash's, by a signal alarm, as one-process scripts bound their time.
-    ``two_stage`` parses with leash's two-stage parser (``sampler.verify.two_stage_parsing``),
-    as leash's workers do: a reference for how much of leash's lead is the parser.
+    ``two_stage`` parses with leash's two-stage parser
+    (``sampler.verify.answers.two_stage_parsing``), as leash's workers do: a reference for
+    how much of leash's lead is the parser.
     """
     from math_verify import parser as mv_parser
 
-    from sampler.verify import two_stage_parsing
-    from sampler.verify.math_verifier import clear_caches, judge_safely
-    from sampler.verify.verdict import prepare_span
+    from sampler.verify.answers import two_stage_parsing
+    from sampler.verify.answers.math_verifier import clear_caches, judge_safely
+    from sampler.verify.answers.verdict import prepare_span
 
     if two_stage:
         two_stage_parsing.install()
@@ -212,9 +213,9 @@ def whole_text_script(questions: list[dict], samples: list[dict]) -> tuple[list[
 def leash(
     questions: list[dict], samples: list[dict], workers: int | None, deadline_s: float
 ) -> tuple[list[str], float, object]:
-    from sampler.store.reader import Results
-    from sampler.verify.pool import VerifyPool
+    from sampler.store.shards.reader import Results
     from sampler.verify.run import verify_results
+    from sampler.verify.workers.pool import VerifyPool
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "results"

@@ -31,7 +31,12 @@ from sampler.store.schema import (
     BenchmarkEntry,
     ModelEntry,
 )
-from sampler.store.writer import append_samples, create_results, merge_questions, questions_table
+from sampler.store.shards.writer import (
+    append_samples,
+    create_results,
+    merge_questions,
+    questions_table,
+)
 
 DEMO_BASE = "demo-base"
 DEMO_TARGETS = ("demo-rlvr", "demo-rlvr-early")

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import REPO_ROOT
+
+ROOT = REPO_ROOT
 
 
 def lint_imports() -> str:

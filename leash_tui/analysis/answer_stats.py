@@ -37,9 +37,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.answer_classes import answer_class_key
-from sampler.store.entropy_samples import DEFAULT_ENTROPY_SAMPLES, KIND_ANSWER
-from sampler.store.key_stats import KIND_CORRECT, SLOT_UNVERIFIED, SampleStats, chunk_stats
+from sampler.store.shards.key_stats import KIND_CORRECT, SLOT_UNVERIFIED, SampleStats, chunk_stats
+from sampler.store.side_tables.answer_classes import answer_class_key
+from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES, KIND_ANSWER
 
 NO_ANSWER = "NA"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.options import output_option
+from leash_tui.commands.shared.options import output_option
 from sampler.errors import LeashError
 
 DEFAULT_DEMO_DIR = Path("leash-demo")

@@ -1,6 +1,6 @@
 """``leash entropy RESULTS --model NAME=PATH``: exact token entropy by teacher forcing.
 
-Runs sampler.sample.exact_entropy (the first N samples of each question through the
+Runs sampler.scoring.exact_entropy (the first N samples of each question through the
 model, full-vocabulary entropy at every generated position) and stores
 ``token_entropy_exact`` per sample; reports then use it and say so.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.teacher_forcing_options import engine_options, model_option
+from leash_tui.commands.shared.teacher_forcing_options import engine_options, model_option
 
 
 @click.command("entropy")
@@ -43,9 +43,9 @@ def entropy(
     Resumable: rerun the same command after an interruption; samples that already
     have a value are skipped. Stored as token_entropy_exact; reports prefer it.
     """
-    from leash_tui.commands.teacher_forcing_options import model_progress, parse_models
+    from leash_tui.commands.shared.teacher_forcing_options import model_progress, parse_models
     from sampler.sample.config import parse_shard
-    from sampler.sample.exact_entropy import exact_entropy
+    from sampler.scoring.exact_entropy import exact_entropy
 
     chosen = parse_models(models)
     part = parse_shard(shard) if shard else None

@@ -12,10 +12,10 @@ from sampler.errors import LeashError
 
 def run_explorer(root: Path, target: str | None = None) -> None:
     """Open the explorer on ``root`` in this terminal; errors become LeashError."""
-    from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()
-    from sampler.store.reader import Results
+    from sampler.store.shards.reader import Results
 
     results = Results.open(root)  # a bad folder is reported before the screen changes
     if results.manifest.base is None:

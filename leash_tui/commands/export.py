@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.options import output_option
+from leash_tui.commands.shared.options import output_option
 
 
 @click.command("export")
@@ -22,8 +22,8 @@ def export(
     from leash_tui.safe_text import visible
     from sampler.errors import LeashError
     from sampler.importers.jsonl_export import export_records, write_jsonl
-    from sampler.store.atomic_io import atomic_text_writer
-    from sampler.store.reader import Results
+    from sampler.store.journals.atomic_io import atomic_text_writer
+    from sampler.store.shards.reader import Results
 
     opened = Results.open(results)
     for name in models:
@@ -32,7 +32,7 @@ def export(
     for name in benchmarks:
         if opened.manifest.benchmark(name) is None:
             raise LeashError(f"--benchmark {name}: not in {results}")
-    from sampler.store.coverage import coverage_notes
+    from sampler.store.shards.coverage import coverage_notes
 
     notes = coverage_notes(opened.manifest, opened.questions, opened.verdict_counts())
     records = export_records(opened, models or None, benchmarks or None)

@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from leash_tui.commands.options import output_option
+from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import one_line, visible
 
 FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")

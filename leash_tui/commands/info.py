@@ -220,11 +220,11 @@ def render_missing(pairs: list[dict[str, Any]], console: Console, shown: int = 8
 @click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
 def info(results: Path, as_json: bool) -> None:
     """Describe RESULTS: format, models and roles, benchmarks and domains, sample counts."""
-    from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()
     from leash_tui.report.info import describe_results
-    from sampler.store.reader import Results
+    from sampler.store.shards.reader import Results
 
     description = describe_results(Results.open(results))
     if as_json:

@@ -1,6 +1,6 @@
 """``leash perplexity RESULTS --traces FILE.jsonl|reference --model NAME=PATH``.
 
-Scores each trace under each model by teacher forcing (sampler.sample.perplexity) and
+Scores each trace under each model by teacher forcing (sampler.scoring.trace_perplexity) and
 stores token count and mean NLL per (trace, model) in ``perplexity.parquet``; ``leash
 report`` then shows perplexity per benchmark, category and source.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.teacher_forcing_options import engine_options, model_option
+from leash_tui.commands.shared.teacher_forcing_options import engine_options, model_option
 
 
 @click.command("perplexity")
@@ -50,8 +50,8 @@ def perplexity(
 
     Resumable: (trace, model) pairs already scored are skipped.
     """
-    from leash_tui.commands.teacher_forcing_options import model_progress, parse_models
-    from sampler.sample.perplexity import score_traces
+    from leash_tui.commands.shared.teacher_forcing_options import model_progress, parse_models
+    from sampler.scoring.trace_perplexity import score_traces
 
     chosen = parse_models(models)
     progress, report = model_progress("perplexity")

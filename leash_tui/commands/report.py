@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.options import output_option
+from leash_tui.commands.shared.options import output_option
 
-#: sampler.store.entropy_samples.DEFAULT_ENTROPY_SAMPLES, repeated here so that
-#: ``leash --help`` imports no pyarrow (tests/test_entropy_samples.py checks they agree)
+#: sampler.store.side_tables.entropy_samples.DEFAULT_ENTROPY_SAMPLES, repeated here so that
+#: ``leash --help`` imports no pyarrow (tests/analysis/test_entropy_samples.py checks they agree)
 DEFAULT_ENTROPY_SAMPLES = 32
 
 
@@ -93,7 +93,7 @@ def report(
     One block per target compared with the base: rows per benchmark, then per
     domain, then overall. Samples not yet verified are not counted as wrong.
     """
-    from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()
     from leash_tui.report.build import build_report
@@ -120,7 +120,7 @@ def report(
         click.echo(text, nl=False)
         return
     from sampler.errors import LeashError
-    from sampler.store.atomic_io import atomic_text_writer
+    from sampler.store.journals.atomic_io import atomic_text_writer
 
     try:
         with atomic_text_writer(output) as handle:

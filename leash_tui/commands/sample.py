@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from leash_tui.commands.options import output_option
+from leash_tui.commands.shared.options import output_option
 from sampler.sample.config import ENGINES, RUN_DEFAULTS, RUN_OPTION_KEYS, ModelSettings
 
 RUN = RUN_DEFAULTS
@@ -309,13 +309,13 @@ def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
 
 
 def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
-    from leash_tui.commands.verify_progress import verify_progress
+    from leash_tui.commands.shared.verify_progress import verify_progress
     from sampler.errors import LeashError
     from sampler.verify.run import verify_results
 
     pool = None
     if config.ray:
-        from sampler.verify.ray_pool import RayVerifyPool
+        from sampler.verify.workers.ray_pool import RayVerifyPool
 
         pool = RayVerifyPool(workers=workers, address=config.ray_address)
     progress, report = verify_progress()

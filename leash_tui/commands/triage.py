@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.options import output_option
+from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import spreadsheet_safe
-from sampler.store.triage_journal import TAGS, TriageJournal
+from sampler.store.journals.triage_journal import TAGS, TriageJournal
 
 EXPORT_FIELDS = (
     "benchmark",
@@ -77,7 +77,7 @@ def export(results: Path, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
-        from sampler.store.atomic_io import atomic_text_writer
+        from sampler.store.journals.atomic_io import atomic_text_writer
 
         with atomic_text_writer(output) as handle:
             handle.write(text)

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sampler.verify.pool import DEFAULT_DEADLINE_S
+from sampler.verify.workers.pool import DEFAULT_DEADLINE_S
 
 if TYPE_CHECKING:
-    from sampler.verify.extraction import ExtractionConfig
-    from sampler.verify.pool import VerifyPool
-    from sampler.verify.ray_pool import RayVerifyPool
+    from sampler.verify.answers.extraction import ExtractionConfig
     from sampler.verify.run import VerifySummary
+    from sampler.verify.workers.pool import VerifyPool
+    from sampler.verify.workers.ray_pool import RayVerifyPool
 
 
 def _extraction(
@@ -29,7 +29,11 @@ def _extraction(
     if default is None and not benchmarks and not models:
         return None
     from sampler.store.manifest import load_manifest
-    from sampler.verify.extraction import ExtractionConfig, parse_assignment, parse_strategies
+    from sampler.verify.answers.extraction import (
+        ExtractionConfig,
+        parse_assignment,
+        parse_strategies,
+    )
     from sampler.verify.run import resolve_extraction
 
     stored = load_manifest(root).verification
@@ -94,8 +98,8 @@ def _verify_with_progress(
     show: bool,
 ) -> VerifySummary:
     """``verify_results`` on ``pool`` with a progress bar (samples, rate, ETA) on stderr."""
-    from leash_tui.commands.pandas_probe import skip_pandas_probe
-    from leash_tui.commands.verify_progress import verify_progress
+    from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.shared.verify_progress import verify_progress
     from sampler.verify.run import verify_results
 
     skip_pandas_probe()
@@ -178,10 +182,10 @@ def verify(
     stopped at the deadline and recorded as 'timeout'. Safe to interrupt: a rerun
     continues where the last one stopped.
     """
-    from sampler.verify.pool import VerifyPool
+    from sampler.verify.workers.pool import VerifyPool
 
     if use_ray or ray_address:
-        from sampler.verify.ray_pool import RayVerifyPool
+        from sampler.verify.workers.ray_pool import RayVerifyPool
 
         pool: VerifyPool | RayVerifyPool = RayVerifyPool(
             workers=workers, deadline_s=deadline, address=ray_address

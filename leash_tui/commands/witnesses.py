@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from leash_tui.analysis.witnesses import DEFAULT_MAX_SAMPLES
-from leash_tui.commands.options import output_option
+from leash_tui.analysis.witness_claims import DEFAULT_MAX_SAMPLES
+from leash_tui.commands.shared.options import output_option
 
 
 @click.command("witnesses")
@@ -42,9 +42,9 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
     """
     import sys
 
-    from leash_tui.commands.pandas_probe import skip_pandas_probe
+    from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
     from leash_tui.report.fit import console_for
-    from leash_tui.report.witnesses import load_claims, print_claims, render_csv, render_json
+    from leash_tui.report.witness_table import load_claims, print_claims, render_csv, render_json
 
     skip_pandas_probe()
     _, claims = load_claims(results, max_samples)
@@ -62,7 +62,7 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
     if output is None:
         click.echo(text, nl=False)
         return
-    from sampler.store.atomic_io import atomic_text_writer
+    from sampler.store.journals.atomic_io import atomic_text_writer
 
     with atomic_text_writer(output) as handle:
         handle.write(text)

@@ -19,15 +19,15 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Static
 
-from leash_tui.explorer.commands import bindings
-from leash_tui.explorer.explorer_model import (
+from leash_tui.explorer.keys.commands import bindings
+from leash_tui.explorer.keys.palette import ExplorerCommands
+from leash_tui.explorer.model.explorer_model import (
     ExplorerModel,
     open_counts,
 )
-from leash_tui.explorer.palette import ExplorerCommands
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
-from sampler.store.reader import Results
+from sampler.store.shards.reader import Results
 
 JOURNAL_POLL_S = 2.0
 
@@ -105,7 +105,7 @@ class ExplorerApp(App[None]):
         self._refresh_summaries()
 
     def _refresh_summaries(self) -> None:
-        from leash_tui.explorer.main_screen import MainScreen
+        from leash_tui.explorer.screens.main_screen import MainScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
@@ -119,7 +119,7 @@ class ExplorerApp(App[None]):
         self._load_answer_stats(self.model)
 
     def _show_model(self, model: ExplorerModel) -> None:
-        from leash_tui.explorer.main_screen import MainScreen
+        from leash_tui.explorer.screens.main_screen import MainScreen
 
         self.model = model
         self.push_screen(MainScreen(model))
@@ -135,7 +135,7 @@ class ExplorerApp(App[None]):
 
     # -- app-wide actions -------------------------------------------------------------------
     def action_help(self) -> None:
-        from leash_tui.explorer.help_screen import HelpScreen
+        from leash_tui.explorer.screens.help_screen import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
@@ -156,8 +156,8 @@ class ExplorerApp(App[None]):
         self.switch_target(target)
 
     def switch_target(self, target: str) -> None:
-        from leash_tui.explorer.main_screen import MainScreen
-        from leash_tui.explorer.question_screen import QuestionScreen
+        from leash_tui.explorer.screens.main_screen import MainScreen
+        from leash_tui.explorer.screens.question_screen import QuestionScreen
 
         assert self.model is not None
         self.model.set_target(target)

@@ -6,7 +6,7 @@ NO_COLOR's monochrome conversion (Textual turns each colour into the grey of its
 luminance, so a dark red such as ANSI red becomes a dark grey: 1.5:1). Colour is
 never the only cue: categories are letters (S bold, E bold, O italic), verdicts
 carry ✓/✗ marks, and plot series differ by marker as well as colour.
-tests/test_explorer_contrast.py measures what is drawn.
+tests/explorer/test_explorer_contrast.py measures what is drawn.
 """
 
 from __future__ import annotations

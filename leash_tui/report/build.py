@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
-from leash_tui.analysis.perplexity import perplexity_rows
+from leash_tui.analysis.perplexity_summary import perplexity_rows
 from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
     compare_questions,

@@ -22,7 +22,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
-from sampler.store.atomic_io import atomic_path
+from sampler.store.journals.atomic_io import atomic_path
 
 #: 2: answer entropy over the first N samples with classes by equivalence
 CACHE_VERSION = 2

@@ -22,14 +22,14 @@ from leash_tui.analysis.answer_stats import ANSWER_STATS_COLUMNS, answer_stats_t
 from leash_tui.analysis.grading_agreement import agreement_table, may_have_source_verdicts
 from leash_tui.analysis.token_entropy_kind import exact_stats
 from leash_tui.report import cache as report_cache
-from sampler.store.coverage import coverage_notes
-from sampler.store.entropy_samples import DEFAULT_ENTROPY_SAMPLES
-from sampler.store.key_stats import counts_table, merge_stats
-from sampler.store.perplexity_table import read_perplexity
-from sampler.store.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
-from sampler.store.sample_keys import check_unique_samples
 from sampler.store.schema import Manifest
-from sampler.store.shard_summary import combined_stats, split_by_summary, too_short
+from sampler.store.shards.coverage import coverage_notes
+from sampler.store.shards.duplicate_keys import check_unique_samples
+from sampler.store.shards.key_stats import counts_table, merge_stats
+from sampler.store.shards.reader import COUNT_KEYS, VERDICT_COUNT_COLUMNS, Results
+from sampler.store.shards.shard_summary import combined_stats, split_by_summary, too_short
+from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
+from sampler.store.side_tables.perplexity_table import read_perplexity
 
 REPORT_COLUMNS = (
     *COUNT_KEYS,

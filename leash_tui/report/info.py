@@ -19,10 +19,10 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_table
 from leash_tui.analysis.series import find_series
-from sampler.store.coverage import coverage_notes
-from sampler.store.reader import VERDICT_COUNT_COLUMNS, Results
 from sampler.store.schema import FORMAT, Manifest
-from sampler.store.shard_summary import shard_summary
+from sampler.store.shards.coverage import coverage_notes
+from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS, Results
+from sampler.store.shards.shard_summary import shard_summary
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 

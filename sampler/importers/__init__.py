@@ -5,7 +5,7 @@ of its format and streams the samples into one ``sampler.importers.core.ImportSe
 so that every format gets the same checks, the same staging and the same
 all-or-nothing commit as interchange JSONL. Formats:
 
-* ``jsonl``: interchange JSONL (``sampler.importers.jsonl``); the model is in each line.
+* ``jsonl``: interchange JSONL (``sampler.importers.formats.jsonl``); the model is in each line.
 * ``qwen-eval``: Qwen2.5-Math evaluation harness output (``qwen_eval``).
 * ``lighteval``: lighteval details Parquet (``lighteval``).
 * ``lm-eval``: lm-evaluation-harness ``--log_samples`` JSONL (``lm_eval``).
@@ -28,20 +28,20 @@ from pathlib import Path
 from sampler.benchmarks.presets import Benchmark
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession, ImportSummary
-from sampler.importers.jsonl import read_jsonl_file
+from sampler.importers.formats.jsonl import read_jsonl_file
 from sampler.importers.source_fields import checked_bench, read_harness_source
 from sampler.store.schema import check_name
 
 #: format name -> (module, what PATH holds); a harness module has FILE_PATTERN, FILES_ARE,
 #: task_of and read_file (see ``source_fields.read_harness_source``)
 FORMATS: dict[str, tuple[str, str]] = {
-    "jsonl": ("sampler.importers.jsonl", "interchange JSONL, one sample a line"),
+    "jsonl": ("sampler.importers.formats.jsonl", "interchange JSONL, one sample a line"),
     "qwen-eval": (
-        "sampler.importers.qwen_eval",
+        "sampler.importers.formats.qwen_eval",
         "Qwen2.5-Math evaluation output: OUTPUT_DIR/<data_name>/*.jsonl",
     ),
-    "lighteval": ("sampler.importers.lighteval", "lighteval details_*.parquet files"),
-    "lm-eval": ("sampler.importers.lm_eval", "lm-evaluation-harness samples_*.jsonl files"),
+    "lighteval": ("sampler.importers.formats.lighteval", "lighteval details_*.parquet files"),
+    "lm-eval": ("sampler.importers.formats.lm_eval", "lm-evaluation-harness samples_*.jsonl files"),
 }
 
 

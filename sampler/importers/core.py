@@ -1,6 +1,6 @@
 """The shared core of every importer: check sample rows, stage them, commit all at once.
 
-An importer (``sampler.importers.jsonl`` and the modules of ``sampler.importers``)
+An importer (``sampler.importers.formats.jsonl`` and the modules of ``sampler.importers``)
 reads its files in one streaming pass and hands each sample row to an
 ``ImportSession`` together with where it came from (file and line or row). The
 session
@@ -47,10 +47,10 @@ import pyarrow.parquet as pq
 
 from sampler.benchmarks.presets import Benchmark, Question
 from sampler.errors import LeashError
-from sampler.importers.sample_keys import LINE_BITS, SampleKeys
+from sampler.importers.import_keys import LINE_BITS, SampleKeys
 from sampler.importers.staging import StagedShards
-from sampler.store.atomic_io import atomic_path, fsync_directory
-from sampler.store.commit_journal import (
+from sampler.store.journals.atomic_io import atomic_path, fsync_directory
+from sampler.store.journals.commit_journal import (
     STAGING_PREFIX,
     commit_moves,
     folder_lock,
@@ -75,7 +75,7 @@ from sampler.store.schema import (
     Manifest,
     ModelEntry,
 )
-from sampler.store.writer import (
+from sampler.store.shards.writer import (
     merged_questions,
     new_shard_path,
     questions_table,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import IO, Any
 
-from sampler.store.reader import Results
+from sampler.store.shards.reader import Results
 
 EXPORT_COLUMNS = (
     "benchmark",

@@ -33,7 +33,7 @@ from sampler.sample.plan import (
     plan_model,
 )
 from sampler.sample.run_folder import list_missing_work, open_results_folder
-from sampler.store.locks import is_locked, refuse_if_locked
+from sampler.store.journals.locks import is_locked, refuse_if_locked
 
 SAMPLE_LOCK_PREFIX = ".leash-sample-"
 #: Seconds a worker may take to exit after it reported its end, before it is killed.

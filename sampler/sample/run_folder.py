@@ -19,7 +19,7 @@ from sampler.sample.engines.base import WorkItem
 from sampler.sample.plan import RunPlan
 from sampler.sample.run_record import DISTRIBUTION_KEYS, sampling_record
 from sampler.sample.seeds import SCHEME, check_layout, question_seed
-from sampler.store.locks import exclusive_lock
+from sampler.store.journals.locks import exclusive_lock
 from sampler.store.manifest import load_manifest, new_manifest, save_manifest, update_manifest
 from sampler.store.schema import (
     LOCK_FILE,
@@ -29,7 +29,7 @@ from sampler.store.schema import (
     Manifest,
     ModelEntry,
 )
-from sampler.store.writer import clean_stale_files, merge_questions, questions_table
+from sampler.store.shards.writer import clean_stale_files, merge_questions, questions_table
 
 # -- the results folder ---------------------------------------------------------------
 

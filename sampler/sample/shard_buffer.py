@@ -21,9 +21,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sampler.sample.engines.base import SampleRecord, WorkItem
-from sampler.store.atomic_io import atomic_path
+from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.schema import SAMPLES_SCHEMA
-from sampler.store.writer import append_samples, new_shard_path
+from sampler.store.shards.writer import append_samples, new_shard_path
 
 TOKEN_DETAIL_DIR = "token_detail"
 TOKEN_DETAIL_SCHEMA = pa.schema(

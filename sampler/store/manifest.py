@@ -14,8 +14,8 @@ from importlib import metadata
 from pathlib import Path
 
 from sampler.errors import LeashError
-from sampler.store.atomic_io import write_json_atomic
-from sampler.store.commit_journal import folder_lock
+from sampler.store.journals.atomic_io import write_json_atomic
+from sampler.store.journals.commit_journal import folder_lock
 from sampler.store.schema import (
     FORMAT,
     FORMAT_NAME,

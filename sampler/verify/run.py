@@ -34,10 +34,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.store.coverage import coverage_notes
-from sampler.store.locks import refuse_if_locked
+from sampler.store.journals.locks import refuse_if_locked
 from sampler.store.manifest import now_iso, update_manifest
-from sampler.store.reader import Results
 from sampler.store.schema import (
     SAMPLES_SCHEMA,
     STATUS_CORRECT,
@@ -46,15 +44,17 @@ from sampler.store.schema import (
     STATUS_TIMEOUT,
     STATUSES,
 )
-from sampler.store.writer import clean_stale_files, conform_table, replace_shard
-from sampler.verify.answer_verifier import AnswerVerifier
-from sampler.verify.extraction import AnswerSpan, ExtractionConfig, extract_answer
-from sampler.verify.golds import Gold, gold_from_question
-from sampler.verify.pool import DEFAULT_DEADLINE_S, VerifyPool
+from sampler.store.shards.coverage import coverage_notes
+from sampler.store.shards.reader import Results
+from sampler.store.shards.writer import clean_stale_files, conform_table, replace_shard
+from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
+from sampler.verify.answers.golds import Gold, gold_from_question
+from sampler.verify.answers.verdict import Verdict
 from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
-from sampler.verify.verdict import Verdict
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
+from sampler.verify.workers.answer_verifier import AnswerVerifier
+from sampler.verify.workers.pool import DEFAULT_DEADLINE_S, VerifyPool
 
 VERIFY_LOCK_FILE = ".leash-verify.lock"
 #: Shards are verified together until they hold this many samples to verify.

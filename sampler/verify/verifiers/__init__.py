@@ -15,7 +15,7 @@ from functools import cache
 
 from sampler.errors import LeashError
 from sampler.store.schema import DEFAULT_VERIFIER
-from sampler.verify.verdict import Verdict, VerifyTask
+from sampler.verify.answers.verdict import Verdict, VerifyTask
 from sampler.verify.verifiers.base import Verifier, judge_safely
 
 _NOT_VERIFIERS = {"base", "grading", "specs", "sandbox"}

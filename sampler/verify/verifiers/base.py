@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 from sampler.benchmarks.files import Record
 from sampler.benchmarks.presets import FieldMapping, Question, questions_from_records
 from sampler.latex_boxed import last_boxed
-from sampler.verify.extraction import AnswerSpan
-from sampler.verify.verdict import MAX_ANSWER_CHARS, Verdict
+from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 
 #: The domain tag of a benchmark graded by anything but math, unless the user names one.
 NON_MATH_DOMAIN = "non-math"

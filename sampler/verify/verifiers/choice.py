@@ -18,8 +18,8 @@ from sampler.benchmarks.files import Record
 from sampler.benchmarks.presets import FieldMapping, Question
 from sampler.errors import LeashError
 from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
-from sampler.verify.extraction import AnswerSpan
-from sampler.verify.verdict import Verdict
+from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.verdict import Verdict
 from sampler.verify.verifiers.base import (
     Verifier,
     after_think,

@@ -19,11 +19,11 @@ import pyarrow as pa
 
 from sampler.errors import LeashError
 from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER
-from sampler.verify.extraction import AnswerSpan
-from sampler.verify.pool import DEFAULT_MEMORY_LIMIT_MB, VerifyPool
-from sampler.verify.verdict import Verdict, VerifyTask
+from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.verdict import Verdict, VerifyTask
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.base import clip, metadata_object
+from sampler.verify.workers.pool import DEFAULT_MEMORY_LIMIT_MB, VerifyPool
 
 #: One sample to grade: (verifier name, the question's gold for it, the completion's text).
 Item = tuple[str, Hashable | None, str | None]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER
-from sampler.verify.extraction import AnswerSpan, extract_answer
-from sampler.verify.golds import Gold, gold_from_question
-from sampler.verify.verdict import Verdict
+from sampler.verify.answers.extraction import AnswerSpan, extract_answer
+from sampler.verify.answers.golds import Gold, gold_from_question
+from sampler.verify.answers.verdict import Verdict
 from sampler.verify.verifiers.base import Verifier
 
 
@@ -30,7 +30,7 @@ class MathVerifier(Verifier):
         return extract_answer(text)
 
     def judge(self, gold: Any, span: AnswerSpan) -> Verdict:
-        from sampler.verify.math_verifier import judge_safely
+        from sampler.verify.answers.math_verifier import judge_safely
 
         return judge_safely(gold, span)
 

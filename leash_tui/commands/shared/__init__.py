@@ -1,0 +1,1 @@
+"""Options and progress helpers shared by several ``leash`` commands."""

@@ -1,0 +1,3 @@
+"""The explorer's state and data, without widgets: the view model, pair columns, one question's
+detail.
+"""

@@ -1,0 +1,474 @@
+"""The explorer's state, without any widget: pair comparison, filters, sorting, search, triage.
+
+``ExplorerModel`` opens a results folder the cheap way (verdict counts and the
+questions table; never completion text), compares the base with the selected
+target through ``analysis.support.compare_questions``, and keeps the list of
+questions on view as a numpy index array into that comparison. Filtering,
+sorting and searching are vectorised (numpy / pyarrow.compute), so they stay
+fast with hundreds of thousands of questions; widgets read only the rows they
+show. Loading one question's samples (``load_question``) is the only read of
+completion text, and the app runs it in a worker thread. The grading-disagreement
+filter uses a table the app computes in a worker (``find_disagreements``: five
+narrow columns, no text) and hands over with ``set_disagreements``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.budget_curves import budget_curve
+from leash_tui.analysis.grading_agreement import (
+    agreement_table,
+    disagreements_by_question,
+    may_have_source_verdicts,
+)
+from leash_tui.analysis.series import (
+    Series,
+    find_series,
+    first_loss_step,
+    flip_counts,
+    support_strip,
+)
+from leash_tui.analysis.support import CATEGORIES, compare_questions, summary_rows
+from leash_tui.analysis.witness_claims import fragile_mask
+from leash_tui.explorer.model.pair_view import (
+    SUPPORT_ORDER,
+    PairView,
+    QuestionRow,
+    column_array,
+    pair_keys,
+)
+from leash_tui.explorer.model.question_detail import QuestionDetail, load_question_detail
+from leash_tui.report.data import report_tables
+from sampler.errors import LeashError
+from sampler.store.journals.triage_journal import TAGS, TriageEntry, TriageJournal
+from sampler.store.shards.reader import Results
+
+#: Sort orders the sort key cycles through: (key, label).
+SORTS = (
+    ("support", "support change"),
+    ("p", "p-value"),
+    ("drop", "pass@1 drop"),
+    ("id", "benchmark, id"),
+    ("tag", "triage tag"),
+    ("lost", "step the base's support was lost"),
+)
+#: Tag filters the tag-filter key cycles through (None = no filter).
+TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
+
+
+#: The rates the series plot draws against the training step.
+SERIES_PLOT_RATES = ("NSCR", "SRR", "NDR")
+
+
+def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
+    """Verdict counts, and per-question answer statistics when ``leash report``'s cache of
+    this folder is current or every shard carries a footer summary (else None: the caller
+    computes them after the first paint, as they need a pass over every answer)."""
+    tables = report_tables(results, scan=False)
+    if tables is not None:
+        return tables
+    return results.verdict_counts(), None
+
+
+class ExplorerModel:
+    """State of one explorer session over one results folder."""
+
+    def __init__(
+        self,
+        results: Results,
+        journal: TriageJournal | None = None,
+        counts: pa.Table | None = None,
+        answer_stats: pa.Table | None = None,
+    ):
+        self.results = results
+        manifest = results.manifest
+        if manifest.base is None:
+            raise LeashError(f"{results.root}: the manifest names no base model")
+        self.base = manifest.base.name
+        self.counts = counts if counts is not None else results.verdict_counts()
+        self.answer_stats = answer_stats
+        present = set(pc.unique(self.counts.column("model")).to_pylist())
+        self.targets = [t.name for t in manifest.targets if t.name in present]
+        if self.base not in present:
+            raise LeashError(f"{results.root}: the base model {self.base!r} has no samples")
+        if not self.targets:
+            raise LeashError(f"{results.root}: no target model has samples to compare with")
+        self.domains = {b.name: b.domain for b in manifest.benchmarks}
+        self.journal = journal if journal is not None else TriageJournal(results.root)
+        self.questions = results.questions
+        self._pairs: dict[str, PairView] = {}
+        self.categories: set[str] = set()
+        self.benchmark_filter: tuple[str, frozenset[str]] | None = None  # (label, names)
+        self.tag_filter: str | None = None
+        #: grading_agreement.disagreements_by_question of the folder, once computed;
+        #: None before, or when no sample carries a source verdict
+        self.disagreements: pa.Table | None = None
+        self.disagreements_known = False
+        self.disagreement_filter = False
+        self._disagreement_masks: dict[str, np.ndarray] = {}
+        #: per target of a training series: (states, flips, first loss step) per pair row
+        self._series_cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.flip_filter = False
+        #: show only questions whose support, for base or target, rests on few accepted samples
+        self.fragile_filter = False
+        self.search = ""
+        self.sort = SORTS[0][0]
+        self.target = self.targets[0]
+        self.view = np.arange(0)
+        self._tag_codes: np.ndarray | None = None
+        self.refresh_view()
+
+    # -- pair ------------------------------------------------------------------------
+    @property
+    def pair(self) -> PairView:
+        return self.pair_with(self.target)
+
+    def set_target(self, target: str) -> None:
+        if target not in self.targets:
+            raise LeashError(f"no target model named {target!r}")
+        self.target = target
+        self._tag_codes = None
+        self.flip_filter = self.flip_filter and self.series() is not None
+        self.refresh_view()
+
+    def next_target(self) -> str:
+        self.set_target(self.targets[(self.targets.index(self.target) + 1) % len(self.targets)])
+        return self.target
+
+    @property
+    def sample_count(self) -> int:
+        return int(pc.sum(self.counts.column("n")).as_py() or 0)
+
+    @property
+    def unverified(self) -> int:
+        """Samples of the base and the current target without a verdict yet."""
+        counts = self.counts
+        mine = pc.is_in(counts.column("model"), pa.array([self.base, self.target]))
+        pending = pc.subtract(counts.column("n"), counts.column("n_verified"))
+        return int(pc.sum(pc.filter(pending, mine)).as_py() or 0)
+
+    @property
+    def total(self) -> int:
+        return self.pair.table.num_rows
+
+    # -- triage ------------------------------------------------------------------------
+    def triage(self, row: QuestionRow) -> TriageEntry | None:
+        return self.journal.get(row.benchmark, row.question_id, self.base, self.target)
+
+    def tag_label(self, row: QuestionRow) -> str:
+        entry = self.triage(row)
+        if entry is None:
+            return ""
+        label = TAGS[entry.tag][0] if entry.tag in TAGS else ""
+        return label + ("*" if entry.note else "")
+
+    def set_tag(self, row: QuestionRow, tag: str | None) -> TriageEntry:
+        entry = self.journal.record(row.benchmark, row.question_id, self.base, self.target, tag=tag)
+        self._tag_codes = None
+        return entry
+
+    def set_note(self, row: QuestionRow, note: str | None) -> TriageEntry:
+        entry = self.journal.record(
+            row.benchmark, row.question_id, self.base, self.target, note=note or None
+        )
+        self._tag_codes = None
+        return entry
+
+    def reload_journal(self) -> bool:
+        """Pick up tags other explorers wrote; True when anything changed."""
+        changed = self.journal.refresh()
+        if changed:
+            self._tag_codes = None
+        return changed
+
+    def _tags(self) -> np.ndarray:
+        """Per pair row: -1 untagged, else the tag's position in TAGS (len(TAGS) = note only)."""
+        if self._tag_codes is None:
+            codes = np.full(self.total, -1, dtype=np.int16)
+            entries = self.journal.tags_for_pair(self.base, self.target)
+            if entries:
+                names = list(TAGS)
+                keys = pa.array([f"{b}\x1f{q}" for b, q in entries], pa.string())
+                where = pc.index_in(keys, value_set=self.pair.keys).to_pylist()
+                for position, entry in zip(where, entries.values(), strict=True):
+                    if position is not None:
+                        codes[position] = (
+                            names.index(entry.tag) if entry.tag in TAGS else len(names)
+                        )
+            self._tag_codes = codes
+        return self._tag_codes
+
+    # -- filters and sorting ------------------------------------------------------------
+    def toggle_category(self, category: str) -> None:
+        self.categories ^= {category}
+        if self.categories == set(CATEGORIES):
+            self.categories = set()
+        self.refresh_view()
+
+    def clear_filters(self) -> None:
+        self.categories = set()
+        self.benchmark_filter = None
+        self.tag_filter = None
+        self.disagreement_filter = False
+        self.flip_filter = False
+        self.fragile_filter = False
+        self.search = ""
+        self.refresh_view()
+
+    def filter_benchmarks(self, label: str | None, names: set[str] | None) -> None:
+        self.benchmark_filter = None if names is None else (label or "", frozenset(names))
+        self.refresh_view()
+
+    def cycle_tag_filter(self) -> str | None:
+        self.tag_filter = TAG_FILTERS[(TAG_FILTERS.index(self.tag_filter) + 1) % len(TAG_FILTERS)]
+        self.refresh_view()
+        return self.tag_filter
+
+    def find_disagreements(self) -> pa.Table | None:
+        """The folder's grading disagreements per (question, model), or None when no sample
+        carries a source verdict. Reads five narrow columns: run it in a worker."""
+        if not may_have_source_verdicts(self.results.shard_paths()):
+            return None
+        samples = agreement_table(self.results)
+        if not pc.any(pc.is_valid(samples.column("source_correct"))).as_py():
+            return None
+        return disagreements_by_question(samples)
+
+    def set_disagreements(self, table: pa.Table | None) -> None:
+        self.disagreements = table
+        self.disagreements_known = True
+        self._disagreement_masks = {}
+
+    def set_disagreement_filter(self, on: bool) -> None:
+        self.disagreement_filter = on and self.disagreements is not None
+        self.refresh_view()
+
+    def _disagreement_mask(self) -> np.ndarray:
+        """Per pair row: True where the base or the target has a grading disagreement."""
+        if self.target not in self._disagreement_masks:
+            table = self.disagreements
+            assert table is not None
+            mine = table.filter(pc.is_in(table.column("model"), pa.array([self.base, self.target])))
+            keys = pair_keys(mine.column("benchmark"), mine.column("question_id"))
+            hit = pc.is_in(self.pair.keys, value_set=keys.combine_chunks())
+            self._disagreement_masks[self.target] = hit.to_numpy(zero_copy_only=False)
+        return self._disagreement_masks[self.target]
+
+    # -- training series (targets NAME@STEP) -------------------------------------------------
+    def series(self) -> Series | None:
+        """The training series the selected target belongs to, or None."""
+        try:
+            runs = find_series(self.targets)
+        except ValueError:
+            return None
+        return next((r for r in runs if self.target in dict(r.checkpoints).values()), None)
+
+    def _series_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(states, flips, first loss step) per pair row, for the selected target's series.
+
+        states[i, j] is 1 when question i is in the support of step j's model (the base is
+        step 0) at that model's comparison budget, 0 when not, -1 when not compared.
+        """
+        run = self.series()
+        if run is None:
+            return None
+        if self.target not in self._series_cache:
+            keys = self.pair.keys
+            states = np.full((self.total, len(run.steps)), -1, dtype=np.int8)
+            for j, (_, model) in enumerate(run.models(self.base)):
+                table = compare_questions(self.counts, self.base, model)
+                passk = column_array(table, "passk_target")
+                where = pc.index_in(
+                    keys,
+                    value_set=pair_keys(table.column("benchmark"), table.column("question_id")),
+                )
+                where_np = pc.fill_null(where, -1).to_numpy(zero_copy_only=False)
+                found = where_np >= 0
+                values = passk[where_np[found]]
+                states[found, j] = np.where(np.isnan(values), -1, values >= 0.5)
+            self._series_cache[self.target] = (
+                states,
+                flip_counts(states),
+                first_loss_step(states, run.steps),
+            )
+        return self._series_cache[self.target]
+
+    def series_rates(self, benchmarks: frozenset[str] | None = None) -> list[dict[str, Any]]:
+        """Per step of the selected target's series (the base is step 0): NSCR, SRR and NDR
+        of the questions of ``benchmarks`` (all: None), as ``leash report``'s series table."""
+        run = self.series()
+        if run is None:
+            return []
+        out = []
+        for step, model in run.models(self.base):
+            table = compare_questions(self.counts, self.base, model)
+            if benchmarks:
+                names = pa.array(sorted(benchmarks), pa.string())
+                table = table.filter(pc.is_in(table.column("benchmark"), names))
+            rows = summary_rows(table, self.domains, self.base, model)
+            overall = next((r for r in rows if r["scope"] == "overall"), {})
+            out.append({"step": step, **{k: overall.get(k) for k in SERIES_PLOT_RATES}})
+        return out
+
+    def strip(self, row: QuestionRow) -> str:
+        """The question's support along the series' steps (``●●○``), or "" without a series."""
+        arrays = self._series_arrays()
+        if arrays is None:
+            return ""
+        states = arrays[0][row.index]
+        return support_strip([None if s < 0 else bool(s) for s in states])
+
+    def set_flip_filter(self, on: bool) -> bool:
+        """Show only questions whose support flips back and forth (2+ changes along the
+        steps); refused (False) when the target is not a checkpoint of a series."""
+        self.flip_filter = on and self.series() is not None
+        self.refresh_view()
+        return self.flip_filter
+
+    def toggle_fragile_filter(self) -> bool:
+        """Show only fragile support claims: base or target correct on 1 to
+        ``DEFAULT_MAX_SAMPLES`` samples (``leash witnesses`` lists their evidence)."""
+        self.fragile_filter = not self.fragile_filter
+        self.refresh_view()
+        return self.fragile_filter
+
+    def cycle_sort(self) -> str:
+        keys = [k for k, _ in SORTS]
+        self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
+        self.refresh_view()
+        return self.sort
+
+    def set_search(self, text: str) -> None:
+        self.search = text
+        self.refresh_view()
+
+    @property
+    def sort_label(self) -> str:
+        return dict(SORTS)[self.sort]
+
+    def filter_description(self) -> str:
+        parts = []
+        if self.categories:
+            parts.append("+".join(c for c in CATEGORIES if c in self.categories))
+        if self.benchmark_filter:
+            parts.append(self.benchmark_filter[0])
+        if self.tag_filter:
+            parts.append(
+                f"tag:{TAGS[self.tag_filter][0] if self.tag_filter in TAGS else self.tag_filter}"
+            )
+        if self.flip_filter:
+            parts.append("flips")
+        if self.fragile_filter:
+            parts.append("fragile")
+        if self.search:
+            parts.append(f"/{self.search}")
+        return " ".join(parts)
+
+    def refresh_view(self) -> None:
+        pair = self.pair
+        mask = np.ones(self.total, dtype=bool)
+        if self.categories:
+            mask &= np.isin(pair.category, [SUPPORT_ORDER[c] for c in self.categories])
+        if self.benchmark_filter is not None:
+            codes = [i for i, n in enumerate(pair.benchmark_names) if n in self.benchmark_filter[1]]
+            mask &= np.isin(pair.benchmark_code, codes)
+        if self.tag_filter is not None:
+            tags = self._tags()
+            if self.tag_filter == "tagged":
+                mask &= tags >= 0
+            elif self.tag_filter == "untagged":
+                mask &= tags < 0
+            else:
+                mask &= tags == list(TAGS).index(self.tag_filter)
+        if self.disagreement_filter and self.disagreements is not None:
+            mask &= self._disagreement_mask()
+        series = self._series_arrays() if self.flip_filter else None
+        if series is not None:
+            mask &= series[1] >= 2
+        if self.fragile_filter:
+            mask &= fragile_mask(pair.c_base) | fragile_mask(pair.c_target)
+        if self.search:
+            needle = self.search
+            hit = pc.or_(
+                pc.fill_null(pc.match_substring(pair.problem, needle, ignore_case=True), False),
+                pc.match_substring(pair.table.column("question_id"), needle, ignore_case=True),
+            )
+            mask &= hit.to_numpy(zero_copy_only=False)
+        rows = np.flatnonzero(mask)
+        self.view = rows[self._order(rows)]
+
+    def _order(self, rows: np.ndarray) -> np.ndarray:
+        pair = self.pair
+        p = np.nan_to_num(pair.fisher_p[rows], nan=2.0)
+        support = (pair.natural[rows], -pair.c_base[rows], p, pair.category[rows])
+        if self.sort == "support":
+            keys = support
+        elif self.sort == "p":
+            keys = (*support, p)
+        elif self.sort == "drop":
+            keys = (*support, -pair.drop[rows])
+        elif self.sort == "id":
+            keys = (pair.natural[rows],)
+        elif self.sort == "lost":  # earliest loss first; questions never lost after
+            series = self._series_arrays()
+            lost = np.full(rows.size, -1) if series is None else series[2][rows]
+            keys = (*support, np.where(lost < 0, np.iinfo(np.int64).max, lost))
+        else:  # tag: tagged first, in TAGS order
+            tags = self._tags()[rows].astype(np.int32)
+            keys = (*support, np.where(tags < 0, 10_000, tags))
+        return np.lexsort(keys)
+
+    # -- rows --------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.view.size)
+
+    def row(self, position: int) -> QuestionRow:
+        return self.pair.row(int(self.view[position]))
+
+    def position_of(self, benchmark: str, question_id: str) -> int | None:
+        """Where a question sits in the current view, or None."""
+        key = pa.array([f"{benchmark}\x1f{question_id}"], pa.string())
+        index = pc.index_in(key, value_set=self.pair.keys)[0].as_py()
+        if index is None:
+            return None
+        hits = np.flatnonzero(self.view == index)
+        return int(hits[0]) if hits.size else None
+
+    # -- summaries ---------------------------------------------------------------------
+    def pair_with(self, target: str) -> PairView:
+        """The comparison of the base with ``target`` (computed once per target)."""
+        if target not in self._pairs:
+            table = compare_questions(self.counts, self.base, target)
+            self._pairs[target] = PairView(table, self.questions)
+        return self._pairs[target]
+
+    def summary(self, target: str | None = None) -> list[dict]:
+        """Summary rows of the base and ``target`` (default: the selected one), with
+        entropies once the answer statistics are known. Safe to call from a worker."""
+        target = target or self.target
+        stats = self.answer_stats
+        entropies = None
+        if stats is not None:
+            entropies = {m: model_stats(stats, m) for m in (self.base, target)}
+        return summary_rows(
+            self.pair_with(target).table, self.domains, self.base, target, entropies=entropies
+        )
+
+    def budget(self, benchmarks: frozenset[str] | None = None) -> pa.Table:
+        table = self.pair.table
+        if benchmarks:
+            table = table.filter(
+                pc.is_in(table.column("benchmark"), pa.array(sorted(benchmarks), pa.string()))
+            )
+        return budget_curve(table)
+
+    # -- one question (runs in a worker thread) ---------------------------------------------
+    def load_question(self, row: QuestionRow) -> QuestionDetail:
+        """The question's samples of base and target, and its reference traces."""
+        return load_question_detail(self.results, row, self.base, self.target)

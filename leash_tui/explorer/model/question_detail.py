@@ -1,0 +1,186 @@
+"""One question on view: both models' samples, their answer histograms, and reference traces.
+
+``load_question_detail`` is the explorer's only read of completion text: it reads the
+row groups that can hold the question (``Results.question_samples``) and the question's
+rows of ``perplexity.parquet``, and runs in a worker thread. ``answer_span`` locates the
+final answer to highlight in a completion.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank
+from sampler.latex_boxed import boxed_spans
+from sampler.store.shards.reader import Results
+from sampler.store.side_tables.perplexity_table import PERPLEXITY_FILE
+
+if TYPE_CHECKING:
+    from leash_tui.explorer.model.pair_view import QuestionRow
+
+SAMPLE_COLUMNS = (
+    "model",
+    "sample",
+    "text",
+    "answer",
+    "correct",
+    "status",
+    "finish_reason",
+    "n_tokens",
+    "token_entropy",
+    "score",
+    "verdict_detail",
+)
+HISTOGRAM_ANSWERS = 5
+
+
+@dataclass
+class SideSamples:
+    """One model's samples of the question on view, and its answer histogram."""
+
+    model: str
+    samples: pa.Table  # SAMPLE_COLUMNS, sorted by sample
+    histogram: list[tuple[str, int, bool]]  # most frequent answers first
+    distinct_answers: int
+    gold_share: float | None
+    gold_rank: int | None
+
+    def __len__(self) -> int:
+        return self.samples.num_rows
+
+    def sample(self, position: int) -> dict[str, Any]:
+        return self.samples.slice(position, 1).to_pylist()[0]
+
+    def correct_flags(self) -> np.ndarray:
+        return pc.fill_null(self.samples.column("correct"), False).to_numpy(zero_copy_only=False)
+
+    def default_position(self, prefer: str) -> int:
+        """Where a side opens: a correct sample (``"correct"``) or the most common answer."""
+        if len(self) == 0:
+            return 0
+        if prefer == "correct":
+            hits = np.flatnonzero(self.correct_flags())
+            return int(hits[0]) if hits.size else 0
+        if self.histogram and self.histogram[0][2]:
+            return self.default_position("correct")  # the correct class is the most common
+        if self.histogram:
+            top = self.histogram[0][0]
+            answers = self.samples.column("answer")
+            match = pc.is_null(answers) if top == "NA" else pc.equal(answers, top)
+            hits = np.flatnonzero(pc.fill_null(match, False).to_numpy(zero_copy_only=False))
+            if hits.size:
+                return int(hits[0])
+        return 0
+
+
+@dataclass(frozen=True)
+class TraceScore:
+    """A reference trace of the question scored under both models (``leash perplexity``)."""
+
+    source: str
+    n_tokens: int | None
+    perplexity_base: float | None  # exp(mean NLL per token); None when not scored
+    perplexity_target: float | None
+
+
+@dataclass
+class QuestionDetail:
+    """Everything the question screen shows about one question."""
+
+    row: QuestionRow
+    base: SideSamples
+    target: SideSamples
+    metadata: str | None = None
+    traces: list[TraceScore] = field(default_factory=list)
+    sides: dict[str, SideSamples] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sides = {"base": self.base, "target": self.target}
+
+
+def answer_span(text: str, answer: str | None) -> tuple[int, int] | None:
+    """Where the final answer sits in ``text``: the last \\boxed{...}, else the answer's last
+    occurrence; None when neither is found."""
+    spans = boxed_spans(text)
+    if spans:
+        start, end, _, _ = spans[-1]
+        return start, end
+    if answer:
+        at = text.rfind(answer)
+        if at >= 0:
+            return at, at + len(answer)
+    return None
+
+
+def load_question_detail(
+    results: Results, row: QuestionRow, base: str, target: str
+) -> QuestionDetail:
+    """One question's samples (only its row groups are read) and its reference traces."""
+    table = results.question_samples(row.benchmark, row.question_id, columns=list(SAMPLE_COLUMNS))
+    return QuestionDetail(
+        row=row,
+        base=side_samples(table, base),
+        target=side_samples(table, target),
+        traces=question_traces(results.root, row, base, target),
+    )
+
+
+def question_traces(root: Path, row: QuestionRow, base: str, target: str) -> list[TraceScore]:
+    """The question's reference traces with each model's perplexity (none: [])."""
+    path = Path(root) / PERPLEXITY_FILE
+    if not path.exists():
+        return []
+    try:
+        table = pq.read_table(
+            path,
+            columns=["source", "trace", "model", "n_tokens", "mean_nll"],
+            filters=[("benchmark", "=", row.benchmark), ("question_id", "=", row.question_id)],
+        )
+    except (pa.ArrowException, OSError):
+        return []  # a report names an unreadable table; the screen shows the samples
+    scores: dict[tuple[str, str], dict[str, tuple[int | None, float | None]]] = {}
+    for r in table.to_pylist():
+        nll = r["mean_nll"]
+        ppl = None if nll is None else math.exp(nll)
+        scores.setdefault((r["source"], r["trace"]), {})[r["model"]] = (r["n_tokens"], ppl)
+    out = []
+    for (source, _), by_model in sorted(scores.items()):
+        on_base, on_target = by_model.get(base), by_model.get(target)
+        if on_base is None and on_target is None:
+            continue
+        n_tokens = (on_base or on_target or (None, None))[0]
+        out.append(
+            TraceScore(
+                source,
+                n_tokens,
+                on_base[1] if on_base else None,
+                on_target[1] if on_target else None,
+            )
+        )
+    return out
+
+
+def side_samples(table: pa.Table, model: str) -> SideSamples:
+    """One model's samples of the question, with its answer histogram, share and rank."""
+    mine = table.filter(pc.equal(table.column("model"), model))
+    answers, correct = mine.column("answer"), pc.fill_null(mine.column("correct"), False)
+    # only verified samples are right or wrong; unverified ones are left out of the histogram
+    verified = pc.is_valid(mine.column("status"))
+    histogram = answer_distribution(answers.filter(verified), correct.filter(verified))
+    share, rank = gold_share_and_rank(answers.filter(verified), correct.filter(verified))
+    return SideSamples(
+        model=model,
+        samples=mine,
+        histogram=list(histogram)[:HISTOGRAM_ANSWERS],
+        distinct_answers=len(histogram),
+        gold_share=None if share is None else float(share),
+        gold_rank=rank,
+    )

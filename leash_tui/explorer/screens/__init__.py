@@ -1,0 +1,1 @@
+"""The explorer's screens: main, question, help and the plots."""

@@ -1,0 +1,424 @@
+"""The question screen: problem, gold, answer histograms, base and target completions side by side.
+
+The problem and counts show at once; the samples load in a worker thread (one
+question's row groups only), so keys never wait on disk. The base side opens on a
+correct sample (what was lost), the target side on its most common answer. Each
+side scrolls on its own; keys step through samples of the focused side, jump to
+the next correct or incorrect one, or restrict both sides to correct samples.
+A completion shows at once; where its final answer sits is found in a worker
+thread (a model looping ``\\boxed{`` can make that slow) and highlighted when known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+import pyarrow.compute as pc
+from rich.cells import cell_len
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Header, Static
+
+from leash_tui.analysis.witness_claims import DEFAULT_MAX_SAMPLES, claim_line
+from leash_tui.explorer.keys.commands import bindings
+from leash_tui.explorer.keys.triage_actions import TriageActions
+from leash_tui.explorer.model.explorer_model import ExplorerModel
+from leash_tui.explorer.model.pair_view import CATEGORY_NAMES, QuestionRow
+from leash_tui.explorer.model.question_detail import (
+    QuestionDetail,
+    SideSamples,
+    TraceScore,
+    answer_span,
+)
+from leash_tui.explorer.styles import GAIN, LOSS, STATUS_STYLES
+from leash_tui.explorer.widgets.completion_view import CompletionView, display_text
+from leash_tui.explorer.widgets.key_footer import KeyFooter
+from leash_tui.explorer.widgets.question_list import format_p
+from leash_tui.safe_text import one_line, visible
+from sampler.store.journals.triage_journal import TAGS
+
+SIDES = ("base", "target")
+#: Problems longer than this are cut on screen (the rest is said, not shown).
+PROBLEM_DISPLAY_LIMIT = 20_000
+
+
+def _ppl(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.3g}" if value < 1000 else f"{value:,.0f}"
+
+
+def is_fragile(correct: int) -> bool:
+    """Whether a side's support rests on so few accepted samples that they are shown."""
+    return 1 <= correct <= DEFAULT_MAX_SAMPLES
+
+
+def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
+    """The header and short answer histogram of one side, as rich Text (one item a line)."""
+    n = len(side)
+    correct = int(side.correct_flags().sum()) if n else 0
+    text = Text()
+    text.append(f"{one_line(side.model, 40)}", style="bold")
+    text.append(f" · {correct}/{n} correct")
+    k = side.distinct_answers
+    if side.gold_share is None:
+        summary = "no verified samples"
+    elif side.gold_rank is None:
+        summary = f"gold never given; {k} distinct answers"
+    else:
+        summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k} answers"
+    if is_fragile(correct):  # the evidence behind a fragile support claim, in full view
+        accepted = side.samples.filter(pc.fill_null(side.samples.column("correct"), False))
+        answers = dict.fromkeys(a or "" for a in accepted.column("answer").to_pylist())
+        line = claim_line(correct, n, (one_line(a, 40) for a in answers))
+        text.append("\n" + one_line(line, max(20, width)), style="bold")
+    else:
+        text.append("\n" + summary, style="italic")
+    biggest = max((count for _, count, _ in side.histogram), default=1)
+    answer_width = max(6, min(24, width // 3))
+    for answer, count, ok in side.histogram[:limit]:
+        bar = "█" * max(1, round(count / biggest * max(1, width - answer_width - 10)))
+        text.append("\n")
+        text.append("✓ " if ok else "✗ ", style=f"bold {GAIN}" if ok else f"bold {LOSS}")
+        label = one_line(answer, answer_width)
+        text.append(label + " " * (answer_width - cell_len(label)), style="bold" if ok else "")
+        text.append(f" {count:>5} ")
+        text.append(bar, style=GAIN if ok else LOSS)
+    return text
+
+
+class ProblemBox(VerticalScroll):
+    """The problem and gold answer; scrolls with the same keys as a completion."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings("scroll")
+
+
+class SidePanel(Vertical):
+    """One model's histogram and completion."""
+
+    DEFAULT_CSS = """
+    SidePanel { width: 1fr; height: 1fr; }
+    SidePanel > .histogram {
+        height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    """
+
+    def __init__(self, side: str) -> None:
+        super().__init__(id=f"side-{side}")
+        self.side = side
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("loading…"), classes="histogram", id=f"hist-{self.side}", markup=False)
+        yield CompletionView(id=f"view-{self.side}")
+
+
+class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
+    """One question; dismisses with the (benchmark, question_id) shown last."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings("question", "triage")
+    DEFAULT_CSS = """
+    QuestionScreen #problem-box {
+        height: auto; max-height: 8;
+        border: round $panel-lighten-2; border-title-color: $text;
+        border-subtitle-color: $text-muted; padding: 0 1;
+    }
+    QuestionScreen #sides { height: 1fr; }
+    """
+
+    class Loaded(Message):
+        """The samples of the question on view were painted."""
+
+        def __init__(self, row: QuestionRow) -> None:
+            self.row = row
+            super().__init__()
+
+    def __init__(self, model: ExplorerModel, position: int) -> None:
+        super().__init__()
+        self.model = model
+        self.position = position
+        self.row: QuestionRow | None = None
+        self.detail: QuestionDetail | None = None
+        self.positions = {"base": 0, "target": 0}
+        self.correct_only = False
+        #: bumped at each paint of a side: a located answer for an older paint is dropped
+        self._paint_serial = {"base": 0, "target": 0}
+        #: answer spans found so far: (question index, side, position) -> span
+        self._spans: dict[tuple[int, str, int], tuple[int, int] | None] = {}
+        #: sides whose answer span is still being located
+        self._locating: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with ProblemBox(id="problem-box"):
+            yield Static(id="problem", markup=False)
+        with Horizontal(id="sides"):
+            for side in SIDES:
+                yield SidePanel(side)
+        single = ("app.next_target",) if len(self.model.targets) < 2 else ()
+        yield KeyFooter("app", "question", "scroll", "triage", hidden=single)
+
+    def on_mount(self) -> None:
+        self.query_one("#view-base", CompletionView).focus()
+        self.load(self.position)
+
+    # -- loading -----------------------------------------------------------------------
+    def current_row(self) -> QuestionRow | None:
+        return self.row
+
+    def load(self, position: int) -> None:
+        self.position = position
+        self.row = row = self.model.row(position)
+        self.detail = None
+        self._show_problem(row)
+        for side in SIDES:
+            self.query_one(f"#hist-{side}", Static).update(Text("loading samples…"))
+        self._fetch(row)
+
+    @work(thread=True, exclusive=True, group="question-samples")
+    def _fetch(self, row: QuestionRow) -> None:
+        detail = self.model.load_question(row)
+        self.app.call_from_thread(self._loaded, detail)
+
+    def _loaded(self, detail: QuestionDetail) -> None:
+        if self.row is None or detail.row.index != self.row.index or not self.is_attached:
+            return  # the user moved on before this load finished
+        self.detail = detail
+        if detail.traces:
+            self._show_problem(detail.row, detail.traces)
+        self.positions = {
+            "base": detail.base.default_position("correct"),
+            "target": detail.target.default_position("common"),
+        }
+        if self.correct_only:
+            self._snap_to_correct()
+        for side in SIDES:
+            self._paint_side(side)
+        self.post_message(self.Loaded(detail.row))
+
+    # -- painting ----------------------------------------------------------------------
+    def _show_problem(self, row: QuestionRow, traces: Sequence[TraceScore] = ()) -> None:
+        problem = row.problem
+        text = Text()
+        if problem is None:
+            text.append("(no problem text in questions.parquet)", style="italic")
+        else:
+            shown = visible(problem[:PROBLEM_DISPLAY_LIMIT])
+            text.append(shown)
+            if len(problem) > PROBLEM_DISPLAY_LIMIT:
+                text.append(
+                    f" … ({len(problem) - PROBLEM_DISPLAY_LIMIT:,} more characters)", style="italic"
+                )
+        text.append("\ngold: ", style="bold")
+        text.append(visible(row.gold) if row.gold is not None else "–", style=GAIN)
+        for trace in traces:
+            text.append("\ntrace ", style="bold")
+            text.append(one_line(trace.source, 30))
+            if trace.n_tokens is not None:
+                text.append(f" ({trace.n_tokens:,} tokens)")
+            text.append(
+                f": perplexity base {_ppl(trace.perplexity_base)}"
+                f" → target {_ppl(trace.perplexity_target)}"
+            )
+        self.query_one("#problem", Static).update(text)
+        box = self.query_one("#problem-box")
+        box.border_title = Text(
+            f"{one_line(row.benchmark, 30)} / {one_line(row.question_id, 30)} · "
+            f"{CATEGORY_NAMES.get(row.category, row.category)} · "
+            f"base {row.c_base}/{row.n_base} → target {row.c_target}/{row.n_target} · "
+            f"p={format_p(row.fisher_p)}"
+        )
+        entry = self.model.triage(row)
+        subtitle = ""
+        if entry is not None:
+            subtitle = f"tag: {TAGS[entry.tag][0] if entry.tag in TAGS else '–'}"
+            if entry.note:
+                subtitle += f" · note: {one_line(entry.note, 60)}"
+        box.border_subtitle = Text(subtitle)
+        self.sub_title = f"{self.model.base} vs {self.model.target}"
+
+    def _paint_histogram(self, side: str) -> None:
+        detail = self.detail
+        if detail is None:
+            return
+        hist = self.query_one(f"#hist-{side}", Static)
+        limit = self._histogram_rows()
+        hist.styles.height = limit + 2
+        width = max(20, hist.size.width - 2 if hist.size.width else self.size.width // 2 - 2)
+        hist.update(Text(f"{side}: ") + histogram_text(detail.sides[side], limit, width))
+
+    def on_resize(self) -> None:
+        """Answer bars take the width they have now: redraw them after a resize."""
+        for side in ("base", "target"):
+            self.call_after_refresh(self._paint_histogram, side)
+
+    def _paint_side(self, side: str) -> None:
+        detail = self.detail
+        if detail is None:
+            return
+        samples = detail.sides[side]
+        self._paint_histogram(side)
+        view = self.query_one(f"#view-{side}", CompletionView)
+        if len(samples) == 0:
+            self._paint_serial[side] += 1
+            self._locating.discard(side)
+            view.show(display_text("(no samples of this model for this question)"))
+            view.border_title = Text(f"{side}: no samples")
+            view.border_subtitle = Text("")
+            return
+        position = self.positions[side]
+        sample = samples.sample(position)
+        shown = display_text(sample["text"] or "")
+        if sample["verdict_detail"]:  # the failing test of code, a verifier's reason
+            shown += display_text(f"\n\n── verdict: {sample['verdict_detail']}")
+        answer = sample["answer"]
+        self._paint_serial[side] += 1
+        key = (detail.row.index, side, position)
+        if key in self._spans:
+            self._locating.discard(side)
+            view.show(shown, self._spans[key])
+            view.scroll_to_highlight()
+        else:
+            view.show(shown)
+            self._locating.add(side)
+            self._locate_answer(side, self._paint_serial[side], key, shown, answer)
+        only = ""
+        if self.correct_only:  # never call an incorrect sample "correct"
+            has_correct = bool(samples.correct_flags().any())
+            only = " · correct only" if has_correct else " · no correct sample: showing all"
+        # the position is 1-based for people; the stored sample index is an id, named so
+        view.border_title = Text(
+            f"{side}: sample {position + 1} of {len(samples)} (id {sample['sample']}){only}"
+        )
+        status = sample["status"] or "unverified"
+        subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
+        subtitle.append(f" · answer {one_line(answer, 24) if answer is not None else '–'}")
+        if sample["score"] is not None:  # a puzzle's partial score (Reasoning Gym)
+            subtitle.append(f" · score {sample['score']:.3g}")
+        if sample["finish_reason"]:
+            subtitle.append(f" · {one_line(sample['finish_reason'], 12)}")
+        if sample["n_tokens"] is not None:
+            subtitle.append(f" · {sample['n_tokens']} tok")
+        view.border_subtitle = subtitle
+
+    @property
+    def answers_pending(self) -> bool:
+        """Whether a side's answer span is still being located (tests wait on it)."""
+        return bool(self._locating)
+
+    @work(thread=True, group="answer-span")
+    def _locate_answer(
+        self, side: str, serial: int, key: tuple[int, str, int], shown: str, answer: str | None
+    ) -> None:
+        """Find the answer span off the event loop, then highlight it if still on view."""
+        span = answer_span(shown, visible(answer) if answer else None)
+        self.app.call_from_thread(self._answer_located, side, serial, key, span)
+
+    def _answer_located(
+        self, side: str, serial: int, key: tuple[int, str, int], span: tuple[int, int] | None
+    ) -> None:
+        if len(self._spans) > 4096:
+            self._spans.clear()
+        self._spans[key] = span
+        if serial != self._paint_serial[side] or not self.is_attached:
+            return  # the side shows another sample by now
+        self._locating.discard(side)
+        view = self.query_one(f"#view-{side}", CompletionView)
+        view.set_highlight(span)
+        view.scroll_to_highlight()
+
+    def _histogram_rows(self) -> int:
+        return 5 if self.size.height >= 40 else 3
+
+    def after_triage(self) -> None:
+        if self.row is not None:
+            self._show_problem(self.row)
+
+    # -- sample navigation -------------------------------------------------------------------
+    def _focused_side(self) -> str:
+        focused = self.focused
+        return "target" if focused is not None and focused.id == "view-target" else "base"
+
+    def _candidates(self, side: str) -> np.ndarray:
+        samples = self.detail.sides[side]  # type: ignore[union-attr]
+        if self.correct_only:
+            return np.flatnonzero(samples.correct_flags())
+        return np.arange(len(samples))
+
+    def _step(self, side: str, delta: int, want: np.ndarray) -> bool:
+        """Move ``side`` to the next (``delta`` > 0) or previous position in ``want``."""
+        if want.size == 0:
+            return False
+        current = self.positions[side]
+        after = want[want > current] if delta > 0 else want[want < current][::-1]
+        self.positions[side] = int(after[0] if after.size else (want[0] if delta > 0 else want[-1]))
+        self._paint_side(side)
+        return True
+
+    def action_sample(self, delta: int) -> None:
+        if self.detail is None:
+            return
+        side = self._focused_side()
+        if not self._step(side, delta, self._candidates(side)):
+            self.app.notify(f"no correct samples on the {side} side", markup=False, timeout=2)
+
+    def action_jump(self, kind: str) -> None:
+        if self.detail is None:
+            return
+        side = self._focused_side()
+        flags = self.detail.sides[side].correct_flags()
+        want = np.flatnonzero(flags if kind == "correct" else ~flags)
+        if not self._step(side, 1, want):
+            self.app.notify(f"no {kind} samples on the {side} side", markup=False, timeout=2)
+
+    def _snap_to_correct(self) -> None:
+        for side in SIDES:
+            flags = self.detail.sides[side].correct_flags()  # type: ignore[union-attr]
+            if flags.size and not flags[self.positions[side]] and flags.any():
+                self.positions[side] = int(np.flatnonzero(flags)[0])
+
+    def action_toggle_correct_only(self) -> None:
+        self.correct_only = not self.correct_only
+        if self.detail is not None:
+            self._snap_to_correct()
+            for side in SIDES:
+                self._paint_side(side)
+        self.app.notify(
+            "correct samples only" if self.correct_only else "all samples", markup=False, timeout=2
+        )
+
+    def action_switch_side(self) -> None:
+        """Tab: base, target, then the problem when it is longer than its box."""
+        focused = self.focused
+        box = self.query_one(ProblemBox)
+        if focused is not None and focused.id == "view-base":
+            self.query_one("#view-target", CompletionView).focus()
+        elif focused is not None and focused.id == "view-target" and box.max_scroll_y > 0:
+            box.focus()
+        else:
+            self.query_one("#view-base", CompletionView).focus()
+
+    # -- questions -----------------------------------------------------------------------------
+    def action_question(self, delta: int) -> None:
+        # from where this question sits now: tags set meanwhile may have re-sorted the list
+        row = self.row
+        here = self.model.position_of(row.benchmark, row.question_id) if row else None
+        target = (self.position if here is None else here) + delta
+        if 0 <= target < len(self.model):
+            self.load(target)
+
+    def action_back(self) -> None:
+        row = self.row
+        self.dismiss((row.benchmark, row.question_id) if row is not None else None)
+
+    def action_budget(self) -> None:
+        from leash_tui.explorer.screens.budget_screen import BudgetScreen
+
+        if self.row is not None:
+            self.app.push_screen(
+                BudgetScreen(self.model, frozenset({self.row.benchmark}), self.row.benchmark)
+            )

@@ -1,0 +1,3 @@
+"""The explorer's widgets, each with its own CSS: summary pane, question list, completion view,
+footer.
+"""

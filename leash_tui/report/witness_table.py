@@ -1,0 +1,177 @@
+"""The witnesses of a folder's fragile support claims, read and rendered.
+
+``load_claims`` reads the verdict counts (footer summaries), picks the (question,
+model) pairs whose support rests on 1 to M accepted samples, then reads only the
+key, sample and answer columns of the accepted samples (never completion text) and
+builds the claims (``analysis.witnesses``). ``render_*`` turn them into a terminal
+table, JSON (``leash-witnesses/1``) or CSV; untrusted answers are made visible.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
+from sampler.store.shards.reader import COUNT_KEYS, Results
+from sampler.store.statuses import STATUS_CORRECT
+
+FORMAT = "leash-witnesses/1"
+CSV_COLUMNS = (
+    "benchmark",
+    "question_id",
+    "model",
+    "role",
+    "n_verified",
+    "n_correct",
+    "gold",
+    "answer",
+    "samples",
+    "sample_ids",
+    "differs",
+)
+
+
+def load_claims(root: Path | str, max_samples: int) -> tuple[Results, list[Claim]]:
+    """The folder and its fragile claims (see the module docstring)."""
+    results = Results.open(root)
+    fragile = fragile_claims(results.verdict_counts(), max_samples)
+    roles = {m.name: m.role for m in results.manifest.models}
+    if fragile.num_rows == 0:
+        return results, []
+    accepted = results.samples(
+        columns=[*COUNT_KEYS, "sample", "answer"],
+        filter=pc.field("status") == STATUS_CORRECT,
+    )
+    keys = fragile.select(list(COUNT_KEYS))
+    accepted = _plain(accepted).join(_plain(keys), list(COUNT_KEYS), join_type="inner")
+    questions = results.questions
+    golds = {
+        (b, q): g
+        for b, q, g in zip(
+            questions.column("benchmark").to_pylist(),
+            questions.column("question_id").to_pylist(),
+            questions.column("gold").to_pylist(),
+            strict=True,
+        )
+    }
+    return results, build_claims(fragile, accepted, golds, roles)
+
+
+def _plain(table: pa.Table) -> pa.Table:
+    """Key columns as plain strings (the reader hands them dictionary-encoded)."""
+    for name in COUNT_KEYS:
+        column = table.column(name)
+        if pa.types.is_dictionary(column.type):
+            table = table.set_column(
+                table.schema.get_field_index(name), name, column.cast(pa.string())
+            )
+    return table
+
+
+def claim_records(claims: list[Claim]) -> list[dict[str, Any]]:
+    """Plain dicts, one per claim, with its witnesses (the JSON rows)."""
+    return [
+        {
+            "benchmark": c.benchmark,
+            "question_id": c.question_id,
+            "model": c.model,
+            "role": c.role,
+            "n_verified": c.n_verified,
+            "n_correct": c.n_correct,
+            "gold": c.gold,
+            "suspicious": c.suspicious,
+            "witnesses": [
+                {
+                    "answer": w.answer,
+                    "samples": w.samples,
+                    "sample_ids": list(w.sample_ids),
+                    "differs": w.differs,
+                }
+                for w in c.witnesses
+            ],
+        }
+        for c in claims
+    ]
+
+
+def render_json(claims: list[Claim], max_samples: int) -> str:
+    payload = {"format": FORMAT, "max_samples": max_samples, "claims": claim_records(claims)}
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_csv(claims: list[Claim]) -> str:
+    """One line per witness (a claim with several accepted answers takes several lines)."""
+    from leash_tui.safe_text import spreadsheet_safe
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for c in claims:
+        for w in c.witnesses:
+            cells = (
+                c.benchmark,
+                c.question_id,
+                c.model,
+                c.role,
+                c.n_verified,
+                c.n_correct,
+                c.gold,
+                w.answer,
+                w.samples,
+                " ".join(map(str, w.sample_ids)),
+                w.differs,
+            )
+            writer.writerow(["" if v is None else spreadsheet_safe(v) for v in cells])
+    return buffer.getvalue()
+
+
+def print_claims(claims: list[Claim], max_samples: int, console: Any) -> None:
+    """A table that fits the terminal: one line per witness, the claim's names on its first."""
+    from rich.text import Text
+
+    from leash_tui.report.fit import FitColumn, FitTable, print_fitted
+    from leash_tui.safe_text import safe
+
+    if not claims:
+        console.print(Text(f"No support claim rests on {max_samples} accepted sample(s) or fewer."))
+        return
+    suspicious = sum(c.suspicious for c in claims)
+    table = FitTable(
+        [
+            FitColumn("benchmark", justify="left", key=True),
+            FitColumn("id", justify="left", key=True),
+            FitColumn("model", justify="left", key=True),
+            FitColumn("c/n", group=1),
+            FitColumn("gold", justify="left", group=2, wrap=True),
+            FitColumn("accepted answer", justify="left", group=2, wrap=True),
+            FitColumn("×", group=2),
+            FitColumn("differs", justify="left", group=2),
+        ],
+        title=Text(f"support claims resting on ≤ {max_samples} accepted samples", style="bold"),
+        caption=Text(
+            f"{len(claims)} claim(s); {suspicious} with an accepted answer that differs from"
+            " the gold beyond notation (check those first)"
+        ),
+    )
+    for c in claims:
+        for i, w in enumerate(c.witnesses):
+            first = i == 0
+            table.add_row(
+                safe(c.benchmark if first else ""),
+                safe(c.question_id if first else ""),
+                safe(f"{c.model} ({c.role})" if first else ""),
+                f"{c.n_correct}/{c.n_verified:,}" if first else "",
+                safe((c.gold or "–") if first else ""),
+                safe(w.answer or "(empty)"),
+                str(w.samples),
+                Text(w.differs or "", style="bold" if w.differs else ""),
+                end_section=i + 1 == len(c.witnesses),
+            )
+    print_fitted(console, table)

@@ -1,0 +1,3 @@
+"""The folder's journals and their safety: the commit journal, the triage journal, locks and atomic
+writes.
+"""

@@ -1,0 +1,3 @@
+"""Shards of a results folder: their schema-checked reads and writes, footer summaries and per-key
+statistics.
+"""

@@ -1,0 +1,373 @@
+"""Per-(benchmark, question_id, model) statistics of samples, chunk by chunk, then merged.
+
+Each chunk of rows is grouped (key_groups) and reduced to a few numbers per
+group: the number of samples per verification status (and how many of those verdicts
+are trusted source verdicts, not leash's), the sum and count of token entropies, how
+many verified samples carry answer data, and the count of each answer class.
+Partial results of all chunks are merged by key, so a folder of any size is
+summarised with the memory of a few chunks.
+
+Answer classes (the same as leash_tui.analysis.answer_stats.answer_distribution): every sample
+verified correct is in one class; a verified sample without an answer (null or
+empty) is in the class "NA"; any other verified sample is in the class of its
+answer string. Unverified samples (status null) are in no class.
+
+For answer entropy at a fixed N, each group also keeps its first verified samples by
+sample index with their entropy class (store.entropy_samples): correct samples one
+class, samples without an answer or truncated (``finish_reason`` "length") the class
+"NA", any other answer the class of its store.answer_classes key, so that answers equal
+up to notation (``2.5``, ``\\frac52``) are one class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sampler.store.schema import (
+    STATUS_CORRECT,
+    STATUS_ERROR,
+    STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
+    STATUS_TIMEOUT,
+    VERDICT_SOURCE_TRUSTED,
+)
+from sampler.store.shards.key_groups import GROUP_KEYS, group_samples
+from sampler.store.side_tables.answer_classes import answer_class_key
+from sampler.store.side_tables.entropy_samples import (
+    DEFAULT_ENTROPY_SAMPLES,
+    KIND_ANSWER,
+    KIND_CORRECT,
+    KIND_NA,
+    empty_first,
+    first_samples,
+    merge_first,
+)
+
+#: the status columns of the counts, in order; then "other" (verified, unknown status)
+#: and "unverified" (status null)
+STATUS_SLOTS = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
+SLOT_OTHER = len(STATUS_SLOTS)
+SLOT_UNVERIFIED = SLOT_OTHER + 1
+SLOTS = SLOT_UNVERIFIED + 1
+COUNT_COLUMNS = ("n_correct", "n_incorrect", "n_no_answer", "n_timeout", "n_error")
+
+
+@dataclass
+class SampleStats:
+    """Statistics per group (one row of ``keys`` each), from one chunk or merged."""
+
+    keys: pa.Table  # benchmark, question_id, model as strings, sorted, one row per group
+    status: np.ndarray  # groups x SLOTS sample counts, int64
+    token_sum: np.ndarray  # float64 sum of token entropies
+    token_n: np.ndarray  # int64 number of samples with a token entropy
+    evidence: np.ndarray  # int64 verified samples with an answer or status no_answer
+    classes: pa.Table  # group (int64), kind (int8), answer (string, null unless kind 2),
+    #                    count (int64): one row per answer class present
+    #: smallest and largest sample index per group (None when the rows' ``sample`` column
+    #: was not read, or a footer summary predates them): what sample_keys checks for
+    #: a sample key held twice
+    sample_min: np.ndarray | None = None
+    sample_max: np.ndarray | None = None
+    #: the shard these statistics come from (None once merged)
+    source: str | None = None
+    #: int64 verified samples whose verdict is a trusted source verdict (``verdict_source``
+    #: = "source", from ``leash import --trust-verdicts``), not leash's; None: all zero
+    trusted: np.ndarray | None = None
+    #: store.entropy_samples table: per group its first ``first_keep`` verified samples by
+    #: sample index and their entropy class; None when the ``answer`` column was not read
+    first: pa.Table | None = None
+    first_keep: int = 0
+
+    @property
+    def groups(self) -> int:
+        return self.keys.num_rows
+
+
+def _dictionary(column: pa.ChunkedArray | pa.Array) -> pa.DictionaryArray:
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column.cast(pa.string()))
+    return column
+
+
+def _codes(column: pa.DictionaryArray) -> np.ndarray:
+    """Dictionary index per row, -1 for null."""
+    return pc.fill_null(column.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def empty_classes() -> pa.Table:
+    return pa.table(
+        {
+            "group": pa.array([], pa.int64()),
+            "kind": pa.array([], pa.int8()),
+            "answer": pa.array([], pa.string()),
+            "count": pa.array([], pa.int64()),
+        }
+    )
+
+
+class DuplicateSample(ValueError):
+    """Rows of one chunk hold the same sample key twice (``key``: benchmark, question_id,
+    model, sample)."""
+
+    def __init__(self, key: tuple[str, str, str, int]):
+        super().__init__(key)
+        self.key = key
+
+
+def sample_ranges(
+    codes: np.ndarray, sample: np.ndarray, size: int
+) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """Per group: smallest and largest sample index, and any (group, sample) seen twice.
+
+    Returns (-1, -1, min, max); on a duplicate, its group and sample and empty arrays.
+    Linear when the rows are in shard order (the usual case: shards are sorted),
+    a sort otherwise.
+    """
+    packed = (codes.astype(np.int64) << 32) | (sample.astype(np.int64) + (1 << 31))
+    if packed.size > 1 and not bool(np.all(packed[1:] > packed[:-1])):
+        packed = np.sort(packed)
+        same = np.flatnonzero(packed[1:] == packed[:-1])
+        if same.size:
+            key = int(packed[same[0]])
+            return key >> 32, (key & 0xFFFFFFFF) - (1 << 31), np.empty(0), np.empty(0)
+    group = packed >> 32
+    value = (packed & 0xFFFFFFFF) - (1 << 31)
+    lows = np.full(size, -1, dtype=np.int64)
+    highs = np.full(size, -1, dtype=np.int64)
+    if packed.size:
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        ends = np.r_[starts[1:], packed.size] - 1
+        lows[group[starts]] = value[starts]
+        highs[group[ends]] = value[ends]
+    return -1, -1, lows, highs
+
+
+def chunk_stats(table: pa.Table, keep: int = DEFAULT_ENTROPY_SAMPLES) -> SampleStats:
+    """Statistics of the rows of ``table`` (key columns; status, answer, token_entropy,
+    verdict_source, finish_reason and sample when present, string columns plain or
+    dictionary-encoded). ``keep``: first samples per group kept for answer entropy
+    (without a ``sample`` column, row order stands for the sample index).
+
+    With a ``sample`` column, a sample key present twice raises DuplicateSample.
+    """
+    grouped = group_samples(table, GROUP_KEYS)
+    size, codes = grouped.count, grouped.codes
+    names = table.column_names
+    sample_min = sample_max = None
+    if "sample" in names:
+        sample = table.column("sample")
+        sample = sample.combine_chunks() if isinstance(sample, pa.ChunkedArray) else sample
+        values = pc.fill_null(sample.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
+        dup_group, dup_sample, sample_min, sample_max = sample_ranges(codes, values, size)
+        if dup_group >= 0:
+            row = grouped.keys.slice(dup_group, 1).to_pylist()[0]
+            raise DuplicateSample((*(str(row[k]) for k in GROUP_KEYS), dup_sample))
+
+    slots = np.full(codes.size, SLOT_UNVERIFIED, dtype=np.int64)
+    status_code = np.full(codes.size, -1, dtype=np.int64)
+    status_values: list[str | None] = []
+    if "status" in names:
+        status = _dictionary(table.column("status"))
+        status_values = status.dictionary.to_pylist()
+        status_code = _codes(status)
+        slot_of = np.array(
+            [STATUS_SLOTS.index(v) if v in STATUS_SLOTS else SLOT_OTHER for v in status_values]
+            or [SLOT_OTHER],
+            dtype=np.int64,
+        )
+        slots = np.where(status_code >= 0, slot_of[np.maximum(status_code, 0)], SLOT_UNVERIFIED)
+    counts = np.bincount(codes * SLOTS + slots, minlength=size * SLOTS).reshape(size, SLOTS)
+
+    token_sum = np.zeros(size)
+    token_n = np.zeros(size, dtype=np.int64)
+    if "token_entropy" in names:
+        token = table.column("token_entropy")
+        token = token.combine_chunks() if isinstance(token, pa.ChunkedArray) else token
+        values = pc.fill_null(token.cast(pa.float64()), np.nan).to_numpy(zero_copy_only=False)
+        ok = ~np.isnan(values)
+        token_sum = np.bincount(codes, weights=np.where(ok, values, 0.0), minlength=size)
+        token_n = np.bincount(codes[ok], minlength=size).astype(np.int64)
+
+    evidence = np.zeros(size, dtype=np.int64)
+    classes = empty_classes()
+    first = None
+    if "answer" in names:
+        verified = slots != SLOT_UNVERIFIED
+        correct = slots == 0
+        answer = _dictionary(table.column("answer"))
+        answer_values = answer.dictionary.to_pylist()
+        answer_code = _codes(answer)
+        empty = [i for i, v in enumerate(answer_values) if v == ""]
+        has_answer = answer_code >= 0
+        if empty:
+            has_answer &= ~np.isin(answer_code, empty)
+        no_answer_status = (
+            status_code == status_values.index(STATUS_NO_ANSWER)
+            if STATUS_NO_ANSWER in status_values
+            else np.zeros(codes.size, dtype=bool)
+        )
+        evidence = np.bincount(
+            codes[verified & (has_answer | no_answer_status)], minlength=size
+        ).astype(np.int64)
+        # class index: 0 correct, 1 NA, 2 + i the answer answer_values[i]
+        width = len(answer_values) + 2
+        cls = np.where(correct, KIND_CORRECT, np.where(has_answer, answer_code + 2, KIND_NA))
+        keys = codes[verified] * width + cls[verified]
+        if size * width <= max(4 * keys.size, 1 << 22):
+            dense = np.bincount(keys, minlength=size * width)
+            class_keys = np.flatnonzero(dense)
+            class_counts = dense[class_keys]
+        else:
+            class_keys, class_counts = np.unique(keys, return_counts=True)
+        group, index = np.divmod(class_keys, width)
+        kind = np.minimum(index, KIND_ANSWER).astype(np.int8)
+        answer_index = np.where(index >= 2, index - 2, 0)
+        answers = pa.array(
+            np.array(answer_values or [None], dtype=object)[answer_index],
+            pa.string(),
+            mask=index < 2,
+        )
+        classes = pa.table(
+            {
+                "group": pa.array(group.astype(np.int64)),
+                "kind": pa.array(kind),
+                "answer": answers,
+                "count": pa.array(class_counts.astype(np.int64)),
+            }
+        )
+        first = _first_table(table, codes, verified, correct, has_answer, answer_code,
+                             answer_values, keep)  # fmt: skip
+    trusted = np.zeros(size, dtype=np.int64)
+    if "verdict_source" in names:
+        marked = _dictionary(table.column("verdict_source"))
+        marks = marked.dictionary.to_pylist()
+        if VERDICT_SOURCE_TRUSTED in marks:
+            hit = (_codes(marked) == marks.index(VERDICT_SOURCE_TRUSTED)) & (
+                slots != SLOT_UNVERIFIED
+            )
+            trusted = np.bincount(codes[hit], minlength=size).astype(np.int64)
+    return SampleStats(grouped.keys, counts.astype(np.int64), token_sum, token_n, evidence,
+                       classes, sample_min, sample_max, trusted=trusted, first=first,
+                       first_keep=keep if first is not None else 0)  # fmt: skip
+
+
+def _first_table(
+    table: pa.Table,
+    codes: np.ndarray,
+    verified: np.ndarray,
+    correct: np.ndarray,
+    has_answer: np.ndarray,
+    answer_code: np.ndarray,
+    answer_values: list[str | None],
+    keep: int,
+) -> pa.Table:
+    """store.entropy_samples table of the verified rows (see the module docstring)."""
+    names = table.column_names
+    truncated = np.zeros(codes.size, dtype=bool)
+    if "finish_reason" in names:
+        finish = _dictionary(table.column("finish_reason"))
+        reasons = finish.dictionary.to_pylist()
+        if "length" in reasons:
+            truncated = _codes(finish) == reasons.index("length")
+    if "sample" in names:
+        sample = table.column("sample")
+        sample = sample.combine_chunks() if isinstance(sample, pa.ChunkedArray) else sample
+        index = pc.fill_null(sample.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
+    else:
+        index = np.arange(codes.size, dtype=np.int64)
+    kind = np.where(
+        truncated | ~(correct | has_answer),
+        KIND_NA,
+        np.where(correct, KIND_CORRECT, KIND_ANSWER),
+    ).astype(np.int8)
+    # one class key per distinct answer string, not per row
+    value_keys = np.array(
+        [answer_class_key(v) if v else None for v in answer_values] or [None], dtype=object
+    )
+    rows = np.flatnonzero(verified)
+    is_answer = kind[rows] == KIND_ANSWER
+    key = pa.array(value_keys[np.maximum(answer_code[rows], 0)], pa.string(), mask=~is_answer)
+    return first_samples(codes[rows], index[rows], kind[rows], key, keep)
+
+
+def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
+    """One SampleStats with the sum of ``parts`` per key (keys sorted)."""
+    parts = [p for p in parts if p.groups]
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        keys = pa.table({k: pa.array([], pa.string()) for k in GROUP_KEYS})
+        empty = np.zeros(0, dtype=np.int64)
+        return SampleStats(keys, np.zeros((0, SLOTS), np.int64), np.zeros(0), empty, empty,
+                           empty_classes(), first=empty_first(),
+                           first_keep=DEFAULT_ENTROPY_SAMPLES)  # fmt: skip
+    merged = group_samples(pa.concat_tables([p.keys for p in parts]), GROUP_KEYS)
+    size = merged.count
+    offsets = np.cumsum([0] + [p.groups for p in parts])
+    status = np.zeros((size, SLOTS), dtype=np.int64)
+    token_sum = np.zeros(size)
+    token_n = np.zeros(size, dtype=np.int64)
+    evidence = np.zeros(size, dtype=np.int64)
+    trusted = np.zeros(size, dtype=np.int64)
+    class_tables = []
+    first_tables = []
+    with_first = all(p.first is not None for p in parts)
+    keep = min(p.first_keep for p in parts) if with_first else 0
+    ranged = all(p.sample_min is not None for p in parts)
+    sample_min = np.full(size, np.iinfo(np.int64).max) if ranged else None
+    sample_max = np.full(size, -1, dtype=np.int64) if ranged else None
+    for part, start in zip(parts, offsets[:-1], strict=True):
+        target = merged.codes[start : start + part.groups]
+        if sample_min is not None and sample_max is not None:
+            np.minimum.at(sample_min, target, part.sample_min)
+            np.maximum.at(sample_max, target, part.sample_max)
+        np.add.at(status, target, part.status)
+        np.add.at(token_sum, target, part.token_sum)
+        np.add.at(token_n, target, part.token_n)
+        np.add.at(evidence, target, part.evidence)
+        if part.trusted is not None:
+            np.add.at(trusted, target, part.trusted)
+        if part.classes.num_rows:
+            local = part.classes.column("group").to_numpy()
+            class_tables.append(part.classes.set_column(0, "group", pa.array(target[local])))
+        if with_first and part.first is not None and part.first.num_rows:
+            local = part.first.column("group").to_numpy()
+            first_tables.append(part.first.set_column(0, "group", pa.array(target[local])))
+    classes = empty_classes()
+    if class_tables:
+        summed = (
+            pa.concat_tables(class_tables)
+            .group_by(["group", "kind", "answer"], use_threads=False)
+            .aggregate([("count", "sum")])
+        )
+        classes = summed.rename_columns(
+            ["count" if c == "count_sum" else c for c in summed.column_names]
+        ).select(["group", "kind", "answer", "count"])
+    return SampleStats(
+        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max,
+        trusted=trusted, first=merge_first(first_tables, keep) if with_first else None,
+        first_keep=keep,
+    )  # fmt: skip
+
+
+def counts_table(stats: SampleStats) -> pa.Table:
+    """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error,
+    n_trusted (verdicts that are trusted source verdicts, not leash's)."""
+    s = stats.status
+    trusted = stats.trusted if stats.trusted is not None else np.zeros(stats.groups, np.int64)
+    return pa.table(
+        {
+            **{k: stats.keys.column(k) for k in GROUP_KEYS},
+            "n": pa.array(s.sum(axis=1).astype(np.int64)),
+            "n_verified": pa.array(s[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)),
+            **{name: pa.array(s[:, i]) for i, name in enumerate(COUNT_COLUMNS)},
+            "n_trusted": pa.array(trusted.astype(np.int64)),
+        }
+    )

@@ -1,0 +1,250 @@
+"""Reading a results folder: manifest, questions, verdict counts and one question's samples.
+
+Reads are lazy and narrow. Verdict counts come from the summaries in the shards'
+footers (shard_summary), or else project four small columns; never completion
+text. One question's completions come from the few row groups whose statistics
+can hold it (shards are sorted by benchmark, question id, model, sample), found
+through an index of Parquet footers built once per open folder.
+Unreadable or corrupt files raise LeashError naming the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from sampler.errors import LeashError
+from sampler.store.journals.commit_journal import settle
+from sampler.store.manifest import load_manifest
+from sampler.store.schema import (
+    SAMPLES_DIR,
+    SAMPLES_SCHEMA,
+    Manifest,
+)
+from sampler.store.shards.key_stats import chunk_stats, counts_table
+from sampler.store.shards.shard_summary import folder_stats
+from sampler.store.shards.writer import conform_table, read_questions
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
+
+COUNT_KEYS = ("benchmark", "question_id", "model")
+VERDICT_COUNT_COLUMNS = (
+    "n_verified",
+    "n_correct",
+    "n_incorrect",
+    "n_no_answer",
+    "n_timeout",
+    "n_error",
+    "n_trusted",
+)
+
+
+def count_verdicts(table: pa.Table) -> pa.Table:
+    """Verdict counts of sample rows (key columns and ``status``), one row per key.
+
+    A status outside the known ones counts as verified but in no status column; null
+    status is unverified. Rows are sorted by (benchmark, question_id, model).
+    """
+    return counts_table(chunk_stats(table.select([*COUNT_KEYS, "status"])))
+
+
+@dataclass(frozen=True)
+class RowGroupSpan:
+    """Where a row group of a shard may hold rows: its benchmark and question id ranges."""
+
+    shard: Path
+    index: int
+    benchmark_min: str
+    benchmark_max: str
+    question_min: str
+    question_max: str
+
+    def may_hold(self, benchmark: str, question_id: str) -> bool:
+        if not (self.benchmark_min <= benchmark <= self.benchmark_max):
+            return False
+        if self.benchmark_min == self.benchmark_max:
+            return self.question_min <= question_id <= self.question_max
+        return True  # the group spans benchmarks: question ranges are not comparable
+
+
+def _string_range(stats: pq.Statistics | None) -> bool:
+    """Whether row-group ``stats`` give a usable string min and max."""
+    return (
+        stats is not None
+        and stats.has_min_max
+        and isinstance(stats.min, str)
+        and isinstance(stats.max, str)
+    )
+
+
+class Results:
+    """An open results folder (read side)."""
+
+    def __init__(self, root: Path, manifest: Manifest):
+        self.root = Path(root)
+        self.manifest = manifest
+
+    @classmethod
+    def open(cls, root: Path | str) -> Results:
+        """Open ``root`` for reading, once any import committing into it has finished."""
+        root = Path(root)
+        if root.is_dir():
+            settle(root)
+        return cls(root, load_manifest(root))
+
+    # -- files --------------------------------------------------------------------
+    def shard_paths(self) -> list[Path]:
+        """Sample shards, oldest first; temporaries of running writers are skipped."""
+        directory = self.root / SAMPLES_DIR
+        if not directory.is_dir():
+            return []
+        return sorted(p for p in directory.glob("part-*.parquet") if p.is_file())
+
+    def _check_shards(self, paths: Sequence[Path], columns: Sequence[str] = ()) -> None:
+        """Find the unreadable shard after a dataset read failed, and name it: first by
+        its footer, then by reading ``columns`` (garbage inside a page)."""
+        for path in paths:
+            try:
+                pq.ParquetFile(path).metadata  # noqa: B018 - reading the footer is the check
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+        for path in paths if columns else ():
+            try:
+                handle = pq.ParquetFile(path)
+                present = [c for c in columns if c in handle.schema_arrow.names]
+                handle.read(columns=present, use_threads=False)
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+
+    def _dataset(self, paths: Sequence[Path]) -> ds.Dataset:
+        import pyarrow.dataset as ds  # imported here: it costs ~0.5 s and pulls in pandas
+
+        fmt = ds.ParquetFileFormat(
+            read_options=ds.ParquetReadOptions(dictionary_columns=["benchmark", "model", "status"])
+        )
+        schema = SAMPLES_SCHEMA
+        for name in ("benchmark", "model", "status"):
+            idx = schema.get_field_index(name)
+            schema = schema.set(idx, pa.field(name, pa.dictionary(pa.int32(), pa.string())))
+        return ds.dataset([str(p) for p in paths], schema=schema, format=fmt)
+
+    # -- tables ---------------------------------------------------------------------
+    @cached_property
+    def questions(self) -> pa.Table:
+        """The questions table (benchmark, question_id, problem, gold, metadata)."""
+        return read_questions(self.root)
+
+    def samples(
+        self, columns: Sequence[str] | None = None, filter: pc.Expression | None = None
+    ) -> pa.Table:
+        """All samples, projected to ``columns`` (dictionary-encoded keys), optionally filtered."""
+        paths = self.shard_paths()
+        wanted = list(columns) if columns is not None else SAMPLES_SCHEMA.names
+        unknown = [c for c in wanted if c not in SAMPLES_SCHEMA.names]
+        if unknown:
+            raise LeashError(f"unknown sample column(s): {', '.join(unknown)}")
+        if not paths:
+            return conform_table(SAMPLES_SCHEMA.empty_table(), SAMPLES_SCHEMA).select(wanted)
+        try:
+            return self._dataset(paths).to_table(columns=wanted, filter=filter)
+        except (pa.ArrowException, OSError) as exc:
+            self._check_shards(paths, wanted)
+            raise LeashError(f"{self.root / SAMPLES_DIR}: cannot read samples ({exc})") from exc
+
+    def iter_sample_batches(
+        self, columns: Sequence[str] | None = None, batch_size: int = 65536
+    ) -> Iterator[pa.RecordBatch]:
+        """Stream samples shard by shard, in shard sort order, with plain string columns."""
+        wanted = list(columns) if columns is not None else SAMPLES_SCHEMA.names
+        for path in self.shard_paths():
+            try:
+                handle = pq.ParquetFile(path)
+                present = [c for c in wanted if c in handle.schema_arrow.names]
+                for batch in handle.iter_batches(batch_size=batch_size, columns=present):
+                    table = conform_table(pa.Table.from_batches([batch]), SAMPLES_SCHEMA)
+                    yield from table.select(wanted).to_batches()
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+
+    def verdict_counts(self) -> pa.Table:
+        """Per (benchmark, question_id, model): samples, verified, and counts per status.
+
+        From the shards' footer summaries; shards without one are scanned (key and
+        status columns only). Columns: benchmark, question_id, model,
+        n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error, n_trusted
+        (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``).
+        """
+        return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
+
+    # -- one question -----------------------------------------------------------------
+    @cached_property
+    def _row_group_index(self) -> list[RowGroupSpan]:
+        spans: list[RowGroupSpan] = []
+        for path in self.shard_paths():
+            try:
+                meta = pq.ParquetFile(path).metadata
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+            names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+            b_col, q_col = names.index("benchmark"), names.index("question_id")
+            for i in range(meta.num_row_groups):
+                group = meta.row_group(i)
+                b_stats, q_stats = group.column(b_col).statistics, group.column(q_col).statistics
+                # pyarrow writes no min/max for a value over 4 KiB (a very long question id)
+                if not _string_range(b_stats) or not _string_range(q_stats):
+                    spans.append(RowGroupSpan(path, i, "", "\U0010ffff", "", "\U0010ffff"))
+                    continue
+                spans.append(
+                    RowGroupSpan(path, i, b_stats.min, b_stats.max, q_stats.min, q_stats.max)
+                )
+        return spans
+
+    def question_samples(
+        self,
+        benchmark: str,
+        question_id: str,
+        model: str | None = None,
+        columns: Sequence[str] | None = None,
+    ) -> pa.Table:
+        """The samples of one question (optionally one model), sorted by model and sample.
+
+        Only row groups whose statistics can contain the question are read.
+        """
+        wanted = list(columns) if columns is not None else SAMPLES_SCHEMA.names
+        needed = list(dict.fromkeys([*wanted, "benchmark", "question_id", "model", "sample"]))
+        by_shard: dict[Path, list[int]] = {}
+        for span in self._row_group_index:
+            if span.may_hold(benchmark, question_id):
+                by_shard.setdefault(span.shard, []).append(span.index)
+        pieces = []
+        for path, groups in by_shard.items():
+            try:
+                handle = pq.ParquetFile(path)
+                present = [c for c in needed if c in handle.schema_arrow.names]
+                piece = handle.read_row_groups(groups, columns=present)
+            except (pa.ArrowException, OSError) as exc:
+                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+            mask = pc.and_(
+                pc.equal(piece.column("benchmark"), benchmark),
+                pc.equal(piece.column("question_id"), question_id),
+            )
+            if model is not None:
+                mask = pc.and_(mask, pc.equal(piece.column("model"), model))
+            pieces.append(conform_table(piece.filter(mask), SAMPLES_SCHEMA))
+        if not pieces:
+            return SAMPLES_SCHEMA.empty_table().select(wanted)
+        table = pa.concat_tables(pieces)
+        order = pc.sort_indices(table, sort_keys=[("model", "ascending"), ("sample", "ascending")])
+        return table.take(order).select(wanted)
+
+    def row_groups_for(self, benchmark: str, question_id: str) -> int:
+        """How many row groups a read of one question touches (for tests and benches)."""
+        return sum(span.may_hold(benchmark, question_id) for span in self._row_group_index)

@@ -1,0 +1,273 @@
+"""Per-shard sample statistics stored in the shard's own Parquet footer.
+
+When a shard is written (append, import, sampling, verification), the statistics
+that reports and the explorer need from it (key_stats.SampleStats over the key,
+``status``, ``answer``, ``token_entropy`` and ``verdict_source`` columns: counts per
+verification status and of trusted source verdicts, token-entropy sums, answer
+classes) are computed from the rows in memory and stored as two compressed Arrow
+IPC streams in the footer's key-value metadata. Opening a folder then reads a few
+footers instead of scanning millions of rows.
+
+The summary lives inside the shard file, so the atomic rename that publishes or
+replaces a shard publishes its summary with it: the two can never disagree after a
+leash write. A shard rewritten by another tool that kept the metadata could; a
+summary is therefore used only when it matches the footer's own facts (row count,
+row-group count, and unverified samples equal to the ``status`` column's null count
+in the row-group statistics), and otherwise the shard is scanned as before. Shards without a summary
+(older folders, other writers) are scanned too, so results never depend on it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.ipc as ipc
+import pyarrow.parquet as pq
+
+from sampler.store.shards.duplicate_keys import check_unique_samples, duplicate_error
+from sampler.store.shards.key_groups import GROUP_KEYS, Chunk, map_chunks
+from sampler.store.shards.key_stats import (
+    DEFAULT_ENTROPY_SAMPLES,
+    SLOT_UNVERIFIED,
+    SLOTS,
+    DuplicateSample,
+    SampleStats,
+    chunk_stats,
+    empty_classes,
+    merge_stats,
+)
+from sampler.store.side_tables.entropy_samples import empty_first
+
+#: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``); older
+#: summaries are ignored and their shards scanned
+SUMMARY_VERSION = 2
+#: the sample columns a summary covers (those of any folder_stats request)
+SUMMARY_COLUMNS = (
+    *GROUP_KEYS,
+    "status",
+    "answer",
+    "token_entropy",
+    "verdict_source",
+    "finish_reason",
+)
+KEY_INFO = b"leash.summary"
+KEY_GROUPS = b"leash.summary.groups"
+KEY_CLASSES = b"leash.summary.classes"
+KEY_FIRST = b"leash.summary.first"
+#: a summary larger than this (e.g. every answer distinct) is not stored: footers stay small
+MAX_SUMMARY_BYTES = 32 << 20
+
+_SLOT_NAMES = tuple(f"slot{i}" for i in range(SLOTS))
+
+
+def _ipc_bytes(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    options = ipc.IpcWriteOptions(compression="zstd")
+    with ipc.new_stream(sink, table.schema, options=options) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def _ipc_table(data: bytes) -> pa.Table:
+    return ipc.open_stream(pa.py_buffer(data)).read_all()
+
+
+def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
+    """Footer entries summarising the rows of ``table``, to be written in ``row_groups``
+    row groups ({} when the summary would be too large to keep in a footer)."""
+    present = [c for c in (*SUMMARY_COLUMNS, "sample") if c in table.column_names]
+    stats = chunk_stats(table.select(present))  # DuplicateSample on a repeated key
+    groups = stats.keys
+    for i, name in enumerate(_SLOT_NAMES):
+        groups = groups.append_column(name, pa.array(stats.status[:, i]))
+    groups = (
+        groups.append_column("token_sum", pa.array(stats.token_sum, pa.float64()))
+        .append_column("token_n", pa.array(stats.token_n))
+        .append_column("evidence", pa.array(stats.evidence))
+    )
+    if stats.trusted is not None:
+        groups = groups.append_column("trusted", pa.array(stats.trusted))
+    if stats.sample_min is not None and stats.sample_max is not None:
+        groups = groups.append_column("sample_min", pa.array(stats.sample_min)).append_column(
+            "sample_max", pa.array(stats.sample_max)
+        )
+    first = stats.first if stats.first is not None else empty_first()
+    entries = {
+        KEY_GROUPS: _ipc_bytes(groups),
+        KEY_CLASSES: _ipc_bytes(stats.classes),
+        KEY_FIRST: _ipc_bytes(first),
+    }
+    if sum(len(v) for v in entries.values()) > MAX_SUMMARY_BYTES:
+        return {}
+    info = {
+        "version": SUMMARY_VERSION,
+        "rows": table.num_rows,
+        "row_groups": row_groups,
+        "unverified": int(stats.status[:, SLOT_UNVERIFIED].sum()),
+        "first_keep": stats.first_keep if stats.first is not None else DEFAULT_ENTROPY_SAMPLES,
+    }
+    entries[KEY_INFO] = json.dumps(info).encode()
+    return entries
+
+
+def _status_nulls(meta: pq.FileMetaData) -> int | None:
+    """Null ``status`` values according to the row-group statistics (None if unknown)."""
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if "status" not in names:
+        return meta.num_rows
+    col = names.index("status")
+    nulls = 0
+    for i in range(meta.num_row_groups):
+        stats = meta.row_group(i).column(col).statistics
+        if stats is None or not stats.has_null_count:
+            return None
+        nulls += stats.null_count
+    return nulls
+
+
+def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
+    """The shard's stored statistics, if present and consistent with its footer; else None."""
+    kv = meta.metadata or {}
+    if any(key not in kv for key in (KEY_INFO, KEY_GROUPS, KEY_CLASSES, KEY_FIRST)):
+        return None
+    try:
+        info = json.loads(kv[KEY_INFO])
+        if (
+            info.get("version") != SUMMARY_VERSION
+            or info.get("rows") != meta.num_rows
+            or info.get("row_groups") != meta.num_row_groups
+        ):
+            return None
+        if info.get("unverified") != _status_nulls(meta):
+            return None
+        groups = _ipc_table(kv[KEY_GROUPS])
+        classes = _ipc_table(kv[KEY_CLASSES])
+        first = _ipc_table(kv[KEY_FIRST])
+        first_keep = int(info.get("first_keep", 0))
+    except (ValueError, pa.ArrowException):
+        return None
+    status = np.column_stack(
+        [groups.column(n).to_numpy().astype(np.int64) for n in _SLOT_NAMES]
+    ).reshape(groups.num_rows, SLOTS)
+    if int(status.sum()) != meta.num_rows:
+        return None
+    ranged = "sample_min" in groups.column_names and "sample_max" in groups.column_names
+    return SampleStats(
+        keys=groups.select(list(GROUP_KEYS)),
+        status=status,
+        token_sum=groups.column("token_sum").to_numpy(),
+        token_n=groups.column("token_n").to_numpy().astype(np.int64),
+        evidence=groups.column("evidence").to_numpy().astype(np.int64),
+        classes=classes,
+        sample_min=groups.column("sample_min").to_numpy().astype(np.int64) if ranged else None,
+        sample_max=groups.column("sample_max").to_numpy().astype(np.int64) if ranged else None,
+        first=first,
+        first_keep=first_keep,
+        # summaries written before verdict_source existed: their shards have none
+        trusted=(
+            groups.column("trusted").to_numpy().astype(np.int64)
+            if "trusted" in groups.column_names
+            else np.zeros(groups.num_rows, dtype=np.int64)
+        ),
+    )
+
+
+def shard_summary(path: Path) -> SampleStats | None:
+    """``read_summary`` of the shard at ``path`` (None when it has none or cannot be read)."""
+    try:
+        meta = pq.ParquetFile(path).metadata
+    except (pa.ArrowException, OSError):
+        return None
+    summary = read_summary(meta)
+    if summary is not None:
+        summary.source = str(path)
+    return summary
+
+
+def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
+    """``stats`` as a scan of only ``columns`` would have made it."""
+    if "answer" not in columns:
+        stats.evidence = np.zeros_like(stats.evidence)
+        stats.classes = empty_classes()
+        stats.first, stats.first_keep = None, 0
+    if "token_entropy" not in columns:
+        stats.token_sum = np.zeros_like(stats.token_sum)
+        stats.token_n = np.zeros_like(stats.token_n)
+    if "verdict_source" not in columns:
+        stats.trusted = None
+    return stats
+
+
+def split_by_summary(paths: Sequence[Path]) -> tuple[list[SampleStats], list[Path]]:
+    """The footer summaries of the shards that have a trustworthy one, and the other shards."""
+    stored: list[SampleStats] = []
+    to_scan: list[Path] = []
+    for path in paths:
+        summary = shard_summary(path)
+        if summary is None:
+            to_scan.append(path)
+        else:
+            stored.append(summary)
+    return stored, to_scan
+
+
+def too_short(stored: Sequence[SampleStats], keep: int) -> list[SampleStats]:
+    """The summaries that keep fewer than ``keep`` first samples per group (answer entropy
+    over more samples than a footer holds needs a scan of their shards)."""
+    return [s for s in stored if s.first_keep < keep]
+
+
+def combined_stats(
+    stored: Sequence[SampleStats],
+    to_scan: Sequence[Path],
+    columns: Sequence[str],
+    threads: int = 2,
+    keep: int = DEFAULT_ENTROPY_SAMPLES,
+) -> SampleStats:
+    """Footer summaries ``stored`` plus a chunked scan of the shards ``to_scan``, merged by
+    key, as a scan of every shard for ``columns`` would give them. ``keep``: first samples
+    per group for answer entropy; summaries that hold fewer are scanned instead."""
+    wanted = list(dict.fromkeys([*GROUP_KEYS, *columns]))
+    if "answer" in wanted:
+        short = too_short(stored, keep)
+        if short:
+            stored = [s for s in stored if s not in short]
+            to_scan = [*to_scan, *(Path(str(s.source)) for s in short)]
+    parts = [_narrowed(summary, wanted) for summary in stored]
+    if to_scan:
+        scan = partial(_scanned_stats, keep=keep)
+        parts.extend(map_chunks(to_scan, [*wanted, "sample"], scan, threads=threads))
+    check_unique_samples(parts)
+    return merge_stats(parts)
+
+
+def _scanned_stats(
+    table: pa.Table, chunk: Chunk, keep: int = DEFAULT_ENTROPY_SAMPLES
+) -> SampleStats:
+    try:
+        stats = chunk_stats(table, keep)
+    except DuplicateSample as exc:
+        raise duplicate_error(exc.key, [chunk.path]) from None
+    stats.source = str(chunk.path)
+    return stats
+
+
+def folder_stats(
+    paths: Sequence[Path], columns: Sequence[str], threads: int = 2, summaries: bool = True
+) -> SampleStats:
+    """Statistics of every sample in the shards ``paths`` (key columns plus ``columns``).
+
+    A shard with a valid footer summary is not read at all (unless ``summaries`` is
+    false); the others are scanned chunk by chunk (key_stats), and the parts are
+    merged by key.
+    """
+    if summaries and set(columns) <= set(SUMMARY_COLUMNS):
+        stored, to_scan = split_by_summary(paths)
+    else:
+        stored, to_scan = [], list(paths)
+    return combined_stats(stored, to_scan, columns, threads)

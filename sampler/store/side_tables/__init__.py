@@ -1,0 +1,1 @@
+"""Side tables beside the shards: perplexities, answer-entropy samples and answer classes."""

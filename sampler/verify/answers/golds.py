@@ -1,0 +1,208 @@
+"""Gold answers as the verifier needs them: the preset quirks, resolved once per question.
+
+A question's gold (``questions.gold`` plus its ``metadata`` JSON) becomes a ``Gold``:
+the LaTeX to parse (bare LaTeX such as ``\\dfrac{9}{7}`` parses to nothing in
+math-verify, so it is wrapped in ``$...$``; integral float golds such as AMC's
+``27.0`` become ``27``; ``1e-3`` becomes ``1\\times10^{-3}``, which math-verify would
+read as ``e - 3``; a choice ``\\text{(C)}`` becomes ``C``), the parts of a multi-part
+answer (OlympiadBench rows with ``is_multiple_answer``, or ``gold_parts`` in the
+metadata), the unit (written after the value, or ``metadata["unit"]``; see
+``sampler.verify.answers.units``) and the letters the gold uses as variables. These are pure
+string functions: parsing happens in the verification workers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from sampler.verify.answers.units import canonical_unit, split_unit, variables
+
+_INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
+_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+_OPENERS = "([{"
+_CLOSERS = ")]}"
+
+
+@dataclass(frozen=True)
+class Gold:
+    """One question's gold answer, ready for verification.
+
+    ``latex`` is the whole answer without math delimiters; ``parts`` holds the
+    answers of a multi-part gold (every one must be matched), empty otherwise;
+    ``unit`` is the gold's unit, canonical (``cm^2``, ``km/h``), or None;
+    ``variables`` the letters the gold uses as symbols (never units in an answer).
+    """
+
+    latex: str
+    parts: tuple[str, ...] = ()
+    unit: str | None = None
+    variables: frozenset[str] = field(default=frozenset(), compare=False)
+
+    @property
+    def parse_input(self) -> str:
+        """The string to give math-verify's ``parse`` for the whole gold."""
+        return math_mode(self.latex)
+
+    def key(self) -> tuple[str, tuple[str, ...], str | None]:
+        return (self.latex, self.parts, self.unit)
+
+
+def math_mode(latex: str) -> str:
+    """``latex`` wrapped in ``$...$`` so that math-verify's LaTeX extraction finds it."""
+    return f"${latex}$"
+
+
+_SCIENTIFIC_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d+)(?![\w.])")
+_CHOICE_GOLD_RE = re.compile(r"\s*(?:\\text(?:bf)?\s*\{\s*)?\(?\s*([A-J])\s*\)?\s*\}?\s*")
+_CHOICE_LABEL_RE = re.compile(
+    r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(([A-J])\)|([A-J])(?:[.:)]|\s*\}|$))\s*\}?(?:\s|$|\()"
+)
+
+
+_COMMAND_SPACE_RE = re.compile(r"(\\(?:text|textrm|mathrm|mbox|operatorname))\s+\{")
+_SPACED_THOUSANDS_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:(?: |\\ |\\,|~)\d{3})+(?![\d.,])")
+
+
+def _join_digits(match: re.Match[str]) -> str:
+    return re.sub(r"\D", "", match.group(0))
+
+
+def expand_scientific(latex: str) -> str:
+    """``1.5e-3`` as ``1.5\\times10^{-3}`` (math-verify reads ``1e-3`` as ``e - 3``), and
+    ``\\text {red}`` as ``\\text{red}`` (the symbol ``\\lambda_{\\text{red}}`` is one symbol),
+    digits grouped by spaces (``1 000``, ``1\\,000``) as one number."""
+    if "\\" in latex:
+        latex = _COMMAND_SPACE_RE.sub(r"\1{", latex)
+    if " " in latex or "\\" in latex or "~" in latex:
+        latex = _SPACED_THOUSANDS_RE.sub(_join_digits, latex)
+    if "e" not in latex and "E" not in latex:
+        return latex
+    return _SCIENTIFIC_RE.sub(r"\1\\times10^{\2}", latex)
+
+
+def choice_letter(latex: str) -> str | None:
+    """The letter of a gold that is a multiple-choice answer (``C``, ``(C)``, ``\\text{(C)}``)."""
+    match = _CHOICE_GOLD_RE.fullmatch(latex)
+    return match.group(1) if match else None
+
+
+def answer_choice(latex: str) -> str | None:
+    """The choice an answer starts with, with or without its content: ``(D) (2,0)``,
+    ``\\text{(D) } 5``, ``D: 5``, ``D``; None when it does not start with one."""
+    match = _CHOICE_LABEL_RE.match(latex + " ")
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def strip_math_delimiters(text: str) -> str:
+    """Remove unescaped ``$`` and surrounding ``\\(...\\)``/``\\[...\\]`` (``\\$`` stays)."""
+    text = text.strip()
+    for left, right in (("\\(", "\\)"), ("\\[", "\\]")):
+        if text.startswith(left) and text.endswith(right):
+            text = text[len(left) : -len(right)]
+    return _UNESCAPED_DOLLAR_RE.sub("", text).strip()
+
+
+def normalise_gold_text(gold: str) -> str:
+    """A gold string without math delimiters; integral floats ("27.0") lose their decimals."""
+    match = _INTEGRAL_FLOAT_RE.match(gold)
+    if match:
+        return str(int(match.group(1)))
+    return strip_math_delimiters(gold)
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas that are outside brackets and braces (``\\,`` is a space, not a comma).
+
+    Intervals such as ``[1,2)`` count as one bracketed group. Empty pieces are dropped.
+    """
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            nxt = text[i + 1 : i + 2]
+            if nxt == "{":
+                depth += 1  # \{ opens a set
+            elif nxt == "}":
+                depth = max(depth - 1, 0)
+            i += 2  # any other escape (\, \! \$) never opens, closes or splits
+            continue
+        if ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+_AND_RE = re.compile(r"\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\s+and\s+")
+
+
+def answer_parts(answer: str) -> list[str]:
+    """Split a model's answer to a multi-part question into its parts ("a, b", "a and b")."""
+    return split_top_level(_AND_RE.sub(",", strip_math_delimiters(answer)))
+
+
+def strip_unit(answer: str, unit: str | None, gold_variables: frozenset[str] = frozenset()) -> str:
+    """``answer`` without its trailing unit when that is ``unit`` (canonical, see
+    ``sampler.verify.answers.units``); unchanged when it has none or another one."""
+    value, written = split_unit(answer, gold_variables)
+    if written is None or (unit is not None and written != unit):
+        return answer
+    return value
+
+
+def _metadata(metadata: str | dict | None) -> dict:
+    if metadata is None:
+        return {}
+    if isinstance(metadata, dict):
+        return metadata
+    try:
+        parsed = json.loads(metadata)
+    except (TypeError, ValueError):
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def _truthy(value: object) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes")
+    return bool(value)
+
+
+def gold_from_question(gold: str | None, metadata: str | dict | None = None) -> Gold | None:
+    """The ``Gold`` of a question row (gold text and metadata JSON); None when it has no gold."""
+    if gold is None or not str(gold).strip():
+        return None
+    meta = _metadata(metadata)
+    latex = normalise_gold_text(str(gold))
+    parts: tuple[str, ...] = ()
+    listed = meta.get("gold_parts")
+    if isinstance(listed, list) and len(listed) > 1:
+        parts = tuple(normalise_gold_text(str(p)) for p in listed if str(p).strip())
+    elif _truthy(meta.get("is_multiple_answer")):
+        pieces = split_top_level(latex)
+        if len(pieces) > 1:
+            parts = tuple(pieces)
+    if parts:
+        parts = tuple(expand_scientific(p) for p in parts)
+        latex = ", ".join(parts)
+    else:
+        latex = expand_scientific(latex)
+        choice = choice_letter(latex)
+        if choice is not None:
+            latex = choice
+    unit = canonical_unit(str(meta["unit"])) if meta.get("unit") else None
+    if not parts:
+        value, written = split_unit(latex, is_gold=True)
+        if written is not None:
+            latex, unit = value, written
+    return Gold(latex=latex, parts=parts, unit=unit, variables=variables(latex))

@@ -1,0 +1,288 @@
+"""One verdict with math-verify: parse an extracted answer, compare it with the gold.
+
+This is the work a verification worker process does for each distinct
+(gold, answer) pair. It calls math-verify with its own signal-based timeouts
+switched off (``parsing_timeout=None``, ``timeout_seconds=None``): they cannot stop
+long C-level work and they turn a slow comparison into a silent "incorrect".
+Time is bounded from outside instead, by ``verify_pool``, which kills a worker
+that passes its deadline. Call ``judge`` in-process only on trusted input.
+
+Argument order follows math-verify: ``verify(gold, answer)``, gold first (the
+comparison is not symmetric). One rule is added: a number written with an
+explicit base (``52_8``) is wrong when the answer names another base (``52_9``);
+math-verify drops subscripts and would accept it. A multi-part gold is correct when the whole answer
+equals the whole gold as a set, or when every gold part is matched by its own
+answer part (as many parts as the gold has), in any order, except that a gold whose
+parts name their quantities (``x=1, y=2``) takes bare answer parts in its own order.
+
+math-verify's unit removal is off (see ``sampler.verify.answers.units``, which decides units
+instead): an answer whose unit differs from the gold's is incorrect. An answer box
+is parsed whole or not at all (``first_match``): a box that does not parse is never
+replaced by a fraction found inside it (``\\frac{1}{3}E_{1}+\\frac{2}{3}E_{2}`` is not
+``2/3``). When neither side parses, the texts are compared without white space
+(``E_{1}, E_{2}`` is ``E_{1},E_{2}``). A percent sign on one side only is tried both
+ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). Two plain numbers must agree to
+one part in a million as well (math-verify's 6 decimal places make all tiny numbers 0).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+from typing import Any
+
+from latex2sympy2_extended import NormalizationConfig
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+from sympy import Basic, MatrixBase
+
+from sampler.store.statuses import (
+    STATUS_CORRECT,
+    STATUS_ERROR,
+    STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
+)
+from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.golds import Gold, answer_parts, math_mode, strip_unit
+from sampler.verify.answers.parse_depth import too_deep
+from sampler.verify.answers.units import split_unit
+from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
+
+# math-verify warns once per process that its timeouts are off; leash bounds time itself.
+logging.getLogger("math_verify").setLevel(logging.ERROR)
+
+_CACHE_SIZE = 8192
+_BASE_RE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d+)\s*\}?\s*$")
+#: math-verify's normalisation without its unit removal (leash decides units itself).
+_NORMALISATION = NormalizationConfig(
+    basic_latex=True, units=False, malformed_operators=True, nits=True, boxed="all", equations=False
+)
+_BOXED_CONFIG = (
+    LatexExtractionConfig(boxed_match_priority=0, normalization_config=_NORMALISATION),
+    ExprExtractionConfig(),
+)
+_FREE_TEXT_CONFIG = (
+    LatexExtractionConfig(normalization_config=_NORMALISATION),
+    ExprExtractionConfig(),
+)
+_GOLD_CONFIG = _FREE_TEXT_CONFIG
+_PERCENT_RE = re.compile(r"\s*\\?%\s*$")
+_BLANKS_RE = re.compile(r"\s+|\\[,;:! ]|~|\\q?quad")
+_NAMED_RE = re.compile(r"\s*((?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?)\s*=(?!=)")
+
+
+class GoldUnparseable(ValueError):
+    """The gold answer gives math-verify nothing to compare with."""
+
+
+def span_parse_input(span: AnswerSpan) -> str:
+    """What math-verify parses for ``span``: the LaTeX in a box, or the free text as is."""
+    return span.text if span.free_text else "\\boxed{" + span.text + "}"
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _parse_answer(parse_input: str, free_text: bool) -> tuple[Any, ...]:
+    if free_text:
+        return tuple(parse(parse_input, extraction_config=_FREE_TEXT_CONFIG, parsing_timeout=None))
+    return tuple(
+        parse(
+            parse_input,
+            extraction_config=_BOXED_CONFIG,
+            parsing_timeout=None,
+            extraction_mode="first_match",
+        )
+    )
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _parse_gold(latex: str) -> tuple[Any, ...]:
+    parsed = tuple(parse(math_mode(latex), extraction_config=_GOLD_CONFIG, parsing_timeout=None))
+    if not parsed:
+        raise GoldUnparseable(f"gold {latex[:80]!r} parses to nothing")
+    return parsed
+
+
+def parse_answer(span: AnswerSpan) -> list[Any]:
+    """math-verify's parse of an extracted answer (sympy objects, then the raw string)."""
+    return list(_parse_answer(span_parse_input(span), span.free_text))
+
+
+def normal_form(parsed: list[Any]) -> str | None:
+    """The stored answer: the text of the first parsed sympy object, else the raw match."""
+    chosen = next((p for p in parsed if isinstance(p, Basic | MatrixBase)), None)
+    if chosen is None:
+        chosen = next((p for p in parsed if isinstance(p, str) and p.strip()), None)
+    if chosen is None:
+        return None
+    text = str(chosen).strip()
+    return text[:MAX_ANSWER_CHARS] if text else None
+
+
+def _sympy(parsed: tuple[Any, ...]) -> bool:
+    return any(isinstance(p, Basic | MatrixBase) for p in parsed)
+
+
+def _blank_free(parsed: tuple[Any, ...]) -> str | None:
+    text = next((p for p in parsed if isinstance(p, str) and p.strip()), None)
+    return _BLANKS_RE.sub("", text) if text is not None else None
+
+
+def _numbers_differ(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
+    """Both plain nonzero numbers that differ by more than one part in a million.
+
+    math-verify rounds to 6 decimal places, so ``2.88e-19`` and ``2.88e-20`` (both 0.0
+    then) would be equal; magnitudes of physics answers make that a false positive.
+    """
+    g = next((p for p in gold if isinstance(p, Basic)), None)
+    a = next((p for p in answer if isinstance(p, Basic)), None)
+    if g is None or a is None or (g.is_Integer and a.is_Integer):
+        return False
+    try:
+        if not (g.is_number and a.is_number):
+            return False
+        x, y = complex(g), complex(a)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return False
+    if x == 0 or y == 0 or x != x or y != y:
+        return False
+    return abs(x - y) > 1e-6 * max(abs(x), abs(y))
+
+
+def _same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
+    if bool(verify(list(gold), list(answer), timeout_seconds=None)):
+        return not _numbers_differ(gold, answer)
+    if not _sympy(gold) and not _sympy(answer):
+        # neither parses: equal texts up to white space (``E_{1}, E_{2}``, ``E_{1},E_{2}``)
+        g, a = _blank_free(gold), _blank_free(answer)
+        return g is not None and g == a
+    return False
+
+
+def _named(part: str) -> str | None:
+    match = _NAMED_RE.match(part)
+    return match.group(1).replace(" ", "") if match else None
+
+
+def _repeats(gold: Gold) -> bool:
+    """Whether a part appears twice (as a set the gold would lose it)."""
+    spaced = [_BLANKS_RE.sub("", p) for p in gold.parts]
+    return len(set(spaced)) < len(spaced)
+
+
+def _names_parts(gold: Gold) -> bool:
+    """Whether every gold part names its own quantity (``x_{1}=2, x_{2}=-3``)."""
+    names = [_named(p) for p in gold.parts]
+    return bool(names) and all(names) and len(set(names)) == len(names)
+
+
+def _parts_match(gold: Gold, span: AnswerSpan) -> bool:
+    """Every gold part matched by a distinct answer part, and no answer part left over.
+
+    Any order, except that when the gold's parts name distinct quantities (``x=1,y=2``)
+    an answer part that names none may only match the gold part in its own position.
+    """
+    pieces = [strip_unit(p, gold.unit, gold.variables) for p in answer_parts(span.text)]
+    if len(pieces) != len(gold.parts):
+        return False
+    ordered = _names_parts(gold)
+    parsed_pieces = [_parse_answer("\\boxed{" + p + "}", False) for p in pieces]
+    golds = [_parse_gold(p) for p in gold.parts]
+    edges = [
+        [
+            j
+            for j, piece in enumerate(parsed_pieces)
+            if piece
+            and (not ordered or i == j or _named(pieces[j]) is not None)
+            and _same(g, piece)
+        ]
+        for i, g in enumerate(golds)
+    ]
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in edges[i]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(golds)))
+
+
+def _percent_once(gold: Gold, span: AnswerSpan, gold_parsed: tuple[Any, ...]) -> bool:
+    """Equal once a percent sign that only one side has is removed (``50.0\\%`` and 50)."""
+    answer_pct = bool(_PERCENT_RE.search(span.text))
+    gold_pct = bool(_PERCENT_RE.search(gold.latex))
+    if answer_pct == gold_pct:
+        return False
+    if answer_pct:
+        bare = _PERCENT_RE.sub("", span.text)
+        return bool(bare) and _same(gold_parsed, _parse_answer("\\boxed{" + bare + "}", False))
+    bare = _PERCENT_RE.sub("", gold.latex)
+    return bool(bare) and _same(_parse_gold(bare), _parse_answer(span_parse_input(span), False))
+
+
+def _bases_differ(gold: Gold, span: AnswerSpan) -> bool:
+    """Both written as numerals with a base subscript, and the bases differ."""
+    if span.free_text:
+        return False
+    g, a = _BASE_RE.match(gold.latex), _BASE_RE.match(span.text)
+    return bool(g and a and int(g.group(2)) != int(a.group(2)))
+
+
+def _units_differ(gold: Gold, span: AnswerSpan) -> bool:
+    """The answer still carries a unit (``prepare_span`` keeps only one that differs from
+    the gold's) and the gold has another one."""
+    if span.free_text or gold.unit is None or gold.parts:
+        return False
+    _, unit = split_unit(span.text, gold.variables)
+    return unit is not None and unit != gold.unit
+
+
+def judge(gold: Gold, span: AnswerSpan) -> Verdict:
+    """The verdict for one extracted answer against one gold (unit already stripped)."""
+    for what, text in (("answer", span.text), ("gold", gold.latex)):
+        reason = too_deep(text)
+        if reason is not None:
+            return Verdict(STATUS_ERROR, None, f"{what} {reason}")
+    parsed = _parse_answer(span_parse_input(span), span.free_text)
+    if not parsed:
+        return Verdict(STATUS_NO_ANSWER)
+    answer = normal_form(list(parsed))
+    if answer is None:
+        return Verdict(STATUS_NO_ANSWER)
+    if _bases_differ(gold, span) or _units_differ(gold, span):
+        return Verdict(STATUS_INCORRECT, answer)
+    try:
+        gold_parsed = _parse_gold(gold.latex)
+    except GoldUnparseable as exc:
+        return Verdict(STATUS_ERROR, answer, str(exc))
+    if gold.parts and not span.free_text and (_names_parts(gold) or _repeats(gold)):
+        # positions or repeats matter (``a=-2, b=-2`` is not the set {-2}): parts only
+        correct = _parts_match(gold, span)
+    else:
+        correct = _same(gold_parsed, parsed)
+        if not correct and gold.parts and not span.free_text:
+            correct = _parts_match(gold, span)
+    if not correct and not gold.parts and not span.free_text:
+        correct = _percent_once(gold, span, gold_parsed)
+    return Verdict(STATUS_CORRECT if correct else STATUS_INCORRECT, answer)
+
+
+def judge_safely(gold: Gold, span: AnswerSpan) -> Verdict:
+    """``judge``, with any exception turned into status ``error`` and its reason."""
+    try:
+        return judge(gold, span)
+    except MemoryError:
+        return Verdict(STATUS_ERROR, None, "out of memory")
+    except Exception as exc:  # math-verify and sympy raise many types on odd input
+        return Verdict(STATUS_ERROR, None, f"{type(exc).__name__}: {str(exc)[:200]}")
+
+
+def clear_caches() -> None:
+    """Forget parsed answers and golds (tests; a long-lived process between folders)."""
+    _parse_answer.cache_clear()
+    _parse_gold.cache_clear()

@@ -1,0 +1,89 @@
+"""Plain data passed between verification's parent process and its workers.
+
+Kept free of math-verify and sympy, so that the parent (which only extracts,
+deduplicates and schedules) never loads them; only the workers do. The one
+verdict the parent gives itself is integer against integer
+(``integer_verdict``), where math-verify's answer is known exactly: equal values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.golds import Gold, answer_choice, choice_letter, expand_scientific
+from sampler.verify.answers.units import split_unit
+
+#: Longest normalised answer stored; longer ones are cut (they still group together).
+MAX_ANSWER_CHARS = 500
+
+
+@dataclass(frozen=True)
+class VerifyTask:
+    """One distinct pair to verify: the gold and the extracted answer (unit removed).
+
+    ``verifier`` names the verifier that judges it in a worker; for any but ``math``,
+    ``gold`` is that verifier's own gold object (``sampler.verify.verifiers``).
+    """
+
+    gold: Gold
+    span: AnswerSpan
+    verifier: str = "math"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one (gold, answer) pair: a status, the normalised answer, a reason,
+    and a partial score where the verifier gives one (Reasoning Gym)."""
+
+    status: str
+    answer: str | None = None
+    detail: str | None = None
+    score: float | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == STATUS_CORRECT
+
+
+def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
+    """``span`` in the form leash compares, so that equal answers are one answer.
+
+    ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
+    becomes ``D``; a trailing unit is removed when the gold has none or the same one
+    (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
+    ``judge`` calls the answer incorrect.
+    """
+    if span.free_text:
+        return span
+    text = expand_scientific(span.text)
+    if not gold.parts:
+        letter = answer_choice(text) if choice_letter(gold.latex) else None
+        if letter is not None:
+            text = letter
+        else:
+            value, unit = split_unit(text, gold.variables)
+            if unit is not None and (gold.unit is None or unit == gold.unit):
+                text = value
+    return span if text == span.text else AnswerSpan(text, span.free_text)
+
+
+_INTEGER_RE = re.compile(r"-?\d{1,60}")
+
+
+def integer_verdict(gold: Gold, span: AnswerSpan) -> Verdict | None:
+    """The verdict when gold and answer are both plain integers (``-?digits``), else None.
+
+    math-verify parses both to sympy Integers (leading zeros and the sign of zero
+    dropped) and compares them exactly; this does the same without parsing.
+    ``bench/verify_speed.py`` and the tests check it agrees with math-verify.
+    """
+    if gold.parts or span.free_text:
+        return None
+    if not (_INTEGER_RE.fullmatch(gold.latex) and _INTEGER_RE.fullmatch(span.text)):
+        return None
+    value = int(span.text)
+    status = STATUS_CORRECT if value == int(gold.latex) else STATUS_INCORRECT
+    return Verdict(status, str(value))

@@ -1,0 +1,1 @@
+"""Tests of leash_tui.analysis: support categories, rates, tests and estimators."""

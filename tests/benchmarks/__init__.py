@@ -1,0 +1,1 @@
+"""Tests of sampler.benchmarks: presets and benchmark files."""

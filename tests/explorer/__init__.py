@@ -1,0 +1,1 @@
+"""Tests of leash_tui.explorer: the model, keys, layout and snapshots."""

@@ -1,0 +1,48 @@
+"""Issue 13: under NO_COLOR the S counts, S letters, ✗ marks and bars were drawn at about
+1.5:1. Every character of text the explorer draws must keep 4.5:1 (WCAG AA) against its
+background, and bars 3:1, in the default theme and with NO_COLOR."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.contrast import low_contrast
+from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
+    isolated_cache,  # noqa: F401
+    open_app,
+    sync,
+    wait_loaded,
+    wait_ready,
+    write_fixture,
+)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_fixture(tmp_path_factory.mktemp("contrast"))
+
+
+@pytest.fixture(params=["default", "no_color"])
+def theme(request, monkeypatch) -> str:
+    if request.param == "no_color":
+        monkeypatch.setenv("NO_COLOR", "1")
+    else:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    return request.param
+
+
+@sync
+async def test_every_screen_keeps_text_readable(folder: Path, theme: str) -> None:
+    app = open_app(folder)
+    assert app.no_color == (theme == "no_color")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot, app)
+        assert low_contrast(app) == [], "main screen"
+        await pilot.press("3", "enter")  # a shrunk question: ✗ marks and red bars
+        await wait_loaded(pilot, app.screen)
+        assert low_contrast(app) == [], "question screen"
+        await pilot.press("p")
+        await pilot.pause(0.3)
+        assert low_contrast(app) == [], "budget plot"

@@ -1,0 +1,113 @@
+"""Snapshots of the explorer's main and question screens on the fixed fixture folder.
+
+Regenerate after an intended change with ``pytest tests/explorer/test_explorer_snapshots.py
+--snapshot-update`` and look at the SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
+    isolated_cache,  # noqa: F401
+    open_app,
+    wait_loaded,
+    wait_ready,
+    write_fixture,
+)
+from tests.support.folder_builders import build_folder
+
+
+@pytest.fixture(scope="module")
+def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_fixture(tmp_path_factory.mktemp("snapshots"))
+
+
+async def settled(pilot) -> None:
+    """The list is painted and the entropies (computed after the first paint) are in."""
+    app = pilot.app
+    for _ in range(2000):
+        if app.entropy_state == "ready":
+            break
+        await pilot.pause(0.01)
+    await wait_ready(pilot, app)
+
+
+async def question_open(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("3", "enter")
+    await wait_loaded(pilot, pilot.app.screen)
+
+
+SIZES = [(80, 24), (160, 45)]
+SIZE_IDS = ["80x24", "160x45"]
+
+
+@pytest.fixture(params=["default", "no_color"])
+def theme(request, monkeypatch) -> str:
+    """The default dark theme, and NO_COLOR (Textual's monochrome conversion)."""
+    if request.param == "no_color":
+        monkeypatch.setenv("NO_COLOR", "1")
+    else:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def disagreement_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.explorer.test_explorer_disagreements import SOURCE, SPEC
+
+    root = tmp_path_factory.mktemp("snapshots-disagree") / "r"
+    return build_folder(root, SPEC, targets=("rlvr", "rl2"), source_correct=SOURCE)
+
+
+async def help_open(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("question_mark")
+    await pilot.pause(0.2)
+
+
+async def budget_open(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("p")
+    await pilot.pause(0.3)
+
+
+async def disagreements_open(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("d")
+    app = pilot.app
+    for _ in range(2000):
+        if app.model.disagreement_filter:
+            break
+        await pilot.pause(0.01)
+    app.clear_notifications()  # the "finding…" toast would make the snapshot timing-bound
+    await pilot.pause(0.2)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_main_screen(snap_compare, fixture_folder: Path, size, theme) -> None:
+    assert snap_compare(open_app(fixture_folder), terminal_size=size, run_before=settled)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_question_screen(snap_compare, fixture_folder: Path, size, theme) -> None:
+    assert snap_compare(open_app(fixture_folder), terminal_size=size, run_before=question_open)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_help_screen(snap_compare, fixture_folder: Path, size, theme) -> None:
+    assert snap_compare(open_app(fixture_folder), terminal_size=size, run_before=help_open)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_budget_plot(snap_compare, fixture_folder: Path, size, theme) -> None:
+    assert snap_compare(open_app(fixture_folder), terminal_size=size, run_before=budget_open)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_disagreement_view(snap_compare, disagreement_folder: Path, size, theme) -> None:
+    app = open_app(disagreement_folder)
+    assert snap_compare(app, terminal_size=size, run_before=disagreements_open)

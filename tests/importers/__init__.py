@@ -1,0 +1,1 @@
+"""Tests of sampler.importers: every format, commit and export."""

@@ -1,0 +1,1 @@
+"""Tests of leash_tui.report and `leash report`."""

@@ -1,0 +1,108 @@
+"""`leash report` and `leash info` at 80 columns and narrower: every scope name in full and
+every count shown; too wide a table is split or stacked, never cut; a pipe gets full width."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from click.testing import CliRunner
+from rich.cells import cell_len
+
+from leash_tui.cli import cli
+from leash_tui.commands.info import render_info
+from leash_tui.report.build import build_report
+from leash_tui.report.cells import COUNTS, HEADERS, fmt_count
+from leash_tui.report.data import load_report_data
+from leash_tui.report.fit import console_for
+from leash_tui.report.info import describe_results
+from leash_tui.report.render import render_table
+from sampler.store.shards.reader import Results
+from tests.support.folder_builders import build_folder, counts_spec
+
+BENCHES = ("olympiadbench_physics_en_comp", "minerva_math")
+BASE, TARGET = "Qwen2.5-Math-1.5B-base", "Qwen2.5-Math-1.5B-rlvr-step500"
+DOMAINS = {BENCHES[0]: "physics-competition", BENCHES[1]: "math"}
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def folder(tmp_path):
+    spec = {}
+    for b, bench in enumerate(BENCHES):
+        for q in range(12):
+            base, target = (q * 5 + b) % 9, (q * 7 + b) % 9
+            spec[(bench, str(q))] = {BASE: counts_spec(base, 8), TARGET: counts_spec(target, 8)}
+    return build_folder(tmp_path / "results", spec, base=BASE, targets=(TARGET,), domains=DOMAINS)
+
+
+def built_report(folder):
+    return build_report(load_report_data(folder, use_cache=False))
+
+
+def lines_of(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def counts_shown(text: str, label: str) -> list[list[str]]:
+    """The number cells on the lines that start with ``label`` (one list per line)."""
+    lines = [line.strip() for line in lines_of(text)]
+    return [line.split()[len(label.split()) :] for line in lines if line.startswith(label)]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_report_fits_the_width_with_every_name_and_count(folder, width):
+    report = built_report(folder)
+    text = render_table(report, width=width)
+    assert max(cell_len(line) for line in lines_of(text)) <= width
+    assert "…" not in text
+    rows = report.rows_of(TARGET)
+    for row, _ in rows:
+        label = f"{row['name']} (domain)" if row["scope"] == "domain" else row["name"]
+        assert re.search(rf"^\s*{re.escape(label)}(\s|$)", text, re.M), label
+        counts = [fmt_count(row[c]) for c in COUNTS]
+        # the P E S O counts of the row appear, in order, on a line naming it
+        shown = counts_shown(text, label)
+        assert any(" ".join(counts) in " ".join(cells) for cells in shown), (label, counts)
+
+
+@pytest.mark.parametrize("width", [60, 44])
+def test_report_narrower_than_a_part_stacks_rows_as_records(folder, width):
+    report = built_report(folder)
+    text = render_table(report, width=width)
+    assert max(cell_len(line) for line in lines_of(text)) <= width
+    assert "…" not in text
+    for row, _ in report.rows_of(TARGET):
+        label = f"{row['name']} (domain)" if row["scope"] == "domain" else row["name"]
+        # the name on a line of its own, its counts on the next
+        counts = r"\s+".join(f"{c} {fmt_count(row[c])}" for c in COUNTS)
+        assert re.search(rf"^{re.escape(label)}\n.*{counts}", text, re.M), label
+
+
+def test_report_to_a_pipe_is_one_table_at_full_width(folder):
+    result = CliRunner().invoke(cli, ["report", str(folder)])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in lines_of(result.output) if " SRR " in line)
+    assert all(h in header for h in HEADERS[1:])  # every column on one line: not split
+    assert "(1/" not in result.output and "…" not in result.output
+    assert BENCHES[0] in result.output
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_info_fits_the_width_with_every_name_and_count(folder, width):
+    description = describe_results(Results.open(folder))
+    console = console_for(io.StringIO())
+    console.width = width
+    render_info(description, console)
+    text = console.file.getvalue()
+    assert max(cell_len(line) for line in lines_of(text)) <= width
+    assert "…" not in text
+    for name in (*BENCHES, BASE, TARGET):
+        assert name in text
+    for entry in description["samples"]:
+        assert f"{entry['n_correct']:,}" in text and f"{entry['n']:,}" in text

@@ -1,0 +1,1 @@
+"""Tests of sampler.sample: configuration, seeds, engines, resuming and Ray."""

@@ -1,0 +1,1 @@
+"""Tests of sampler.scoring: exact entropy and perplexity by teacher forcing."""

@@ -1,0 +1,1 @@
+"""Tests of sampler.store: the results folder, shards, journals and their integrity."""

@@ -1,0 +1,1 @@
+"""Helpers the tests share: folder builders, data, closed-form models, explorer drivers."""

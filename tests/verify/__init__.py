@@ -1,0 +1,1 @@
+"""Tests of sampler.verify: extraction, verdicts, verifiers, the pool and `leash verify`."""

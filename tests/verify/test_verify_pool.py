@@ -1,0 +1,166 @@
+"""The worker pool: hard deadlines, dead workers, deduplication."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+from sampler.verify.answers import two_stage_parsing
+from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.golds import Gold
+from sampler.verify.workers.answer_verifier import AnswerVerifier
+from sampler.verify.workers.pool import VerifyPool, _Lanes
+from sampler.verify.workers.worker import WARM_UP, _request_waiting, warm_up
+from tests.support.paths import REPO_ROOT
+from tests.support.verify_fixtures import PATHOLOGICAL
+
+HALF = Gold(r"\frac{1}{2}")
+
+
+def test_pathological_answer_times_out_within_the_deadline_while_others_finish():
+    deadline = 2.0
+    with VerifyPool(workers=2, deadline_s=deadline) as pool:
+        verifier = AnswerVerifier(pool)
+        # warm the pool up first, so that the timing below is the deadline's alone
+        assert verifier.verify([HALF], [AnswerSpan("0.5")])[0].status == "correct"
+        golds = [HALF, HALF, HALF, HALF, Gold("(3,4]")]
+        spans = [
+            AnswerSpan(r"\frac{2}{4}"),
+            AnswerSpan(PATHOLOGICAL),
+            AnswerSpan("0.4"),
+            AnswerSpan(r"\dfrac{1}{2}"),
+            AnswerSpan("(3,4]"),
+        ]
+        started = time.monotonic()
+        verdicts = verifier.verify(golds, spans)
+        elapsed = time.monotonic() - started
+        assert [v.status for v in verdicts] == [
+            "correct",
+            "timeout",
+            "incorrect",
+            "correct",
+            "correct",
+        ]
+        assert verdicts[1].answer == PATHOLOGICAL  # kept as written, for answer statistics
+        assert pool.timeouts == 1
+        assert deadline <= elapsed < deadline + 4.0
+        # the pool goes on working with the replacement worker
+        assert verifier.verify([HALF], [AnswerSpan("0.25")])[0].status == "incorrect"
+
+
+def test_a_worker_that_dies_marks_its_answer_error_and_the_run_goes_on():
+    with VerifyPool(workers=1, deadline_s=60) as pool:
+        verifier = AnswerVerifier(pool)
+        assert verifier.verify([HALF], [AnswerSpan("0.5")])[0].status == "correct"
+        victims = pool.worker_pids()
+
+        def kill_workers() -> None:
+            for pid in victims:
+                os.kill(pid, signal.SIGKILL)
+
+        timer = threading.Timer(1.0, kill_workers)
+        timer.start()
+        try:
+            verdicts = verifier.verify(
+                [HALF, HALF], [AnswerSpan(PATHOLOGICAL), AnswerSpan(r"\frac{3}{6}")]
+            )
+        finally:
+            timer.cancel()
+        assert [v.status for v in verdicts] == ["error", "correct"]
+        assert "died" in (verdicts[0].detail or "")
+        assert pool.crashes == 1
+        assert pool.worker_pids() != victims
+
+
+def test_each_distinct_pair_is_verified_once():
+    with VerifyPool(workers=2, deadline_s=30) as pool:
+        verifier = AnswerVerifier(pool)
+        spans = [AnswerSpan(a) for a in [r"\frac{1}{2}", "0.5", r"\frac{1}{2}", "0.5", "0.3"]]
+        spans += [None, AnswerSpan("0.3"), AnswerSpan(r"\frac{1}{2}")]
+        golds = [HALF] * len(spans)
+        verdicts = verifier.verify(golds, spans)
+        assert [v.status for v in verdicts] == [
+            "correct",
+            "correct",
+            "correct",
+            "correct",
+            "incorrect",
+            "no_answer",
+            "incorrect",
+            "correct",
+        ]
+        assert verifier.counts.verifier_calls == 3
+        assert verifier.counts.calls_saved == 4
+        # another gold with the same answer is another pair; a repeated pair is free
+        verifier.verify([Gold("0.3"), HALF], [AnswerSpan("0.3"), AnswerSpan("0.5")])
+        assert verifier.counts.verifier_calls == 4
+
+
+def test_integer_pairs_need_no_worker():
+    pool = VerifyPool(workers=1)
+    verifier = AnswerVerifier(pool)
+    verdicts = verifier.verify([Gold("27"), Gold("27")], [AnswerSpan("027"), AnswerSpan("28")])
+    assert [(v.status, v.answer) for v in verdicts] == [("correct", "27"), ("incorrect", "28")]
+    assert pool.worker_pids() == []
+    assert verifier.counts.verifier_calls == 0
+
+
+def test_missing_gold_is_an_error():
+    with VerifyPool(workers=1) as pool:
+        verdict = AnswerVerifier(pool).verify([None], [AnswerSpan("3")])[0]
+    assert verdict.status == "error"
+    assert "gold" in (verdict.detail or "")
+
+
+def test_lanes_keep_neighbouring_tasks_together_and_idle_workers_take_from_the_longest():
+    lanes = _Lanes([(i, None) for i in range(10)], 2)
+
+    def take(slot: int, size: int) -> list[int]:
+        return [i for i, _ in lanes.take(slot, size)]
+
+    assert take(0, 3) == [0, 1, 2]
+    assert take(1, 3) == [5, 6, 7]
+    assert take(0, 3) == [3, 4]
+    assert take(0, 1) == [9]  # its own run is done: the far end of the other one
+    lanes.put_back(1, [(6, None), (7, None)])  # a worker replaced mid-batch
+    assert len(lanes) == 3
+    assert take(1, 8) == [6, 7, 8]
+    assert take(0, 4) == [] and len(lanes) == 0
+    assert [i for i, _ in _Lanes([(0, None)], 3).take(2, 4)] == [0]
+
+
+def test_the_zygote_warms_up_only_until_a_worker_is_asked_for():
+    was = two_stage_parsing.installed()
+    ours, theirs = socket.socketpair()
+    try:
+        assert not _request_waiting(ours)
+        theirs.sendall(b"fork")
+        assert _request_waiting(ours)
+        assert warm_up(stop=lambda: True) == 0
+        answers = iter([False, False, True])
+        assert warm_up(stop=lambda: next(answers)) == 2
+        assert warm_up() == len(WARM_UP)
+    finally:
+        ours.close()
+        theirs.close()
+        if not was:
+            two_stage_parsing.uninstall()
+
+
+def test_workers_load_math_verify_and_two_stage_parsing_but_not_pyarrow():
+    """What the zygote imports is on every run's critical path: nothing it does not need."""
+    probe = (
+        "import sys, sampler.verify.workers.worker as w; w.load();"
+        " from sampler.verify import two_stage_parsing as t;"
+        " print(t.installed(), 'math_verify' in sys.modules, 'pyarrow' in sys.modules)"
+    )
+    root = REPO_ROOT
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["True", "True", "False"]
