@@ -17,7 +17,6 @@ from leash_tui.analysis.answer_stats import answer_entropy, question_answer_stat
 from leash_tui.cli import cli
 from leash_tui.commands import report as report_command
 from leash_tui.report.data import load_report_data
-from sampler.store.side_tables import entropy_samples
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import BenchmarkEntry, ModelEntry
 from sampler.store.shards.writer import (
@@ -26,6 +25,7 @@ from sampler.store.shards.writer import (
     merge_questions,
     questions_table,
 )
+from sampler.store.side_tables import entropy_samples
 from sampler.store.side_tables.answer_classes import answer_class_key
 
 
