@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sampler.benchmarks.presets import PRESETS, load_benchmark
+from sampler.benchmarks.presets import PRESETS, load_benchmark_file
 from sampler.verify.answers.golds import gold_from_question
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "benchmarks"
@@ -40,7 +40,7 @@ def corpus(data: Path, every: int, seed: int = 1) -> list[str]:
         path = data / name / "test.jsonl"
         if not path.exists():
             continue
-        for q in load_benchmark(name, str(path), PRESETS[name].mapping).questions[::every]:
+        for q in load_benchmark_file(name, str(path), PRESETS[name].mapping).questions[::every]:
             gold = gold_from_question(q.gold, q.to_row().get("metadata"))
             if gold is None:
                 continue

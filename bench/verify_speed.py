@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pyarrow as pa
 
-from sampler.benchmarks.presets import PRESETS, load_benchmark
+from sampler.benchmarks.presets import PRESETS, load_benchmark_file
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import BenchmarkEntry, ModelEntry
 from sampler.store.shards.writer import (
@@ -95,7 +95,7 @@ def build_corpus(data: Path, per_benchmark: int, k: int, seed: int = 0) -> tuple
         path = data / name / "test.jsonl"
         if not path.exists():
             continue
-        bench = load_benchmark(name, str(path), PRESETS[name].mapping)
+        bench = load_benchmark_file(name, str(path), PRESETS[name].mapping)
         raw = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         records = [json.loads(line) for line in raw]
         picked = rng.sample(range(len(bench.questions)), min(per_benchmark, len(bench.questions)))

@@ -3,7 +3,9 @@
 ``ray`` is an optional extra (``pip install 'leash[ray]'``): it is imported here, inside
 ``connect``, and nowhere at module level, so ``leash --help`` and every run without
 ``--ray`` never load it. The cluster is the one ``--ray-address`` names, else the one
-``RAY_ADDRESS`` names, else a local one started for this run (and stopped with it).
+``RAY_ADDRESS`` names, else a local one started for this run (and stopped with it). A local
+cluster is bound to the loopback address (``LOCAL_NODE_IP``): it serves this run alone, and
+nothing of it listens on the machine's network address.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ WORKER_ENVIRONMENT = {
     "HF_HUB_DISABLE_PROGRESS_BARS": "1",
     "TOKENIZERS_PARALLELISM": "false",
 }
+
+#: The address a local cluster started by ``connect`` binds to.
+LOCAL_NODE_IP = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ def connect(address: str | None = None) -> Cluster:
                 )
             else:
                 ray.init(
+                    _node_ip_address=LOCAL_NODE_IP,
                     include_dashboard=False,
                     log_to_driver=False,
                     runtime_env=runtime_env,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import SHARED_BENCHMARKS
+from tests.support.paths import BENCHMARK_FILES
 
 
 @pytest.fixture(autouse=True)
@@ -16,7 +16,8 @@ def private_report_cache(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
-def shared_benchmarks() -> Path:
-    if not SHARED_BENCHMARKS.is_dir():
-        pytest.skip(f"real benchmark files not present at {SHARED_BENCHMARKS}")
-    return SHARED_BENCHMARKS
+def benchmark_files() -> Path:
+    """The real benchmark files (MATH-500, AIME 2024, AMC 2023, Minerva, OlympiadBench)."""
+    if not BENCHMARK_FILES.is_dir():  # shipped in tests/data: missing means a broken checkout
+        pytest.fail(f"benchmark files missing at {BENCHMARK_FILES}")
+    return BENCHMARK_FILES

@@ -14,7 +14,7 @@ A group has answer data when some verified sample has an answer or the verifier
 found none (status ``no_answer``); otherwise its answer entropy and gold rank are
 null (its gold share, c/n, is still defined).
 
-Answer entropy is the paper's (support-dynamics.md, "Entropies"): over the first N
+Answer entropy is the paper's (docs/support-dynamics.md, "Entropies"): over the first N
 verified samples of the group by sample index (N = ``entropy_samples``, 32 by default;
 all of them when fewer), with classes by verifier equivalence as store.key_stats makes
 them (all correct samples one class; no answer or truncated: "NA"; any other answer:

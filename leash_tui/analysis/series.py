@@ -4,7 +4,7 @@ A target ``rl@100`` is checkpoint 100 of series ``rl``; the base is step 0 of ev
 series (the paper's Table 4 follows NSCR from step 0 to step 300). Nothing else is
 declared: the names say it all. Pure functions, no I/O.
 
-Per question and step, "in support" is the budget-k rule of support-dynamics.md:
+Per question and step, "in support" is the budget-k rule of docs/support-dynamics.md:
 at least one verified correct sample among the k compared. A question *flips*
 when its support state along the steps (base first) changes more than once, e.g.
 in → out → in: the interesting questions, neither steadily kept nor steadily lost.

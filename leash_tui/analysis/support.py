@@ -1,7 +1,7 @@
 """Support dynamics maths: pass@k, P/E/S/O categories, rates, tests, curves, answer statistics.
 
 Pure functions, no I/O. The definitions are those of the support-dynamics spec
-(support-dynamics.md, after Wu et al., arXiv 2507.14843): a question is in a
+(docs/support-dynamics.md, after Wu et al., arXiv 2507.14843): a question is in a
 model's support at budget k when at least one of k samples is verified correct.
 Only verified samples count: for a model and a question, n is the number of
 verified samples and c the number verified correct.
@@ -204,7 +204,7 @@ def _ratio(num: float, den: float) -> float | None:
 def support_rates(p: float, e: float, s: float, o: float) -> dict[str, float | None]:
     """SRR, NDR, SDS and NSCR from (possibly expected) counts; None where undefined.
 
-    Notes (support-dynamics.md):
+    Notes (docs/support-dynamics.md):
 
     - SRR, support retention rate = P / (P + S)
     - NDR, net discovery rate = E / (P + E)
@@ -272,7 +272,7 @@ def summary_row(
     k: int | None = None,
     entropies: Mapping[str, pa.Table] | None = None,
 ) -> dict[str, Any]:
-    """One row of interchange.md section 2 for the (already compared) questions of a scope."""
+    """One row of docs/interchange.md section 2 for the (already compared) questions of a scope."""
     budget = _scope_budget(questions, k)
     n_b, c_b = int_column(questions, "n_base"), int_column(questions, "c_base")
     n_t, c_t = int_column(questions, "n_target"), int_column(questions, "c_target")
@@ -332,7 +332,7 @@ def summary_rows(
     k: int | None = None,
     entropies: Mapping[str, pa.Table] | None = None,
 ) -> list[dict[str, Any]]:
-    """Rows per benchmark, then per domain, then overall (interchange.md section 2).
+    """Rows per benchmark, then per domain, then overall (docs/interchange.md section 2).
 
     ``questions`` is ``compare_questions(...)``; questions without a category are
     left out. ``domains`` maps benchmark -> domain (see scope_tables for the order).

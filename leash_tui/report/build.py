@@ -45,7 +45,7 @@ _LISTED = 5  # questions named in a note before "and N more"
 
 @dataclass
 class Report:
-    """Rows of interchange.md section 2 (grouped by target), curves, and notes for the user."""
+    """Rows of docs/interchange.md section 2 (grouped by target), curves, and notes for the user."""
 
     base: str
     targets: list[str]
@@ -341,7 +341,7 @@ def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
 
 
 def report_json(report: Report) -> dict[str, Any]:
-    """The interchange.md section 2 document (rows carry "curve" when curves were asked;
+    """The docs/interchange.md section 2 document (rows carry "curve" when curves were asked;
     the optional "grading_agreement" list is there when samples carry source verdicts;
     rows carry "trusted_source_verdicts" when some verdicts are trusted source verdicts;
     the optional "series" list holds the training-series rows, each with ``series`` and

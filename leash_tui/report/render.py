@@ -1,7 +1,7 @@
 """Render a support-dynamics report as a rich table, JSON, CSV, Markdown or LaTeX.
 
 All formats show the same rows: per target, the benchmarks, then the domains, then
-overall. JSON is interchange.md section 2 (numbers unrounded, undefined = null);
+overall. JSON is docs/interchange.md section 2 (numbers unrounded, undefined = null);
 CSV is one flat table for scripts (full precision, undefined = empty cell); the
 table, Markdown and LaTeX are for people (rounded, undefined = en dash) and say
 the epsilon of each budget shown.

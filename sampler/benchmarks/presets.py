@@ -2,7 +2,7 @@
 
 A preset knows one public benchmark's field quirks (float golds, golds inside the
 reference solution, list golds with units, missing ids); a custom mapping names the
-fields of any other file. Both go through ``load_benchmark``, which reports bad
+fields of any other file. Both go through ``load_benchmark_file``, which reports bad
 input (missing field, duplicate id, empty file) naming the file and line.
 """
 
@@ -279,7 +279,7 @@ def questions_from_records(
     return questions
 
 
-def load_benchmark(
+def load_benchmark_file(
     name: str, source: str, mapping: FieldMapping | None = None, domain: str | None = None
 ) -> Benchmark:
     """Load benchmark ``name`` from ``source`` (a path or ``hf:ORG/NAME[:split]``).

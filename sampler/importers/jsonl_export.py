@@ -1,4 +1,4 @@
-"""``leash export``: write a results folder's samples as JSON Lines (interchange.md §1).
+"""``leash export``: write a results folder's samples as JSON Lines (docs/interchange.md §1).
 
 Streams shard by shard, so memory stays flat on any folder size. ``problem``,
 ``gold`` and ``domain`` are written on the first line of each (benchmark,

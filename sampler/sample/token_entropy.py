@@ -1,6 +1,6 @@
 """Token entropy of generated samples, from the top-k log-probabilities an engine returns.
 
-support-dynamics.md defines a token's entropy as H_t = -sum_v p_t(v) ln p_t(v) over the
+docs/support-dynamics.md defines a token's entropy as H_t = -sum_v p_t(v) ln p_t(v) over the
 full vocabulary, and a sample's token entropy as the mean of H_t over its generated
 tokens. Engines such as vLLM return only the k most likely log-probabilities per
 position, so for each position this module computes the top-k part

@@ -94,7 +94,7 @@ def test_epsilon():
 
 # -- rates -----------------------------------------------------------------------------
 def test_rates_hand_values():
-    rates = support_rates(25, 0, 3, 2)  # the interchange.md example row
+    rates = support_rates(25, 0, 3, 2)  # the docs/interchange.md example row
     assert rates["SRR"] == pytest.approx(25 / 28)
     assert rates["NDR"] == 0.0
     assert rates["SDS"] == 0.0  # both defined, SRR + NDR > 0, NDR = 0

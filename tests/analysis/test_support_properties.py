@@ -1,4 +1,4 @@
-"""Property-based tests of the invariants listed in support-dynamics.md."""
+"""Property-based tests of the invariants listed in docs/support-dynamics.md."""
 
 from __future__ import annotations
 

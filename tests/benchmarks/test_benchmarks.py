@@ -13,7 +13,7 @@ from sampler.benchmarks.presets import (
     PRESETS,
     custom_mapping,
     gold_to_text,
-    load_benchmark,
+    load_benchmark_file,
     parse_bench_spec,
 )
 from sampler.errors import LeashError
@@ -29,26 +29,28 @@ EXPECTED_ROWS = {
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_ROWS))
-def test_presets_load_real_files(shared_benchmarks, name):
-    bench = load_benchmark(name, str(shared_benchmarks / name / "test.jsonl"))
+def test_presets_load_real_files(benchmark_files, name):
+    bench = load_benchmark_file(name, str(benchmark_files / name / "test.jsonl"))
     assert len(bench.questions) == EXPECTED_ROWS[name]
     assert len({q.question_id for q in bench.questions}) == EXPECTED_ROWS[name]
     assert all(q.problem.strip() and q.gold for q in bench.questions)
     assert bench.domain == "math"
 
 
-def test_preset_quirks_on_real_files(shared_benchmarks):
-    amc = load_benchmark("amc23", str(shared_benchmarks / "amc23/test.jsonl"))
+def test_preset_quirks_on_real_files(benchmark_files):
+    amc = load_benchmark_file("amc23", str(benchmark_files / "amc23/test.jsonl"))
     assert amc.questions[0].gold == "27"  # JSON float 27.0
-    minerva = load_benchmark("minerva_math", str(shared_benchmarks / "minerva_math/test.jsonl"))
+    minerva = load_benchmark_file("minerva_math", str(benchmark_files / "minerva_math/test.jsonl"))
     assert minerva.questions[0].gold == "1.6"  # last \boxed{} of the solution
     assert minerva.questions[0].question_id == "0"
-    olympiad = load_benchmark("olympiadbench", str(shared_benchmarks / "olympiadbench/test.jsonl"))
+    olympiad = load_benchmark_file(
+        "olympiadbench", str(benchmark_files / "olympiadbench/test.jsonl")
+    )
     units = [q for q in olympiad.questions if "unit" in q.metadata]
     assert units and all(q.metadata["unit"] for q in units)
     multi = [q for q in olympiad.questions if q.metadata.get("is_multiple_answer")]
     assert len(multi) == 94
-    math500 = load_benchmark("math500", str(shared_benchmarks / "math500/test.jsonl"))
+    math500 = load_benchmark_file("math500", str(benchmark_files / "math500/test.jsonl"))
     assert math500.questions[0].question_id == "test/precalculus/807.json"
     assert math500.questions[0].metadata["subject"] == "Precalculus"
 
@@ -83,7 +85,7 @@ def test_every_file_format_gives_the_same_questions(tmp_path):
     loaded = {
         ext: [
             (q.question_id, q.problem, q.gold)
-            for q in load_benchmark("mine", str(tmp_path / f"b.{ext}")).questions
+            for q in load_benchmark_file("mine", str(tmp_path / f"b.{ext}")).questions
         ]
         for ext in ("jsonl", "json", "parquet", "csv")
     }
@@ -103,7 +105,7 @@ def test_custom_mapping(tmp_path):
         ],
     )
     mapping = custom_mapping(problem="q", gold_from_solution="sol", id="key")
-    bench = load_benchmark("custom", str(path), mapping=mapping, domain="algebra")
+    bench = load_benchmark_file("custom", str(path), mapping=mapping, domain="algebra")
     assert [(q.question_id, q.gold) for q in bench.questions] == [("a", "7"), ("b", "\\frac{1}{2}")]
     assert bench.domain == "algebra"
 
@@ -117,13 +119,13 @@ def test_missing_field_names_file_and_line(tmp_path):
         ],
     )
     with pytest.raises(LeashError, match=r"aime\.jsonl line 2: missing field 'problem'"):
-        load_benchmark("aime24", str(path))
+        load_benchmark_file("aime24", str(path))
 
 
 def test_missing_gold_names_line(tmp_path):
     path = write_jsonl(tmp_path / "m.jsonl", [{"problem": "p", "solution": "no box", "idx": 0}])
     with pytest.raises(LeashError, match=r"m\.jsonl line 1: no gold answer"):
-        load_benchmark("minerva_math", str(path))
+        load_benchmark_file("minerva_math", str(path))
 
 
 def test_duplicate_id_names_both_lines(tmp_path):
@@ -139,29 +141,29 @@ def test_duplicate_id_names_both_lines(tmp_path):
         LeashError,
         match=r"d\.jsonl line 3: duplicate question id '7' \(first at .*d\.jsonl line 1\)",
     ):
-        load_benchmark("aime24", str(path))
+        load_benchmark_file("aime24", str(path))
 
 
 def test_invalid_json_names_line(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"problem": "p", "answer": "1"}\n{"problem": oops}\n')
     with pytest.raises(LeashError, match=r"bad\.jsonl line 2: not valid JSON"):
-        load_benchmark("x", str(path))
+        load_benchmark_file("x", str(path))
 
 
 def test_empty_file(tmp_path):
     path = tmp_path / "empty.jsonl"
     path.write_text("\n\n")
     with pytest.raises(LeashError, match=r"empty\.jsonl: no questions"):
-        load_benchmark("x", str(path))
+        load_benchmark_file("x", str(path))
 
 
 def test_unknown_extension_and_missing_file(tmp_path):
     with pytest.raises(LeashError, match="no such file"):
-        load_benchmark("x", str(tmp_path / "nope.jsonl"))
+        load_benchmark_file("x", str(tmp_path / "nope.jsonl"))
     (tmp_path / "b.txt").write_text("hi")
     with pytest.raises(LeashError, match="unknown file type '.txt'"):
-        load_benchmark("x", str(tmp_path / "b.txt"))
+        load_benchmark_file("x", str(tmp_path / "b.txt"))
 
 
 def test_hub_source_without_datasets_is_clear(monkeypatch):
@@ -176,7 +178,7 @@ def test_hub_source_without_datasets_is_clear(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_datasets)
     with pytest.raises(LeashError, match=r"hf:org/aime: .*'datasets' package"):
-        load_benchmark("aime24", "hf:org/aime")
+        load_benchmark_file("aime24", "hf:org/aime")
 
 
 def test_bench_spec_parsing():
@@ -196,7 +198,7 @@ def test_reference_solutions_are_kept_for_perplexity_traces(tmp_path):
             {"problem": "3+3?", "answer": "6"},
         ],
     )
-    questions = load_benchmark("toy", str(path)).questions
+    questions = load_benchmark_file("toy", str(path)).questions
     assert questions[0].metadata["solution"] == "Add: $\\boxed{2}$."
     assert questions[1].metadata["solution"] == "Four: $\\boxed{4}$."  # first non-empty
     assert "solution" not in questions[2].metadata

@@ -134,8 +134,8 @@ def test_subprocess_entry_point(tmp_path):
     assert out.returncode == 0 and "leash-results/1" in out.stdout
 
 
-def test_benchmarks_command(shared_benchmarks):
-    result = run("benchmarks", f"aime24={shared_benchmarks / 'aime24/test.jsonl'}")
+def test_benchmarks_command(benchmark_files):
+    result = run("benchmarks", f"aime24={benchmark_files / 'aime24/test.jsonl'}")
     assert result.exit_code == 0 and "30" in result.output
     assert "olympiadbench" in run("benchmarks").output
 

@@ -1,5 +1,8 @@
 """Snapshots of the explorer's main and question screens on the fixed fixture folder.
 
+Every ``run_before`` ends with ``workers_done``: a snapshot is taken once every worker of the
+app has finished, so a loaded machine cannot catch a pane half drawn.
+
 Regenerate after an intended change with ``pytest tests/explorer/test_explorer_snapshots.py
 --snapshot-update`` and look at the SVGs before committing them.
 """
@@ -15,6 +18,7 @@ from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     open_app,
     wait_loaded,
     wait_ready,
+    workers_done,
     write_fixture,
 )
 from tests.support.folder_builders import build_folder
@@ -85,6 +89,21 @@ async def disagreements_open(pilot) -> None:
         await pilot.pause(0.01)
     app.clear_notifications()  # the "finding…" toast would make the snapshot timing-bound
     await pilot.pause(0.2)
+
+
+@pytest.fixture
+def snap_compare(snap_compare):
+    """pytest-textual-snapshot's ``snap_compare``, whose ``run_before`` then waits for every
+    worker of the app and its animations (``workers_done``)."""
+
+    def compare(app, *, terminal_size, run_before):
+        async def run(pilot) -> None:
+            await run_before(pilot)
+            await workers_done(pilot)
+
+        return snap_compare(app, terminal_size=terminal_size, run_before=run)
+
+    return compare
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

@@ -1,4 +1,4 @@
-"""Import and export of interchange JSONL (interchange.md §1): round trip and every bad input."""
+"""Import and export of interchange JSONL (docs/interchange.md §1): round trip, every bad input."""
 
 from __future__ import annotations
 

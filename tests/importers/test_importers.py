@@ -483,10 +483,10 @@ def test_a_different_gold_for_a_matched_question_is_an_error(tmp_path):
         import_samples("qwen-eval", [Source("rl", tmp_path / "q")], root)
 
 
-def test_qwen_eval_positions_join_the_real_aime24_preset_ids(tmp_path, shared_benchmarks):
-    from sampler.benchmarks.presets import load_benchmark
+def test_qwen_eval_positions_join_the_real_aime24_preset_ids(tmp_path, benchmark_files):
+    from sampler.benchmarks.presets import load_benchmark_file
 
-    bench = load_benchmark("aime24", str(shared_benchmarks / "aime24" / "test.jsonl"))
+    bench = load_benchmark_file("aime24", str(benchmark_files / "aime24" / "test.jsonl"))
     native = tmp_path / "native.jsonl"
     native.write_text(
         "".join(

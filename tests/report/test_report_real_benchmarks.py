@@ -2,7 +2,7 @@
 
 Real ids (math500's "test/precalculus/807.json", aime24's integers) and golds go
 through the writer, the grouping and the report; the expected categories are
-counted here from the verdicts the test itself chose. Skipped without ../shared.
+counted here from the verdicts the test itself chose. The files are in tests/data/benchmarks.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import random
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from sampler.benchmarks.presets import load_benchmark
+from sampler.benchmarks.presets import load_benchmark_file
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import BenchmarkEntry, ModelEntry
 from sampler.store.shards.writer import (
@@ -27,10 +27,10 @@ from tests.support.folder_builders import sample_rows, samples_table
 SAMPLES = 4
 
 
-def test_report_on_real_benchmark_questions(shared_benchmarks, tmp_path, monkeypatch):
+def test_report_on_real_benchmark_questions(benchmark_files, tmp_path, monkeypatch):
     monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path / "cache"))
     benches = [
-        load_benchmark(name, str(shared_benchmarks / name / "test.jsonl"))
+        load_benchmark_file(name, str(benchmark_files / name / "test.jsonl"))
         for name in ("math500", "aime24")
     ]
     root = tmp_path / "results"

@@ -55,6 +55,8 @@ def cluster(tmp_path_factory):
         *ray_command(),
         "start",
         "--head",
+        "--node-ip-address",
+        "127.0.0.1",
         "--num-cpus",
         "2",
         "--port",
@@ -252,3 +254,21 @@ def test_runs_without_ray_never_import_it():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "NO RAY"
+
+
+def test_a_local_cluster_started_for_a_run_listens_on_loopback_only(tmp_path):
+    """With no address, ``--ray`` starts a cluster of its own bound to 127.0.0.1."""
+    probe = (
+        "from sampler.ray_cluster import connect, disconnect\n"
+        "import ray\n"
+        "connect()\n"
+        "print(sorted({n['NodeManagerAddress'] for n in ray.nodes()}))\n"
+        "disconnect()\n"
+    )
+    env = {**os.environ, **RAY_TEST_ENV, "RAY_TMPDIR": str(tmp_path)}
+    env.pop("RAY_ADDRESS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "['127.0.0.1']"

@@ -1,4 +1,4 @@
-"""Token entropy from top-k log-probabilities: the top-k part and bounds of support-dynamics.md."""
+"""Token entropy from top-k log-probabilities: the top-k part and the bounds of the measures doc."""
 
 from __future__ import annotations
 

@@ -107,6 +107,18 @@ def _columns_fit_rows(table) -> bool:
     return True
 
 
+async def workers_done(pilot) -> None:
+    """Wait until every worker of the app (of every screen) has finished and every scheduled
+    animation has run: what a snapshot needs before it is taken, whatever the machine's load."""
+    app = pilot.app
+    for _ in range(3):  # a finishing worker may start another (the summary after the open)
+        await app.workers.wait_for_complete()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        if not any(w.is_running for w in app.workers):
+            return
+
+
 async def wait_ready(pilot, app: ExplorerApp) -> None:
     """Wait until the folder is open and the main screen painted, summary included."""
     for _ in range(2000):

@@ -9,7 +9,6 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: data files the tests ship (reference suites, benchmark files)
 TESTS_DATA = REPO_ROOT / "tests" / "data"
-#: the real benchmark files (``LEASH_BENCHMARKS`` overrides)
-SHARED_BENCHMARKS = Path(
-    os.environ.get("LEASH_BENCHMARKS", REPO_ROOT.parent / "shared" / "data" / "benchmarks")
-)
+#: the real benchmark files the tests read, shipped with the tests (``LEASH_BENCHMARKS``
+#: points them at another copy)
+BENCHMARK_FILES = Path(os.environ.get("LEASH_BENCHMARKS", TESTS_DATA / "benchmarks"))

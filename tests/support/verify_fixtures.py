@@ -14,12 +14,12 @@ from sampler.store.shards.writer import (
     merge_questions,
     questions_table,
 )
-from tests.support.paths import SHARED_BENCHMARKS
+from tests.support.paths import BENCHMARK_FILES
 
 #: The answer that makes sympy compute for minutes (5^(5^3125)...).
 PATHOLOGICAL = r"\dfrac{5^{(5^{(5^{(5^5)})}-4)}-5}{16}"
 
-BENCHMARKS_DIR = SHARED_BENCHMARKS
+BENCHMARKS_DIR = BENCHMARK_FILES
 
 
 def build_folder(

@@ -1,4 +1,4 @@
-"""``leash import`` of sample JSON Lines (interchange.md §1), the default import format.
+"""``leash import`` of sample JSON Lines (docs/interchange.md §1), the default import format.
 
 Each line is one sample and names its benchmark, question, model and sample
 index. Lines are checked one by one (``_LineChecker``) and handed to the shared
@@ -15,7 +15,7 @@ verdict: it is kept as ``source_correct`` only, never as leash's ``correct``/``s
 which ``leash verify`` fills. ``--trust-verdicts`` (``ImportSession``) makes it the
 verdict of samples whose question has no gold, marked as the source's.
 
-A field the format does not define is ignored, as interchange.md asks, but never in
+A field the format does not define is ignored, as docs/interchange.md asks, but never in
 silence: a misspelled optional field (``glod``, ``corect``) would otherwise drop the
 gold or the verdict and send every later message the wrong way. Each unknown field
 gets one warning naming it, its file and first line, and the closest known field;
@@ -45,7 +45,7 @@ from sampler.store.schema import (
 #: source statuses that are a verdict (right or wrong); timeout and error are none
 _JUDGED = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER)
 REQUIRED = ("benchmark", "question_id", "model", "sample", "text")
-#: Every field of interchange.md §1 (what ``leash export`` writes, and what import reads).
+#: Every field of docs/interchange.md §1 (what ``leash export`` writes, and what import reads).
 KNOWN_FIELDS = (
     *REQUIRED,
     "correct",
@@ -169,7 +169,7 @@ class _LineChecker:
     def source_verdict(self) -> bool | None:
         """The source tool's verdict: ``source_correct`` (what export writes), else
         ``correct``, else a ``status`` that says right or wrong (timeout and error say
-        neither). Never leash's own verdict: interchange.md §1."""
+        neither). Never leash's own verdict: docs/interchange.md §1."""
         correct = self.optional("correct", (bool,), "true or false")
         status = self.optional("status", (str,), "a string")
         if status is not None and status not in STATUSES:

@@ -1,6 +1,6 @@
 """The class of a final answer for answer entropy: one key per answer up to notation.
 
-Answer entropy (support-dynamics.md, "Entropies") groups a question's answers into
+Answer entropy (docs/support-dynamics.md, "Entropies") groups a question's answers into
 classes "when the verifier says they are equal", wrong answers included. Running
 math-verify pairwise over every answer at report time is far too slow, so leash uses a
 sound, cheap stand-in, computed once per distinct answer string by ``answer_class_key``:

@@ -1,5 +1,5 @@
 """The first samples of each group, by sample index, with their answer class: what answer
-entropy at a fixed N needs (support-dynamics.md, "Entropies").
+entropy at a fixed N needs (docs/support-dynamics.md, "Entropies").
 
 Answer entropy is measured over the first N samples of a question (by sample index, N =
 32 by default), never over all of them: the plug-in entropy grows with the number of
