@@ -156,7 +156,7 @@ def test_workers_load_math_verify_and_two_stage_parsing_but_not_pyarrow():
     """What the zygote imports is on every run's critical path: nothing it does not need."""
     probe = (
         "import sys, sampler.verify.workers.worker as w; w.load();"
-        " from sampler.verify import two_stage_parsing as t;"
+        " from sampler.verify.answers import two_stage_parsing as t;"
         " print(t.installed(), 'math_verify' in sys.modules, 'pyarrow' in sys.modules)"
     )
     root = REPO_ROOT
