@@ -26,6 +26,9 @@ WORKER_ENVIRONMENT = {
 
 #: The address a local cluster started by ``connect`` binds to.
 LOCAL_NODE_IP = "127.0.0.1"
+#: Ray's own switch for a loopback-only node: with it off (read when ray is first imported),
+#: Ray takes 127.0.0.1 as the node's address instead of resolving it to the machine's.
+LOOPBACK_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
 
 
 @dataclass(frozen=True)
@@ -48,9 +51,13 @@ def import_ray() -> Any:
 
 
 def connect(address: str | None = None) -> Cluster:
-    """Join the cluster at ``address`` (or ``RAY_ADDRESS``), or start a local one."""
-    ray = import_ray()
+    """Join the cluster at ``address`` (or ``RAY_ADDRESS``), or start a local one bound to
+    127.0.0.1."""
     address = address or os.environ.get("RAY_ADDRESS") or None
+    if not address:
+        for name, value in LOOPBACK_ONLY.items():
+            os.environ.setdefault(name, value)
+    ray = import_ray()
     if not ray.is_initialized():
         runtime_env = {"env_vars": {**WORKER_ENVIRONMENT, **_python_path()}}
         try:

@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,7 +35,13 @@ N_QUESTIONS = 12
 K = 16
 #: The test's own loopback cluster runs without token authentication (Ray >= 2.5x enables it
 #: by default for clusters it starts; a user's cluster keeps whatever it has).
-RAY_TEST_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+#: No usage reports, and every node on 127.0.0.1 (Ray resolves 127.0.0.1 to the machine's
+#: address unless its loopback-only switch is set)
+RAY_TEST_ENV = {
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_AUTH_MODE": "disabled",
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+}
 
 
 def ray_command() -> list[str]:
@@ -118,6 +125,7 @@ def sample_args(checkpoints: dict[str, Path], out: Path) -> list[str]:
 def run_leash(args: list[str], address: str | None = None, **kwargs) -> subprocess.Popen:
     env = {**os.environ, **RAY_TEST_ENV}
     env.pop("RAY_ADDRESS", None)
+    env.pop("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")  # leash must bind the cluster itself
     if address:
         env["RAY_ADDRESS"] = address
     return subprocess.Popen(
@@ -256,7 +264,7 @@ def test_runs_without_ray_never_import_it():
     assert out.stdout.strip() == "NO RAY"
 
 
-def test_a_local_cluster_started_for_a_run_listens_on_loopback_only(tmp_path):
+def test_a_local_cluster_started_for_a_run_listens_on_loopback_only():
     """With no address, ``--ray`` starts a cluster of its own bound to 127.0.0.1."""
     probe = (
         "from sampler.ray_cluster import connect, disconnect\n"
@@ -265,10 +273,13 @@ def test_a_local_cluster_started_for_a_run_listens_on_loopback_only(tmp_path):
         "print(sorted({n['NodeManagerAddress'] for n in ray.nodes()}))\n"
         "disconnect()\n"
     )
-    env = {**os.environ, **RAY_TEST_ENV, "RAY_TMPDIR": str(tmp_path)}
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # Ray's socket paths must stay short
+    env = {**os.environ, **RAY_TEST_ENV, "RAY_TMPDIR": temp}
     env.pop("RAY_ADDRESS", None)
+    env.pop("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")  # leash must bind the cluster itself
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300
     )
+    shutil.rmtree(temp, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "['127.0.0.1']"
