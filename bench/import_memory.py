@@ -30,7 +30,7 @@ CHILD = """
 import resource, sys, time
 from pathlib import Path
 sys.path.insert(0, {repo!r})
-from sampler.importers import Source, import_samples
+from sampler.importers.run_import import Source, import_samples
 start = time.perf_counter()
 sources = [Source(m, Path(p)) for m, p in {sources!r}]
 summary = import_samples({fmt!r}, sources, {root!r}, base={base!r})

@@ -11,7 +11,7 @@ from rich.text import Text
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import one_line, visible
 
-FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
+FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval", "verl", "trl")
 
 
 @click.command("import")
@@ -24,7 +24,12 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
     show_default=True,
     help="Format of the input.",
 )
-@click.option("--base", "base", metavar="MODEL", help="The base model (required for a new folder).")
+@click.option(
+    "--base",
+    "base",
+    metavar="MODEL",
+    help="The base model (required for a new folder; verl: MODEL@0 when there is a step 0).",
+)
 @output_option("Results folder to create or extend.", required=True)
 @click.option(
     "--bench",
@@ -36,9 +41,19 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
     " benchmark's questions and verifier from the spec (repeatable).",
 )
 @click.option(
+    "--gold-from",
+    "gold_from",
+    multiple=True,
+    metavar="BENCH=SPEC",
+    help="Join the golds of a benchmark file (SPEC as for --bench) to BENCH's imported"
+    " questions by problem text, for formats that log no gold (TRL); questions left"
+    " without one are named (repeatable).",
+)
+@click.option(
     "--source-metric",
     metavar="NAME",
-    help="lighteval / lm-eval: the metric whose score is the source's verdict.",
+    help="lighteval / lm-eval: the metric whose score is the source's verdict; verl: the"
+    " field (default acc, else score); trl: the reward column (default accuracy_reward).",
 )
 @click.option(
     "--strict",
@@ -58,6 +73,7 @@ def import_(
     output: Path,
     benches: tuple[str, ...],
     source_metric: str | None,
+    gold_from: tuple[str, ...],
     strict: bool,
     trust_verdicts: bool,
 ) -> None:
@@ -68,6 +84,9 @@ def import_(
     --from qwen-eval  MODEL=OUTPUT_DIR    Qwen2.5-Math evaluation harness (--save_outputs)
     --from lighteval  MODEL=DETAILS_DIR   lighteval --save-details Parquet files
     --from lm-eval    MODEL=OUTPUT_DIR    lm-evaluation-harness --log_samples JSONL
+    --from verl       MODEL=DUMP_DIR      verl validation/rollout dumps: MODEL@STEP each
+                                          (MODEL@0 the base); or main_generation Parquet
+    --from trl        MODEL=COMPLETIONS   TRL GRPOTrainer log_completions Parquet: MODEL@STEP
 
     Every record is checked before anything is written: a bad one stops the import
     with its file, line and the field that was expected, and leaves the folder
@@ -80,7 +99,7 @@ def import_(
     on such verdicts.
     """
     from sampler.errors import LeashError
-    from sampler.importers import import_samples, parse_source
+    from sampler.importers.run_import import import_samples, parse_source
 
     parsed = [parse_source(text) for text in sources]
     specs = [b for b in benches if "=" in b]
@@ -97,6 +116,7 @@ def import_(
         strict=strict,
         specs=specs,
         trust_verdicts=trust_verdicts,
+        gold_from=gold_from,
     )
     console = Console(stderr=True, highlight=False)
     for warning in summary.warnings:

@@ -151,6 +151,7 @@ class ImportSession:
         base: str | None,
         model_source: str = "import",
         trust_verdicts: bool = False,
+        base_later: bool = False,
     ):
         self.root = Path(root)
         self.base = base
@@ -161,7 +162,7 @@ class ImportSession:
         if self.is_new:
             if self.root.exists() and (not self.root.is_dir() or any(self.root.iterdir())):
                 raise LeashError(f"{self.root}: exists and is not a leash results folder")
-            if base is None:
+            if base is None and not base_later:  # base_later: the importer sets self.base
                 raise LeashError("--base is required when creating a new results folder")
         else:
             settle(self.root)
@@ -186,6 +187,11 @@ class ImportSession:
         self._spec_sources: dict[str, str] = {}
         self._verifiers: dict[str, str] = {}
         self._spec_noted: set[tuple[str, str]] = set()
+        # --gold-from BENCH=SPEC: normal problem text -> gold, per benchmark
+        self._golds_by_text: dict[str, dict[str, str]] = {}
+        self._gold_sources: dict[str, str] = {}
+        # the folder (run) each (benchmark, question, model) of an evaluation output came from
+        self._group_runs: dict[tuple[str, str, str], int] = {}
         # a work directory of this import's own: inside the folder, or beside a new one
         parent, prefix = (
             (self.root.parent, f".{self.root.name}.import-")
@@ -235,6 +241,16 @@ class ImportSession:
         self._verifiers[bench.name] = bench.verifier
         self._domains[bench.name] = (bench.domain, f"--bench {bench.name}")
 
+    def use_golds(self, bench: Benchmark) -> None:
+        """``--gold-from``: the golds of ``bench``'s questions join the imported questions of
+        benchmark ``bench.name`` without a gold by problem text, at commit (``_join_golds``)."""
+        texts: dict[str, str] = {}
+        for question in bench.questions:
+            if question.problem and question.gold and question.gold.strip():
+                texts[normal_text(question.problem)] = question.gold
+        self._golds_by_text[bench.name] = texts
+        self._gold_sources[bench.name] = bench.source
+
     def _note_spec_question(self, row: dict[str, Any], file_index: int, number: int) -> None:
         benchmark, question_id = row["benchmark"], row["question_id"]
         question = self._spec_questions[benchmark].get(question_id)
@@ -261,6 +277,8 @@ class ImportSession:
         if row["benchmark"] in self._spec_questions:
             self._note_spec_question(row, file_index, number)
         group = (row["benchmark"], row["question_id"], row["model"])
+        if self.model_source not in ("import", "jsonl"):
+            self._check_one_run(group, file_index, number)
         first = self._sample_keys.add(group, row["sample"], file_index, number)
         if first is not None:
             raise LeashError(
@@ -275,6 +293,21 @@ class ImportSession:
         summary.benchmarks[row["benchmark"]] = summary.benchmarks.get(row["benchmark"], 0) + 1
         summary.with_verdict += row.get("status") is not None
         summary.with_source_verdict += row.get("source_correct") is not None
+
+    def _check_one_run(self, group: tuple[str, str, str], file_index: int, number: int) -> None:
+        """An evaluation output numbers its samples itself: the samples of one question and
+        model come from one folder (one run; its seed files side by side). The same question
+        of the same model from two folders is two runs mixed into one model: refused."""
+        first = self._group_runs.setdefault(group, file_index)
+        if first == file_index:
+            return
+        here, there = Path(self.paths[file_index]).parent, Path(self.paths[first]).parent
+        if here != there:
+            raise LeashError(
+                f"{self.where(file_index, number)}: question {group[0]}/{group[1]} of model"
+                f" {group[2]!r} was read from {there} already: {here} and {there} look like"
+                " two runs (or two models); import each as its own MODEL=DIR"
+            )
 
     def _load_questions(self) -> None:
         where = str(self.root / QUESTIONS_FILE)
@@ -392,9 +425,15 @@ class ImportSession:
         summary = self.summary
         if summary.samples == 0:
             raise LeashError("no samples in the input: " + ", ".join(self.paths or sources))
+        self._join_golds()
         if self.trust_verdicts:
             self._trust_staged()
         if self.is_new:
+            if self.base is None:
+                raise LeashError(
+                    "--base is required when creating a new results folder (no step 0 read:"
+                    f" models {', '.join(sorted(summary.models))})"
+                )
             self._create()
         else:
             with folder_lock(self.root):
@@ -406,6 +445,36 @@ class ImportSession:
                 moves = self._prepare(manifest, self.root)
                 commit_moves(self.root, moves, self._work)
         return summary
+
+    def _join_golds(self) -> None:
+        """``--gold-from``: give each question of the named benchmarks without a gold the gold
+        of the benchmark question with the same problem text (white space aside), else of
+        the longest one of at least MIN_CONTAINED_CHARS characters its text contains (a
+        prompt that wraps the problem in an instruction); name the questions left without."""
+        for bench, texts in self._golds_by_text.items():
+            left: list[str] = []
+            long_texts = sorted((t for t in texts if len(t) >= MIN_CONTAINED_CHARS), key=len)
+            for (b, question_id), info in self._questions.items():
+                if b != bench or (info.gold and info.gold.strip()):
+                    continue
+                text = normal_text(info.problem or "")
+                gold = texts.get(text) or next(
+                    (texts[t] for t in reversed(long_texts) if t in text), None
+                )
+                if gold is None:
+                    left.append(f"{question_id} ({_clip(info.problem or '', 40)!r})")
+                    continue
+                info.gold = gold
+                info.changed = True
+                info.metadata = {**(info.metadata or {}), "gold_source": self._gold_sources[b]}
+            if left:
+                more = f" and {len(left) - 5} more" if len(left) > 5 else ""
+                shown = ", ".join(left[:5]) + more
+                self.summary.warnings.append(
+                    f"--gold-from {bench}: {len(left)} question(s) of {bench} have no question of"
+                    f" the same text in {self._gold_sources[bench]} and stay without a gold:"
+                    f" {shown}"
+                )
 
     def _trust_staged(self) -> None:
         """--trust-verdicts: a sample whose question has no gold (leash cannot grade it)

@@ -139,6 +139,23 @@ def refuse_mixed_bench(bench: str | None, path: Path, names: set[str]) -> None:
         )
 
 
+def refuse_mixed_runs(path: Path, task_of_file: dict[Path, str]) -> None:
+    """Refuse a PATH that holds one benchmark's files in several folders: a parent of
+    several models' (or runs') output folders, which would become one model."""
+    folders: dict[str, set[Path]] = {}
+    for file, task in task_of_file.items():
+        folders.setdefault(task, set()).add(file.parent)
+    for task, found in sorted(folders.items()):
+        if len(found) > 1:
+            names = sorted(str(f) for f in found)
+            shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            raise LeashError(
+                f"{path}: the files of benchmark {task} are in {len(found)} folders ({shown}):"
+                " these look like several runs or models; import each folder as its own"
+                " MODEL=DIR"
+            )
+
+
 def task_from_file_name(path: Path, prefix: str) -> str | None:
     """``samples_gsm8k_2024-05-01T12-00-00.123.jsonl`` -> ``gsm8k`` (prefix "samples_")."""
     stem = path.name.rsplit(".", 1)[0]
@@ -184,6 +201,7 @@ def read_harness_source(
     """
     files = find_input_files(path, module.FILE_PATTERN, module.FILES_ARE)
     refuse_mixed_bench(bench, path, {str(module.task_of(f)) for f in files})
+    refuse_mixed_runs(path, {f: bench or str(module.task_of(f)) for f in files})
     for file in files:
         module.read_file(session, model, file, bench, module.task_of(file), source_metric)
 

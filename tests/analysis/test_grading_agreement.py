@@ -21,7 +21,7 @@ from leash_tui.analysis.grading_agreement import (
 from leash_tui.cli import cli
 from leash_tui.commands.info import render_info
 from leash_tui.report.info import describe_results
-from sampler.importers import Source, import_samples
+from sampler.importers.run_import import Source, import_samples
 from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import replace_shard
 from tests.support.eval_outputs import write_qwen_eval

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sampler.errors import LeashError
-from sampler.importers import Source, import_samples, parse_source
+from sampler.importers.run_import import Source, import_samples, parse_source
 from sampler.importers.source_fields import text_question_id
 from sampler.store.shards.reader import Results
 from tests.support.eval_outputs import (

@@ -123,7 +123,7 @@ def test_bad_specs_are_one_line_errors(spec, message):
 def test_partial_score_reaches_the_score_column(tmp_path):
     import pyarrow.parquet as pq
 
-    from sampler.importers import import_samples, parse_source
+    from sampler.importers.run_import import import_samples, parse_source
     from sampler.verify.run import verify_results
     from tests.support.records import write_jsonl
 

@@ -10,7 +10,7 @@ import pytest
 
 from sampler.benchmarks import presets
 from sampler.errors import LeashError
-from sampler.importers import import_samples, parse_source
+from sampler.importers.run_import import import_samples, parse_source
 from sampler.store.manifest import load_manifest
 from sampler.store.schema import BenchmarkEntry, Manifest
 from sampler.verify.run import verify_results

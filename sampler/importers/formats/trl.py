@@ -1,0 +1,161 @@
+"""``leash import --from trl``: TRL ``GRPOTrainer`` completion logs, one checkpoint per step.
+
+Checked against huggingface/trl ``trl/trainer/grpo_trainer.py`` at commit
+f2cd57710ae345ea6428ae95363267fcf38a3dc8 (``GRPOTrainer.log``). With
+``GRPOConfig(log_completions=True)`` the trainer writes, at every logging step,
+
+    OUTPUT_DIR/completions/completions_{global_step:05d}.parquet
+
+(``pd.DataFrame(table).to_parquet``) with one row per completion of the latest generation
+batch (the logs are deques of ``generation_batch_size``):
+
+    step        int    ``state.global_step``                    -> model MODEL@STEP
+    prompt      str    ``batch_decode(prompt_ids, skip_special_tokens=True)``: the chat
+                       template without special tokens            -> problem, template
+                                                                     stripped (chat_template)
+    completion  str    decoded the same way                       -> one sample
+    <reward>    float  one column per reward function, named by the function (NaN where
+                       it returned None)                          -> source_correct when 0/1
+    <extra>     any    columns reward functions logged (``log_extra``), ignored
+    advantage   float  ignored
+
+No gold is logged: give ``--gold-from BENCH=SPEC`` to join the benchmark's golds by problem
+text (else the questions stay without a gold, and leash verify cannot grade them). The
+source verdict is the reward column named by ``--source-metric``, else ``accuracy_reward``
+(TRL's own ``trl.rewards.accuracy_reward``), else the only reward-like (numeric) column;
+none when several are there and none is named. Each file (step) becomes model
+``MODEL@STEP``; its ``num_generations`` completions of a prompt are one question's samples,
+and a group of another size (a generation batch cut by the deque) is named in a warning.
+PATH is the ``completions`` folder (or the run's output_dir) or one file. The benchmark is
+``--bench``, else ``trl``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sampler.errors import LeashError
+from sampler.importers.chat_template import problem_of_prompt
+from sampler.importers.core import ImportSession
+from sampler.importers.source_fields import Fields, refuse_mixed_runs
+from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+
+FORMAT = "trl"
+STEP_FILE = re.compile(r"^completions_(\d+)\.parquet$")
+DEFAULT_BENCH = "trl"
+NOT_REWARDS = ("step", "prompt", "completion", "advantage", "image")
+ACCURACY = "accuracy_reward"
+BATCH_ROWS = 64
+
+
+def read_source(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None,
+    source_metric: str | None,
+) -> list[str]:
+    models = []
+    for step, file in _files(path):
+        name = f"{model}@{step}"
+        _read_file(session, name, file, step, bench or DEFAULT_BENCH, source_metric)
+        models.append(name)
+    return models
+
+
+def _files(path: Path) -> list[tuple[int, Path]]:
+    if path.is_file():
+        match = STEP_FILE.match(path.name)
+        if not match:
+            raise LeashError(
+                f"{path}: not a TRL completions file: expected completions_STEP.parquet"
+            )
+        return [(int(match.group(1)), path)]
+    found = [
+        (int(m.group(1)), p)
+        for p in path.rglob("completions_*.parquet")
+        if p.is_file() and (m := STEP_FILE.match(p.name))
+    ]
+    if not found:
+        raise LeashError(
+            f"{path}: no TRL completions_STEP.parquet files found in any subfolder"
+            " (GRPOConfig(log_completions=True) writes them to OUTPUT_DIR/completions)"
+        )
+    refuse_mixed_runs(path, {p: "trl completions" for _, p in found})
+    return sorted(found)
+
+
+def _read_file(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    step: int,
+    benchmark: str,
+    source_metric: str | None,
+) -> None:
+    index = session.file(path, "row", model)
+    try:
+        handle = pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    schema = handle.schema_arrow
+    if not {"prompt", "completion"} <= set(schema.names):
+        raise LeashError(
+            f"{path}: not a TRL completions file: expected columns 'prompt' and 'completion';"
+            f" found {', '.join(schema.names) or 'none'}"
+        )
+    verdict_column = _verdict_column(schema, source_metric, path)
+    columns = [c for c in ("step", "prompt", "completion", verdict_column) if c]
+    groups = QuestionGroups(session, index)
+    number = 0
+    try:
+        batches = list(handle.iter_batches(batch_size=BATCH_ROWS, columns=columns))
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: cannot be read ({exc})") from exc
+    for batch in batches:
+        for record in batch.to_pylist():
+            number += 1
+            fields = Fields(session.where(index, number), record, FORMAT)
+            prompt = fields.text("prompt", "the prompt text")
+            text = fields.text("completion", "the completion text")
+            assert prompt is not None and text is not None
+            logged = record.get("step")
+            if logged is not None and logged != step:
+                raise fields.fail(f"field 'step' is {logged!r} in the file of step {step}")
+            value = record.get(verdict_column) if verdict_column else None
+            if isinstance(value, float) and math.isnan(value):
+                value = None
+            groups.add(
+                number,
+                benchmark,
+                model,
+                problem_of_prompt(prompt),
+                None,
+                text,
+                score_verdict(value),
+            )
+    if not groups.sizes:
+        raise LeashError(f"{path}: no rows (empty file)")
+    groups.check_sizes()
+
+
+def _verdict_column(schema: pa.Schema, requested: str | None, path: Path) -> str | None:
+    kinds = (pa.types.is_floating, pa.types.is_integer, pa.types.is_boolean)
+    numeric = [
+        f.name for f in schema if f.name not in NOT_REWARDS and any(k(f.type) for k in kinds)
+    ]
+    if requested is not None:
+        if requested not in schema.names:
+            raise LeashError(
+                f"{path}: no column {requested!r} (--source-metric); reward columns here:"
+                f" {', '.join(numeric) or 'none'}"
+            )
+        return requested
+    if ACCURACY in numeric:
+        return ACCURACY
+    return numeric[0] if len(numeric) == 1 else None

@@ -1,0 +1,198 @@
+"""``leash import --from verl``: verl's generation dumps, one checkpoint per step.
+
+Checked against volcengine/verl ``verl/trainer/ppo/ray_trainer.py`` at commit
+00401103a8c8900774aba04b910de5b0af930b99 (``RayPPOTrainer._dump_generations``, called by
+``_validate`` when ``trainer.validation_data_dir`` is set and by ``fit`` when
+``trainer.rollout_data_dir`` is set) and ``verl/trainer/main_generation.py`` at commit
+0d75188ec6995694eb7ef0a01e7f86066d7097b1 (offline generation).
+
+**Step dumps** (``DIR/STEP.jsonl``, written at ``self.global_steps``; the validation run
+before training, ``val_before_train``, is step 0, that is the base model). One line per
+sample:
+
+    input   str    the prompt, ``tokenizer.decode(input_ids, skip_special_tokens=True)``:
+                   the chat template without its special tokens    -> the problem, template
+                                                                      stripped (chat_template)
+    output  str    the completion, decoded the same way             -> one sample
+    gts     any    ``reward_model.ground_truth`` (newer verl only)  -> gold, when present
+    score   float  the reward (``reward_tensor.sum(-1)``)            -> source_correct when 0/1
+    step    int    ``global_steps``, also the file name
+    ...            reward extras of the same length (``acc``, ``pred``, ``reward``, ...):
+                   ``acc`` (0/1 or bool), when present, is the source verdict rather than
+                   ``score``; ``--source-metric NAME`` names another field
+
+Validation repeats every prompt ``val_kwargs.n`` times (``repeat(interleave=True)``) after
+a shuffled loader, and rollout dumps follow batch balancing, so lines carry no order
+leash relies on: samples are grouped by problem text (``trainer_samples``), and a group
+of another size than the file's k is named in a warning. Each ``STEP.jsonl`` becomes model
+``MODEL@STEP``; a new folder's base is ``MODEL@0`` unless ``--base`` says otherwise.
+PATH is the dump folder or one ``STEP.jsonl``; a PATH with step files in several folders
+(a validation and a rollout dump, two runs) is refused, naming them. The benchmark is
+``--bench``, else the dump folder's name.
+
+**Offline generation** (``main_generation.py``: ``dataset.to_parquet(data.output_path)``),
+one row per question: the input dataset's columns plus ``responses`` (list of str, n_samples
+completions); ``prompt`` (``data.prompt_key``) is the chat messages -> the last user
+message is the problem; ``reward_model.ground_truth`` -> gold; ``data_source`` -> the
+benchmark (its last ``/`` part) unless ``--bench``. It is not scored (no source verdict);
+the model is MODEL itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sampler.benchmarks.files import iter_json_lines
+from sampler.errors import LeashError
+from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
+from sampler.importers.core import ImportSession
+from sampler.importers.source_fields import Fields, benchmark_name, refuse_mixed_runs
+from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+
+FORMAT = "verl"
+STEP_FILE = re.compile(r"^(\d+)\.jsonl$")
+PARQUET_COLUMNS = ("data_source", "prompt", "reward_model", "responses")
+BATCH_ROWS = 16
+
+
+def read_source(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    bench: str | None,
+    source_metric: str | None,
+) -> list[str]:
+    if path.is_file() and path.suffix == ".parquet":
+        read_generation_parquet(session, model, path, bench)
+        return [model]
+    files = step_files(path)
+    models = []
+    for step, file in files:
+        benchmark = bench or benchmark_name(file.parent.name, str(file))
+        name = f"{model}@{step}"
+        read_step_file(session, name, file, step, benchmark, source_metric)
+        models.append(name)
+    return models
+
+
+def step_files(path: Path) -> list[tuple[int, Path]]:
+    """The ``STEP.jsonl`` files of a dump, by step; all in one folder (else refused)."""
+    if path.is_file():
+        match = STEP_FILE.match(path.name)
+        if not match:
+            raise LeashError(
+                f"{path}: not a verl dump file: expected STEP.jsonl (0.jsonl, 10.jsonl, ...)"
+                " or the .parquet of main_generation"
+            )
+        return [(int(match.group(1)), path)]
+    found = [
+        (int(m.group(1)), p)
+        for p in path.rglob("*.jsonl")
+        if p.is_file() and (m := STEP_FILE.match(p.name))
+    ]
+    if not found:
+        raise LeashError(
+            f"{path}: no verl STEP.jsonl files found in any subfolder (the dump folder of"
+            " trainer.validation_data_dir or trainer.rollout_data_dir)"
+        )
+    refuse_mixed_runs(path, {p: "verl steps" for _, p in found})
+    return sorted(found)
+
+
+def read_step_file(
+    session: ImportSession,
+    model: str,
+    path: Path,
+    step: int,
+    benchmark: str,
+    source_metric: str | None,
+) -> None:
+    index = session.file(path, "line", model)
+    groups = QuestionGroups(session, index)
+    for number, record in iter_json_lines(path):
+        fields = Fields(session.where(index, number), record, FORMAT)
+        prompt = fields.text("input", "the prompt text")
+        text = fields.text("output", "the completion text")
+        assert prompt is not None and text is not None
+        logged = fields.value("step")
+        if logged is not None and logged != step:
+            raise fields.fail(f"field 'step' is {logged!r} in file {path.name} of step {step}")
+        groups.add(
+            number,
+            benchmark,
+            model,
+            problem_of_prompt(prompt),
+            fields.gold("gts", required=False),
+            text,
+            _verdict(fields, source_metric),
+        )
+    if not groups.sizes:
+        raise LeashError(f"{path}: no samples (empty file)")
+    groups.check_sizes()
+
+
+def _verdict(fields: Fields, source_metric: str | None) -> bool | None:
+    if source_metric is not None:
+        if source_metric not in fields.record:
+            raise fields.fail(
+                f"no field {source_metric!r} (--source-metric); fields here:"
+                f" {', '.join(sorted(fields.record))}"
+            )
+        return score_verdict(fields.record[source_metric])
+    if "acc" in fields.record:
+        return score_verdict(fields.record["acc"])
+    return score_verdict(fields.value("score"))
+
+
+def read_generation_parquet(
+    session: ImportSession, model: str, path: Path, bench: str | None
+) -> None:
+    index = session.file(path, "row", model)
+    groups = QuestionGroups(session, index)
+    for number, record in _rows(path):
+        fields = Fields(session.where(index, number), record, FORMAT)
+        problem = problem_of_messages(fields.value("prompt"))
+        if problem is None:
+            raise fields.expected("prompt", "the chat messages, with a user message")
+        texts = fields.strings("responses", "the list of generated responses")
+        benchmark = bench or _benchmark_of(fields)
+        gold = fields.gold("reward_model.ground_truth", required=False)
+        for text in texts:
+            groups.add(number, benchmark, model, problem, gold, text, None)
+    if not groups.sizes:
+        raise LeashError(f"{path}: no rows (empty file)")
+    groups.check_sizes()
+
+
+def _benchmark_of(fields: Fields) -> str:
+    source = fields.text("data_source", "the data source (or give --bench)")
+    assert source is not None
+    return benchmark_name(source.rstrip("/").rsplit("/", 1)[-1], fields.where)
+
+
+def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        handle = pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    names = set(handle.schema_arrow.names)
+    if not {"prompt", "responses"} <= names:
+        raise LeashError(
+            f"{path}: not a verl generation file: expected columns 'prompt' and 'responses'"
+            f" (main_generation.py); found {', '.join(sorted(names)) or 'none'}"
+        )
+    columns = [c for c in PARQUET_COLUMNS if c in names]
+    number = 0
+    try:
+        for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=columns):
+            for record in batch.to_pylist():
+                number += 1
+                yield number, record
+    except (pa.ArrowException, OSError) as exc:
+        raise LeashError(f"{path}: cannot read row {number + 1} ({exc})") from exc

@@ -1,0 +1,105 @@
+"""What the trainer-dump importers share: questions known by their text, groups of samples.
+
+A trainer's dump (verl, TRL, ...) is one line or row per *sample*, with the prompt as
+the model saw it and no question id, and some trainers reorder samples before dumping
+(verl balances its batches). ``QuestionGroups`` turns such rows into leash samples:
+
+* the question is the prompt's problem text with the chat template stripped
+  (``chat_template.problem_of_prompt``), its id ``text_question_id`` of that text, or the
+  id of the folder's question of the same text (``ImportSession.match_question``);
+* a question's samples are numbered 0, 1, ... in the order read, whatever the order of
+  the rows, and the tool's own score is kept as the source verdict (``source_correct``);
+* ``check_sizes`` compares the groups of one file (a step) with each other: the size most
+  groups have is the file's k, and every group of another size is named in a warning,
+  never merged with another question or split.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from sampler.importers.core import ImportSession
+from sampler.importers.source_fields import resolve_question, text_question_id
+
+
+def score_verdict(value: Any) -> bool | None:
+    """A tool's per-sample score as a verdict: true/false, 1/0 (1.0/0.0); None otherwise."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and math.isfinite(value) and value in (0, 1):
+        return value == 1
+    return None
+
+
+class QuestionGroups:
+    """The samples of one input file, grouped by question (see the module docstring)."""
+
+    def __init__(self, session: ImportSession, file_index: int):
+        self.session = session
+        self.file_index = file_index
+        self.sizes: Counter[tuple[str, str, str]] = Counter()
+        self.problems: dict[tuple[str, str, str], str] = {}
+
+    def add(
+        self,
+        number: int,
+        benchmark: str,
+        model: str,
+        problem: str,
+        gold: str | None,
+        text: str,
+        verdict: bool | None,
+        n_tokens: int | None = None,
+        finish_reason: str | None = None,
+    ) -> None:
+        """Stage one sample of record ``number``; its question is known by ``problem``."""
+        session = self.session
+        where = session.where(self.file_index, number)
+        question_id, recorded = resolve_question(
+            session, benchmark, text_question_id(problem), problem
+        )
+        key = (benchmark, question_id, model)
+        if key not in self.sizes:
+            session.note_question(benchmark, question_id, recorded, gold, where)
+            self.problems[key] = problem
+        elif gold is not None:
+            session.note_question(benchmark, question_id, None, gold, where)
+        self.sizes[key] += 1
+        session.add_sample(
+            {
+                "benchmark": benchmark,
+                "question_id": question_id,
+                "model": model,
+                "sample": session.next_sample_index(benchmark, question_id, model),
+                "text": text,
+                "n_tokens": n_tokens,
+                "finish_reason": finish_reason,
+                "source_correct": verdict,
+            },
+            self.file_index,
+            number,
+        )
+
+    def check_sizes(self) -> None:
+        """Warn about every question whose number of samples differs from the file's k."""
+        if not self.sizes:
+            return
+        k, _ = Counter(self.sizes.values()).most_common(1)[0]
+        odd = [(key, n) for key, n in self.sizes.items() if n != k]
+        if not odd:
+            return
+        shown = "; ".join(
+            f"{_clip(self.problems[key])!r} ({key[1]}): {n}" for key, n in odd[:5]
+        ) + (f"; and {len(odd) - 5} more" if len(odd) > 5 else "")
+        path = self.session.paths[self.file_index]
+        self.session.summary.warnings.append(
+            f"{path}: {len(odd)} of {len(self.sizes)} questions have another number of samples"
+            f" than the {k} most have (kept as they are, each its own question): {shown}"
+        )
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,90 @@
+"""Writers of small trainer dumps (verl, TRL) shaped as the trainers write them.
+
+Built field by field from the writers' code, at the commits the importer modules cite:
+verl ``RayPPOTrainer._dump_generations`` (volcengine/verl 00401103a8c8900774aba04b910de5b0af930b99)
+and ``main_generation.py`` (0d75188ec6995694eb7ef0a01e7f86066d7097b1); TRL
+``GRPOTrainer.log`` (huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8). Prompts are
+ChatML decoded without special tokens, as ``decode(..., skip_special_tokens=True)`` leaves it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from tests.support.eval_outputs import PROBLEMS, completion
+
+SYSTEM = "You are a helpful assistant."
+
+
+def chatml_decoded(problem: str) -> str:
+    """A Qwen chat prompt as verl and TRL log it (special tokens dropped by the decode)."""
+    return f"system\n{SYSTEM}\nuser\n{problem}\nassistant\n"
+
+
+def verl_lines(
+    answers: list[list[str]], step: int, problems=PROBLEMS, gts: bool = True, acc: bool = False
+) -> list[dict]:
+    """One line per sample; ``answers[i]`` are problem i's n answers, interleaved as
+    ``repeat(interleave=True)`` leaves them; score 1.0 where the answer is the gold."""
+    lines = []
+    for (problem, gold), given in zip(problems, answers, strict=False):
+        for answer in given:
+            score = 1.0 if answer == gold else 0.0
+            line = {"input": chatml_decoded(problem), "output": completion(answer)}
+            if gts:
+                line["gts"] = gold
+            line |= {"score": score, "step": step, "reward": score}
+            if acc:
+                line |= {"acc": answer == gold, "pred": answer}
+            lines.append(line)
+    return lines
+
+
+def write_verl_step(folder: Path, step: int, lines: list[dict]) -> Path:
+    """``DIR/STEP.jsonl`` as ``_dump_generations`` writes it (lines joined, one final newline)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{step}.jsonl"
+    path.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n")
+    return path
+
+
+def write_verl_generation(path: Path, answers: list[list[str]], problems=PROBLEMS) -> Path:
+    """main_generation's output: the dataset's columns plus ``responses``."""
+    rows = {
+        "data_source": ["openai/gsm8k"] * len(answers),
+        "prompt": [[{"role": "user", "content": p}] for p, _ in problems[: len(answers)]],
+        "ability": ["math"] * len(answers),
+        "reward_model": [{"ground_truth": g, "style": "rule"} for _, g in problems[: len(answers)]],
+        "extra_info": [{"index": i, "split": "test"} for i in range(len(answers))],
+        "responses": [[completion(a) for a in given] for given in answers],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.table(rows), path)
+    return path
+
+
+def write_trl_completions(
+    output_dir: Path, step: int, answers: list[list[str]], problems=PROBLEMS
+) -> Path:
+    """``OUTPUT_DIR/completions/completions_{step:05d}.parquet``, one row per completion."""
+    table: dict[str, list] = {"step": [], "prompt": [], "completion": []}
+    rewards: list[float] = []
+    lengths: list[float] = []
+    for (problem, gold), given in zip(problems, answers, strict=False):
+        for answer in given:
+            table["step"].append(step)
+            table["prompt"].append(chatml_decoded(problem))
+            table["completion"].append(completion(answer))
+            rewards.append(1.0 if answer == gold else 0.0)
+            lengths.append(0.5)
+    table |= {"accuracy_reward": rewards, "len_reward": lengths}
+    table["advantage"] = [r - 0.5 for r in rewards]
+    folder = output_dir / "completions"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"completions_{step:05d}.parquet"
+    pq.write_table(pa.table(table), path)
+    return path
