@@ -49,6 +49,13 @@ DEFAULT_ENTROPY_SAMPLES = 32
     help="Report only this target (repeatable); default: every target.",
 )
 @click.option(
+    "--base",
+    "base",
+    metavar="NAME",
+    help="Compare with this model instead of the folder's base (any model: two RL"
+    " checkpoints head to head); the other models become the targets.",
+)
+@click.option(
     "--allow-partial",
     is_flag=True,
     help="Leave out questions with no verified sample for a model instead of refusing.",
@@ -83,6 +90,7 @@ def report(
     k: int | None,
     curves: bool,
     targets: tuple[str, ...],
+    base: str | None,
     allow_partial: bool,
     zeta: float,
     entropy_samples: int,
@@ -91,16 +99,28 @@ def report(
     """Support dynamics (P/E/S/O, SRR, NDR, SDS, NSCR, pass@k, tests, entropies) of RESULTS.
 
     One block per target compared with the base: rows per benchmark, then per
-    domain, then overall. Samples not yet verified are not counted as wrong.
+    domain, then overall. Samples not yet verified are not counted as wrong. A folder
+    with one model gets that model's own table (pass@k, curves, entropies).
     """
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()
-    from leash_tui.report.build import build_report
+    from leash_tui.report.build import build_report, single_model
     from leash_tui.report.data import load_report_data
 
     data = load_report_data(results, use_cache=not no_cache, entropy_samples=entropy_samples)
-    built = build_report(data, targets=targets, k=k, allow_partial=allow_partial, curves=curves)
+    alone = single_model(data, targets, base)
+    if alone is not None:
+        from leash_tui.report.model_table import build_model_report, render_model_report
+
+        one = build_model_report(data, alone, k=k, curves=curves)
+        for note in one.notes:
+            click.echo(f"note: {_visible(note)}", err=True)
+        _emit(render_model_report(one, fmt), output)
+        return
+    built = build_report(
+        data, targets=targets, k=k, allow_partial=allow_partial, curves=curves, base=base
+    )
     for note in built.notes:
         click.echo(f"note: {_visible(note)}", err=True)
     if fmt == "table" and output is None:
@@ -116,6 +136,11 @@ def report(
         text = render_table(built, zeta)
     else:
         text = RENDERERS[fmt](built, zeta)
+    _emit(text, output)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """``text`` to stdout, or atomically to ``output``."""
     if output is None:
         click.echo(text, nl=False)
         return

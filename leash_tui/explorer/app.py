@@ -48,13 +48,16 @@ class ExplorerApp(App[None]):
     Toast { padding: 0 1; }
     """
 
-    def __init__(self, results: Results, target: str | None = None) -> None:
+    def __init__(
+        self, results: Results, target: str | None = None, base: str | None = None
+    ) -> None:
         super().__init__()
         self.results = results
         self.model: ExplorerModel | None = None
         #: token/answer entropies: "missing", "computing" or "ready"
         self.entropy_state = "missing"
         self.requested_target = target
+        self.requested_base = base
         name = visible(Path(results.root).resolve().name, keep_newlines=False)
         synthetic = " · SYNTHETIC DEMO" if results.manifest.synthetic else ""
         self.title = f"leash · {name}{synthetic}"
@@ -69,7 +72,9 @@ class ExplorerApp(App[None]):
     def _load_folder(self) -> None:
         try:
             counts, stats = open_counts(self.results)
-            model = ExplorerModel(self.results, counts=counts, answer_stats=stats)
+            model = ExplorerModel(
+                self.results, counts=counts, answer_stats=stats, base=self.requested_base
+            )
             self.entropy_state = "missing" if stats is None else "ready"
             if self.requested_target is not None:
                 model.set_target(self.requested_target)

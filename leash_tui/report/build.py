@@ -83,15 +83,30 @@ def _listing(items: Sequence[str]) -> str:
     return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
 
 
-def _choose_models(data: ReportData, wanted: Sequence[str]) -> tuple[str, list[str], list[str]]:
-    """(base, targets to report, notes); LeashError when the choice is impossible."""
+def _choose_models(
+    data: ReportData, wanted: Sequence[str], base_name: str | None = None
+) -> tuple[str, list[str], list[str]]:
+    """(base, targets to report, notes); LeashError when the choice is impossible.
+
+    ``base_name`` (``--base``) makes any model of the folder the base of the comparison,
+    and every other model (the manifest's base included) a target, so that two
+    checkpoints can be compared head to head."""
     manifest, notes = data.manifest, []
     where = data.root / MANIFEST_FILE
-    if manifest.base is None:
-        raise LeashError(f"{where}: no model has role 'base'; a report compares targets to a base")
-    base = manifest.base.name
-    targets = [m.name for m in manifest.targets]
     sampled = set(data.counts.column("model").to_pylist())
+    if base_name is not None:
+        names = [m.name for m in manifest.models]
+        if base_name not in names:
+            raise LeashError(f"--base {base_name}: no such model in {where} ({', '.join(names)})")
+        base = base_name
+        targets = [n for n in names if n != base]
+    else:
+        if manifest.base is None:
+            raise LeashError(
+                f"{where}: no model has role 'base'; a report compares targets to a base"
+            )
+        base = manifest.base.name
+        targets = [m.name for m in manifest.targets]
     if base not in sampled:
         raise LeashError(f"{data.root}: the base model {base!r} has no samples yet")
     for name in wanted:
@@ -111,6 +126,19 @@ def _choose_models(data: ReportData, wanted: Sequence[str]) -> tuple[str, list[s
     if not chosen:
         raise LeashError(f"{where}: no target model with samples to compare with {base!r}")
     return base, chosen, notes
+
+
+def single_model(data: ReportData, wanted: Sequence[str], base_name: str | None) -> str | None:
+    """The folder's one sampled model when there is nothing to compare it with: it is the
+    base (``--base``, else the manifest's) or the manifest's only model, no other model has
+    samples, and no --target asks for one; None otherwise."""
+    sampled = set(data.counts.column("model").to_pylist())
+    if wanted or len(sampled) != 1:
+        return None
+    (model,) = sampled
+    manifest = data.manifest
+    base = base_name or (manifest.base.name if manifest.base else None)
+    return model if model == base or [m.name for m in manifest.models] == [model] else None
 
 
 def _unverified_note(counts: pa.Table, models: Sequence[str]) -> str | None:
@@ -135,9 +163,12 @@ def build_report(
     k: int | None = None,
     allow_partial: bool = False,
     curves: bool = False,
+    base: str | None = None,
 ) -> Report:
-    """Compare each chosen target with the base; raise LeashError on what cannot be reported."""
-    base, chosen, notes = _choose_models(data, targets)
+    """Compare each chosen target with the base (``base``: any model of the folder, else the
+    manifest's); raise LeashError on what cannot be reported."""
+    explicit = base is not None and (data.manifest.base is None or base != data.manifest.base.name)
+    base, chosen, notes = _choose_models(data, targets, base)
     notes += data.coverage
     trusted = trusted_questions(data.counts, [base, *chosen])
     if trusted:
@@ -201,7 +232,9 @@ def build_report(
         agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
         agreement.sort(key=lambda r: models.index(r["model"]))
         notes += agreement_notes(data.agreement, models)
-    series_rows, series_curves = _series_rows(data, base, chosen, k, entropies, kinds, curves)
+    series_rows, series_curves = (
+        ([], []) if explicit else _series_rows(data, base, chosen, k, entropies, kinds, curves)
+    )  # a series runs from the manifest's base: with another --base there is none
     return Report(
         base,
         chosen,

@@ -85,16 +85,29 @@ class ExplorerModel:
         journal: TriageJournal | None = None,
         counts: pa.Table | None = None,
         answer_stats: pa.Table | None = None,
+        base: str | None = None,
     ):
         self.results = results
         manifest = results.manifest
-        if manifest.base is None:
-            raise LeashError(f"{results.root}: the manifest names no base model")
-        self.base = manifest.base.name
         self.counts = counts if counts is not None else results.verdict_counts()
         self.answer_stats = answer_stats
         present = set(pc.unique(self.counts.column("model")).to_pylist())
-        self.targets = [t.name for t in manifest.targets if t.name in present]
+        #: a --base other than the manifest's: every other model is a target, and no series
+        #: (a training series runs from the manifest's base)
+        self.other_base = base is not None and (manifest.base is None or base != manifest.base.name)
+        if base is not None:
+            names = [m.name for m in manifest.models]
+            if base not in names:
+                raise LeashError(
+                    f"--base {base}: no such model in {results.root} ({', '.join(names)})"
+                )
+            self.base = base
+            self.targets = [n for n in names if n != base and n in present]
+        elif manifest.base is None:
+            raise LeashError(f"{results.root}: the manifest names no base model")
+        else:
+            self.base = manifest.base.name
+            self.targets = [t.name for t in manifest.targets if t.name in present]
         if self.base not in present:
             raise LeashError(f"{results.root}: the base model {self.base!r} has no samples")
         if not self.targets:
@@ -263,6 +276,8 @@ class ExplorerModel:
     # -- training series (targets NAME@STEP) -------------------------------------------------
     def series(self) -> Series | None:
         """The training series the selected target belongs to, or None."""
+        if self.other_base:
+            return None
         try:
             runs = find_series(self.targets)
         except ValueError:

@@ -1,0 +1,168 @@
+"""The report of a folder with one model: its own pass@k, curve and entropies, no comparison.
+
+A folder that holds one model only (a base sampled before any RLVR checkpoint, one
+imported run) has no pair to label P/E/S/O, so ``leash report`` shows this table
+instead of refusing: per benchmark, then domain, then overall, the questions N, the
+budget k (the smallest verified count, or ``--k``), pass@1, pass@k, the expected number
+of questions in the model's support at k (the sum of pass@k), mean token and answer
+entropy, and with ``--curves`` pass@k at k = 1, 2, 4, ... Samples not verified are not
+counted; a question without a verified sample is left out and counted in a note.
+Formats: the terminal table, JSON (``leash-model-report/1``: ``model``, ``rows``), CSV,
+Markdown and LaTeX.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.budget_curves import curve_budgets
+from leash_tui.analysis.pass_at_k import pass_at_k, pass_at_ks
+from leash_tui.analysis.support import compare_questions, int_column, scope_entropies, scope_tables
+from leash_tui.report.data import ReportData
+from leash_tui.safe_text import visible
+from sampler.errors import LeashError
+
+MODEL_REPORT_FORMAT = "leash-model-report/1"
+HEADERS = ("", "k", "N", "support", "pass@1", "pass@k", "token H", "answer H")
+CSV_COLUMNS = (
+    "scope", "name", "model", "k", "N", "support", "pass@1", "pass@k",
+    "token_entropy", "answer_entropy", "curve_k", "curve_pass@k",
+)  # fmt: skip
+
+
+@dataclass
+class ModelReport:
+    """Rows of one model's table (each with ``curve`` when asked) and notes for the user."""
+
+    model: str
+    rows: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+
+
+def build_model_report(
+    data: ReportData, model: str, k: int | None = None, curves: bool = False
+) -> ModelReport:
+    """The one-model table of ``model`` (see the module docstring)."""
+    try:
+        questions = compare_questions(data.counts, model, model, k)
+    except ValueError as exc:
+        raise LeashError(f"--k {k}: {exc}") from None
+    n = int_column(questions, "n_base")
+    notes = [f"{model} is the only model with samples: its own numbers, no comparison"]
+    if (n == 0).any():
+        notes.append(
+            f"{int((n == 0).sum())} question(s) have no verified sample yet, left out"
+            " (run `leash verify`)"
+        )
+    stats = model_stats(data.answer_stats, model)
+    rows = []
+    for scope, name, part in scope_tables(questions, data.domains()):
+        n_q, c_q = int_column(part, "n_base"), int_column(part, "c_base")
+        budget = int(n_q.min()) if k is None else k
+        at_k = pass_at_k(n_q, c_q, budget)
+        token, answer = scope_entropies(part, stats)
+        row: dict[str, Any] = {
+            "scope": scope,
+            "name": name,
+            "model": model,
+            "k": budget,
+            "N": part.num_rows,
+            "support": float(at_k.sum()),
+            "pass@1": float(np.mean(c_q / n_q)),
+            "pass@k": float(np.mean(at_k)),
+            "token_entropy": token,
+            "answer_entropy": answer,
+        }
+        if curves:
+            ks = curve_budgets(budget)
+            values = pass_at_ks(n_q, c_q, ks).mean(axis=0)
+            row["curve"] = [{"k": kk, "pass@k": float(v)} for kk, v in zip(ks, values, strict=True)]
+        rows.append(row)
+    if not rows:
+        raise LeashError(f"{data.root}: no question has verified samples of {model} to report")
+    return ModelReport(model, rows, notes)
+
+
+def _number(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    label = row["name"] if row["scope"] == "benchmark" else f"{row['scope']}: {row['name']}"
+    return [
+        visible(label, keep_newlines=False),
+        str(row["k"]),
+        str(row["N"]),
+        _number(row["support"], 1),
+        _number(row["pass@1"]),
+        _number(row["pass@k"]),
+        _number(row["token_entropy"]),
+        _number(row["answer_entropy"]),
+    ]
+
+
+def _curve_lines(row: dict[str, Any]) -> list[list[str]]:
+    return [
+        [f"  k={p['k']}", "", "", "", "", _number(p["pass@k"]), "", ""]
+        for p in row.get("curve", [])
+    ]
+
+
+def render_model_report(report: ModelReport, fmt: str) -> str:
+    """``report`` as text in ``fmt`` (table, json, csv, markdown, latex)."""
+    if fmt == "json":
+        document = {"format": MODEL_REPORT_FORMAT, "model": report.model, "rows": report.rows}
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for row in report.rows:
+            base = [row[c] for c in CSV_COLUMNS[:10]]
+            writer.writerow([_csv_cell(v) for v in [*base, "", ""]])
+            for point in row.get("curve", []):
+                writer.writerow([_csv_cell(v) for v in [*base[:3], *[""] * 7, *point.values()]])
+        return out.getvalue()
+    lines = []
+    for row in report.rows:
+        lines += [_cells(row), *_curve_lines(row)]
+    title = f"{visible(report.model, keep_newlines=False)} (one model)"
+    if fmt == "markdown":
+        esc = [[c.replace("|", "\\|") for c in cells] for cells in lines]
+        bold = title.replace("|", "\\|")
+        text = [f"**{bold}**", "", "| " + " | ".join(HEADERS) + " |"]
+        text.append("|" + "|".join(["---"] + ["---:"] * (len(HEADERS) - 1)) + "|")
+        text += ["| " + " | ".join(cells) + " |" for cells in esc]
+        return "\n".join(text) + "\n"
+    if fmt == "latex":
+        from leash_tui.report.render import latex_escape
+
+        text = ["\\begin{tabular}{l" + "r" * (len(HEADERS) - 1) + "}", "\\hline"]
+        text.append(" & ".join(latex_escape(h) for h in HEADERS) + " \\\\ \\hline")
+        text += [" & ".join(latex_escape(c) for c in cells) + " \\\\" for cells in lines]
+        text += ["\\hline", "\\end{tabular}", f"% {latex_escape(title)}"]
+        return "\n".join(text) + "\n"
+    widths = [max(len(h), *(len(c[i]) for c in lines)) for i, h in enumerate(HEADERS)]
+
+    def line(cells: list[str] | tuple[str, ...]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        return "  ".join([first, *rest]).rstrip()
+
+    return "\n".join([title, line(HEADERS), *map(line, lines)]) + "\n"
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        text = visible(value, keep_newlines=False)
+        return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return value
