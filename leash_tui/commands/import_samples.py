@@ -11,7 +11,7 @@ from rich.text import Text
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import one_line, visible
 
-FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval", "verl", "trl")
+FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval", "verl", "trl", "nemo-skills", "skyrl")
 
 
 @click.command("import")
@@ -87,6 +87,8 @@ def import_(
     --from verl       MODEL=DUMP_DIR      verl validation/rollout dumps: MODEL@STEP each
                                           (MODEL@0 the base); or main_generation Parquet
     --from trl        MODEL=COMPLETIONS   TRL GRPOTrainer log_completions Parquet: MODEL@STEP
+    --from nemo-skills MODEL=EVAL_RESULTS NeMo-Skills output-rs<seed>.jsonl, a sample each
+    --from skyrl      MODEL=DUMPED_EVALS  SkyRL global_step_<N>_evals: MODEL@N each
 
     Every record is checked before anything is written: a bad one stops the import
     with its file, line and the field that was expected, and leaves the folder

@@ -51,6 +51,11 @@ FORMATS: dict[str, tuple[str, str]] = {
         "verl validation_data_dir / rollout_data_dir (STEP.jsonl) or generation Parquet",
     ),
     "trl": ("sampler.importers.formats.trl", "TRL GRPOTrainer completions/completions_*.parquet"),
+    "nemo-skills": (
+        "sampler.importers.formats.nemo_skills",
+        "NeMo-Skills eval-results/<benchmark>/output-rs<seed>.jsonl",
+    ),
+    "skyrl": ("sampler.importers.formats.skyrl", "SkyRL dumped_evals/global_step_<N>_evals"),
 }
 #: File endings of pickles, which leash never opens (unpickling runs the file's code).
 PICKLED = (".pt", ".pth", ".pkl", ".pickle")

@@ -17,6 +17,8 @@ from sampler.store.shards.reader import Results
 from tests.support.eval_outputs import PROBLEMS, write_qwen_eval
 from tests.support.trainer_dumps import (
     verl_lines,
+    write_nemo_skills,
+    write_skyrl_step,
     write_trl_completions,
     write_verl_generation,
     write_verl_step,
@@ -257,3 +259,51 @@ def test_the_same_question_of_one_model_from_two_runs_is_refused(tmp_path):
     write_qwen_eval(tmp_path / "run1", "math500", [["2"], ["6"]], seed=1)
     summary = import_samples("qwen-eval", [Source("m", tmp_path / "run1")], tmp_path / "r", "m")
     assert summary.models == {"m": 4}
+
+
+# -- NeMo-Skills ------------------------------------------------------------------------------
+
+
+def test_nemo_skills_seed_files_are_samples_and_questions_are_texts(tmp_path):
+    results = tmp_path / "eval-results"
+    write_nemo_skills(results, "math500", 0, ["2", "5", "3"])
+    write_nemo_skills(results, "math500", 1, ["2", "6", "1"])
+    write_nemo_skills(results, "aime24", 0, ["2"])
+    summary = import_samples("nemo-skills", [Source("m", results)], tmp_path / "r", base="m")
+    assert summary.benchmarks == {"math500": 6, "aime24": 1}
+    rows = {(r["benchmark"], r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
+    assert rows[("math500", qid(1), 0)]["source_correct"] is False
+    assert rows[("math500", qid(1), 1)]["source_correct"] is True
+    assert questions(tmp_path / "r")[qid(2)]["gold"] == "3"
+
+
+def test_nemo_skills_parent_of_two_models_is_refused(tmp_path):
+    for name in ("base", "rl"):
+        write_nemo_skills(tmp_path / "runs" / name / "eval-results", "math500", 0, ["2"])
+    with pytest.raises(LeashError, match=r"benchmark math500 are in 2 folders"):
+        import_samples("nemo-skills", [Source("m", tmp_path / "runs")], tmp_path / "r", base="m")
+
+
+# -- SkyRL ------------------------------------------------------------------------------------
+
+
+def test_skyrl_dumped_evals_are_a_checkpoint_series(tmp_path):
+    dumped = tmp_path / "export" / "dumped_evals"
+    write_skyrl_step(dumped, 0, [["2", "3"], ["5", "5"]])
+    write_skyrl_step(dumped, 10, [["2", "2"], ["6", "5"]])
+    summary = import_samples("skyrl", [Source("sky", dumped)], tmp_path / "r")
+    manifest = Results.open(tmp_path / "r").manifest
+    assert manifest.base.name == "sky@0" and [t.name for t in manifest.targets] == ["sky@10"]
+    assert summary.benchmarks == {"gsm8k": 8}
+    rows = {(r["model"], r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
+    assert rows[("sky@10", qid(1), 0)]["source_correct"] is True
+    assert rows[("sky@10", qid(1), 1)]["source_correct"] is False
+    assert rows[("sky@0", qid(0), 0)]["text"].endswith("$.")  # <|im_end|> dropped
+    assert questions(tmp_path / "r")[qid(1)]["problem"] == PROBLEMS[1][0]
+    assert questions(tmp_path / "r")[qid(1)]["gold"] == "6"
+
+
+def test_skyrl_eval_only_is_the_model_itself(tmp_path):
+    write_skyrl_step(tmp_path / "dumped_evals", None, [["2"]])
+    summary = import_samples("skyrl", [Source("m", tmp_path / "dumped_evals")], tmp_path / "r", "m")
+    assert summary.models == {"m": 1}

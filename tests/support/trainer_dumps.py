@@ -1,10 +1,13 @@
-"""Writers of small trainer dumps (verl, TRL) shaped as the trainers write them.
+"""Writers of small trainer dumps (verl, TRL, NeMo-Skills, SkyRL) shaped as the tools write them.
 
 Built field by field from the writers' code, at the commits the importer modules cite:
 verl ``RayPPOTrainer._dump_generations`` (volcengine/verl 00401103a8c8900774aba04b910de5b0af930b99)
 and ``main_generation.py`` (0d75188ec6995694eb7ef0a01e7f86066d7097b1); TRL
-``GRPOTrainer.log`` (huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8). Prompts are
-ChatML decoded without special tokens, as ``decode(..., skip_special_tokens=True)`` leaves it.
+``GRPOTrainer.log`` (huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8); NeMo-Skills
+``generate.py``/``evaluator/math.py`` (NVIDIA/NeMo-Skills 0b012df8a09cd4730d31b16e90a0d8f13d145fb8);
+SkyRL ``dump_per_dataset_eval_results`` (NovaSky-AI/SkyRL 05885025fabff452b330e085e8db0a4196e8f261).
+verl and TRL prompts are ChatML decoded without special tokens, as ``decode(...,
+skip_special_tokens=True)`` leaves them; SkyRL's keep them.
 """
 
 from __future__ import annotations
@@ -87,4 +90,66 @@ def write_trl_completions(
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"completions_{step:05d}.parquet"
     pq.write_table(pa.table(table), path)
+    return path
+
+
+def write_nemo_skills(
+    eval_results: Path, benchmark: str, seed: int, answers: list[str], problems=PROBLEMS
+) -> Path:
+    """``eval-results/<benchmark>/output-rs<seed>.jsonl``: the data point's fields, the
+    generation, and the math evaluator's ``predicted_answer`` / ``symbolic_correct``."""
+    folder = eval_results / benchmark
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"output-rs{seed}.jsonl"
+    lines = []
+    for (problem, gold), answer in zip(problems, answers, strict=False):
+        lines.append(
+            {
+                "generation": completion(answer),
+                "num_generated_tokens": 12,
+                "problem": problem,
+                "expected_answer": gold,
+                "predicted_answer": answer,
+                "symbolic_correct": answer == gold,
+            }
+        )
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def chatml(problem: str) -> str:
+    """A Qwen chat prompt with its special tokens, as SkyRL's ``tokenizer.decode`` keeps them."""
+    return (
+        f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{problem}<|im_end|>\n"
+        "<|im_start|>assistant\n"
+    )
+
+
+def write_skyrl_step(
+    dumped_evals: Path, step: int | None, answers: list[list[str]], problems=PROBLEMS
+) -> Path:
+    """``dumped_evals/global_step_<N>_evals/<data_source>.jsonl`` (``eval_only`` for None),
+    plus the ``aggregated_results.jsonl`` beside it."""
+    folder = dumped_evals / ("eval_only" if step is None else f"global_step_{step}_evals")
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for (problem, gold), given in zip(problems, answers, strict=False):
+        for answer in given:
+            lines.append(
+                {
+                    "input_prompt": chatml(problem),
+                    "output_response": completion(answer) + "<|im_end|>",
+                    "score": [0.0, 1.0 if answer == gold else 0.0],
+                    "stop_reason": "stop",
+                    "env_class": "gsm8k",
+                    "env_extras": {
+                        "reward_spec": {"method": "rule", "ground_truth": gold},
+                        "extra_info": {"split": "test"},
+                    },
+                    "data_source": "openai/gsm8k",
+                }
+            )
+    path = folder / "openai_gsm8k.jsonl"
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+    (folder / "aggregated_results.jsonl").write_text(json.dumps({"eval/avg_score": 0.5}) + "\n")
     return path
