@@ -452,6 +452,12 @@ class ImportSession:
         the longest one of at least MIN_CONTAINED_CHARS characters its text contains (a
         prompt that wraps the problem in an instruction); name the questions left without."""
         for bench, texts in self._golds_by_text.items():
+            if bench not in self.summary.benchmarks:
+                raise LeashError(
+                    f"--gold-from {bench}: this import has no benchmark {bench!r} (benchmarks:"
+                    f" {', '.join(sorted(self.summary.benchmarks))}); name the benchmark with"
+                    " --bench, or --gold-from the benchmark named there"
+                )
             left: list[str] = []
             long_texts = sorted((t for t in texts if len(t) >= MIN_CONTAINED_CHARS), key=len)
             for (b, question_id), info in self._questions.items():

@@ -188,6 +188,15 @@ def test_trl_completions_steps_and_golds_joined_by_text(tmp_path):
     assert verdicts[("grpo@20", qid(1), 1)]["source_correct"] is True
 
 
+def test_gold_from_a_benchmark_the_import_lacks_is_refused(tmp_path):
+    write_trl_completions(tmp_path / "o", 5, [["2"]])
+    bench = benchmark_file(tmp_path, PROBLEMS)
+    with pytest.raises(LeashError, match=r"--gold-from math: this import has no benchmark 'math'"):
+        import_samples(
+            "trl", [Source("g", tmp_path / "o")], tmp_path / "r", "g@5", gold_from=[f"math={bench}"]
+        )
+
+
 def test_trl_without_gold_from_has_no_golds_and_a_named_reward_column(tmp_path):
     out = tmp_path / "o"
     write_trl_completions(out, 5, [["2", "1"]])
