@@ -11,7 +11,19 @@ from rich.text import Text
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import one_line, visible
 
-FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval", "verl", "trl", "nemo-skills", "skyrl")
+#: sampler.importers.run_import.FORMATS, repeated so that ``leash --help`` imports no sampler
+#: (tests/importers/test_trainer_importers.py checks they agree)
+FORMAT_NAMES = (
+    "jsonl",
+    "qwen-eval",
+    "lighteval",
+    "lm-eval",
+    "verl",
+    "trl",
+    "nemo-skills",
+    "skyrl",
+    "verifiers",
+)
 
 
 @click.command("import")
@@ -89,6 +101,7 @@ def import_(
     --from trl        MODEL=COMPLETIONS   TRL GRPOTrainer log_completions Parquet: MODEL@STEP
     --from nemo-skills MODEL=EVAL_RESULTS NeMo-Skills output-rs<seed>.jsonl, a sample each
     --from skyrl      MODEL=DUMPED_EVALS  SkyRL global_step_<N>_evals: MODEL@N each
+    --from verifiers  MODEL=RUN_DIR       verifiers/prime-rl vf-eval results.jsonl
 
     Every record is checked before anything is written: a bad one stops the import
     with its file, line and the field that was expected, and leaves the folder

@@ -56,6 +56,10 @@ FORMATS: dict[str, tuple[str, str]] = {
         "NeMo-Skills eval-results/<benchmark>/output-rs<seed>.jsonl",
     ),
     "skyrl": ("sampler.importers.formats.skyrl", "SkyRL dumped_evals/global_step_<N>_evals"),
+    "verifiers": (
+        "sampler.importers.formats.verifiers",
+        "verifiers / prime-rl vf-eval outputs/evals/<env>--<model>/<run>/results.jsonl",
+    ),
 }
 #: File endings of pickles, which leash never opens (unpickling runs the file's code).
 PICKLED = (".pt", ".pth", ".pkl", ".pickle")

@@ -53,12 +53,15 @@ class QuestionGroups:
         verdict: bool | None,
         n_tokens: int | None = None,
         finish_reason: str | None = None,
+        question_id: str | None = None,
     ) -> None:
-        """Stage one sample of record ``number``; its question is known by ``problem``."""
+        """Stage one sample of record ``number``; its question is known by ``problem`` (and
+        by ``question_id`` where the tool gives one; the folder's question of the same text
+        still comes first)."""
         session = self.session
         where = session.where(self.file_index, number)
         question_id, recorded = resolve_question(
-            session, benchmark, text_question_id(problem), problem
+            session, benchmark, question_id or text_question_id(problem), problem
         )
         key = (benchmark, question_id, model)
         if key not in self.sizes:

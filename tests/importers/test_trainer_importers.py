@@ -20,6 +20,7 @@ from tests.support.trainer_dumps import (
     write_nemo_skills,
     write_skyrl_step,
     write_trl_completions,
+    write_verifiers_run,
     write_verl_generation,
     write_verl_step,
 )
@@ -223,6 +224,9 @@ def test_formats_follow_one_of_the_importer_protocols():
             continue
         module = importlib.import_module(module_name)
         assert isinstance(module, HarnessFormat) != isinstance(module, SourceFormat), name
+    from leash_tui.commands.import_samples import FORMAT_NAMES
+
+    assert FORMAT_NAMES == tuple(FORMATS)
 
 
 def test_pickled_dumps_are_refused_unopened(tmp_path):
@@ -316,3 +320,36 @@ def test_skyrl_eval_only_is_the_model_itself(tmp_path):
     write_skyrl_step(tmp_path / "dumped_evals", None, [["2"]])
     summary = import_samples("skyrl", [Source("m", tmp_path / "dumped_evals")], tmp_path / "r", "m")
     assert summary.models == {"m": 1}
+
+
+# -- verifiers (prime-rl) -----------------------------------------------------------------------
+
+
+def test_verifiers_results_group_rollouts_by_example(tmp_path):
+    write_verifiers_run(tmp_path / "outputs", "math-python", "org/rl", [["2", "1"], ["6", "6"]])
+    summary = import_samples(
+        "verifiers", [Source("rl", tmp_path / "outputs")], tmp_path / "r", "rl"
+    )
+    assert summary.benchmarks == {"math-python": 4}
+    rows = {(r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
+    assert [rows[("0", i)]["source_correct"] for i in (0, 1)] == [True, False]
+    assert rows[("1", 1)]["text"].endswith("\\boxed{6}$.")
+    assert questions(tmp_path / "r")["1"] == questions(tmp_path / "r")["1"] | {
+        "problem": PROBLEMS[1][0],
+        "gold": "6",
+    }
+    import_samples(
+        "verifiers",
+        [Source("rl", tmp_path / "outputs")],
+        tmp_path / "s",
+        "rl",
+        source_metric="format_reward",
+    )
+    assert {r["source_correct"] for r in samples(tmp_path / "s")} == {None}
+
+
+def test_verifiers_two_runs_under_one_path_are_refused(tmp_path):
+    write_verifiers_run(tmp_path / "outputs", "math-python", "org/base", [["2"]])
+    write_verifiers_run(tmp_path / "outputs", "math-python", "org/rl", [["2"]])
+    with pytest.raises(LeashError, match=r"benchmark math-python are in 2 folders"):
+        import_samples("verifiers", [Source("m", tmp_path / "outputs")], tmp_path / "r", "m")

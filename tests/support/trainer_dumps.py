@@ -5,7 +5,8 @@ verl ``RayPPOTrainer._dump_generations`` (volcengine/verl 00401103a8c8900774aba0
 and ``main_generation.py`` (0d75188ec6995694eb7ef0a01e7f86066d7097b1); TRL
 ``GRPOTrainer.log`` (huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8); NeMo-Skills
 ``generate.py``/``evaluator/math.py`` (NVIDIA/NeMo-Skills 0b012df8a09cd4730d31b16e90a0d8f13d145fb8);
-SkyRL ``dump_per_dataset_eval_results`` (NovaSky-AI/SkyRL 05885025fabff452b330e085e8db0a4196e8f261).
+SkyRL ``dump_per_dataset_eval_results`` (NovaSky-AI/SkyRL 05885025fabff452b330e085e8db0a4196e8f261);
+verifiers ``save_outputs`` (PrimeIntellect-ai/verifiers a60a606ecc4d309247edf9ff92c3eabca362781f).
 verl and TRL prompts are ChatML decoded without special tokens, as ``decode(...,
 skip_special_tokens=True)`` leaves them; SkyRL's keep them.
 """
@@ -152,4 +153,39 @@ def write_skyrl_step(
     path = folder / "openai_gsm8k.jsonl"
     path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
     (folder / "aggregated_results.jsonl").write_text(json.dumps({"eval/avg_score": 0.5}) + "\n")
+    return path
+
+
+def write_verifiers_run(
+    outputs: Path, env_id: str, model: str, answers: list[list[str]], problems=PROBLEMS
+) -> Path:
+    """``outputs/evals/<env_id>--<model>/<run>/results.jsonl`` and its ``metadata.json``,
+    one ``RolloutOutput`` line per rollout (verifiers' ``save_outputs``)."""
+    folder = outputs / "evals" / f"{env_id}--{model.replace('/', '--')}" / "1a2b3c4d"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for example_id, ((problem, gold), given) in enumerate(zip(problems, answers, strict=False)):
+        for answer in given:
+            reward = 1.0 if answer == gold else 0.0
+            lines.append(
+                {
+                    "example_id": example_id,
+                    "prompt": [
+                        {"role": "system", "content": SYSTEM},
+                        {"role": "user", "content": problem},
+                    ],
+                    "completion": [{"role": "assistant", "content": completion(answer)}],
+                    "answer": gold,
+                    "reward": reward,
+                    "metrics": {"correct_answer": reward, "format_reward": 0.5},
+                    "timing": {"generation_ms": 10.0, "scoring_ms": 1.0, "total_ms": 11.0},
+                    "is_completed": True,
+                    "is_truncated": False,
+                    "info": {},
+                }
+            )
+    path = folder / "results.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    metadata = {"env_id": env_id, "model": model, "num_examples": len(answers)}
+    (folder / "metadata.json").write_text(json.dumps(metadata))
     return path
