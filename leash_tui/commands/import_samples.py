@@ -22,6 +22,7 @@ FORMAT_NAMES = (
     "trl",
     "nemo-skills",
     "skyrl",
+    "nemo-rl",
     "verifiers",
 )
 
@@ -101,6 +102,7 @@ def import_(
     --from trl        MODEL=COMPLETIONS   TRL GRPOTrainer log_completions Parquet: MODEL@STEP
     --from nemo-skills MODEL=EVAL_RESULTS NeMo-Skills output-rs<seed>.jsonl, a sample each
     --from skyrl      MODEL=DUMPED_EVALS  SkyRL global_step_<N>_evals: MODEL@N each
+    --from nemo-rl    MODEL=SAVE_PATH     NeMo-RL eval evaluation_data.json
     --from verifiers  MODEL=RUN_DIR       verifiers/prime-rl vf-eval results.jsonl
 
     Every record is checked before anything is written: a bad one stops the import

@@ -56,6 +56,7 @@ FORMATS: dict[str, tuple[str, str]] = {
         "NeMo-Skills eval-results/<benchmark>/output-rs<seed>.jsonl",
     ),
     "skyrl": ("sampler.importers.formats.skyrl", "SkyRL dumped_evals/global_step_<N>_evals"),
+    "nemo-rl": ("sampler.importers.formats.nemo_rl", "NeMo-RL eval save_path/evaluation_data.json"),
     "verifiers": (
         "sampler.importers.formats.verifiers",
         "verifiers / prime-rl vf-eval outputs/evals/<env>--<model>/<run>/results.jsonl",

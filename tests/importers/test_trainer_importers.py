@@ -17,6 +17,7 @@ from sampler.store.shards.reader import Results
 from tests.support.eval_outputs import PROBLEMS, write_qwen_eval
 from tests.support.trainer_dumps import (
     verl_lines,
+    write_nemo_rl,
     write_nemo_skills,
     write_skyrl_step,
     write_trl_completions,
@@ -353,3 +354,29 @@ def test_verifiers_two_runs_under_one_path_are_refused(tmp_path):
     write_verifiers_run(tmp_path / "outputs", "math-python", "org/rl", [["2"]])
     with pytest.raises(LeashError, match=r"benchmark math-python are in 2 folders"):
         import_samples("verifiers", [Source("m", tmp_path / "outputs")], tmp_path / "r", "m")
+
+
+# -- NeMo-RL ----------------------------------------------------------------------------------
+
+
+def test_nemo_rl_evaluation_data_with_python_reprs(tmp_path):
+    write_nemo_rl(tmp_path / "eval_out", [["2", "3"], ["6", "6"]])
+    summary = import_samples("nemo-rl", [Source("rl", tmp_path / "eval_out")], tmp_path / "r", "rl")
+    assert summary.benchmarks == {"math500": 4}
+    found = questions(tmp_path / "r")
+    assert found[qid(0)]["problem"] == PROBLEMS[0][0] and found[qid(0)]["gold"] == "2"
+    verdicts = sorted(
+        (r["question_id"] == qid(0), r["source_correct"]) for r in samples(tmp_path / "r")
+    )
+    assert verdicts == [(False, True), (False, True), (True, False), (True, True)]
+
+
+def test_nemo_rl_repr_is_never_run(tmp_path):
+    path = write_nemo_rl(tmp_path / "eval_out", [["2"]])
+    document = json.loads(path.read_text())
+    hostile = "__import__('os').system('touch " + str(tmp_path / "pwned") + "')"
+    document["evaluation_data"][0]["extra_env_info"] = "{'ground_truth': " + hostile + "}"
+    path.write_text(json.dumps(document))
+    import_samples("nemo-rl", [Source("rl", tmp_path / "eval_out")], tmp_path / "r", "rl")
+    assert not (tmp_path / "pwned").exists()
+    assert questions(tmp_path / "r")[qid(0)]["gold"] is None

@@ -6,7 +6,8 @@ and ``main_generation.py`` (0d75188ec6995694eb7ef0a01e7f86066d7097b1); TRL
 ``GRPOTrainer.log`` (huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8); NeMo-Skills
 ``generate.py``/``evaluator/math.py`` (NVIDIA/NeMo-Skills 0b012df8a09cd4730d31b16e90a0d8f13d145fb8);
 SkyRL ``dump_per_dataset_eval_results`` (NovaSky-AI/SkyRL 05885025fabff452b330e085e8db0a4196e8f261);
-verifiers ``save_outputs`` (PrimeIntellect-ai/verifiers a60a606ecc4d309247edf9ff92c3eabca362781f).
+verifiers ``save_outputs`` (PrimeIntellect-ai/verifiers a60a606ecc4d309247edf9ff92c3eabca362781f);
+NeMo-RL ``_save_evaluation_data_to_json`` (NVIDIA-NeMo/RL 7ea279abfbeb698b092856d0dab61e7cf39bc909).
 verl and TRL prompts are ChatML decoded without special tokens, as ``decode(...,
 skip_special_tokens=True)`` leaves them; SkyRL's keep them.
 """
@@ -188,4 +189,33 @@ def write_verifiers_run(
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     metadata = {"env_id": env_id, "model": model, "num_examples": len(answers)}
     (folder / "metadata.json").write_text(json.dumps(metadata))
+    return path
+
+
+def write_nemo_rl(save_path: Path, answers: list[list[str]], problems=PROBLEMS) -> Path:
+    """``SAVE_PATH/evaluation_data.json`` and ``config.json`` as ``_save_evaluation_data_to_json``
+    writes them: ``message_log`` and ``extra_env_info`` as ``str()`` of Python objects."""
+    samples = []
+    for (problem, gold), given in zip(problems, answers, strict=False):
+        prompt = f"{SYSTEM}\n" + chatml(problem).split("<|im_end|>\n", 1)[1]
+        for answer in given:
+            messages = [
+                {"role": "user", "content": prompt, "token_ids": "tensor([151644, 872])"},
+                {"role": "assistant", "content": completion(answer)},
+            ]
+            samples.append(
+                {
+                    "prompt": prompt,
+                    "response": completion(answer),
+                    "reward": 1.0 if answer == gold else 0.0,
+                    "message_log": str(messages),
+                    "extra_env_info": str({"ground_truth": gold}),
+                    "sample_index": len(samples),
+                }
+            )
+    save_path.mkdir(parents=True, exist_ok=True)
+    path = save_path / "evaluation_data.json"
+    path.write_text(json.dumps({"evaluation_data": samples}, indent=2))
+    config = {"model_name": "org/rl", "dataset_name": "math500", "num_tests_per_prompt": 2}
+    (save_path / "config.json").write_text(json.dumps(config, indent=2))
     return path
