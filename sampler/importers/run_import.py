@@ -61,6 +61,7 @@ FORMATS: dict[str, tuple[str, str]] = {
         "sampler.importers.formats.verifiers",
         "verifiers / prime-rl vf-eval outputs/evals/<env>--<model>/<run>/results.jsonl",
     ),
+    "inspect": ("sampler.importers.formats.inspect_logs", "Inspect AI .eval logs (inspect_ai)"),
 }
 #: File endings of pickles, which leash never opens (unpickling runs the file's code).
 PICKLED = (".pt", ".pth", ".pkl", ".pickle")
