@@ -380,3 +380,11 @@ def test_nemo_rl_repr_is_never_run(tmp_path):
     import_samples("nemo-rl", [Source("rl", tmp_path / "eval_out")], tmp_path / "r", "rl")
     assert not (tmp_path / "pwned").exists()
     assert questions(tmp_path / "r")[qid(0)]["gold"] is None
+
+
+def test_one_model_name_for_two_verl_runs_is_refused(tmp_path):
+    write_verl_step(tmp_path / "run1" / "val", 0, verl_lines([["2"]], 0))
+    write_verl_step(tmp_path / "run2" / "val", 0, verl_lines([["3"]], 0))
+    sources = [Source("m", tmp_path / "run1" / "val"), Source("m", tmp_path / "run2" / "val")]
+    with pytest.raises(LeashError, match=r"of model 'm@0' was read from .*run1.*two runs"):
+        import_samples("verl", sources, tmp_path / "r")
