@@ -1,7 +1,8 @@
 """``leash import --from trl``: TRL ``GRPOTrainer`` completion logs, one checkpoint per step.
 
 Checked against huggingface/trl ``trl/trainer/grpo_trainer.py`` at commit
-f2cd57710ae345ea6428ae95363267fcf38a3dc8 (``GRPOTrainer.log``). With
+f2cd57710ae345ea6428ae95363267fcf38a3dc8 (``GRPOTrainer.log``) and the trl 1.16.0 release
+(the same file; tests run that release's trainer on a tiny model). With
 ``GRPOConfig(log_completions=True)`` the trainer writes, at every logging step,
 
     OUTPUT_DIR/completions/completions_{global_step:05d}.parquet
@@ -10,10 +11,13 @@ f2cd57710ae345ea6428ae95363267fcf38a3dc8 (``GRPOTrainer.log``). With
 batch (the logs are deques of ``generation_batch_size``):
 
     step        int    ``state.global_step``                    -> model MODEL@STEP
-    prompt      str    ``batch_decode(prompt_ids, skip_special_tokens=True)``: the chat
-                       template without special tokens            -> problem, template
+    prompt      str    at f2cd577: ``batch_decode(prompt_ids, skip_special_tokens=True)``, the
+                       chat template without special tokens       -> problem, template
                                                                      stripped (chat_template)
-    completion  str    decoded the same way                       -> one sample
+                [msg]  in 1.16 with a conversational dataset: the prompt's chat messages
+                       (``strip_images_from_messages``)           -> the last user message
+    completion  str    the decoded completion, or [msg] its assistant messages (joined)
+                                                                  -> one sample
     <reward>    float  one column per reward function, named by the function (NaN where
                        it returned None)                          -> source_correct when 0/1
     <extra>     any    columns reward functions logged (``log_extra``), ignored
@@ -40,7 +44,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.importers.chat_template import problem_of_prompt
+from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import Fields, refuse_mixed_runs
 from sampler.importers.trainer_samples import QuestionGroups, score_verdict
@@ -121,27 +125,48 @@ def _read_file(
         for record in batch.to_pylist():
             number += 1
             fields = Fields(session.where(index, number), record, FORMAT)
-            prompt = fields.text("prompt", "the prompt text")
-            text = fields.text("completion", "the completion text")
-            assert prompt is not None and text is not None
+            problem, text = _problem(fields), _completion(fields)
             logged = record.get("step")
             if logged is not None and logged != step:
                 raise fields.fail(f"field 'step' is {logged!r} in the file of step {step}")
             value = record.get(verdict_column) if verdict_column else None
             if isinstance(value, float) and math.isnan(value):
                 value = None
-            groups.add(
-                number,
-                benchmark,
-                model,
-                problem_of_prompt(prompt),
-                None,
-                text,
-                score_verdict(value),
-            )
+            groups.add(number, benchmark, model, problem, None, text, score_verdict(value))
     if not groups.sizes:
         raise LeashError(f"{path}: no rows (empty file)")
     groups.check_sizes()
+
+
+def _problem(fields: Fields) -> str:
+    """The problem of a logged prompt: templated text, or chat messages."""
+    value = fields.value("prompt")
+    if isinstance(value, str):
+        return problem_of_prompt(value)
+    problem = problem_of_messages(value)
+    if problem is None:
+        raise fields.expected(
+            "prompt", "the prompt: text, or chat messages with a user message", value
+        )
+    return problem
+
+
+def _completion(fields: Fields) -> str:
+    """A logged completion: text, or its assistant messages joined."""
+    value = fields.value("completion")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = [
+            m["content"]
+            for m in value
+            if isinstance(m, dict)
+            and m.get("role") == "assistant"
+            and isinstance(m.get("content"), str)
+        ]
+        if parts:
+            return "\n".join(parts)
+    raise fields.expected("completion", "the completion: text, or assistant messages", value)
 
 
 def _verdict_column(schema: pa.Schema, requested: str | None, path: Path) -> str | None:
