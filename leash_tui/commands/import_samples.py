@@ -24,6 +24,7 @@ FORMAT_NAMES = (
     "skyrl",
     "nemo-rl",
     "verifiers",
+    "prime-rl",
     "inspect",
 )
 
@@ -105,6 +106,7 @@ def import_(
     --from skyrl      MODEL=DUMPED_EVALS  SkyRL global_step_<N>_evals: MODEL@N each
     --from nemo-rl    MODEL=SAVE_PATH     NeMo-RL eval evaluation_data.json
     --from verifiers  MODEL=RUN_DIR       verifiers/prime-rl vf-eval results.jsonl
+    --from prime-rl   MODEL=OUTPUT_DIR    prime-rl rollouts/step_<N> traces: MODEL@N each
     --from inspect    MODEL=LOG.eval      Inspect AI log (needs inspect_ai installed)
 
     Every record is checked before anything is written: a bad one stops the import

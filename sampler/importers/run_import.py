@@ -61,6 +61,10 @@ FORMATS: dict[str, tuple[str, str]] = {
         "sampler.importers.formats.verifiers",
         "verifiers / prime-rl vf-eval outputs/evals/<env>--<model>/<run>/results.jsonl",
     ),
+    "prime-rl": (
+        "sampler.importers.formats.prime_rl",
+        "prime-rl OUTPUT_DIR/rollouts/step_<N>/<kind>/<subset>/traces.jsonl",
+    ),
     "inspect": ("sampler.importers.formats.inspect_logs", "Inspect AI .eval logs (inspect_ai)"),
 }
 #: File endings of pickles, which leash never opens (unpickling runs the file's code).

@@ -19,6 +19,7 @@ from tests.support.trainer_dumps import (
     verl_lines,
     write_nemo_rl,
     write_nemo_skills,
+    write_prime_rl_step,
     write_skyrl_step,
     write_trl_completions,
     write_verifiers_run,
@@ -388,3 +389,18 @@ def test_one_model_name_for_two_verl_runs_is_refused(tmp_path):
     sources = [Source("m", tmp_path / "run1" / "val"), Source("m", tmp_path / "run2" / "val")]
     with pytest.raises(LeashError, match=r"of model 'm@0' was read from .*run1.*two runs"):
         import_samples("verl", sources, tmp_path / "r")
+
+
+# -- prime-rl ---------------------------------------------------------------------------------
+
+
+def test_prime_rl_eval_episodes_are_a_series(tmp_path):
+    write_prime_rl_step(tmp_path / "out", 0, [["2", "3"], ["6", "6"]])
+    write_prime_rl_step(tmp_path / "out", 50, [["2", "2"], ["5", "6"]])
+    write_prime_rl_step(tmp_path / "out", 50, [["7", "7"]], kind="train")  # not evaluations
+    summary = import_samples("prime-rl", [Source("p", tmp_path / "out")], tmp_path / "r")
+    assert summary.models == {"p@0": 4, "p@50": 4} and summary.benchmarks == {"gsm8k": 8}
+    assert Results.open(tmp_path / "r").manifest.base.name == "p@0"
+    rows = {(r["model"], r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
+    assert [rows[("p@50", "1", i)]["source_correct"] for i in (0, 1)] == [False, True]
+    assert questions(tmp_path / "r")["1"]["gold"] == "6"

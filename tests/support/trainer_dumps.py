@@ -7,7 +7,9 @@ and ``main_generation.py`` (0d75188ec6995694eb7ef0a01e7f86066d7097b1); TRL
 ``generate.py``/``evaluator/math.py`` (NVIDIA/NeMo-Skills 0b012df8a09cd4730d31b16e90a0d8f13d145fb8);
 SkyRL ``dump_per_dataset_eval_results`` (NovaSky-AI/SkyRL 05885025fabff452b330e085e8db0a4196e8f261);
 verifiers ``save_outputs`` (PrimeIntellect-ai/verifiers a60a606ecc4d309247edf9ff92c3eabca362781f);
-NeMo-RL ``_save_evaluation_data_to_json`` (NVIDIA-NeMo/RL 7ea279abfbeb698b092856d0dab61e7cf39bc909).
+NeMo-RL ``_save_evaluation_data_to_json`` (NVIDIA-NeMo/RL 7ea279abfbeb698b092856d0dab61e7cf39bc909);
+prime-rl ``FileMonitor.log_episodes``
+(PrimeIntellect-ai/prime-rl 559b44772e471d1538537b8805cc77f3824a5e64).
 verl and TRL prompts are ChatML decoded without special tokens, as ``decode(...,
 skip_special_tokens=True)`` leaves them; SkyRL's keep them.
 """
@@ -218,4 +220,53 @@ def write_nemo_rl(save_path: Path, answers: list[list[str]], problems=PROBLEMS) 
     path.write_text(json.dumps({"evaluation_data": samples}, indent=2))
     config = {"model_name": "org/rl", "dataset_name": "math500", "num_tests_per_prompt": 2}
     (save_path / "config.json").write_text(json.dumps(config, indent=2))
+    return path
+
+
+def write_prime_rl_step(
+    output_dir: Path, step: int, answers: list[list[str]], kind: str = "eval", problems=PROBLEMS
+) -> Path:
+    """``OUTPUT_DIR/rollouts/step_<N>/<kind>/all/traces.jsonl``: one ``Episode.to_record()``
+    line per episode (prime-rl's FileMonitor), one trace each."""
+    folder = output_dir / "rollouts" / f"step_{step}" / kind / "all"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for idx, ((problem, gold), given) in enumerate(zip(problems, answers, strict=False)):
+        for answer in given:
+            nodes = [
+                {"parent": None, "message": {"role": "system", "content": SYSTEM}},
+                {"parent": 0, "message": {"role": "user", "content": problem}},
+                {
+                    "parent": 1,
+                    "message": {"role": "assistant", "content": completion(answer)},
+                    "sampled": True,
+                    "token_ids": [1, 2, 3],
+                    "mask": [False, True, True],
+                },
+            ]
+            trace = {
+                "version": 1,
+                "task": {"type": "math", "data": {"idx": idx, "prompt": problem, "answer": gold}},
+                "agent": {"config": {}, "name": "agent", "trainable": True},
+                "nodes": nodes,
+                "rewards": {"correct": {"score": 1.0 if answer == gold else 0.0, "weight": 1.0}},
+                "metrics": {},
+                "is_completed": True,
+                "ok": True,
+                "stop_condition": "completed",
+            }
+            lines.append(
+                {
+                    "id": f"ep{len(lines)}",
+                    "env": {"id": "agentic-judge+gsm8k"},
+                    "task": trace["task"],
+                    "group": {"id": f"g{idx}"},
+                    "run": {"type": "eval", "id": "run1"},
+                    "ok": True,
+                    "errors": [],
+                    "traces": [trace],
+                }
+            )
+    path = folder / "traces.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path
