@@ -170,8 +170,8 @@ def import_samples(
 def refuse_pickles(path: Path) -> None:
     """Refuse a pickled file (slime's ``.pt`` rollout dumps): see the module docstring."""
     files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
-    pickled = [p for p in files if p.suffix.lower() in PICKLED and p.stat().st_size]
-    if pickled and (path.is_file() or all(p.suffix.lower() in PICKLED for p in files)):
+    pickled = [p for p in files if p.suffix.lower() in PICKLED]
+    if pickled and (path.is_file() or len(pickled) == len(files)):
         raise LeashError(
             f"{pickled[0]}: a pickled file (slime's .pt rollout dumps, torch.save, pickle);"
             " leash does not open pickles, because loading one runs code of the file's"

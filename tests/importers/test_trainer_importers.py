@@ -404,3 +404,18 @@ def test_prime_rl_eval_episodes_are_a_series(tmp_path):
     rows = {(r["model"], r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
     assert [rows[("p@50", "1", i)]["source_correct"] for i in (0, 1)] == [False, True]
     assert questions(tmp_path / "r")["1"]["gold"] == "6"
+
+
+def test_verl_gold_that_is_not_one_answer_is_named_not_fatal(tmp_path):
+    lines = verl_lines([["2"], ["6"]], 0)
+    lines[0]["gts"] = ["2"]  # a list of one answer is that answer
+    lines[1]["gts"] = ["6", "6.0"]  # several: no gold from it
+    write_verl_step(tmp_path / "d", 0, lines)
+    summary = import_samples("verl", [Source("m", tmp_path / "d")], tmp_path / "r")
+    assert questions(tmp_path / "r")[qid(0)]["gold"] == "2"
+    assert questions(tmp_path / "r")[qid(1)]["gold"] is None
+    (warning,) = summary.warnings
+    assert "1 line(s) have a 'gts' that is not one answer (lines 2)" in warning
+    path = write_verl_generation(tmp_path / "gen.parquet", [["2"]])
+    import_samples("verl", [Source("g", path)], tmp_path / "s", base="g")
+    assert questions(tmp_path / "s")[qid(0)]["gold"] == "2"

@@ -115,6 +115,7 @@ def read_step_file(
 ) -> None:
     index = session.file(path, "line", model)
     groups = QuestionGroups(session, index)
+    odd: list[int] = []  # lines whose gold is not one string or number
     for number, record in iter_json_lines(path):
         fields = Fields(session.where(index, number), record, FORMAT)
         prompt = fields.text("input", "the prompt text")
@@ -128,13 +129,35 @@ def read_step_file(
             benchmark,
             model,
             problem_of_prompt(prompt),
-            fields.gold("gts", required=False),
+            _gold(fields, "gts", odd, number),
             text,
             _verdict(fields, source_metric),
         )
     if not groups.sizes:
         raise LeashError(f"{path}: no samples (empty file)")
     groups.check_sizes()
+    _warn_odd_golds(session, path, "gts", odd)
+
+
+def _gold(fields: Fields, name: str, odd: list[int], number: int) -> str | None:
+    """A gold that is one string or number (a list of one such is that one); another value
+    (several acceptable answers, a dict) is no gold, and line ``number`` goes to ``odd``."""
+    value = fields.value(name)
+    if isinstance(value, list | tuple) and len(value) == 1:
+        value = value[0]
+    if value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
+        return Fields(fields.where, {"gold": value}, FORMAT).gold("gold", required=False)
+    odd.append(number)
+    return None
+
+
+def _warn_odd_golds(session: ImportSession, path: Path, name: str, odd: list[int]) -> None:
+    if odd:
+        lines = ", ".join(map(str, odd[:5])) + (f" and {len(odd) - 5} more" if len(odd) > 5 else "")
+        session.summary.warnings.append(
+            f"{path}: {len(odd)} line(s) have a '{name}' that is not one answer (lines {lines}):"
+            " their questions get no gold from it (--gold-from BENCH=SPEC can give one)"
+        )
 
 
 def _verdict(fields: Fields, source_metric: str | None) -> bool | None:
@@ -155,6 +178,7 @@ def read_generation_parquet(
 ) -> None:
     index = session.file(path, "row", model)
     groups = QuestionGroups(session, index)
+    odd: list[int] = []
     for number, record in _rows(path):
         fields = Fields(session.where(index, number), record, FORMAT)
         problem = problem_of_messages(fields.value("prompt"))
@@ -162,12 +186,13 @@ def read_generation_parquet(
             raise fields.expected("prompt", "the chat messages, with a user message")
         texts = fields.strings("responses", "the list of generated responses")
         benchmark = bench or _benchmark_of(fields)
-        gold = fields.gold("reward_model.ground_truth", required=False)
+        gold = _gold(fields, "reward_model.ground_truth", odd, number)
         for text in texts:
             groups.add(number, benchmark, model, problem, gold, text, None)
     if not groups.sizes:
         raise LeashError(f"{path}: no rows (empty file)")
     groups.check_sizes()
+    _warn_odd_golds(session, path, "reward_model.ground_truth", odd)
 
 
 def _benchmark_of(fields: Fields) -> str:
