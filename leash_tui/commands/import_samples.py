@@ -10,8 +10,7 @@ from rich.text import Text
 
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import one_line, visible
-
-FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
+from sampler.importers import FORMATS
 
 
 @click.command("import")
@@ -19,7 +18,7 @@ FORMAT_NAMES = ("jsonl", "qwen-eval", "lighteval", "lm-eval")
 @click.option(
     "--from",
     "fmt",
-    type=click.Choice(FORMAT_NAMES),
+    type=click.Choice(list(FORMATS)),
     default="jsonl",
     show_default=True,
     help="Format of the input.",
