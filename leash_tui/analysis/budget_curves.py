@@ -13,12 +13,12 @@ import pyarrow as pa
 
 from leash_tui.analysis.pass_at_k import pass_at_ks
 from leash_tui.analysis.support import (
-    CATEGORIES,
     compared_rows,
     expected_counts,
     int_column,
     support_rates,
 )
+from leash_tui.analysis.support_names import CATEGORIES, RATES
 
 
 def curve_budgets(budget: int) -> list[int]:
@@ -38,7 +38,7 @@ def budget_curve(questions: pa.Table, ks: Sequence[int] | None = None) -> pa.Tab
     SDS, NSCR (rates null where undefined).
     """
     compared = compared_rows(questions)
-    names = ["k", "passk_base", "passk_target", *CATEGORIES, "SRR", "NDR", "SDS", "NSCR"]
+    names = ["k", "passk_base", "passk_target", *CATEGORIES, *RATES]
     if compared.num_rows == 0:
         return pa.table({n: pa.array([], pa.int64() if n == "k" else pa.float64()) for n in names})
     n_b, c_b = int_column(compared, "n_base"), int_column(compared, "c_base")

@@ -16,7 +16,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.support import CATEGORIES, scope_tables
+from leash_tui.analysis.support import scope_tables
+from leash_tui.analysis.support_names import CATEGORIES
 
 
 def _model_nll(scores: pa.Table, model: str) -> dict[tuple[str, str, str, str], float]:

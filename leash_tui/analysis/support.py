@@ -36,9 +36,9 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.exact_tests import fisher_exact_two_sided, sign_test_two_sided
 from leash_tui.analysis.pass_at_k import pass_at_k
+from leash_tui.analysis.support_names import CATEGORIES, RATES
 from sampler.store.schema import DEFAULT_DOMAIN
 
-CATEGORIES = ("P", "E", "S", "O")
 _CELLS_PER_CHUNK = 2_000_000
 
 QUESTION_COLUMNS = (
@@ -192,7 +192,8 @@ def add_answer_columns(
 
 
 def _labels(base_in: np.ndarray, target_in: np.ndarray) -> np.ndarray:
-    names = np.array(["O", "E", "S", "P"], dtype=object)  # index = 2*base_in + target_in
+    p, e, s, o = CATEGORIES
+    names = np.array([o, e, s, p], dtype=object)  # index = 2*base_in + target_in
     return names[2 * base_in.astype(np.int64) + target_in.astype(np.int64)]
 
 
@@ -223,7 +224,7 @@ def support_rates(p: float, e: float, s: float, o: float) -> dict[str, float | N
         sds = 0.0
     else:
         sds = 2 * srr * ndr / (srr + ndr)
-    return {"SRR": srr, "NDR": ndr, "SDS": sds, "NSCR": _ratio(e - s, p + e + s)}
+    return dict(zip(RATES, (srr, ndr, sds, _ratio(e - s, p + e + s)), strict=True))
 
 
 def expected_counts(b: np.ndarray, t: np.ndarray) -> dict[str, float]:

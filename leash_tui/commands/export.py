@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -19,10 +18,10 @@ def export(
     results: Path, output: Path | None, models: tuple[str, ...], benchmarks: tuple[str, ...]
 ):
     """Write the samples of RESULTS as JSON Lines, the format `leash import` reads."""
+    from leash_tui.commands.shared.output_file import open_output
     from leash_tui.safe_text import visible
     from sampler.errors import LeashError
     from sampler.importers.jsonl_export import export_records, write_jsonl
-    from sampler.store.journals.atomic_io import atomic_text_writer
     from sampler.store.shards.reader import Results
 
     opened = Results.open(results)
@@ -36,11 +35,9 @@ def export(
 
     notes = coverage_notes(opened.manifest, opened.questions, opened.verdict_counts())
     records = export_records(opened, models or None, benchmarks or None)
-    if output is None:
-        write_jsonl(records, sys.stdout)
-    else:
-        with atomic_text_writer(output) as handle:
-            count = write_jsonl(records, handle)
+    with open_output(output) as handle:
+        count = write_jsonl(records, handle)
+    if output is not None:
         click.echo(f"wrote {count:,} samples to {output}", err=True)
     for note in notes:
         click.echo(f"warning: {visible(note)}", err=True)

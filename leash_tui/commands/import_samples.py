@@ -10,23 +10,7 @@ from rich.text import Text
 
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import one_line, visible
-
-#: sampler.importers.run_import.FORMATS, repeated so that ``leash --help`` imports no sampler
-#: (tests/importers/test_trainer_importers.py checks they agree)
-FORMAT_NAMES = (
-    "jsonl",
-    "qwen-eval",
-    "lighteval",
-    "lm-eval",
-    "verl",
-    "trl",
-    "nemo-skills",
-    "skyrl",
-    "nemo-rl",
-    "verifiers",
-    "prime-rl",
-    "inspect",
-)
+from sampler.importers.format_table import FORMATS
 
 
 @click.command("import")
@@ -34,7 +18,7 @@ FORMAT_NAMES = (
 @click.option(
     "--from",
     "fmt",
-    type=click.Choice(FORMAT_NAMES),
+    type=click.Choice(list(FORMATS)),
     default="jsonl",
     show_default=True,
     help="Format of the input.",

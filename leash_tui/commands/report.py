@@ -1,8 +1,8 @@
 """``leash report RESULTS``: support dynamics of every target against the base, in any format.
 
 Loads the folder's verdict counts and answer statistics (report.data), builds the
-rows (report.build) and renders them (report.render) to stdout or, atomically, to
-``-o FILE``. Notes (unverified samples, questions left out) go to stderr, so that
+rows (report.build) and renders them (report.render) to stdout or ``-o FILE``
+(commands.shared.output_file). Notes (unverified samples, questions left out) go to stderr, so that
 stdout stays a clean JSON/CSV document.
 """
 
@@ -140,19 +140,12 @@ def report(
 
 
 def _emit(text: str, output: Path | None) -> None:
-    """``text`` to stdout, or atomically to ``output``."""
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    from sampler.errors import LeashError
-    from sampler.store.journals.atomic_io import atomic_text_writer
+    """``text`` to stdout, or to ``output`` through the one output door."""
+    from leash_tui.commands.shared.output_file import write_output
 
-    try:
-        with atomic_text_writer(output) as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise LeashError(f"{output}: cannot write the report ({exc.strerror or exc})") from exc
-    click.echo(f"wrote {output}", err=True)
+    write_output(output, text)
+    if output is not None:
+        click.echo(f"wrote {output}", err=True)
 
 
 def _visible(text: str) -> str:

@@ -17,10 +17,13 @@ from typing import Any
 import click
 
 from leash_tui.commands.shared.options import output_option
-from sampler.sample.config import ENGINES, RUN_DEFAULTS, RUN_OPTION_KEYS, ModelSettings
-
-RUN = RUN_DEFAULTS
-MODEL = ModelSettings()
+from leash_tui.commands.shared.setting_options import (
+    SectionedCommand,
+    SectionOption,
+    given_settings,
+    setting_options,
+)
+from sampler.sample.config import ModelSettings, RunConfig
 
 
 def _progress_sink(console: Any) -> Any:
@@ -90,7 +93,7 @@ def _progress_sink(console: Any) -> Any:
     return progress, Sink()
 
 
-@click.command("sample", context_settings={"show_default": True})
+@click.command("sample", cls=SectionedCommand, context_settings={"show_default": True})
 @click.option(
     "--config",
     "config_file",
@@ -126,94 +129,14 @@ def _progress_sink(console: Any) -> Any:
     "--domain", help="Domain tag of the --bench benchmarks (default: math, non-math by verifier)."
 )
 @output_option("Results folder.")
+@setting_options(RunConfig, ModelSettings)
 @click.option(
-    "-k", "--samples", type=int, help=f"Samples per question [default: {RUN['samples']}]."
-)
-@click.option(
-    "--temperature", type=float, help=f"Sampling temperature [default: {RUN['temperature']}]."
-)
-@click.option("--top-p", type=float, help=f"Nucleus sampling [default: {RUN['top_p']}].")
-@click.option("--top-k", type=int, help=f"Top-k sampling, -1 = off [default: {RUN['top_k']}].")
-@click.option(
-    "--max-tokens",
+    "--verify-workers",
     type=int,
-    help=f"Generated tokens at most [default: {MODEL.max_tokens}];"
-    " clamped to the model's context minus the prompt.",
+    cls=SectionOption,
+    section="run",
+    help="Verification worker processes.",
 )
-@click.option(
-    "--seed",
-    type=int,
-    help=f"Run seed; each (model, question) derives its own [default: {RUN['seed']}].",
-)
-@click.option(
-    "--engine", type=click.Choice(ENGINES), help=f"Sampling engine [default: {MODEL.engine}]."
-)
-@click.option(
-    "--template",
-    help="Prompt template: boxed, r1, plain, or a file with {problem}"
-    f" [default: {MODEL.template}].",
-)
-@click.option(
-    "--chat-template",
-    type=click.Choice(["auto", "on", "off"]),
-    help=f"Wrap prompts in the tokenizer's chat template [default: {MODEL.chat_template}].",
-)
-@click.option("--stop", multiple=True, help="Stop string (repeatable).")
-@click.option(
-    "--stop-token-id", "stop_token_ids", multiple=True, type=int, help="Stop token id (repeatable)."
-)
-@click.option(
-    "--logprobs",
-    type=int,
-    help="Top-k log-probabilities per token for the token entropy; 0 = none"
-    f" [default: {RUN['logprobs']}].",
-)
-@click.option(
-    "--token-detail",
-    type=int,
-    metavar="M",
-    help="Also keep per-token entropies of the first M samples of each question.",
-)
-@click.option(
-    "--shard",
-    metavar="I/N",
-    help="Sample only questions whose position % N == I (N machines can fill one folder).",
-)
-@click.option("--tensor-parallel-size", type=int, help="GPUs per model (vllm).")
-@click.option("--data-parallel-size", type=int, help="Model copies sampling at once (vllm).")
-@click.option("--gpu-memory-utilization", type=float, help="Share of GPU memory for vLLM.")
-@click.option("--max-model-len", type=int, help="Context length to use (default: the model's).")
-@click.option("--dtype", help="Weights dtype (auto, bfloat16, float16, float32).")
-@click.option("--max-num-seqs", type=int, help="Sequences vLLM runs at once (memory).")
-@click.option("--enforce-eager", is_flag=True, default=None, help="No CUDA graphs (vllm).")
-@click.option(
-    "--trust-remote-code", is_flag=True, default=None, help="Allow model code from the checkpoint."
-)
-@click.option(
-    "--url",
-    help="Base URL of an OpenAI-compatible server (openai engine), e.g. http://127.0.0.1:8000/v1.",
-)
-@click.option("--served-name", help="Model name on the server (default: the model PATH).")
-@click.option(
-    "--concurrency",
-    type=int,
-    help=f"Requests in flight (openai engine) [default: {MODEL.concurrency}].",
-)
-@click.option(
-    "--flush-seconds",
-    type=float,
-    help="Write finished questions at least this often, in seconds"
-    f" [default: {RUN['flush_seconds']:g}].",
-)
-@click.option(
-    "--ray",
-    is_flag=True,
-    default=None,
-    help="Run the engines (and verification) on a Ray cluster: RAY_ADDRESS, else a local one.",
-)
-@click.option("--ray-address", help="Address of the Ray cluster (implies --ray).")
-@click.option("--no-verify", is_flag=True, default=False, help="Do not verify after sampling.")
-@click.option("--verify-workers", type=int, help="Verification worker processes.")
 def sample(
     config_file: Path | None,
     models: tuple[str, ...],
@@ -225,7 +148,6 @@ def sample(
     gold_from_solution: str | None,
     domain: str | None,
     output: Path | None,
-    no_verify: bool,
     verify_workers: int | None,
     **options: Any,
 ) -> None:
@@ -243,18 +165,10 @@ def sample(
     from sampler.sample.config import build_run_config
     from sampler.sample.run import execute_run, prepare_run
 
-    cli = {k: options.pop(k) for k in RUN_OPTION_KEYS}
+    cli = given_settings(RunConfig, options)
     cli["output"] = str(output) if output else None
     cli["base"] = base
-    if no_verify:
-        cli["verify"] = False
-    stops = options.pop("stop")
-    stop_ids = options.pop("stop_token_ids")
-    settings = {k: v for k, v in options.items() if v is not None}
-    if stops:
-        settings["stop"] = list(stops)
-    if stop_ids:
-        settings["stop_token_ids"] = list(stop_ids)
+    settings = given_settings(ModelSettings, options)
     config = build_run_config(
         config_file=config_file,
         cli=cli,

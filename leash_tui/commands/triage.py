@@ -74,11 +74,8 @@ def export(results: Path, fmt: str, output: Path | None) -> None:
     """Write tags and notes of RESULTS/triage.jsonl as CSV or JSON Lines."""
     rows = export_rows(results)
     text = render(rows, fmt)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        from sampler.store.journals.atomic_io import atomic_text_writer
+    from leash_tui.commands.shared.output_file import write_output
 
-        with atomic_text_writer(output) as handle:
-            handle.write(text)
+    write_output(output, text)
+    if output is not None:
         click.echo(f"wrote {len(rows)} triaged question(s) to {output}", err=True)

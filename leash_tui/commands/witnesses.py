@@ -59,11 +59,9 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
         text = buffer.getvalue()
     else:
         text = render_json(claims, max_samples) if fmt == "json" else render_csv(claims)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    from sampler.store.journals.atomic_io import atomic_text_writer
+    from leash_tui.commands.shared.output_file import write_output
 
-    with atomic_text_writer(output) as handle:
-        handle.write(text)
+    write_output(output, text)
+    if output is None:
+        return
     click.echo(f"wrote {len(claims)} claim(s) to {output}", err=True)

@@ -34,6 +34,7 @@ from leash_tui.analysis.support import (
     scope_tables,
     summary_row,
 )
+from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.analysis.token_entropy_kind import prefer_exact
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
@@ -367,7 +368,7 @@ def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
         {
             "k": p["k"],
             "pass@k": {"base": p["passk_base"], "target": p["passk_target"]},
-            **{key: p[key] for key in ("P", "E", "S", "O", "SRR", "NDR", "SDS", "NSCR")},
+            **{key: p[key] for key in (*CATEGORIES, *RATES)},
         }
         for p in curve
     ]

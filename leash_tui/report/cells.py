@@ -11,16 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from leash_tui.analysis.pass_at_k import epsilon
+from leash_tui.analysis.support_names import CATEGORIES, RATES, SERIES_RATES
 from leash_tui.report.build import Report
 from leash_tui.safe_text import visible
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
 DASH = "–"
-RATES = ("SRR", "NDR", "SDS", "NSCR")
-COUNTS = ("P", "E", "S", "O")
+COUNTS = CATEGORIES
 HEADERS = ("", "k", "N", *COUNTS, *RATES, "pass@1", "pass@k", "sign p", "token H", "answer H")
 CURVE_HEADERS = ("", "k", "pass@k", *COUNTS, *RATES)
-SERIES_RATES = ("SRR", "NDR", "NSCR")
 SERIES_HEADERS = ("", "step", "model", "k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
 PERPLEXITY_HEADERS = ("", "category", "source", "traces", "perplexity")
 SERIES_CURVE_HEADERS = ("", "step", "k", "pass@k", *COUNTS, *RATES)

@@ -35,7 +35,8 @@ parameters that go into the manifest.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import MISSING, dataclass, field, fields, replace
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from sampler.benchmarks.presets import PRESETS, FieldMapping, custom_mapping
 from sampler.benchmarks.prompts import DEFAULT_TEMPLATE, ChatSetting, parse_chat_setting
 from sampler.errors import LeashError
 from sampler.sample.seeds import MAX_SAMPLES, check_run_seed
+from sampler.sample.setting_fields import field_default, flag_fields, setting
 from sampler.store.schema import check_name
 
 ENGINES = ("vllm", "openai", "hf")
@@ -51,26 +53,50 @@ DEFAULT_ENGINE = "vllm"
 
 @dataclass(frozen=True)
 class ModelSettings:
-    """How one model is loaded and prompted; every field may differ between models."""
+    """How one model is loaded and prompted; every field may differ between models.
 
-    engine: str = DEFAULT_ENGINE
-    template: str = DEFAULT_TEMPLATE
-    chat_template: ChatSetting = "auto"
-    max_tokens: int = 4096
-    stop: tuple[str, ...] = ()
-    stop_token_ids: tuple[int, ...] = ()
-    dtype: str = "auto"
-    tensor_parallel_size: int = 1
-    data_parallel_size: int = 1
-    gpu_memory_utilization: float = 0.9
-    max_model_len: int | None = None
-    enforce_eager: bool = False
-    max_num_seqs: int | None = None
-    trust_remote_code: bool = False
+    A field made with ``setting`` is also a flag of ``leash sample`` (setting_fields)."""
+
+    engine: str = setting(DEFAULT_ENGINE, "Sampling engine.", choices=ENGINES, section="engine")
+    template: str = setting(
+        DEFAULT_TEMPLATE, "Prompt template: boxed, r1, plain, or a file with {problem}."
+    )
+    chat_template: ChatSetting = setting(
+        "auto", "Wrap prompts in the tokenizer's chat template.", choices=("auto", "on", "off")
+    )
+    max_tokens: int = setting(
+        4096, "Generated tokens at most; clamped to the model's context minus the prompt."
+    )
+    stop: tuple[str, ...] = setting((), "Stop string (repeatable).")
+    stop_token_ids: tuple[int, ...] = setting(
+        (), "Stop token id (repeatable).", names=("--stop-token-id",)
+    )
+    dtype: str = setting(
+        "auto", "Weights dtype (auto, bfloat16, float16, float32).", section="engine"
+    )
+    tensor_parallel_size: int = setting(1, "GPUs per model (vllm).", section="engine")
+    data_parallel_size: int = setting(1, "Model copies sampling at once (vllm).", section="engine")
+    gpu_memory_utilization: float = setting(0.9, "Share of GPU memory for vLLM.", section="engine")
+    max_model_len: int | None = setting(
+        None, "Context length to use (default: the model's).", section="engine"
+    )
+    enforce_eager: bool = setting(False, "No CUDA graphs (vllm).", section="engine")
+    max_num_seqs: int | None = setting(
+        None, "Sequences vLLM runs at once (memory).", section="engine"
+    )
+    trust_remote_code: bool = setting(
+        False, "Allow model code from the checkpoint.", section="engine"
+    )
     tokenizer: str | None = None
-    url: str | None = None
-    served_name: str | None = None
-    concurrency: int = 8
+    url: str | None = setting(
+        None,
+        "Base URL of an OpenAI-compatible server (openai engine), e.g. http://127.0.0.1:8000/v1.",
+        section="engine",
+    )
+    served_name: str | None = setting(
+        None, "Model name on the server (default: the model PATH).", section="engine"
+    )
+    concurrency: int = setting(8, "Requests in flight (openai engine).", section="engine")
     request_timeout_s: float = 600.0
     retries: int = 5
     hf_batch_size: int = 16
@@ -108,21 +134,45 @@ class Shard:
 
 @dataclass(frozen=True)
 class RunConfig:
+    """One run; a field made with ``setting`` is also a flag of ``leash sample`` and a key of
+    the ``--config`` file's top level (``RUN_OPTION_KEYS``), its default the one default."""
+
     output: Path
     models: tuple[ModelSpec, ...]
     benchmarks: tuple[BenchSpec, ...]
-    samples: int = 64
-    temperature: float = 0.6
-    top_p: float = 0.95
-    top_k: int = -1
-    seed: int = 0
-    logprobs: int = 20
-    token_detail: int = 0
-    shard: Shard = field(default_factory=Shard)
-    verify: bool = True
-    flush_seconds: float = 60.0
-    ray: bool = False
-    ray_address: str | None = None
+    samples: int = setting(64, "Samples per question.", names=("-k", "--samples"))
+    temperature: float = setting(0.6, "Sampling temperature.")
+    top_p: float = setting(0.95, "Nucleus sampling.")
+    top_k: int = setting(-1, "Top-k sampling, -1 = off.")
+    seed: int = setting(0, "Run seed; each (model, question) derives its own.")
+    logprobs: int = setting(
+        20, "Top-k log-probabilities per token for the token entropy; 0 = none."
+    )
+    token_detail: int = setting(
+        0,
+        "Also keep per-token entropies of the first M samples of each question.",
+        metavar="M",
+        show_default=False,
+    )
+    shard: Shard = setting(
+        default_factory=Shard,
+        help="Sample only questions whose position % N == I (N machines can fill one folder).",
+        metavar="I/N",
+        section="run",
+        show_default=False,
+    )
+    verify: bool = setting(True, "Do not verify after sampling.", section="run")
+    flush_seconds: float = setting(
+        60.0, "Write finished questions at least this often, in seconds.", section="run"
+    )
+    ray: bool = setting(
+        False,
+        "Run the engines (and verification) on a Ray cluster: RAY_ADDRESS, else a local one.",
+        section="run",
+    )
+    ray_address: str | None = setting(
+        None, "Address of the Ray cluster (implies --ray).", section="run"
+    )
     config_file: str | None = None
 
     base_name: str = ""
@@ -133,25 +183,16 @@ class RunConfig:
         return next((m for m in self.models if m.role == "base"), None)
 
 
-#: Run-level settings that the command line and the top of --config share, by the same name.
-RUN_OPTION_KEYS = (
-    "samples",
-    "temperature",
-    "top_p",
-    "top_k",
-    "seed",
-    "logprobs",
-    "token_detail",
-    "shard",
-    "flush_seconds",
-    "ray",
-    "ray_address",
-)
+#: Run-level settings that the command line and the top of --config share, by the same name:
+#: RunConfig's flag fields (``verify`` is ``--no-verify``).
+RUN_OPTION_KEYS = tuple(f.name for f in flag_fields(RunConfig))
 #: Keys accepted at the top level of the TOML file besides [models.*] / [benchmarks.*].
-RUN_KEYS = ("output", "base", "verify", *RUN_OPTION_KEYS)
+RUN_KEYS = ("output", "base", *RUN_OPTION_KEYS)
 #: The default of each run-level setting: RunConfig's own field defaults, the one source.
 RUN_DEFAULTS: dict[str, Any] = {
-    f.name: f.default for f in fields(RunConfig) if f.name in RUN_KEYS and f.default is not MISSING
+    f.name: field_default(f)
+    for f in fields(RunConfig)
+    if f.name in RUN_KEYS and field_default(f) is not MISSING
 }
 MODEL_KEYS = tuple(f.name for f in fields(ModelSettings))
 BENCH_KEYS = ("path", "problem_field", "gold_field", "id_field", "gold_from_solution", "domain")
@@ -318,6 +359,28 @@ def _named_table(kind: str, name: str, table: Any, here: str) -> dict[str, Any]:
     return table
 
 
+@dataclass(frozen=True)
+class _ConfigFile:
+    """The ``--config`` file split into its top level and its named tables (all empty: none)."""
+
+    where: str
+    top: dict[str, Any]
+    models: dict[str, Any]
+    benchmarks: dict[str, Any]
+
+
+def _read_config_file(config_file: Path | None) -> _ConfigFile:
+    data = load_toml(config_file) if config_file else {}
+    where = str(config_file) if config_file else "command line"
+    top_models = data.get("models", {})
+    top_benches = data.get("benchmarks", {})
+    if not isinstance(top_models, dict) or not isinstance(top_benches, dict):
+        raise LeashError(f"{where}: 'models' and 'benchmarks' must be tables ([models.NAME])")
+    top = {k: v for k, v in data.items() if k not in ("models", "benchmarks")}
+    _check_keys(top, RUN_KEYS + MODEL_KEYS, where)
+    return _ConfigFile(where, top, top_models, top_benches)
+
+
 def build_run_config(
     *,
     config_file: Path | None = None,
@@ -332,30 +395,40 @@ def build_run_config(
     ``cli`` holds run-level options (None = not given), ``cli_model_settings`` the
     model settings given on the command line (None = not given).
     """
-    data = load_toml(config_file) if config_file else {}
-    where = str(config_file) if config_file else "command line"
-    top_models = data.get("models", {})
-    top_benches = data.get("benchmarks", {})
-    if not isinstance(top_models, dict) or not isinstance(top_benches, dict):
-        raise LeashError(f"{where}: 'models' and 'benchmarks' must be tables ([models.NAME])")
-    top = {k: v for k, v in data.items() if k not in ("models", "benchmarks")}
-    _check_keys(top, RUN_KEYS + MODEL_KEYS, where)
+    file = _read_config_file(config_file)
 
-    def run_value(key: str, default: Any = None) -> Any:
+    def run_value(key: str) -> Any:
         if cli.get(key) is not None:
             return cli[key]
-        return top.get(key, RUN_DEFAULTS.get(key, default))
+        return file.top.get(key, RUN_DEFAULTS.get(key))
 
-    # model settings: defaults <- top level of the file <- command line <- [models.NAME]
-    settings = settings_from_table(
-        ModelSettings(), {k: v for k, v in top.items() if k in MODEL_KEYS}, where
+    paths, tables = _model_paths(file, cli_models)
+    base_name = _base_name(run_value("base"), paths)
+    models = _model_specs(file, paths, tables, cli_model_settings or {}, base_name)
+    benchmarks = _bench_specs(file, cli_benches, cli_bench_fields or {})
+    output = run_value("output")
+    if not output:
+        raise LeashError("no results folder: give -o RESULTS (or output = ... in --config)")
+    settings = _run_settings(run_value, file.where)
+    return RunConfig(
+        output=Path(output).expanduser(),
+        models=models,
+        benchmarks=benchmarks,
+        **settings,
+        config_file=str(config_file) if config_file else None,
+        base_name=base_name,
     )
-    settings = settings_from_table(settings, dict(cli_model_settings or {}), "command line")
 
+
+# -- models -----------------------------------------------------------------------------
+def _model_paths(
+    file: _ConfigFile, cli_models: list[str]
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Each model's path and its own settings table, from [models.NAME] and ``--model``."""
     paths: dict[str, str] = {}
     tables: dict[str, dict[str, Any]] = {}
-    for name, table in top_models.items():
-        here = f"{where}: [models.{name}]"
+    for name, table in file.models.items():
+        here = f"{file.where}: [models.{name}]"
         table = dict(_named_table("model", name, table, here))
         _check_keys(table, ("path", *MODEL_KEYS), here)
         path = table.pop("path", None)
@@ -376,33 +449,57 @@ def build_run_config(
         )
     for name in tables:
         if name not in paths:
-            raise LeashError(f"{where}: [models.{name}] has no 'path'")
+            raise LeashError(f"{file.where}: [models.{name}] has no 'path'")
+    return paths, tables
 
-    base_name = run_value("base")
-    if base_name is None:
+
+def _base_name(value: Any, paths: dict[str, str]) -> str:
+    """``--base`` (or ``base = ...``); the only model when there is one."""
+    if value is None:
         if len(paths) > 1:
             raise LeashError(
                 f"several models ({', '.join(paths)}): name the base model with --base NAME"
             )
-        base_name = next(iter(paths))
+        value = next(iter(paths))
     try:
-        check_name("model", base_name)
+        check_name("model", value)
     except ValueError as exc:
         raise LeashError(f"--base: {exc}") from exc
     # a --base that is not sampled here must already be in the results folder (checked there)
+    return value
 
+
+def _model_specs(
+    file: _ConfigFile,
+    paths: dict[str, str],
+    tables: dict[str, dict[str, Any]],
+    cli_settings: dict[str, Any],
+    base_name: str,
+) -> tuple[ModelSpec, ...]:
+    """Settings per model: defaults <- file top level <- command line <- [models.NAME]."""
+    where = file.where
+    settings = settings_from_table(
+        ModelSettings(), {k: v for k, v in file.top.items() if k in MODEL_KEYS}, where
+    )
+    settings = settings_from_table(settings, dict(cli_settings), "command line")
     models = []
     for name, path in paths.items():
-        here = f"{where}: [models.{name}]" if name in top_models else f"model {name!r}"
+        here = f"{where}: [models.{name}]" if name in file.models else f"model {name!r}"
         own = settings_from_table(settings, tables.get(name, {}), here)
         models.append(ModelSpec(name, path, "base" if name == base_name else "target", own))
     models.sort(key=lambda m: m.role != "base")  # base first, then targets in given order
+    return tuple(models)
 
+
+# -- benchmarks -------------------------------------------------------------------------
+def _bench_specs(
+    file: _ConfigFile, cli_benches: list[str], fields_: dict[str, str | None]
+) -> tuple[BenchSpec, ...]:
+    """[benchmarks.NAME] of the file, then ``--bench`` (which may point one elsewhere)."""
     benches: dict[str, BenchSpec] = {}
-    for name, table in top_benches.items():
-        here = f"{where}: [benchmarks.{name}]"
+    for name, table in file.benchmarks.items():
+        here = f"{file.where}: [benchmarks.{name}]"
         benches[name] = _bench_from_table(name, _named_table("benchmark", name, table, here), here)
-    fields_ = dict(cli_bench_fields or {})
     cli_bench_names: set[str] = set()
     for spec in cli_benches:
         name, path = parse_named(spec, "benchmark", "aime24=data/aime24.jsonl")
@@ -422,55 +519,67 @@ def build_run_config(
         benches[name] = BenchSpec(name, path, mapping, fields_.get("domain"))
     if not benches:
         raise LeashError("no benchmark: give --bench NAME=PATH (or [benchmarks.NAME] in --config)")
+    return tuple(benches.values())
 
-    output = run_value("output")
-    if not output:
-        raise LeashError("no results folder: give -o RESULTS (or output = ... in --config)")
-    samples = _coerce(run_value("samples"), int, "samples")
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise LeashError(f"samples (-k) must be between 1 and {MAX_SAMPLES}, got {samples}")
-    temperature = _coerce(run_value("temperature"), float, "temperature")
-    top_p = _coerce(run_value("top_p"), float, "top_p")
-    top_k = _coerce(run_value("top_k"), int, "top_k")
-    if temperature < 0:
-        raise LeashError(f"temperature must be >= 0, got {temperature}")
-    if not 0.0 < top_p <= 1.0:
-        raise LeashError(f"top_p must be in (0, 1], got {top_p}")
-    if top_k == 0 or top_k < -1:
-        raise LeashError(f"top_k must be -1 (off) or >= 1, got {top_k}")
-    logprobs = _coerce(run_value("logprobs"), int, "logprobs")
-    if logprobs < 0:
-        raise LeashError(f"logprobs must be >= 0 (0 = no token entropy), got {logprobs}")
-    token_detail = _coerce(run_value("token_detail"), int, "token_detail")
-    if token_detail < 0:
-        raise LeashError(f"token_detail must be >= 0, got {token_detail}")
-    seed = check_run_seed(_coerce(run_value("seed"), int, "seed"))
-    shard_value = run_value("shard")
-    shard = parse_shard(shard_value) if shard_value else Shard()
-    verify = _coerce(run_value("verify"), bool, "verify")
-    flush_seconds = _coerce(run_value("flush_seconds"), float, "flush_seconds")
-    if flush_seconds < 0:
-        raise LeashError(f"flush_seconds must be >= 0, got {flush_seconds}")
-    ray = _coerce(run_value("ray"), bool, "ray")
-    ray_address = run_value("ray_address")
-    if ray_address is not None and not isinstance(ray_address, str):
-        raise LeashError(f"{where}: ray_address must be a string like ray://head:10001")
-    return RunConfig(
-        output=Path(output).expanduser(),
-        models=tuple(models),
-        benchmarks=tuple(benches.values()),
-        samples=samples,
-        temperature=temperature,
-        top_p=top_p,
-        top_k=top_k,
-        seed=seed,
-        logprobs=logprobs,
-        token_detail=token_detail,
-        shard=shard,
-        verify=verify,
-        flush_seconds=flush_seconds,
-        ray=ray or ray_address is not None,
-        ray_address=ray_address,
-        config_file=str(config_file) if config_file else None,
-        base_name=base_name,
-    )
+
+# -- run-level settings (sampling, engine placement, output) ----------------------------
+def _at_least(low: float, message: str) -> Any:
+    def check(value: Any) -> Any:
+        if value < low:
+            raise LeashError(message.format(value=value))
+        return value
+
+    return check
+
+
+def _check_samples(value: int) -> int:
+    if not 1 <= value <= MAX_SAMPLES:
+        raise LeashError(f"samples (-k) must be between 1 and {MAX_SAMPLES}, got {value}")
+    return value
+
+
+def _check_top_p(value: float) -> float:
+    if not 0.0 < value <= 1.0:
+        raise LeashError(f"top_p must be in (0, 1], got {value}")
+    return value
+
+
+def _check_top_k(value: int) -> int:
+    if value == 0 or value < -1:
+        raise LeashError(f"top_k must be -1 (off) or >= 1, got {value}")
+    return value
+
+
+#: The checks of run-level settings beyond their type, by field; a new field may add its own.
+RUN_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "samples": _check_samples,
+    "temperature": _at_least(0, "temperature must be >= 0, got {value}"),
+    "top_p": _check_top_p,
+    "top_k": _check_top_k,
+    "seed": check_run_seed,
+    "logprobs": _at_least(0, "logprobs must be >= 0 (0 = no token entropy), got {value}"),
+    "token_detail": _at_least(0, "token_detail must be >= 0, got {value}"),
+    "flush_seconds": _at_least(0, "flush_seconds must be >= 0, got {value}"),
+}
+
+
+def _run_setting(name: str, kind: str, value: Any, where: str) -> Any:
+    """A run-level value converted to its field's type (``kind``) and checked."""
+    if kind in ("int", "float", "bool"):
+        value = _coerce(value, kind, name)
+    elif kind == "Shard":
+        value = value if isinstance(value, Shard) else parse_shard(value) if value else Shard()
+    elif kind == "str | None" and value is not None and not isinstance(value, str):
+        raise LeashError(f"{where}: {name} must be a string, got {value!r}")
+    check = RUN_CHECKS.get(name)
+    return check(value) if check else value
+
+
+def _run_settings(run_value: Callable[[str], Any], where: str) -> dict[str, Any]:
+    """Every run-level flag field of RunConfig: command line > file top level > default."""
+    settings = {
+        f.name: _run_setting(f.name, str(f.type), run_value(f.name), where)
+        for f in flag_fields(RunConfig)
+    }
+    settings["ray"] = settings["ray"] or settings["ray_address"] is not None
+    return settings

@@ -17,16 +17,9 @@ from leash_tui.analysis.answer_stats import answer_entropy, question_answer_stat
 from leash_tui.cli import cli
 from leash_tui.commands import report as report_command
 from leash_tui.report.data import load_report_data
-from sampler.store.manifest import new_manifest
-from sampler.store.schema import BenchmarkEntry, ModelEntry
-from sampler.store.shards.writer import (
-    append_samples,
-    create_results,
-    merge_questions,
-    questions_table,
-)
 from sampler.store.side_tables import entropy_samples
 from sampler.store.side_tables.answer_classes import answer_class_key
+from tests.support.folder_builders import write_folder
 
 
 def H(*counts: int) -> float:
@@ -132,17 +125,7 @@ def test_vectorised_equals_per_question():
 
 def build(root, per_question: dict[str, list[str | None]], gold: str = "42"):
     """A folder: model ``base`` (and an identical ``rl``) with these answers per question."""
-    create_results(
-        root,
-        new_manifest(
-            models=[ModelEntry("base", "base"), ModelEntry("rl", "target")],
-            benchmarks=[BenchmarkEntry("b")],
-        ),
-    )
-    merge_questions(
-        root,
-        questions_table([{"benchmark": "b", "question_id": q, "gold": gold} for q in per_question]),
-    )
+    questions = [{"benchmark": "b", "question_id": q, "gold": gold} for q in per_question]
     rows = []
     for model in ("base", "rl"):
         for q, answers in per_question.items():
@@ -160,8 +143,7 @@ def build(root, per_question: dict[str, list[str | None]], gold: str = "42"):
                         "correct": status == "correct",
                     }
                 )
-    append_samples(root, pa.Table.from_pylist(rows))
-    return root
+    return write_folder(root, questions, [rows], models=["base", "rl"], benchmarks=["b"])
 
 
 def draws(rng, k: int) -> list[str | None]:

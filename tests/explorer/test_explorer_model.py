@@ -4,18 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyarrow as pa
-
 from leash_tui.explorer.model.explorer_model import ExplorerModel
-from sampler.store.manifest import new_manifest
-from sampler.store.schema import ModelEntry
 from sampler.store.shards.reader import Results
-from sampler.store.shards.writer import (
-    append_samples,
-    create_results,
-    merge_questions,
-    questions_table,
-)
 from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     isolated_cache,  # noqa: F401
     open_app,
@@ -24,14 +14,11 @@ from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     wait_loaded,
     wait_ready,
 )
+from tests.support.folder_builders import write_folder
 
 
 def _folder(root: Path) -> Path:
-    create_results(root, new_manifest(models=[ModelEntry("b", "base"), ModelEntry("t", "target")]))
-    merge_questions(
-        root,
-        questions_table([{"benchmark": "x", "question_id": "1", "problem": "p1", "gold": "1"}]),
-    )
+    questions = [{"benchmark": "x", "question_id": "1", "problem": "p1", "gold": "1"}]
     rows = []
     for q, statuses in {
         "1": ("correct", None),
@@ -52,8 +39,7 @@ def _folder(root: Path) -> Path:
                         "answer": "1" if status == "correct" else "2",
                     }
                 )
-    append_samples(root, pa.Table.from_pylist(rows))
-    return root
+    return write_folder(root, questions, [rows], models=["b", "t"], benchmarks=[])
 
 
 def test_unverified_and_textless_questions(tmp_path: Path) -> None:

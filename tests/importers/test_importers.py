@@ -514,3 +514,16 @@ def test_qwen_eval_positions_join_the_real_aime24_preset_ids(tmp_path, benchmark
     ids = {k[1] for k in rows_by_key(root) if k[2] == "rl"}
     assert ids == {q.question_id for q in bench.questions}
     assert len(questions(root)) == len(bench.questions) == 30
+
+
+def test_the_import_command_offers_exactly_the_importer_table():
+    from click.testing import CliRunner
+
+    from leash_tui.cli import cli
+    from sampler.importers.format_table import FORMATS
+
+    command = cli.get_command(None, "import")
+    choices = next(p.type.choices for p in command.params if p.name == "fmt")
+    assert list(choices) == list(FORMATS)
+    result = CliRunner().invoke(cli, ["import", "--help"], terminal_width=200)
+    assert "|".join(FORMATS) in result.output

@@ -226,9 +226,6 @@ def test_formats_follow_one_of_the_importer_protocols():
             continue
         module = importlib.import_module(module_name)
         assert isinstance(module, HarnessFormat) != isinstance(module, SourceFormat), name
-    from leash_tui.commands.import_samples import FORMAT_NAMES
-
-    assert FORMAT_NAMES == tuple(FORMATS)
 
 
 def test_pickled_dumps_are_refused_unopened(tmp_path):

@@ -14,15 +14,8 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.benchmarks.presets import load_benchmark_file
-from sampler.store.manifest import new_manifest
-from sampler.store.schema import BenchmarkEntry, ModelEntry
-from sampler.store.shards.writer import (
-    append_samples,
-    create_results,
-    merge_questions,
-    questions_table,
-)
-from tests.support.folder_builders import sample_rows, samples_table
+from sampler.store.schema import BenchmarkEntry
+from tests.support.folder_builders import sample_rows, write_folder
 
 SAMPLES = 4
 
@@ -34,18 +27,12 @@ def test_report_on_real_benchmark_questions(benchmark_files, tmp_path, monkeypat
         for name in ("math500", "aime24")
     ]
     root = tmp_path / "results"
-    create_results(
-        root,
-        new_manifest(
-            models=[ModelEntry("base", "base"), ModelEntry("rlvr", "target")],
-            benchmarks=[BenchmarkEntry(b.name, b.domain) for b in benches],
-        ),
-    )
     rng = random.Random(3)
     expected: dict[str, dict[str, int]] = {}
     rows = []
+    questions = []
     for bench in benches:
-        merge_questions(root, questions_table([q.to_row() for q in bench.questions]))
+        questions += [q.to_row() for q in bench.questions]
         tally = dict.fromkeys("PESO", 0)
         for q in bench.questions:
             c_base, c_rl = rng.randint(0, SAMPLES), rng.randint(0, SAMPLES)
@@ -54,7 +41,13 @@ def test_report_on_real_benchmark_questions(benchmark_files, tmp_path, monkeypat
                 spec = " ".join(["C"] * c + ["Iwrong"] * (SAMPLES - c))
                 rows += sample_rows(bench.name, q.question_id, model, spec, gold=q.gold or "?")
         expected[bench.name] = tally
-    append_samples(root, samples_table(rows))
+    write_folder(
+        root,
+        questions,
+        [rows],
+        models=["base", "rlvr"],
+        benchmarks=[BenchmarkEntry(b.name, b.domain) for b in benches],
+    )
 
     result = CliRunner().invoke(cli, ["report", str(root), "--format", "json"])
     assert result.exit_code == 0, result.output

@@ -20,8 +20,7 @@ from sampler.sample.engines.base import SampleRecord, WorkItem
 from sampler.sample.run_folder import existing_samples
 from sampler.sample.shard_buffer import TOKEN_DETAIL_DIR, ShardBuffer
 from sampler.sample.token_entropy import SampleEntropy
-from sampler.store.manifest import new_manifest
-from sampler.store.shards.writer import create_results
+from tests.support.folder_builders import write_folder
 from tests.support.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -48,9 +47,7 @@ def records(first: int, n: int, detail_below: int = 0) -> list[SampleRecord]:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    root = tmp_path / "results"
-    create_results(root, new_manifest())
-    return root
+    return write_folder(tmp_path / "results")
 
 
 def test_buffer_writes_whole_questions_and_what_was_written_is_found(folder):

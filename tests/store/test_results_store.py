@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from sampler.errors import LeashError
-from sampler.store.manifest import load_manifest, new_manifest, update_manifest
+from sampler.store.manifest import load_manifest, update_manifest
 from sampler.store.schema import (
     MANIFEST_FILE,
     SAMPLE_ROW_GROUP_ROWS,
@@ -18,22 +18,16 @@ from sampler.store.schema import (
 from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import (
     append_samples,
-    create_results,
     merge_questions,
     questions_table,
 )
+from tests.support.folder_builders import write_folder
 
 
 def make_folder(tmp_path):
-    root = tmp_path / "res"
-    create_results(
-        root,
-        new_manifest(
-            models=[ModelEntry("base", "base"), ModelEntry("rl", "target")],
-            benchmarks=[BenchmarkEntry("toy", "math")],
-        ),
+    return write_folder(
+        tmp_path / "res", models=["base", "rl"], benchmarks=[BenchmarkEntry("toy", "math")]
     )
-    return root
 
 
 def samples_table(questions, models, per, status_of):

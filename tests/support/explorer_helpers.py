@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyarrow as pa
 import pytest
 
 from leash_tui.explorer.app import ExplorerApp
 from sampler.demo_folder import write_demo_results
-from sampler.store.manifest import new_manifest
-from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.schema import BenchmarkEntry
 from sampler.store.shards.reader import Results
-from sampler.store.shards.writer import (
-    append_samples,
-    create_results,
-    merge_questions,
-    questions_table,
-)
+from tests.support.folder_builders import write_folder
 
 FIXTURE_NAME = "fixture"
 
@@ -36,13 +29,6 @@ def write_fixture(parent: Path) -> Path:
 def write_nasty(parent: Path) -> Path:
     """A folder whose problems, answers and completions try markup, escapes and size."""
     root = parent / "nasty"
-    create_results(
-        root,
-        new_manifest(
-            models=[ModelEntry("base", "base"), ModelEntry("rl", "target")],
-            benchmarks=[BenchmarkEntry("evil", "math")],
-        ),
-    )
     long_line = "x" * 200_000 + " \\boxed{7}"
     huge = ("step " * 20 + "\n") * (MEGABYTE // 101) + "so \\boxed{7}"
     problems = {
@@ -50,15 +36,10 @@ def write_nasty(parent: Path) -> Path:
         "2": "a very long line: " + "y" * 100_000,
         "3": "a megabyte completion follows",
     }
-    merge_questions(
-        root,
-        questions_table(
-            [
-                {"benchmark": "evil", "question_id": q, "problem": p, "gold": "7"}
-                for q, p in problems.items()
-            ]
-        ),
-    )
+    questions = [
+        {"benchmark": "evil", "question_id": q, "problem": p, "gold": "7"}
+        for q, p in problems.items()
+    ]
     texts = {
         "1": f"{MARKUP}\n{ANSI}\nthe answer is \\boxed{{7}}",
         "2": long_line,
@@ -82,8 +63,13 @@ def write_nasty(parent: Path) -> Path:
                         "finish_reason": "stop",
                     }
                 )
-    append_samples(root, pa.Table.from_pylist(rows))
-    return root
+    return write_folder(
+        root,
+        questions,
+        [rows],
+        models=["base", "rl"],
+        benchmarks=[BenchmarkEntry("evil", "math")],
+    )
 
 
 def screen_text(app) -> str:

@@ -1,6 +1,8 @@
 """Build small results folders for tests through the real writer (create/merge/append).
 
-A model's samples on a question are written as a compact spec, one token per sample:
+``write_folder`` is the one builder every test goes through: manifest, questions, then one
+append per shard of sample rows. ``build_folder`` builds on it from a compact spec, where
+a model's samples on a question are written as a compact spec, one token per sample:
 
     C      verified correct, answer = the question's gold ("42" unless given)
     I<x>   verified incorrect with answer <x> (e.g. I7); plain I means answer "0"
@@ -92,6 +94,40 @@ def samples_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(list(rows))
 
 
+def write_folder(
+    root: Path | str,
+    questions: Iterable[Mapping[str, Any]] | None = None,
+    shards: Iterable[Iterable[Mapping[str, Any]] | pa.Table] = (),
+    *,
+    models: Sequence[ModelEntry | str] = (),
+    benchmarks: Sequence[BenchmarkEntry | str] | None = None,
+) -> Path:
+    """A results folder with ``questions`` (rows of the questions table; None: no table) and
+    one sample shard per item of ``shards`` (sample rows, or a table), by the store's writer.
+
+    ``models``: manifest entries, or names (the first is the base, the others targets).
+    ``benchmarks``: entries or names (domain math); default: the questions' benchmarks in
+    order of first use.
+    """
+    root = Path(root)
+    questions = None if questions is None else list(questions)
+    entries = [
+        m if isinstance(m, ModelEntry) else ModelEntry(m, "base" if i == 0 else "target")
+        for i, m in enumerate(models)
+    ]
+    if benchmarks is None:
+        benchmarks = list(dict.fromkeys(q["benchmark"] for q in questions or ()))
+    bench_entries = [b if isinstance(b, BenchmarkEntry) else BenchmarkEntry(b) for b in benchmarks]
+    create_results(root, new_manifest(models=entries, benchmarks=bench_entries))
+    if questions is not None:
+        merge_questions(root, questions_table(questions))
+    for shard in shards:
+        table = shard if isinstance(shard, pa.Table) else samples_table(shard)
+        if table.num_rows:
+            append_samples(root, table)
+    return root
+
+
 def build_folder(
     root: Path,
     spec: Mapping[tuple[str, str], Mapping[str, str]],
@@ -111,27 +147,16 @@ def build_folder(
     ``source_correct`` (imported source verdicts; absent: null). The samples
     are spread over ``shards`` appends (round robin by question) to exercise several shards.
     """
-    root = Path(root)
     benchmarks = list(dict.fromkeys([*(domains or {}), *(b for b, _ in spec)]))
-    manifest = new_manifest(
-        models=[ModelEntry(base, "base"), *(ModelEntry(t, "target") for t in targets)],
-        benchmarks=[BenchmarkEntry(b, domain=(domains or {}).get(b, "math")) for b in benchmarks],
-    )
-    create_results(root, manifest)
-    merge_questions(
-        root,
-        questions_table(
-            [
-                {
-                    "benchmark": b,
-                    "question_id": q,
-                    "problem": f"Question {q} of {b}?",
-                    "gold": (golds or {}).get((b, q), GOLD),
-                }
-                for b, q in spec
-            ]
-        ),
-    )
+    questions = [
+        {
+            "benchmark": b,
+            "question_id": q,
+            "problem": f"Question {q} of {b}?",
+            "gold": (golds or {}).get((b, q), GOLD),
+        }
+        for b, q in spec
+    ]
     batches: list[list[dict[str, Any]]] = [[] for _ in range(max(1, shards))]
     for i, ((bench, qid), per_model) in enumerate(spec.items()):
         for model, model_spec in per_model.items():
@@ -144,10 +169,13 @@ def build_folder(
                 gold=(golds or {}).get((bench, qid), GOLD),
                 source_correct=(source_correct or {}).get((bench, qid, model)),
             )
-    for batch in batches:
-        if batch:
-            append_samples(root, samples_table(batch))
-    return root
+    return write_folder(
+        root,
+        questions,
+        batches,
+        models=[ModelEntry(base, "base"), *(ModelEntry(t, "target") for t in targets)],
+        benchmarks=[BenchmarkEntry(b, domain=(domains or {}).get(b, "math")) for b in benchmarks],
+    )
 
 
 def counts_spec(correct: int, total: int) -> str:

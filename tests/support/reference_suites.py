@@ -22,8 +22,8 @@ from sampler.store.shards.reader import Results
 from sampler.verify.answers.extraction import ExtractionConfig
 from sampler.verify.answers.golds import strip_math_delimiters
 from sampler.verify.run import verify_results
+from tests.support.folder_builders import write_folder
 from tests.support.paths import TESTS_DATA
-from tests.support.verify_fixtures import build_folder
 
 DATA = TESTS_DATA
 _MATH_ENV_RE = re.compile(r"\s*(?:\$\$(.+)\$\$|\$(.+)\$|\\\[(.+)\\\]|\\\((.+)\\\))\s*", re.DOTALL)
@@ -108,7 +108,7 @@ def leash_verdicts(root: Path, cases: list[Case], workers: int = 2) -> dict[str,
                 "text": completion,
             }
         )
-    build_folder(root, questions, [samples])
+    write_folder(root, questions, [samples], models=["base"])
     config = ExtractionConfig(benchmarks={"prose": ("after_think",)})
     verify_results(root, workers=workers, extraction=config)
     table = Results.open(root).samples(columns=["question_id", "status"])

@@ -11,17 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 
-from sampler.store.manifest import new_manifest
-from sampler.store.schema import BenchmarkEntry, ModelEntry
-from sampler.store.shards.writer import (
-    append_samples,
-    create_results,
-    merge_questions,
-    questions_table,
-)
+from sampler.store.schema import ModelEntry
 from tests.support.closed_form_model import build_logits_checkpoint, spread_vocabulary
+from tests.support.folder_builders import write_folder
 
 VOCAB = 400
 PLAIN = {
@@ -55,22 +48,10 @@ TEXTS = ["w5 w17 \\boxed{3}", "w1 w2 w3 w4 w5", "\\boxed{7}", "w300 w12"]
 def stored_folder(root: Path) -> Path:
     """base (sampled, with a recorded plain prompt) and rlvr (imported, no record): two
     questions, four samples each, with a top-k token entropy of 0.1 everywhere."""
-    create_results(
-        root,
-        new_manifest(
-            models=[ModelEntry("base", "base", sampling=dict(PLAIN)), ModelEntry("rlvr", "target")],
-            benchmarks=[BenchmarkEntry("alg")],
-        ),
-    )
-    merge_questions(
-        root,
-        questions_table(
-            [
-                {"benchmark": "alg", "question_id": q, "problem": f"Question w{q}", "gold": "3"}
-                for q in ("1", "2")
-            ]
-        ),
-    )
+    questions = [
+        {"benchmark": "alg", "question_id": q, "problem": f"Question w{q}", "gold": "3"}
+        for q in ("1", "2")
+    ]
     rows = []
     for q in ("1", "2"):
         for model in ("base", "rlvr"):
@@ -90,5 +71,10 @@ def stored_folder(root: Path) -> Path:
                         "token_entropy": 0.1,
                     }
                 )
-    append_samples(root, pa.Table.from_pylist(rows))
-    return root
+    return write_folder(
+        root,
+        questions,
+        [rows],
+        models=[ModelEntry("base", "base", sampling=dict(PLAIN)), ModelEntry("rlvr", "target")],
+        benchmarks=["alg"],
+    )

@@ -27,6 +27,22 @@ def test_registry_names_every_verifier_math_first():
         get_verifier("nope", "x")
 
 
+def test_every_module_that_defines_a_verifier_has_its_row_in_the_table():
+    import importlib
+    import pkgutil
+
+    from sampler.verify import verifiers as package
+    from sampler.verify.verifiers import VERIFIER_MODULES
+
+    defining = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        if hasattr(module, "VERIFIER"):
+            defining[module.VERIFIER.name] = module.__name__
+    assert defining == VERIFIER_MODULES
+    assert {name: v.name for name, v in verifiers().items()} == {n: n for n in VERIFIER_MODULES}
+
+
 def choice_verdict(text: str, gold: str = "D", metadata: dict | None = None):
     verifier = get_verifier("choice")
     span = verifier.extract(text)

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.store.shards.reader import Results
-from tests.support.verify_fixtures import boxed, build_folder
+from tests.support.folder_builders import write_folder
+from tests.support.verify_fixtures import boxed
 
 QUESTIONS = [
     {"benchmark": "aime24", "question_id": str(i), "problem": f"p{i}", "gold": str(100 + i)}
@@ -41,7 +42,7 @@ def _samples(k: int = 5) -> list[dict]:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     rows = _samples()
-    return build_folder(tmp_path / "results", QUESTIONS, [rows[:10], rows[10:]])
+    return write_folder(tmp_path / "results", QUESTIONS, [rows[:10], rows[10:]], models=["base"])
 
 
 def invoke(*args: str):

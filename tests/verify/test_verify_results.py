@@ -21,8 +21,9 @@ from sampler.store.shards.writer import append_samples
 from sampler.verify.answers.extraction import ExtractionConfig
 from sampler.verify.run import verify_results
 from sampler.verify.workers.pool import VerifyPool
+from tests.support.folder_builders import write_folder
 from tests.support.paths import REPO_ROOT
-from tests.support.verify_fixtures import PATHOLOGICAL, boxed, build_folder
+from tests.support.verify_fixtures import PATHOLOGICAL, boxed
 
 REPO = REPO_ROOT
 
@@ -92,7 +93,9 @@ def pool():
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     rows = _rows(SAMPLES)
-    return build_folder(tmp_path / "results", QUESTIONS, [rows[:6], rows[6:]], ("base", "rl"))
+    return write_folder(
+        tmp_path / "results", QUESTIONS, [rows[:6], rows[6:]], models=["base", "rl"]
+    )
 
 
 def _table(root: Path):
@@ -201,7 +204,7 @@ def test_timeouts_are_recorded_and_retried_on_request(tmp_path: Path, pool: Veri
     rows = _rows(
         [("0", "base", boxed(PATHOLOGICAL), "timeout", None), ("0", "base", boxed("0.5"), "", "")]
     )
-    root = build_folder(tmp_path / "r", QUESTIONS[:1], [rows])
+    root = write_folder(tmp_path / "r", QUESTIONS[:1], [rows], models=["base"])
     summary = verify_results(root, pool=pool)
     assert summary.by_status["timeout"] == 1
     assert summary.by_status["correct"] == 1
@@ -212,7 +215,9 @@ def test_timeouts_are_recorded_and_retried_on_request(tmp_path: Path, pool: Veri
 
 def test_missing_gold_gives_error_status(tmp_path: Path, pool: VerifyPool):
     questions = [{"benchmark": "toy", "question_id": "0", "problem": "p", "gold": None}]
-    root = build_folder(tmp_path / "r", questions, [_rows([("0", "base", boxed("1"), "", "")])])
+    root = write_folder(
+        tmp_path / "r", questions, [_rows([("0", "base", boxed("1"), "", "")])], models=["base"]
+    )
     summary = verify_results(root, pool=pool)
     assert (summary.by_status["error"], summary.no_gold) == (1, 1)
 
@@ -282,7 +287,7 @@ def test_killed_mid_run_then_rerun_verifies_each_sample_once_and_loses_nothing(
                 ]
             )
         )
-    root = build_folder(tmp_path / "r", questions, shards)
+    root = write_folder(tmp_path / "r", questions, shards, models=["base"])
     before = Results.open(root).samples(columns=["benchmark", "question_id", "model", "sample"])
     keys_before = sorted(zip(*(c.to_pylist() for c in before.columns), strict=True))
 
@@ -348,7 +353,7 @@ def test_verify_with_a_short_deadline_finishes_promptly_on_looping_completions(t
         {"benchmark": "toy", "question_id": "0", "model": "base", "sample": i, "text": t}
         for i, t in enumerate(texts)
     ]
-    root = build_folder(tmp_path / "r", questions, [rows])
+    root = write_folder(tmp_path / "r", questions, [rows], models=["base"])
     config = ExtractionConfig(default=("answer_tags", "answer_line", "boxed"))
     started = time.monotonic()
     summary = verify_results(root, workers=1, deadline_s=1.0, extraction=config)

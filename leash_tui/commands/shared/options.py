@@ -2,7 +2,8 @@
 
 ``-o/--output`` names what a command writes (a file or a results folder) in every
 command; ``--out``, the spelling some commands used before, still works as a hidden
-alias so existing scripts keep running.
+alias so existing scripts keep running. For a file (``dir_okay=False``) ``-`` means
+standard output and arrives as None; commands write it through ``output_file.open_output``.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ def output_option(
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorate a command with ``-o/--output PATH`` and the hidden alias ``--out PATH``.
 
-    The command receives ``output`` (a Path, or ``default`` when neither spelling is given).
-    ``required`` is checked after merging, so either spelling satisfies it.
+    The command receives ``output`` (a Path, or ``default`` when neither spelling is given;
+    for a file, ``-`` gives None: standard output). ``required`` is checked after merging, so
+    either spelling satisfies it.
     """
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -34,12 +36,15 @@ def output_option(
             if output is not None and alias is not None and output != alias:
                 raise click.UsageError("give -o/--output once (--out is the same option)")
             output = output if output is not None else alias
+            if not dir_okay and output is not None and str(output) == "-":
+                output = None  # standard output
             if output is None and required:
                 raise click.UsageError("Missing option '-o' / '--output'.")
             kwargs["output"] = output if output is not None else default
             return func(*args, **kwargs)
 
-        path_type = click.Path(path_type=Path, dir_okay=dir_okay)
+        # a file output that names a directory is refused by output_file in one line
+        path_type = click.Path(path_type=Path, allow_dash=not dir_okay)
         shown_default = f" [default: {default}]" if default is not None else ""
         wrapper = click.option("--out", _ALIAS_DEST, type=path_type, hidden=True)(wrapper)
         return click.option("-o", "--output", "output", type=path_type, help=help + shown_default)(

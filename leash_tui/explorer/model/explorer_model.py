@@ -34,7 +34,8 @@ from leash_tui.analysis.series import (
     flip_counts,
     support_strip,
 )
-from leash_tui.analysis.support import CATEGORIES, compare_questions, summary_rows
+from leash_tui.analysis.support import compare_questions, summary_rows
+from leash_tui.analysis.support_names import CATEGORIES, SERIES_RATES
 from leash_tui.analysis.witness_claims import fragile_mask
 from leash_tui.explorer.model.pair_view import (
     SUPPORT_ORDER,
@@ -63,7 +64,7 @@ TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
 
 
 #: The rates the series plot draws against the training step.
-SERIES_PLOT_RATES = ("NSCR", "SRR", "NDR")
+SERIES_PLOT_RATES = SERIES_RATES
 
 
 def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:

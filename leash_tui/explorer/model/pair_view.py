@@ -14,7 +14,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-CATEGORY_NAMES = {"P": "preserved", "E": "expanded", "S": "shrunk", "O": "out of support"}
 #: The default order: shrinkage first, then expansion, preservation, out of support;
 #: questions without verified samples of a model (no category) come last.
 SUPPORT_ORDER = {"S": 0, "E": 1, "P": 2, "O": 3}

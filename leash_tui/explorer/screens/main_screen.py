@@ -20,10 +20,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 
+from leash_tui.analysis.support_names import CATEGORY_NAMES
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.keys.triage_actions import TriageActions
 from leash_tui.explorer.model.explorer_model import ExplorerModel
-from leash_tui.explorer.model.pair_view import CATEGORY_NAMES, QuestionRow
+from leash_tui.explorer.model.pair_view import QuestionRow
 from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.widgets.key_footer import KeyFooter
 from leash_tui.explorer.widgets.question_list import QuestionList

@@ -26,11 +26,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from leash_tui.analysis.support_names import CATEGORY_NAMES
 from leash_tui.analysis.witness_claims import DEFAULT_MAX_SAMPLES, claim_line
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.keys.triage_actions import TriageActions
 from leash_tui.explorer.model.explorer_model import ExplorerModel
-from leash_tui.explorer.model.pair_view import CATEGORY_NAMES, QuestionRow
+from leash_tui.explorer.model.pair_view import QuestionRow
 from leash_tui.explorer.model.question_detail import (
     QuestionDetail,
     SideSamples,

@@ -15,6 +15,7 @@ from textual.binding import BindingType
 from textual.message import Message
 from textual.widgets import DataTable
 
+from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.styles import COUNT_STYLES
 from leash_tui.safe_text import one_line
@@ -69,10 +70,10 @@ def cells(row: dict) -> list[Text]:
     out = [Text(name, style="bold" if row.get("scope") == "overall" else "")]
     for key, _ in COLUMNS[1:]:
         value = row.get(key)
-        if key in ("N", "P", "E", "S", "O"):
+        if key == "N" or key in CATEGORIES:
             style = COUNT_STYLES.get(key, "")
             out.append(Text(_count(value), style=style, justify="right"))
-        elif key in ("SRR", "NDR", "NSCR", "SDS"):
+        elif key in RATES:
             out.append(Text(_number(value), justify="right"))
         else:
             out.append(Text(_pair(value), justify="right"))

@@ -1,16 +1,16 @@
-"""The verifiers, one module each, and the registry that finds them by name.
+"""The verifiers, one module each, and the registry table that names them.
 
-Every module of this package that defines ``VERIFIER`` (an instance of
-``base.Verifier``) is registered under ``VERIFIER.name``: ``math`` (the default),
-``choice``, ``exact``, ``reasoning-gym``, ``code``. Modules are imported when the
-registry is first asked, and must be cheap to import: a verifier that needs a
-heavy package imports it inside its methods.
+``VERIFIER_MODULES`` is the one list of verifiers: name -> the module whose ``VERIFIER``
+(an instance of ``base.Verifier``) grades it, the default (``math``) first. Adding a
+verifier is a module and a row here (tests/verify/test_verifiers.py checks that every
+module defining ``VERIFIER`` has its row). Modules are imported when the registry is
+first asked, and must be cheap to import: a verifier that needs a heavy package imports
+it inside its methods.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from functools import cache
 
 from sampler.errors import LeashError
@@ -18,23 +18,35 @@ from sampler.store.schema import DEFAULT_VERIFIER
 from sampler.verify.answers.verdict import Verdict, VerifyTask
 from sampler.verify.verifiers.base import Verifier, judge_safely
 
-_NOT_VERIFIERS = {"base", "grading", "specs", "sandbox"}
+#: verifier name -> module defining ``VERIFIER``; the default first
+VERIFIER_MODULES: dict[str, str] = {
+    DEFAULT_VERIFIER: "sampler.verify.verifiers.math",
+    "choice": "sampler.verify.verifiers.choice",
+    "code": "sampler.verify.verifiers.code",
+    "exact": "sampler.verify.verifiers.exact",
+    "reasoning-gym": "sampler.verify.verifiers.reasoning_gym",
+}
 
-__all__ = ["DEFAULT_VERIFIER", "Verifier", "get_verifier", "judge_in_worker", "verifiers"]
+__all__ = [
+    "DEFAULT_VERIFIER",
+    "VERIFIER_MODULES",
+    "Verifier",
+    "get_verifier",
+    "judge_in_worker",
+    "verifiers",
+]
 
 
 @cache
 def verifiers() -> dict[str, Verifier]:
     """Every registered verifier by name, the default first."""
     found: dict[str, Verifier] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name in _NOT_VERIFIERS or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        verifier = getattr(module, "VERIFIER", None)
-        if isinstance(verifier, Verifier):
-            found[verifier.name] = verifier
-    return dict(sorted(found.items(), key=lambda kv: kv[0] != DEFAULT_VERIFIER))
+    for name, module_name in VERIFIER_MODULES.items():
+        verifier = importlib.import_module(module_name).VERIFIER
+        if not isinstance(verifier, Verifier) or verifier.name != name:
+            raise TypeError(f"{module_name}.VERIFIER is not the Verifier named {name!r}")
+        found[name] = verifier
+    return found
 
 
 def get_verifier(name: str, where: str = "verifier") -> Verifier:
