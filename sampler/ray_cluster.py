@@ -54,7 +54,7 @@ def connect(address: str | None = None) -> Cluster:
     """Join the cluster at ``address`` (or ``RAY_ADDRESS``), or start a local one bound to
     127.0.0.1."""
     address = address or os.environ.get("RAY_ADDRESS") or None
-    if not address:
+    if not address or _on_loopback(address):
         for name, value in LOOPBACK_ONLY.items():
             os.environ.setdefault(name, value)
     ray = import_ray()
@@ -94,6 +94,13 @@ def disconnect() -> None:
     ray = import_ray()
     if ray.is_initialized():
         ray.shutdown()
+
+
+def _on_loopback(address: str) -> bool:
+    """Whether a cluster address (``HOST:PORT`` or ``ray://HOST:PORT``) is this machine's
+    loopback, where the driver must take 127.0.0.1 as its own node address too."""
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
+    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 def _python_path() -> dict[str, str]:
