@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
+from leash_tui.analysis.estimators import support_probability
 from leash_tui.analysis.pass_at_k import pass_at_ks
 from leash_tui.analysis.support import (
     compared_rows,
@@ -30,12 +31,15 @@ def curve_budgets(budget: int) -> list[int]:
     return [*ks, budget] if budget >= 1 else []
 
 
-def budget_curve(questions: pa.Table, ks: Sequence[int] | None = None) -> pa.Table:
+def budget_curve(
+    questions: pa.Table, ks: Sequence[int] | None = None, tau: float = 0.0
+) -> pa.Table:
     """pass@k of each model and expected P/E/S/O (with their rates) at several budgets.
 
     Default budgets: 1, 2, 4, ... up to the comparison budget (the smallest per-question
     k), plus that budget. Columns: k, passk_base, passk_target, P, E, S, O, SRR, NDR,
-    SDS, NSCR (rates null where undefined).
+    SDS, NSCR (rates null where undefined). ``tau`` > 0 counts support at that threshold
+    (at least ⌈τ·k⌉ of k correct, ``estimators.support_probability``); pass@k stays pass@k.
     """
     compared = compared_rows(questions)
     names = ["k", "passk_base", "passk_target", *CATEGORIES, *RATES]
@@ -52,7 +56,14 @@ def budget_curve(questions: pa.Table, ks: Sequence[int] | None = None) -> pa.Tab
     t = pass_at_ks(n_t, c_t, budgets)
     columns: dict[str, list] = {n: [] for n in names}
     for i, k in enumerate(budgets):
-        counts = expected_counts(b[:, i], t[:, i])
+        if tau:
+            in_b, in_t = (
+                support_probability(n_b, c_b, k, tau),
+                support_probability(n_t, c_t, k, tau),
+            )
+        else:
+            in_b, in_t = b[:, i], t[:, i]
+        counts = expected_counts(in_b, in_t)
         columns["k"].append(k)
         columns["passk_base"].append(float(b[:, i].mean()))
         columns["passk_target"].append(float(t[:, i].mean()))

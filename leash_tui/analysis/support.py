@@ -34,6 +34,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from leash_tui.analysis.bootstrap import data_seed, paired_bootstrap
+from leash_tui.analysis.estimators import binom_upper_bound, support_probability
 from leash_tui.analysis.exact_tests import fisher_exact_two_sided, sign_test_two_sided
 from leash_tui.analysis.pass_at_k import pass_at_k
 from leash_tui.analysis.support_names import CATEGORIES, RATES
@@ -55,6 +57,7 @@ QUESTION_COLUMNS = (
     "passk_target",
     "category",
     "fisher_p",
+    "losing_upper",
 )
 
 
@@ -82,11 +85,17 @@ def missing_questions(counts: pa.Table, base: str, target: str) -> dict[str, lis
     }
 
 
-def compare_questions(counts: pa.Table, base: str, target: str, k: int | None = None) -> pa.Table:
+def compare_questions(
+    counts: pa.Table, base: str, target: str, k: int | None = None, tau: float = 0.0
+) -> pa.Table:
     """One row per question with samples of both models (see QUESTION_COLUMNS).
 
     ``counts`` is ``Results.verdict_counts()``. Rows sorted by (benchmark, question_id).
     ``k`` larger than a question's verified samples raises ValueError naming it.
+    ``tau`` is the support threshold of the category (``in_support``).
+    ``losing_upper``: for S and E questions, the one-sided 95% Clopper–Pearson upper bound
+    of the losing side's success rate (the target's for S, the base's for E): how small
+    its chance could be given what was seen ("0 of 8192": below 3.7e-4); null otherwise.
     """
     if k is not None and k < 1:
         raise ValueError("k must be at least 1")
@@ -131,8 +140,16 @@ def compare_questions(counts: pa.Table, base: str, target: str, k: int | None = 
         pass1_b[v], pass1_t[v] = c_b[v] / n_b[v], c_t[v] / n_t[v]
         passk_b[v] = pass_at_k(n_b[v], c_b[v], budget[v])
         passk_t[v] = pass_at_k(n_t[v], c_t[v], budget[v])
-        category[v] = _labels(passk_b[v] >= 0.5, passk_t[v] >= 0.5)
+        in_b = in_support(n_b[v], c_b[v], budget[v], tau, passk_b[v])
+        in_t = in_support(n_t[v], c_t[v], budget[v], tau, passk_t[v])
+        category[v] = _labels(in_b >= 0.5, in_t >= 0.5)
         fisher[v] = fisher_exact_two_sided(c_b[v], n_b[v] - c_b[v], c_t[v], n_t[v] - c_t[v])
+    losing = np.full(size, np.nan)
+    shrunk, expanded = category == "S", category == "E"
+    if shrunk.any():
+        losing[shrunk] = _unique_upper(c_t[shrunk], n_t[shrunk])
+    if expanded.any():
+        losing[expanded] = _unique_upper(c_b[expanded], n_b[expanded])
 
     def floats(values: np.ndarray) -> pa.Array:
         return pa.array(values, pa.float64(), mask=np.isnan(values))
@@ -152,8 +169,15 @@ def compare_questions(counts: pa.Table, base: str, target: str, k: int | None = 
             "passk_target": floats(passk_t),
             "category": pa.array(category, pa.string()),
             "fisher_p": floats(fisher),
+            "losing_upper": floats(losing),
         }
     )
+
+
+def _unique_upper(c: np.ndarray, n: np.ndarray, level: float = 0.95) -> np.ndarray:
+    """``binom_upper_bound`` computed once per distinct (c, n)."""
+    pairs, inverse = np.unique(np.stack([c, n], axis=1), axis=0, return_inverse=True)
+    return binom_upper_bound(pairs[:, 0], pairs[:, 1], level)[inverse.reshape(-1)]
 
 
 def add_answer_columns(
@@ -189,6 +213,20 @@ def add_answer_columns(
         out, sort_keys=[("benchmark", "ascending"), ("question_id", "ascending")]
     )
     return out.take(order)
+
+
+def in_support(
+    n: np.ndarray, c: np.ndarray, k: int | np.ndarray, tau: float = 0.0, passk=None
+) -> np.ndarray:
+    """Probability that each question is in the model's support at budget k, threshold τ.
+
+    τ = 0 (the paper's rule, one success): pass@k. τ > 0: at least ⌈τ·k⌉ of k samples
+    correct, P(X ≥ max(1, ⌈τ·k⌉)) with X hypergeometric (``estimators.support_probability``);
+    at k = n this is 1 when c/n ≥ τ, else 0.
+    """
+    if tau == 0.0:
+        return pass_at_k(n, c, k) if passk is None else passk
+    return support_probability(n, c, k, tau)
 
 
 def _labels(base_in: np.ndarray, target_in: np.ndarray) -> np.ndarray:
@@ -272,13 +310,20 @@ def summary_row(
     target: str,
     k: int | None = None,
     entropies: Mapping[str, pa.Table] | None = None,
+    tau: float = 0.0,
 ) -> dict[str, Any]:
-    """One row of docs/interchange.md section 2 for the (already compared) questions of a scope."""
+    """One row of docs/interchange.md section 2 for the (already compared) questions of a scope.
+
+    ``tau`` > 0 counts support at that threshold (``in_support``; the row says
+    ``support_threshold``).
+    """
     budget = _scope_budget(questions, k)
     n_b, c_b = int_column(questions, "n_base"), int_column(questions, "c_base")
     n_t, c_t = int_column(questions, "n_target"), int_column(questions, "c_target")
-    b = pass_at_k(n_b, c_b, budget)
-    t = pass_at_k(n_t, c_t, budget)
+    passk_b = pass_at_k(n_b, c_b, budget)
+    passk_t = pass_at_k(n_t, c_t, budget)
+    b = in_support(n_b, c_b, budget, tau, passk_b)
+    t = in_support(n_t, c_t, budget, tau, passk_t)
     counts: dict[str, Any] = expected_counts(b, t)
     if bool(((n_b == budget) & (n_t == budget)).all()):
         counts = {key: round(value) for key, value in counts.items()}
@@ -294,18 +339,44 @@ def summary_row(
         **counts,
         **support_rates(counts["P"], counts["E"], counts["S"], counts["O"]),
         "pass@1": {"base": float(np.mean(c_b / n_b)), "target": float(np.mean(c_t / n_t))},
-        "pass@k": {"base": float(np.mean(b)), "target": float(np.mean(t))},
+        "pass@k": {"base": float(np.mean(passk_b)), "target": float(np.mean(passk_t))},
         "sign_test_p": None if math.isnan(sign_p) else sign_p,
         "token_entropy": {"base": None, "target": None},
         "answer_entropy": {"base": None, "target": None},
     }
+    if tau:
+        row["support_threshold"] = tau
     if entropies:
         for role, model in (("base", base), ("target", target)):
             if model in entropies:
                 token, answer = scope_entropies(questions, entropies[model])
                 row["token_entropy"][role] = token
-                row["answer_entropy"][role] = answer
+                # over one sample per question every answer entropy is 0: no measure
+                one = bool((n_b if role == "base" else n_t).max() <= 1)
+                row["answer_entropy"][role] = None if one else answer
     return row
+
+
+def scope_intervals(
+    questions: pa.Table, budget: int, tau: float = 0.0, resamples: int = 2000, level: float = 0.95
+) -> dict[str, Any]:
+    """A row's ``ci``: {"level", "resamples", then [lo, hi] or None per statistic}.
+
+    The paired percentile bootstrap of ``analysis.bootstrap`` over the questions of a
+    scope at the row's budget and support threshold, each benchmark resampled within
+    itself, seeded by a hash of the per-question counts (two readers, one interval).
+    """
+    n_b, c_b = int_column(questions, "n_base"), int_column(questions, "c_base")
+    n_t, c_t = int_column(questions, "n_target"), int_column(questions, "c_target")
+    passk_b, passk_t = pass_at_k(n_b, c_b, budget), pass_at_k(n_t, c_t, budget)
+    b = in_support(n_b, c_b, budget, tau, passk_b)
+    t = in_support(n_t, c_t, budget, tau, passk_t)
+    bench = questions.column("benchmark").to_numpy(zero_copy_only=False)
+    seed = data_seed(n_b, c_b, n_t, c_t, bench, extra=(budget, tau, resamples))
+    intervals = paired_bootstrap(
+        b, t, c_b / n_b, c_t / n_t, bench, resamples, level, seed, passk_b, passk_t
+    )
+    return {"level": level, "resamples": resamples, **intervals}
 
 
 def scope_entropies(questions: pa.Table, stats: pa.Table) -> tuple[float | None, float | None]:
@@ -332,6 +403,7 @@ def summary_rows(
     target: str,
     k: int | None = None,
     entropies: Mapping[str, pa.Table] | None = None,
+    tau: float = 0.0,
 ) -> list[dict[str, Any]]:
     """Rows per benchmark, then per domain, then overall (docs/interchange.md section 2).
 
@@ -340,7 +412,7 @@ def summary_rows(
     ``entropies`` maps a model name to its per-question stats (see scope_entropies).
     """
     return [
-        summary_row(part, scope, name, base, target, k, entropies)
+        summary_row(part, scope, name, base, target, k, entropies, tau)
         for scope, name, part in scope_tables(questions, domains)
     ]
 

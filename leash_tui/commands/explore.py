@@ -10,7 +10,9 @@ import click
 from sampler.errors import LeashError
 
 
-def run_explorer(root: Path, target: str | None = None, base: str | None = None) -> None:
+def run_explorer(
+    root: Path, target: str | None = None, base: str | None = None, tau: float = 0.0
+) -> None:
     """Open the explorer on ``root`` in this terminal; errors become LeashError."""
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
@@ -36,7 +38,7 @@ def run_explorer(root: Path, target: str | None = None, base: str | None = None)
 
     from leash_tui.explorer.app import ExplorerApp
 
-    app = ExplorerApp(results, target=target, base=base)
+    app = ExplorerApp(results, target=target, base=base, tau=tau)
     app.run()
     if app.return_code:
         sys.exit(app.return_code)
@@ -50,11 +52,21 @@ def run_explorer(root: Path, target: str | None = None, base: str | None = None)
     metavar="NAME",
     help="Compare with this model instead of the folder's base (two checkpoints head to head).",
 )
-def explore(results: Path, target: str | None, base: str | None) -> None:
+@click.option(
+    "--support-threshold",
+    "tau",
+    type=click.FloatRange(min=0, max=1),
+    default=0.0,
+    show_default=True,
+    metavar="TAU",
+    help="A model supports a question when at least a share TAU of its samples is correct"
+    " (0: one success, the paper's rule).",
+)
+def explore(results: Path, target: str | None, base: str | None, tau: float) -> None:
     """Explore a results folder: summaries, questions by support change, completions, triage.
 
     Keys: arrows or j/k move, Enter opens, Tab switches pane, / searches, 1-4 filter
     categories, s sorts, m switches target, r/b/v/f/u tag, n notes, ? lists all keys,
     q quits. Tags and notes are saved to RESULTS/triage.jsonl as you go.
     """
-    run_explorer(results, target, base)
+    run_explorer(results, target, base, tau)

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from leash_tui.commands.shared.options import output_option
+from leash_tui.report.formats import FORMATS
 
 #: sampler.store.side_tables.entropy_samples.DEFAULT_ENTROPY_SAMPLES, repeated here so that
 #: ``leash --help`` imports no pyarrow (tests/analysis/test_entropy_samples.py checks they agree)
@@ -25,7 +26,7 @@ DEFAULT_ENTROPY_SAMPLES = 32
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "csv", "markdown", "latex"]),
+    type=click.Choice(FORMATS),
     default="table",
     show_default=True,
     help="Output format; json follows the leash-report/1 contract.",
@@ -68,6 +69,63 @@ DEFAULT_ENTROPY_SAMPLES = 32
     help="Confidence parameter of the epsilon shown with each budget.",
 )
 @click.option(
+    "--bootstrap",
+    type=click.IntRange(min=0),
+    default=2000,
+    show_default=True,
+    metavar="N",
+    help="Resamples of the paired bootstrap over questions behind each rate's confidence"
+    " interval (0: no intervals).",
+)
+@click.option(
+    "--ci",
+    "level",
+    type=click.FloatRange(min=0, max=1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    metavar="LEVEL",
+    help="Confidence level of the intervals.",
+)
+@click.option(
+    "--support-threshold",
+    "tau",
+    type=click.FloatRange(min=0, max=1),
+    default=0.0,
+    show_default=True,
+    metavar="TAU",
+    help="A model supports a question when at least a share TAU of k samples is correct"
+    " (c/n >= TAU at k = n); 0 is one success, the paper's rule.",
+)
+@click.option(
+    "--threshold-curve",
+    is_flag=True,
+    help="Add P/E/S/O and NSCR at support thresholds from one success to all samples"
+    " (breadth to depth).",
+)
+@click.option(
+    "--estimate-k",
+    "estimate_ks",
+    callback=lambda ctx, param, value: _budgets(value),
+    metavar="K[,K...]",
+    help="Add the estimators (pass@k, pass^k, G-Pass@k, distinct answers) at these budgets;"
+    " each at most the samples per question.",
+)
+@click.option(
+    "--g-tau",
+    type=click.FloatRange(min=0, max=1),
+    default=0.5,
+    show_default=True,
+    metavar="TAU",
+    help="G-Pass@k threshold: at least a share TAU of k samples correct.",
+)
+@click.option(
+    "--forecast",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Add a forecast of pass@K (beta-binomial fit of the counts; K may exceed the"
+    " samples drawn), labelled forecast.",
+)
+@click.option(
     "--entropy-samples",
     "entropy_samples",
     type=click.IntRange(min=1),
@@ -93,6 +151,13 @@ def report(
     base: str | None,
     allow_partial: bool,
     zeta: float,
+    bootstrap: int,
+    level: float,
+    tau: float,
+    threshold_curve: bool,
+    estimate_ks: tuple[int, ...],
+    g_tau: float,
+    forecast: int | None,
     entropy_samples: int,
     no_cache: bool,
 ) -> None:
@@ -119,7 +184,20 @@ def report(
         _emit(render_model_report(one, fmt), output)
         return
     built = build_report(
-        data, targets=targets, k=k, allow_partial=allow_partial, curves=curves, base=base
+        data,
+        targets=targets,
+        k=k,
+        allow_partial=allow_partial,
+        curves=curves,
+        base=base,
+        zeta=zeta,
+        tau=tau,
+        bootstrap=bootstrap,
+        level=level,
+        estimate_ks=estimate_ks,
+        g_tau=g_tau,
+        forecast=forecast,
+        threshold_curve=threshold_curve,
     )
     for note in built.notes:
         click.echo(f"note: {_visible(note)}", err=True)
@@ -128,15 +206,11 @@ def report(
 
         stream = sys.stdout  # click.get_text_stream is deprecated (Click 9)
         # a terminal's width; a pipe gets the table's natural width (never cut)
-        print_table(built, table_console(stream, None, color=stream.isatty()), zeta)
+        print_table(built, table_console(stream, None, color=stream.isatty()))
         return
-    from leash_tui.report.render import RENDERERS, render_table
+    from leash_tui.report.render import RENDERERS
 
-    if fmt == "table":
-        text = render_table(built, zeta)
-    else:
-        text = RENDERERS[fmt](built, zeta)
-    _emit(text, output)
+    _emit(RENDERERS[fmt](built), output)
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -146,6 +220,19 @@ def _emit(text: str, output: Path | None) -> None:
     write_output(output, text)
     if output is not None:
         click.echo(f"wrote {output}", err=True)
+
+
+def _budgets(value: str | None) -> tuple[int, ...]:
+    """``--estimate-k 1,8,64`` as (1, 8, 64); a one-line error for anything else."""
+    if not value:
+        return ()
+    try:
+        ks = tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: give budgets as K or K,K,... (integers)") from None
+    if not ks or min(ks) < 1:
+        raise click.BadParameter(f"{value!r}: every budget must be at least 1")
+    return tuple(sorted(set(ks)))
 
 
 def _visible(text: str) -> str:

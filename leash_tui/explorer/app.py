@@ -49,10 +49,15 @@ class ExplorerApp(App[None]):
     """
 
     def __init__(
-        self, results: Results, target: str | None = None, base: str | None = None
+        self,
+        results: Results,
+        target: str | None = None,
+        base: str | None = None,
+        tau: float = 0.0,
     ) -> None:
         super().__init__()
         self.results = results
+        self.tau = tau  # support threshold of every comparison (0: one success)
         self.model: ExplorerModel | None = None
         #: token/answer entropies: "missing", "computing" or "ready"
         self.entropy_state = "missing"
@@ -73,7 +78,11 @@ class ExplorerApp(App[None]):
         try:
             counts, stats = open_counts(self.results)
             model = ExplorerModel(
-                self.results, counts=counts, answer_stats=stats, base=self.requested_base
+                self.results,
+                counts=counts,
+                answer_stats=stats,
+                base=self.requested_base,
+                tau=self.tau,
             )
             self.entropy_state = "missing" if stats is None else "ready"
             if self.requested_target is not None:

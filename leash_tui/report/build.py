@@ -31,11 +31,19 @@ from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
     compare_questions,
     missing_questions,
+    scope_intervals,
     scope_tables,
     summary_row,
 )
 from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.analysis.token_entropy_kind import prefer_exact
+from leash_tui.report.blocks import (
+    Block,
+    estimate_block,
+    forecast_block,
+    guessing_block,
+    threshold_block,
+)
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
 from sampler.store.schema import MANIFEST_FILE
@@ -62,6 +70,10 @@ class Report:
     series_curves: list[list[dict[str, Any]]] | None = None  # one per series row, when asked
     #: analysis.perplexity rows of every target (``leash perplexity`` results)
     perplexity: list[dict[str, Any]] = field(default_factory=list)
+    #: confidence parameter of the ε bound the human-readable formats state (--zeta)
+    zeta: float = 0.05
+    #: optional parts (estimators, forecast, guessing), in order: report.blocks
+    blocks: list[Block] = field(default_factory=list)
 
     def series_names(self) -> list[str]:
         """The series of the report, in order."""
@@ -165,9 +177,23 @@ def build_report(
     allow_partial: bool = False,
     curves: bool = False,
     base: str | None = None,
+    zeta: float = 0.05,
+    tau: float = 0.0,
+    bootstrap: int = 0,
+    level: float = 0.95,
+    estimate_ks: Sequence[int] = (),
+    g_tau: float = 0.5,
+    forecast: int | None = None,
+    threshold_curve: bool = False,
 ) -> Report:
     """Compare each chosen target with the base (``base``: any model of the folder, else the
-    manifest's); raise LeashError on what cannot be reported."""
+    manifest's); raise LeashError on what cannot be reported.
+
+    ``tau``: support threshold (0: one success); ``bootstrap`` resamples (0: no
+    intervals) at confidence ``level`` (analysis.support.summary_row); ``estimate_ks``
+    the budgets of the estimators block (G-Pass at ``g_tau``); ``forecast`` the K of the
+    forecast block; ``threshold_curve`` adds P/E/S/O against τ (report.blocks).
+    """
     explicit = base is not None and (data.manifest.base is None or base != data.manifest.base.name)
     base, chosen, notes = _choose_models(data, targets, base)
     notes += data.coverage
@@ -190,9 +216,10 @@ def build_report(
     row_curves: list[list[dict[str, Any]]] = []
     perplexity: list[dict[str, Any]] = []
     unverified: list[str] = []
+    scopes: list[tuple[dict[str, Any], pa.Table]] = []
     for target in chosen:
         try:
-            questions = compare_questions(data.counts, base, target, k)
+            questions = compare_questions(data.counts, base, target, k, tau)
         except ValueError as exc:
             raise LeashError(f"--k {k}: {exc}") from None
         for model, keys in missing_questions(data.counts, base, target).items():
@@ -207,15 +234,18 @@ def build_report(
             perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
         checkpoint = parse_checkpoint(target)
         for scope, name, part in scope_tables(questions, domains):
-            row = summary_row(part, scope, name, base, target, k, entropies)
+            row = summary_row(part, scope, name, base, target, k, entropies, tau)
             row["token_entropy_kind"] = _kinds(row, kinds)
+            if bootstrap:
+                row["ci"] = scope_intervals(part, row["k"], tau, bootstrap, level)
             if trusted:
                 row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, target)
             if checkpoint is not None:
                 row["series"], row["step"] = checkpoint
             rows.append(row)
+            scopes.append((row, part))
             if curves:
-                row_curves.append(_curve_points(part))
+                row_curves.append(_curve_points(part, tau))
     if unverified:
         detail = f"{len(unverified)} question(s) have no verified sample for a model: " + _listing(
             unverified
@@ -233,8 +263,11 @@ def build_report(
         agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
         agreement.sort(key=lambda r: models.index(r["model"]))
         notes += agreement_notes(data.agreement, models)
+    blocks = _blocks(data, scopes, estimate_ks, g_tau, forecast, zeta)
+    if threshold_curve:
+        blocks.insert(0, threshold_block(scopes))
     series_rows, series_curves = (
-        ([], []) if explicit else _series_rows(data, base, chosen, k, entropies, kinds, curves)
+        ([], []) if explicit else _series_rows(data, base, chosen, k, entropies, kinds, curves, tau)
     )  # a series runs from the manifest's base: with another --base there is none
     return Report(
         base,
@@ -246,7 +279,30 @@ def build_report(
         series_rows,
         series_curves if curves else None,
         perplexity,
+        zeta,
+        blocks,
     )
+
+
+def _blocks(
+    data: ReportData,
+    scopes: list[tuple[dict[str, Any], pa.Table]],
+    estimate_ks: Sequence[int],
+    g_tau: float,
+    forecast: int | None,
+    zeta: float,
+) -> list[Block]:
+    """The optional parts asked for (estimators, forecast) and guessing when it applies."""
+    blocks = []
+    if estimate_ks:
+        blocks.append(estimate_block(scopes, estimate_ks, g_tau, data.answer_stats))
+    if forecast is not None:
+        blocks.append(forecast_block(scopes, forecast))
+    verifiers = {b.name: b.verifier for b in data.manifest.benchmarks}
+    guessing = guessing_block(scopes, verifiers, data.questions, zeta)
+    if guessing is not None:
+        blocks.append(guessing)
+    return blocks
 
 
 def _series_rows(
@@ -257,6 +313,7 @@ def _series_rows(
     entropies: dict[str, pa.Table],
     kinds: dict[str, str | None],
     curves: bool,
+    tau: float = 0.0,
 ) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
     """Rows (and curves) of every training series among ``targets``: per series, per scope
     (benchmarks, domains, overall), one row per step in step order, the base as step 0."""
@@ -272,11 +329,11 @@ def _series_rows(
         by_scope: dict[tuple[str, str], list[tuple[dict[str, Any], pa.Table]]] = {}
         for step, model in run.models(base):
             try:
-                questions = compare_questions(data.counts, base, model, k)
+                questions = compare_questions(data.counts, base, model, k, tau)
             except ValueError as exc:
                 raise LeashError(f"--k {k}: {exc}") from None
             for scope, name, part in scope_tables(questions, domains):
-                row = summary_row(part, scope, name, base, model, k, entropies)
+                row = summary_row(part, scope, name, base, model, k, entropies, tau)
                 row["token_entropy_kind"] = _kinds(row, kinds)
                 if trusted:
                     row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, model)
@@ -286,7 +343,7 @@ def _series_rows(
             for row, part in entries:
                 rows.append(row)
                 if curves:
-                    row_curves.append(_curve_points(part))
+                    row_curves.append(_curve_points(part, tau=tau))
     return rows, row_curves
 
 
@@ -362,8 +419,8 @@ def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[s
     return out
 
 
-def _curve_points(questions: pa.Table) -> list[dict[str, Any]]:
-    curve = budget_curve(questions).to_pylist()
+def _curve_points(questions: pa.Table, tau: float = 0.0) -> list[dict[str, Any]]:
+    curve = budget_curve(questions, tau=tau).to_pylist()
     return [
         {
             "k": p["k"],
@@ -384,6 +441,8 @@ def report_json(report: Report) -> dict[str, Any]:
     for i, row in enumerate(report.rows):
         rows.append({**row, "curve": report.curves[i]} if report.curves is not None else row)
     document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
+    for block in report.blocks:
+        document[block.key] = block.rows
     if report.grading_agreement:
         document["grading_agreement"] = report.grading_agreement
     if report.perplexity:

@@ -11,47 +11,40 @@ from __future__ import annotations
 from typing import Any
 
 from leash_tui.analysis.pass_at_k import epsilon
-from leash_tui.analysis.support_names import CATEGORIES, RATES, SERIES_RATES
+from leash_tui.analysis.support_names import SERIES_RATES
 from leash_tui.report.build import Report
+from leash_tui.report.columns import (
+    ARROW,
+    COUNTS,
+    DASH,
+    RATES,
+    TRUSTED,
+    ReportColumn,
+    csv_names,
+    default_columns,
+    fmt_count,
+    fmt_p,
+    fmt_pair,
+    fmt_rate,
+    headers,
+    select,
+    table_columns,
+)
 from leash_tui.safe_text import visible
 
-FORMATS = ("table", "json", "csv", "markdown", "latex")
-DASH = "–"
-COUNTS = CATEGORIES
-HEADERS = ("", "k", "N", *COUNTS, *RATES, "pass@1", "pass@k", "sign p", "token H", "answer H")
-CURVE_HEADERS = ("", "k", "pass@k", *COUNTS, *RATES)
-SERIES_HEADERS = ("", "step", "model", "k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
+__all__ = ["COUNTS", "DASH", "RATES", "fmt_count", "fmt_p", "fmt_pair", "fmt_rate"]
+
+#: the columns of a budget-curve point and of a training-series step (from the registry)
+CURVE = select("k", "pass@k", *COUNTS, *RATES)
+SERIES = select("k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
+HEADERS = headers(default_columns())
+CURVE_HEADERS = headers(CURVE)
+SERIES_HEADERS = ("", "step", "model", *headers(SERIES)[1:])
 PERPLEXITY_HEADERS = ("", "category", "source", "traces", "perplexity")
-SERIES_CURVE_HEADERS = ("", "step", "k", "pass@k", *COUNTS, *RATES)
-CSV_COLUMNS = (
-    "scope", "name", "base", "target", "k", "N", *COUNTS, *RATES,
-    "pass@1_base", "pass@1_target", "pass@k_base", "pass@k_target", "sign_test_p",
-    "token_entropy_base", "token_entropy_target", "answer_entropy_base", "answer_entropy_target",
-    "token_entropy_kind_base", "token_entropy_kind_target",
-)  # fmt: skip
+SERIES_CURVE_HEADERS = ("", "step", *CURVE_HEADERS[1:])
+CSV_COLUMNS = csv_names(default_columns())
 #: CSV columns present when some verdicts are trusted source verdicts (not leash's)
-CSV_TRUSTED_COLUMNS = ("trusted_source_verdicts_base", "trusted_source_verdicts_target")
-
-
-# -- numbers for people ---------------------------------------------------------------
-def fmt_count(value: int | float) -> str:
-    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
-
-
-def fmt_rate(value: float | None, digits: int = 4) -> str:
-    return DASH if value is None else f"{value:.{digits}f}"
-
-
-def fmt_p(value: float | None) -> str:
-    if value is None:
-        return DASH
-    return f"{value:.1e}" if value < 1e-3 else f"{value:.3f}"
-
-
-def fmt_pair(pair: dict[str, float | None], digits: int = 3, arrow: str = " → ") -> str:
-    if pair["base"] is None and pair["target"] is None:
-        return DASH
-    return f"{fmt_rate(pair['base'], digits)}{arrow}{fmt_rate(pair['target'], digits)}"
+CSV_TRUSTED_COLUMNS = TRUSTED.csv_names()
 
 
 def shown(name: str) -> str:
@@ -64,29 +57,16 @@ def row_label(row: dict[str, Any]) -> str:
     return f"{name} (domain)" if row["scope"] == "domain" else name
 
 
-def row_cells(row: dict[str, Any], arrow: str = " → ") -> list[str]:
-    return [
-        row_label(row),
-        f"{row['k']:,}",
-        f"{row['N']:,}",
-        *(fmt_count(row[c]) for c in COUNTS),
-        *(fmt_rate(row[r]) for r in RATES),
-        fmt_pair(row["pass@1"], arrow=arrow),
-        fmt_pair(row["pass@k"], arrow=arrow),
-        fmt_p(row["sign_test_p"]),
-        fmt_pair(row["token_entropy"], arrow=arrow),
-        fmt_pair(row["answer_entropy"], arrow=arrow),
-    ]
+def row_cells(
+    row: dict[str, Any], arrow: str = ARROW, columns: tuple[ReportColumn, ...] | None = None
+) -> list[str]:
+    """The label, then the cells of ``columns`` (default: every non-optional one)."""
+    shown_columns = table_columns(default_columns() if columns is None else columns)
+    return [row_label(row), *(c.cell(row, arrow) for c in shown_columns)]
 
 
-def curve_cells(row: dict[str, Any], point: dict[str, Any], arrow: str = " → ") -> list[str]:
-    return [
-        row_label(row),
-        f"{point['k']:,}",
-        fmt_pair(point["pass@k"], digits=4, arrow=arrow),
-        *(f"{point[c]:,.1f}" for c in COUNTS),
-        *(fmt_rate(point[r]) for r in RATES),
-    ]
+def curve_cells(row: dict[str, Any], point: dict[str, Any], arrow: str = ARROW) -> list[str]:
+    return [row_label(row), *(c.cell(point, arrow, digits=4) for c in CURVE)]
 
 
 def series_cells(row: dict[str, Any], first: bool, arrow: str = " → ") -> list[str]:
@@ -95,12 +75,7 @@ def series_cells(row: dict[str, Any], first: bool, arrow: str = " → ") -> list
         row_label(row) if first else "",
         f"{row['step']:,}",
         shown(row["target"]),
-        f"{row['k']:,}",
-        f"{row['N']:,}",
-        *(fmt_count(row[c]) for c in COUNTS),
-        *(fmt_rate(row[r]) for r in SERIES_RATES),
-        fmt_pair(row["pass@1"], arrow=arrow),
-        fmt_pair(row["pass@k"], arrow=arrow),
+        *(c.cell(row, arrow) for c in SERIES),
     ]
 
 
@@ -148,10 +123,45 @@ def perplexity_lines(report: Report, target: str) -> list[tuple[str, list[str]]]
 
 def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
     ks = sorted({r["k"] for r in rows})
-    values = "; ".join(f"k = {k:,}: ε = {epsilon(k, zeta):.3g}" for k in ks)
+    values = "; ".join(_epsilon_at(k, zeta) for k in ks)
     return (
         f"A correct answer never seen in k samples has probability at most ε = -ln ζ / k"
-        f" (ζ = {zeta:g}): {values}." + entropy_kind_note(rows) + trusted_note(rows)
+        f" (ζ = {zeta:g}): {values}."
+        + threshold_note(rows)
+        + interval_note(rows)
+        + entropy_kind_note(rows)
+        + trusted_note(rows)
+    )
+
+
+def _epsilon_at(k: int, zeta: float) -> str:
+    """ "k = 8: ε = 0.374", or no bound where -ln ζ / k >= 1 (a probability bound of 1 or
+    more says nothing)."""
+    bound = epsilon(k, zeta)
+    if bound >= 1:
+        return f"k = {k:,}: no bound (-ln ζ / k ≥ 1)"
+    return f"k = {k:,}: ε = {bound:.3g}"
+
+
+def threshold_note(rows: list[dict[str, Any]]) -> str:
+    """ " Support: at least a share τ …" when a support threshold was asked."""
+    tau = next((r["support_threshold"] for r in rows if r.get("support_threshold")), None)
+    if tau is None:
+        return ""
+    return (
+        f" Support at threshold τ = {tau:g}: a model supports a question when at least"
+        f" ⌈τ·k⌉ of k samples are correct (c/n ≥ τ at k = n)."
+    )
+
+
+def interval_note(rows: list[dict[str, Any]]) -> str:
+    """ " CI: 95% paired bootstrap …" when rows carry intervals."""
+    ci = next((r["ci"] for r in rows if r.get("ci")), None)
+    if ci is None:
+        return ""
+    return (
+        f" CI: {ci['level']:.0%} percentile intervals of a paired bootstrap over questions"
+        f" ({ci['resamples']:,} resamples, within benchmarks; Δ = target − base)."
     )
 
 

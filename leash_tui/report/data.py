@@ -61,6 +61,8 @@ class ReportData:
     exact_entropy: pa.Table | None = None
     #: store.perplexity_table rows (``leash perplexity``); empty when none
     perplexity: pa.Table | None = None
+    #: the questions table (problem text: the options of choice questions, report.blocks)
+    questions: pa.Table | None = None
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -173,6 +175,7 @@ def load_report_data(
     assert tables is not None  # scanning is allowed, so there is always an answer
     counts, stats = tables
     agreement = None
+    questions = results.questions
     if may_have_source_verdicts(results.shard_paths()):
         agreement = agreement_table(results)
     return ReportData(
@@ -181,7 +184,8 @@ def load_report_data(
         counts=counts,
         answer_stats=stats,
         agreement=agreement,
-        coverage=coverage_notes(results.manifest, results.questions, counts),
+        coverage=coverage_notes(results.manifest, questions, counts),
         exact_entropy=exact_entropy_table(results),
         perplexity=read_perplexity(results.root),
+        questions=questions,
     )

@@ -16,30 +16,39 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from leash_tui.report.blocks import Block
 from leash_tui.report.build import Report, report_json
 from leash_tui.report.cells import (
-    COUNTS,
-    CSV_COLUMNS,
     CSV_TRUSTED_COLUMNS,
+    CURVE,
     CURVE_HEADERS,
     DASH,
-    HEADERS,
     PERPLEXITY_HEADERS,
-    RATES,
     SERIES_CURVE_HEADERS,
     SERIES_HEADERS,
     curve_cells,
     epsilon_note,
     perplexity_lines,
     row_cells,
+    row_label,
     series_blocks,
     series_cells,
     series_curve_cells,
     shown,
 )
+from leash_tui.report.columns import (
+    ID_CSV,
+    TRUSTED,
+    ReportColumn,
+    csv_names,
+    groups,
+    headers,
+    present,
+)
+from leash_tui.report.formats import FORMATS
 
 
-def render_json(report: Report, zeta: float = 0.05) -> str:
+def render_json(report: Report) -> str:
     return json.dumps(report_json(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -53,30 +62,34 @@ def _csv_value(value: Any) -> Any:
     return value
 
 
-def _flat(row: dict[str, Any]) -> dict[str, Any]:
-    flat = {key: row[key] for key in CSV_COLUMNS if key in row}
-    for key in ("name", "base", "target"):
-        flat[key] = shown(row[key])
-    for key in ("pass@1", "pass@k", "token_entropy", "answer_entropy"):
-        flat[f"{key}_base"] = row[key]["base"]
-        flat[f"{key}_target"] = row[key]["target"]
-    flat["sign_test_p"] = row["sign_test_p"]
-    for role in ("base", "target"):
-        flat[f"token_entropy_kind_{role}"] = row.get("token_entropy_kind", {}).get(role)
+def _flat(row: dict[str, Any], columns: tuple[ReportColumn, ...]) -> dict[str, Any]:
+    """A summary row as CSV cells, named by the column registry."""
+    flat: dict[str, Any] = {key: shown(row[key]) for key in ID_CSV}
+    for column in columns:
+        flat |= column.csv_values(row)
     if "series" in row:
         flat["series"], flat["step"] = shown(row["series"]), row["step"]
     if "trusted_source_verdicts" in row:
-        for role in ("base", "target"):
-            flat[f"trusted_source_verdicts_{role}"] = row["trusted_source_verdicts"][role]
+        flat |= TRUSTED.csv_values(row)
     return flat
 
 
-def render_csv(report: Report, zeta: float = 0.05) -> str:
+def _curve_flat(row: dict[str, Any], point: dict[str, Any]) -> dict[str, Any]:
+    """A budget-curve point as CSV cells, named like the summary's."""
+    cells = {key: shown(row[key]) for key in ID_CSV}
+    for column in CURVE:
+        cells |= column.csv_values(point)
+    return cells
+
+
+def render_csv(report: Report) -> str:
     """One table; with curves, a first column ``row`` tells summary rows from curve points."""
     out = io.StringIO()
     with_curves = report.curves is not None
     with_series = bool(report.series_rows)
-    columns = ["row", *CSV_COLUMNS] if with_curves or with_series else list(CSV_COLUMNS)
+    summary = present([*report.rows, *report.series_rows])
+    names = csv_names(summary)
+    columns = ["row", *names] if with_curves or with_series else list(names)
     if with_series:
         columns += ["series", "step"]
     if any("trusted_source_verdicts" in row for row in [*report.rows, *report.series_rows]):
@@ -85,19 +98,20 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
         if "row" not in columns:
             columns.insert(0, "row")
         columns += ["category", "source", "n_traces", "perplexity_base", "perplexity_target"]
+    if report.blocks and "row" not in columns:
+        columns.insert(0, "row")
+    for block in report.blocks:
+        columns += [n for c in block.columns for n in c.csv_names() if n not in columns]
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for target in report.targets:
         for row, curve in report.rows_of(target):
-            flat = _flat(row)
-            if with_curves:
+            flat = _flat(row, summary)
+            if with_curves or report.blocks:
                 flat["row"] = "summary"
             writer.writerow({k: _csv_value(v) for k, v in flat.items()})
             for point in curve or []:
-                cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target")}
-                cells |= {key: point[key] for key in ("k", *COUNTS, *RATES)}
-                cells["pass@k_base"] = point["pass@k"]["base"]
-                cells["pass@k_target"] = point["pass@k"]["target"]
+                cells = _curve_flat(row, point)
                 cells["row"] = "curve"
                 writer.writerow({k: _csv_value(v) for k, v in cells.items()})
     for row in report.perplexity:
@@ -106,15 +120,22 @@ def render_csv(report: Report, zeta: float = 0.05) -> str:
         cells["perplexity_base"] = row["perplexity"]["base"]
         cells["perplexity_target"] = row["perplexity"]["target"]
         writer.writerow({k: _csv_value(v) for k, v in cells.items()})
+    for block in report.blocks:
+        for row in block.rows:
+            cells = {key: shown(row[key]) for key in ID_CSV} | {"row": block.key}
+            for column in block.columns:
+                cells |= column.csv_values(row)
+            writer.writerow({k: _csv_value(v) for k, v in cells.items()})
     for name in report.series_names():
         for row, curve in report.series_of(name):
-            flat = _flat(row) | {"row": "series", "series": shown(name), "step": row["step"]}
+            flat = _flat(row, summary) | {
+                "row": "series",
+                "series": shown(name),
+                "step": row["step"],
+            }
             writer.writerow({k: _csv_value(v) for k, v in flat.items()})
             for point in curve or []:
-                cells = {key: shown(row[key]) for key in ("scope", "name", "base", "target")}
-                cells |= {key: point[key] for key in ("k", *COUNTS, *RATES)}
-                cells["pass@k_base"] = point["pass@k"]["base"]
-                cells["pass@k_target"] = point["pass@k"]["target"]
+                cells = _curve_flat(row, point)
                 cells |= {"row": "series_curve", "series": shown(name), "step": row["step"]}
                 writer.writerow({k: _csv_value(v) for k, v in cells.items()})
     return out.getvalue()
@@ -131,7 +152,7 @@ def _md_table(headers: tuple[str, ...], lines: list[list[str]]) -> list[str]:
     return out
 
 
-def render_markdown(report: Report, zeta: float = 0.05) -> str:
+def render_markdown(report: Report) -> str:
     out: list[str] = []
     for target in report.targets:
         pairs = report.rows_of(target)
@@ -139,15 +160,15 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
         pair = f"{_md_escape(shown(report.base))} → {_md_escape(shown(target))}"
         out.append(f"## {pair}")
         out.append("")
-        lines = []
+        lines, columns = [], present(rows)
         for row in rows:
-            cells = row_cells(row)
+            cells = row_cells(row, columns=columns)
             cells[0] = _md_escape(cells[0])
             if row["scope"] == "overall":
                 cells[0] = f"**{cells[0]}**"
             lines.append(cells)
-        out += _md_table(HEADERS, lines)
-        out += ["", epsilon_note(rows, zeta), ""]
+        out += _md_table(headers(columns), lines)
+        out += ["", epsilon_note(rows, report.zeta), ""]
         if report.curves is not None:
             out += [f"### Budget curves, {pair}", ""]
             curve_lines = []
@@ -165,6 +186,13 @@ def render_markdown(report: Report, zeta: float = 0.05) -> str:
                 PERPLEXITY_HEADERS, [[_md_escape(c) for c in cells] for _, cells in lines]
             )
             out.append("")
+        for block in report.blocks:
+            block_lines = [
+                [_md_escape(c) for c in block_cells(block, r)] for r in block_rows(block, target)
+            ]
+            if block_lines:
+                out += [f"### {_md_escape(block.title)}, {pair}", ""]
+                out += [*_md_table(headers(block.columns), block_lines), ""]
     for name in report.series_names():
         title = f"{_md_escape(shown(name))}, from {_md_escape(shown(report.base))} (step 0)"
         out += [f"## Series {title}", ""]
@@ -204,7 +232,9 @@ def _latex_cells(cells: list[str]) -> str:
 def _latex_table(
     caption: str, headers: tuple[str, ...], lines: list[tuple[str, list[str]]]
 ) -> list[str]:
-    heads = [latex_escape(h).replace("pass@k", r"pass@$k$") for h in headers]
+    heads = [
+        latex_escape(h).replace("pass@k", r"pass@$k$").replace("Δ", r"$\Delta$") for h in headers
+    ]
     heads = [r"$k$" if h == "k" else r"$N$" if h == "N" else h for h in heads]
     out = [
         r"\begin{table}[ht]",
@@ -225,16 +255,17 @@ def _latex_table(
     return out
 
 
-def render_latex(report: Report, zeta: float = 0.05) -> str:
+def render_latex(report: Report) -> str:
     out = ["% leash report; needs \\usepackage{booktabs}", ""]
     for target in report.targets:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
         pair = rf"{latex_escape(shown(report.base))} $\to$ {latex_escape(shown(target))}"
-        eps = latex_escape(epsilon_note(rows, zeta)).replace("ε", r"$\varepsilon$")
+        eps = latex_escape(epsilon_note(rows, report.zeta)).replace("ε", r"$\varepsilon$")
         eps = eps.replace("ζ", r"$\zeta$")
-        lines = [(r["scope"], row_cells(r)) for r in rows]
-        out += _latex_table(f"Support dynamics, {pair}. {eps}", HEADERS, lines)
+        columns = present(rows)
+        lines = [(r["scope"], row_cells(r, columns=columns)) for r in rows]
+        out += _latex_table(f"Support dynamics, {pair}. {eps}", headers(columns), lines)
         if report.curves is not None:
             curve_lines = [(r["name"], curve_cells(r, p)) for r, c in pairs for p in c or []]
             out += _latex_table(f"Budget curves, {pair}.", CURVE_HEADERS, curve_lines)
@@ -247,6 +278,11 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
             out += _latex_table(
                 f"Perplexity of reference traces, {pair}.", PERPLEXITY_HEADERS, escaped
             )
+        for block in report.blocks:
+            block_lines = [(r["scope"], block_cells(block, r)) for r in block_rows(block, target)]
+            if block_lines:
+                caption = f"{latex_escape(block.title)}, {pair}."
+                out += _latex_table(caption, headers(block.columns), block_lines)
     for name in report.series_names():
         title = f"series {latex_escape(shown(name))}, step 0 = {latex_escape(shown(report.base))}"
         lines, curve_lines = [], []
@@ -267,10 +303,10 @@ def render_latex(report: Report, zeta: float = 0.05) -> str:
     return "\n".join(out)
 
 
-def render_table(report: Report, zeta: float = 0.05, width: int | None = None) -> str:
+def render_table(report: Report, width: int | None = None) -> str:
     """The table as plain text; at its natural width unless ``width`` is given."""
     console = table_console(io.StringIO(), width, color=False)
-    print_table(report, console, zeta)
+    print_table(report, console)
     return console.file.getvalue()
 
 
@@ -288,9 +324,7 @@ def table_console(file: Any, width: int | None, color: bool) -> Any:
 
 
 #: Column groups kept together when a report is too wide for the terminal.
-_TABLE_GROUPS = {"k": 0, "N": 0, **dict.fromkeys(COUNTS, 0), **dict.fromkeys(RATES, 1)}
-_TABLE_GROUPS |= {"sign p": 1, "pass@1": 2, "pass@k": 2, "token H": 3, "answer H": 3}
-_CURVE_GROUPS = {"k": 0, "pass@k": 0, **dict.fromkeys(COUNTS, 0), **dict.fromkeys(RATES, 1)}
+_CURVE_GROUPS = groups(CURVE) | {"pass@k": 0}
 
 
 def _fit_columns(headers: tuple[str, ...], groups: dict[str, int]) -> list[Any]:
@@ -312,7 +346,7 @@ def _plain_columns(
     ]
 
 
-def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
+def print_table(report: Report, console: Any) -> None:
     """One block per target: rows per benchmark, then per domain, then overall.
 
     Names and numbers are never cut: a table wider than the console is split into
@@ -327,13 +361,14 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
     for target in report.targets:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
+        columns = present(rows)
         table = FitTable(
-            _fit_columns(HEADERS, _TABLE_GROUPS),
+            _fit_columns(headers(columns), groups(columns)),
             title=Text(f"{shown(report.base)} → {shown(target)}", style="bold"),
-            caption=Text(epsilon_note(rows, zeta)),
+            caption=Text(epsilon_note(rows, report.zeta)),
         )
         for i, row in enumerate(rows):
-            cells = row_cells(row)
+            cells = row_cells(row, columns=columns)
             last_of_scope = i + 1 == len(rows) or rows[i + 1]["scope"] != row["scope"]
             style = "bold" if row["scope"] == "overall" else ""
             table.add_row(safe(cells[0], style), *cells[1:], end_section=last_of_scope)
@@ -362,8 +397,40 @@ def print_table(report: Report, console: Any, zeta: float = 0.05) -> None:
                 last = j + 1 == len(lines) or lines[j + 1][0] != key
                 ppl.add_row(safe(cells[0]), cells[1], safe(cells[2]), *cells[3:], end_section=last)
             print_fitted(console, ppl)
+        for block in report.blocks:
+            _print_block(block, target, report.base, console)
     for name in report.series_names():
         _print_series(report, name, console)
+
+
+def block_rows(block: Block, target: str) -> list[dict[str, Any]]:
+    return [row for row in block.rows if row["target"] == target]
+
+
+def block_cells(block: Block, row: dict[str, Any]) -> list[str]:
+    """A block row's label and cells, from the block's registry columns."""
+    return [row_label(row), *(c.cell(row) for c in block.columns)]
+
+
+def _print_block(block: Block, target: str, base: str, console: Any) -> None:
+    """One optional part (report.blocks) for one target, as a fitted table."""
+    from rich.text import Text
+
+    from leash_tui.report.fit import FitTable, print_fitted
+    from leash_tui.safe_text import safe
+
+    rows = block_rows(block, target)
+    if not rows:
+        return
+    table = FitTable(
+        _fit_columns(headers(block.columns), groups(block.columns)),
+        title=Text(f"{block.title}, {shown(base)} → {shown(target)}"),
+    )
+    for i, row in enumerate(rows):
+        cells = block_cells(block, row)
+        last = i + 1 == len(rows) or rows[i + 1]["scope"] != row["scope"]
+        table.add_row(safe(cells[0]), *cells[1:], end_section=last)
+    print_fitted(console, table)
 
 
 def _print_series(report: Report, name: str, console: Any) -> None:
@@ -400,10 +467,12 @@ def _print_series(report: Report, name: str, console: Any) -> None:
     print_fitted(console, curves)
 
 
-RENDERERS: dict[str, Callable[[Report, float], str]] = {
+_BY_NAME: dict[str, Callable[[Report], str]] = {
     "json": render_json,
     "csv": render_csv,
     "markdown": render_markdown,
     "latex": render_latex,
     "table": render_table,
 }
+#: one renderer per name of report.formats.FORMATS, in that order
+RENDERERS: dict[str, Callable[[Report], str]] = {name: _BY_NAME[name] for name in FORMATS}

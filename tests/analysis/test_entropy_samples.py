@@ -209,3 +209,24 @@ def test_report_entropy_samples_option_and_scan_beyond_the_footer(tmp_path):
 
 def test_cli_default_is_the_store_default():
     assert report_command.DEFAULT_ENTROPY_SAMPLES == entropy_samples.DEFAULT_ENTROPY_SAMPLES
+
+
+def test_majority_vote_over_answer_classes_with_ties():
+    from leash_tui.analysis.answer_stats import question_answer_stats
+    from tests.support.folder_builders import sample_rows, samples_table
+
+    specs = {
+        "1": "C C I3 I3",
+        "2": "C I3 I3 N",
+        "3": "C C I3 N N N",
+        "4": "I3 I4",
+        "5": "C I2.5 I5/2",
+    }
+    rows = [r for q, spec in specs.items() for r in sample_rows("a", q, "m", spec)]
+    stats = question_answer_stats(samples_table(rows))
+    ids, shares = stats.column("question_id").to_pylist(), stats.column("majority").to_pylist()
+    got = dict(zip(ids, shares, strict=True))
+    # a tie with one other class halves; no answer does not vote; 2.5 and 5/2 are one class
+    assert got == {"1": 0.5, "2": 0.0, "3": 1.0, "4": 0.0, "5": 0.0}
+    distinct = stats.column("distinct_answers").to_pylist()
+    assert dict(zip(ids, distinct, strict=True)) == {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2}

@@ -280,9 +280,12 @@ def test_corrupt_cache_is_ignored(folder, tmp_path):
 
 
 def test_epsilon_in_table_matches_budget(folder):
-    out = run(folder, "--zeta", "0.01").stdout
+    out = run(folder, "--zeta", "0.3").stdout
     match = re.search(r"k = 4: ε = (\d+(?:\.\d+)?(?:e-?\d+)?)", out)
-    assert match and float(match.group(1)) == pytest.approx(4.605170 / 4, rel=1e-2)  # 3 digits
+    assert match and float(match.group(1)) == pytest.approx(1.203973 / 4, rel=1e-2)  # 3 digits
+    # -ln(0.01) / 4 = 1.15: a "probability at most 1.15" says nothing, so no bound is given
+    out = run(folder, "--zeta", "0.01").stdout
+    assert "k = 4: no bound" in out and "ε = 1.15" not in out
 
 
 def test_grading_agreement_with_imported_source_verdicts(tmp_path):

@@ -117,7 +117,7 @@ def test_document_shape(report):
     assert report["format"] == "leash-report/1"
     keys = ["scope", "name", "base", "target", "k", "N", "P", "E", "S", "O", "SRR", "NDR",
             "SDS", "NSCR", "pass@1", "pass@k", "sign_test_p", "token_entropy",
-            "answer_entropy", "token_entropy_kind"]  # fmt: skip
+            "answer_entropy", "token_entropy_kind", "ci"]  # fmt: skip
     for row in report["rows"]:
         assert list(row) == keys
         assert set(row["token_entropy_kind"]) == {"base", "target"}

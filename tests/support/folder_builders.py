@@ -139,6 +139,8 @@ def build_folder(
     golds: Mapping[tuple[str, str], str] | None = None,
     shards: int = 1,
     source_correct: Mapping[tuple[str, str, str], Sequence[bool | None]] | None = None,
+    verifiers: Mapping[str, str] | None = None,
+    problems: Mapping[tuple[str, str], str] | None = None,
 ) -> Path:
     """A results folder with the samples of ``spec`` ({(benchmark, qid): {model: spec}}).
 
@@ -146,13 +148,15 @@ def build_folder(
     ``token_entropy`` maps (benchmark, qid, model) -> one value per sample, and so does
     ``source_correct`` (imported source verdicts; absent: null). The samples
     are spread over ``shards`` appends (round robin by question) to exercise several shards.
+    ``verifiers`` maps benchmark -> verifier name (default math); ``problems`` gives a
+    question's text (default "Question Q of B?").
     """
     benchmarks = list(dict.fromkeys([*(domains or {}), *(b for b, _ in spec)]))
     questions = [
         {
             "benchmark": b,
             "question_id": q,
-            "problem": f"Question {q} of {b}?",
+            "problem": (problems or {}).get((b, q), f"Question {q} of {b}?"),
             "gold": (golds or {}).get((b, q), GOLD),
         }
         for b, q in spec
@@ -174,8 +178,16 @@ def build_folder(
         questions,
         batches,
         models=[ModelEntry(base, "base"), *(ModelEntry(t, "target") for t in targets)],
-        benchmarks=[BenchmarkEntry(b, domain=(domains or {}).get(b, "math")) for b in benchmarks],
+        benchmarks=[
+            BenchmarkEntry(b, domain=(domains or {}).get(b, "math"), **_verifier(verifiers, b))
+            for b in benchmarks
+        ],
     )
+
+
+def _verifier(verifiers: Mapping[str, str] | None, benchmark: str) -> dict[str, str]:
+    name = (verifiers or {}).get(benchmark)
+    return {} if name is None else {"verifier": name}
 
 
 def counts_spec(correct: int, total: int) -> str:

@@ -58,6 +58,7 @@ SORTS = (
     ("id", "benchmark, id"),
     ("tag", "triage tag"),
     ("lost", "step the base's support was lost"),
+    ("evidence", "evidence (losing side's upper bound)"),
 )
 #: Tag filters the tag-filter key cycles through (None = no filter).
 TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
@@ -87,8 +88,11 @@ class ExplorerModel:
         counts: pa.Table | None = None,
         answer_stats: pa.Table | None = None,
         base: str | None = None,
+        tau: float = 0.0,
     ):
         self.results = results
+        #: support threshold (``leash explore --support-threshold``; 0: one success)
+        self.tau = tau
         manifest = results.manifest
         self.counts = counts if counts is not None else results.verdict_counts()
         self.answer_stats = answer_stats
@@ -298,7 +302,7 @@ class ExplorerModel:
             keys = self.pair.keys
             states = np.full((self.total, len(run.steps)), -1, dtype=np.int8)
             for j, (_, model) in enumerate(run.models(self.base)):
-                table = compare_questions(self.counts, self.base, model)
+                table = compare_questions(self.counts, self.base, model, tau=self.tau)
                 passk = column_array(table, "passk_target")
                 where = pc.index_in(
                     keys,
@@ -323,11 +327,11 @@ class ExplorerModel:
             return []
         out = []
         for step, model in run.models(self.base):
-            table = compare_questions(self.counts, self.base, model)
+            table = compare_questions(self.counts, self.base, model, tau=self.tau)
             if benchmarks:
                 names = pa.array(sorted(benchmarks), pa.string())
                 table = table.filter(pc.is_in(table.column("benchmark"), names))
-            rows = summary_rows(table, self.domains, self.base, model)
+            rows = summary_rows(table, self.domains, self.base, model, tau=self.tau)
             overall = next((r for r in rows if r["scope"] == "overall"), {})
             out.append({"step": step, **{k: overall.get(k) for k in SERIES_PLOT_RATES}})
         return out
@@ -431,6 +435,8 @@ class ExplorerModel:
             keys = (*support, -pair.drop[rows])
         elif self.sort == "id":
             keys = (pair.natural[rows],)
+        elif self.sort == "evidence":  # S and E with the smallest bound on the loser first
+            keys = (*support, np.nan_to_num(pair.losing_upper[rows], nan=2.0))
         elif self.sort == "lost":  # earliest loss first; questions never lost after
             series = self._series_arrays()
             lost = np.full(rows.size, -1) if series is None else series[2][rows]
@@ -460,7 +466,7 @@ class ExplorerModel:
     def pair_with(self, target: str) -> PairView:
         """The comparison of the base with ``target`` (computed once per target)."""
         if target not in self._pairs:
-            table = compare_questions(self.counts, self.base, target)
+            table = compare_questions(self.counts, self.base, target, tau=self.tau)
             self._pairs[target] = PairView(table, self.questions)
         return self._pairs[target]
 
@@ -473,7 +479,12 @@ class ExplorerModel:
         if stats is not None:
             entropies = {m: model_stats(stats, m) for m in (self.base, target)}
         return summary_rows(
-            self.pair_with(target).table, self.domains, self.base, target, entropies=entropies
+            self.pair_with(target).table,
+            self.domains,
+            self.base,
+            target,
+            entropies=entropies,
+            tau=self.tau,
         )
 
     def budget(self, benchmarks: frozenset[str] | None = None) -> pa.Table:
@@ -482,7 +493,7 @@ class ExplorerModel:
             table = table.filter(
                 pc.is_in(table.column("benchmark"), pa.array(sorted(benchmarks), pa.string()))
             )
-        return budget_curve(table)
+        return budget_curve(table, tau=self.tau)
 
     # -- one question (runs in a worker thread) ---------------------------------------------
     def load_question(self, row: QuestionRow) -> QuestionDetail:

@@ -34,10 +34,21 @@ class QuestionRow:
     c_target: int
     k: int
     fisher_p: float | None
+    #: S/E: 95% upper bound of the losing side's success rate (analysis.support)
+    losing_upper: float | None
     pass1_base: float | None  # None when a model has no verified sample of the question
     pass1_target: float | None
     problem: str | None
     gold: str | None
+
+
+def evidence_text(row: QuestionRow) -> str:
+    """ " · target: p < 3.7e-04 at 95%" for an S or E question (the losing side's success
+    rate, by its Clopper–Pearson upper bound), else nothing."""
+    if row.losing_upper is None or row.category not in ("S", "E"):
+        return ""
+    side = "target" if row.category == "S" else "base"
+    return f" · {side}: p < {row.losing_upper:.2g} at 95%"
 
 
 def pair_keys(benchmark: pa.ChunkedArray, question_id: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -66,6 +77,7 @@ class PairView:
                 pc.fill_null(pc.equal(cats, name), False).to_numpy(zero_copy_only=False)
             ] = rank
         self.fisher_p = column_array(table, "fisher_p")
+        self.losing_upper = column_array(table, "losing_upper")
         self.c_base = column_array(table, "c_base", np.int64)
         self.c_target = column_array(table, "c_target", np.int64)
         self.drop = column_array(table, "pass1_base") - column_array(table, "pass1_target")
@@ -122,6 +134,7 @@ class PairView:
             c_target=int(get("c_target")),
             k=int(get("k")),
             fisher_p=None if np.isnan(p) else float(p),
+            losing_upper=None if np.isnan(self.losing_upper[i]) else float(self.losing_upper[i]),
             pass1_base=get("pass1_base"),
             pass1_target=get("pass1_target"),
             problem=self.problem[i].as_py(),

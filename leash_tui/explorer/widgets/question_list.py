@@ -265,7 +265,8 @@ class QuestionList(ScrollView, can_focus=True):
             "cat": row.category,
             "base c/n": f"{row.c_base}/{row.n_base}",
             "target c/n": f"{row.c_target}/{row.n_target}",
-            "p": format_p(row.fisher_p),
+            # sorted by evidence: the losing side's 95% upper bound instead of Fisher's p
+            "p": format_p(row.losing_upper if self.model.sort == "evidence" else row.fisher_p),
             "tag": self.model.tag_label(row),
             "steps": self.model.strip(row),
         }

@@ -15,29 +15,16 @@ from textual.binding import BindingType
 from textual.message import Message
 from textual.widgets import DataTable
 
-from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.styles import COUNT_STYLES
+from leash_tui.report.columns import pane_columns
 from leash_tui.safe_text import one_line
 
-#: Laid out for 80 columns first: what decides triage (the counts, pass@k, the net change)
-#: comes first and fits at 80; the rest follows as width allows (scroll right for it).
-COLUMNS = (
-    ("name", "scope"),
-    ("N", "N"),
-    ("P", "P"),
-    ("E", "E"),
-    ("S", "S"),
-    ("O", "O"),
-    ("pass@k", "pass@k b→t"),
-    ("NSCR", "NSCR"),
-    ("SRR", "SRR"),
-    ("NDR", "NDR"),
-    ("SDS", "SDS"),
-    ("pass@1", "pass@1 b→t"),
-    ("token_entropy", "H tok b→t"),
-    ("answer_entropy", "H ans b→t"),
-)
+#: From the report's column registry (``pane`` ranks), laid out for 80 columns first:
+#: what decides triage (the counts, pass@k, the net change) comes first and fits at 80;
+#: the rest follows as width allows (scroll right for it).
+PANE = pane_columns()
+COLUMNS = (("name", "scope"), *((column.key, header) for column, header in PANE))
 
 
 def _number(value: Any, digits: int = 3) -> str:
@@ -68,15 +55,15 @@ def cells(row: dict) -> list[Text]:
     if row.get("scope") == "domain":
         name = f"{name} (domain)"
     out = [Text(name, style="bold" if row.get("scope") == "overall" else "")]
-    for key, _ in COLUMNS[1:]:
-        value = row.get(key)
-        if key == "N" or key in CATEGORIES:
-            style = COUNT_STYLES.get(key, "")
+    for column, _ in PANE:
+        value = column.value(row)
+        if column.kind in ("int", "count"):
+            style = COUNT_STYLES.get(column.key, "")
             out.append(Text(_count(value), style=style, justify="right"))
-        elif key in RATES:
-            out.append(Text(_number(value), justify="right"))
-        else:
+        elif column.kind == "pair":
             out.append(Text(_pair(value), justify="right"))
+        else:
+            out.append(Text(_number(value), justify="right"))
     return out
 
 

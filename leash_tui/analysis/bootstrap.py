@@ -1,0 +1,164 @@
+"""Paired bootstrap confidence intervals over questions for every rate of a report row.
+
+Pure numpy, no I/O. A scope's rates are functions of per-question quantities: with
+b_i, t_i the probabilities that question i is in the base's and the target's support
+(pass@k, or 0/1 at a support threshold) and p_i the pass@1 of each model,
+
+    P = Σ b_i·t_i,  E = Σ (1 − b_i)·t_i,  S = Σ b_i·(1 − t_i)
+    SRR = P/(P+S),  NDR = E/(P+E),  SDS = 2·SRR·NDR/(SRR+NDR),  NSCR = (E−S)/(P+E+S)
+    pass@1 = mean p_i,  pass@k = mean b_i (base) or t_i (target), and their differences.
+
+The bootstrap (Efron & Tibshirani 1993, ch. 13, percentile interval) resamples the
+*questions* with replacement, B times, keeping each question's base and target values
+together (paired: the models answered the same questions), and recomputes every
+statistic from the resampled sums; the interval at level 1 − α is the α/2 and 1 − α/2
+quantiles of the B values (linear interpolation, as ``numpy.quantile`` and
+``scipy.stats.bootstrap(method="percentile")``). With strata (benchmarks of a domain
+or of the overall row), each benchmark is resampled within itself, so every resample
+has as many questions of each benchmark as the data (a stratified bootstrap).
+
+Vectorised: a chunk of resamples is an index matrix (rows x questions); its counts per
+question (``bincount``) times the matrix of per-question quantities gives every sum of
+every resample at once. A resample where a rate is undefined (a zero denominator) is
+left out of that rate's quantiles; a rate undefined on the data has no interval.
+
+The generator's seed is a hash of the data (per-question counts, strata, budget) and B,
+so two readers of one folder get the same interval.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from leash_tui.analysis.support_names import RATES
+
+#: statistics with an interval, in the order of a row's ``ci``
+INTERVAL_NAMES = (
+    *RATES,
+    "pass@1_base",
+    "pass@1_target",
+    "pass@1_diff",
+    "pass@k_base",
+    "pass@k_target",
+    "pass@k_diff",
+)
+_CELLS_PER_CHUNK = 1_000_000  # resample indices drawn at once
+
+
+def data_seed(*arrays: np.ndarray | Sequence[object], extra: Sequence[object] = ()) -> int:
+    """A 63-bit seed from the bytes of ``arrays`` and ``extra`` (SHA-256)."""
+    digest = hashlib.sha256()
+    for array in arrays:
+        values = np.asarray(array)
+        if values.dtype.kind in "OUS":
+            digest.update("\x1f".join(map(str, values.tolist())).encode())
+        else:
+            digest.update(np.ascontiguousarray(values, dtype=np.float64).tobytes())
+        digest.update(b"\x1e")
+    digest.update(repr(tuple(extra)).encode())
+    return int.from_bytes(digest.digest()[:8], "little") >> 1
+
+
+def rates_from_sums(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """Every statistic of ``INTERVAL_NAMES`` from per-resample sums (rows x 7 columns:
+    Σ b·t, Σ (1−b)·t, Σ b·(1−t), then Σ pass@1 and Σ pass@k of base and target);
+    NaN where undefined."""
+    p, e, s = sums[:, 0], sums[:, 1], sums[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        srr = np.where(p + s > 0, p / (p + s), np.nan)
+        ndr = np.where(p + e > 0, e / (p + e), np.nan)
+        sds = np.where(srr + ndr > 0, 2 * srr * ndr / (srr + ndr), 0.0)
+        sds = np.where(np.isnan(srr) | np.isnan(ndr), np.nan, sds)
+        nscr = np.where(p + e + s > 0, (e - s) / (p + e + s), np.nan)
+    p1b, p1t, pkb, pkt = (sums[:, j] / n for j in (3, 4, 5, 6))
+    return {
+        "SRR": srr,
+        "NDR": ndr,
+        "SDS": sds,
+        "NSCR": nscr,
+        "pass@1_base": p1b,
+        "pass@1_target": p1t,
+        "pass@1_diff": p1t - p1b,
+        "pass@k_base": pkb,
+        "pass@k_target": pkt,
+        "pass@k_diff": pkt - pkb,
+    }
+
+
+def _quantities(
+    b: np.ndarray, t: np.ndarray, p1_b: np.ndarray, p1_t: np.ndarray, pk_b, pk_t
+) -> np.ndarray:
+    return np.stack([b * t, (1 - b) * t, b * (1 - t), p1_b, p1_t, pk_b, pk_t], axis=1)
+
+
+def paired_bootstrap(
+    b: np.ndarray,
+    t: np.ndarray,
+    p1_b: np.ndarray,
+    p1_t: np.ndarray,
+    strata: np.ndarray | None = None,
+    resamples: int = 2000,
+    level: float = 0.95,
+    seed: int = 0,
+    passk_b: np.ndarray | None = None,
+    passk_t: np.ndarray | None = None,
+) -> dict[str, list[float] | None]:
+    """{statistic: [lo, hi] or None} at ``level`` by a paired percentile bootstrap.
+
+    ``b``, ``t``: per-question in-support probabilities of base and target; ``p1_b``,
+    ``p1_t``: per-question pass@1; ``strata``: a label per question (each stratum is
+    resampled within itself), None for one stratum; ``passk_b``, ``passk_t``: per-question
+    pass@k when it differs from the support probability (a support threshold), else b, t.
+    """
+    if resamples < 1:
+        raise ValueError("the number of bootstrap resamples must be at least 1")
+    if not 0.0 < level < 1.0:
+        raise ValueError("the confidence level must be in (0, 1)")
+    arrays = (
+        b,
+        t,
+        p1_b,
+        p1_t,
+        b if passk_b is None else passk_b,
+        t if passk_t is None else passk_t,
+    )
+    x = _quantities(*(np.asarray(a, dtype=np.float64) for a in arrays))
+    n = x.shape[0]
+    if n == 0:
+        return dict.fromkeys(INTERVAL_NAMES)
+    groups = [np.arange(n)] if strata is None else _strata(np.asarray(strata))
+    rng = np.random.default_rng(seed)
+    sums = np.zeros((resamples, x.shape[1]))
+    for members in groups:
+        size = members.size
+        rows = max(1, _CELLS_PER_CHUNK // size)
+        part = x[members]
+        for start in range(0, resamples, rows):
+            stop = min(resamples, start + rows)
+            draws = rng.integers(0, size, size=(stop - start, size))
+            offsets = np.arange(stop - start)[:, None] * size
+            weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * size)
+            sums[start:stop] += weights.reshape(stop - start, size) @ part
+    point = rates_from_sums(x.sum(axis=0, keepdims=True), n)
+    values = rates_from_sums(sums, n)
+    alpha = 1.0 - level
+    out: dict[str, list[float] | None] = {}
+    for name in INTERVAL_NAMES:
+        column = values[name]
+        kept = column[~np.isnan(column)]
+        if np.isnan(point[name][0]) or kept.size == 0:
+            out[name] = None
+            continue
+        lo, hi = np.quantile(kept, [alpha / 2, 1 - alpha / 2])
+        out[name] = [float(lo), float(hi)]
+    return out
+
+
+def _strata(labels: np.ndarray) -> list[np.ndarray]:
+    _, codes = np.unique(labels, return_inverse=True)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    return np.split(order, bounds)

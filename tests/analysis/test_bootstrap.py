@@ -1,0 +1,93 @@
+"""Paired bootstrap intervals: scipy.stats.bootstrap's percentile method, strata, seeds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from leash_tui.analysis.bootstrap import INTERVAL_NAMES, data_seed, paired_bootstrap
+from leash_tui.analysis.pass_at_k import pass_at_k
+
+
+def _questions(size=60, seed=1):
+    rng = np.random.default_rng(seed)
+    n = np.full(size, 8)
+    c_b = rng.binomial(8, rng.uniform(0, 0.6, size))
+    c_t = rng.binomial(8, rng.uniform(0, 0.8, size))
+    return n, c_b, c_t
+
+
+def _nscr(b, t, axis=-1):
+    p, e, s = (b * t).sum(axis), ((1 - b) * t).sum(axis), (b * (1 - t)).sum(axis)
+    return (e - s) / (p + e + s)
+
+
+def _srr(b, t, axis=-1):
+    p, s = (b * t).sum(axis), (b * (1 - t)).sum(axis)
+    return p / (p + s)
+
+
+@pytest.mark.parametrize("k", [1, 8])
+def test_matches_scipy_paired_percentile_bootstrap(k):
+    n, c_b, c_t = _questions()
+    b, t = pass_at_k(n, c_b, k), pass_at_k(n, c_t, k)
+    ours = paired_bootstrap(b, t, c_b / n, c_t / n, resamples=20_000, seed=3)
+    for name, statistic in (("NSCR", _nscr), ("SRR", _srr)):
+        ref = stats.bootstrap(
+            (b, t), statistic, paired=True, vectorized=True, n_resamples=20_000,
+            method="percentile", confidence_level=0.95, random_state=7,
+        ).confidence_interval  # fmt: skip
+        assert ours[name] == pytest.approx([ref.low, ref.high], abs=0.02)
+    diff = stats.bootstrap(
+        (c_b / n, c_t / n), lambda x, y, axis=-1: y.mean(axis) - x.mean(axis), paired=True,
+        vectorized=True, n_resamples=20_000, method="percentile", random_state=7,
+    ).confidence_interval  # fmt: skip
+    assert ours["pass@1_diff"] == pytest.approx([diff.low, diff.high], abs=0.01)
+
+
+def test_interval_contains_the_point_and_narrows_with_more_questions():
+    n, c_b, c_t = _questions(40)
+    small = paired_bootstrap(pass_at_k(n, c_b, 8), pass_at_k(n, c_t, 8), c_b / n, c_t / n)
+    n4, c_b4, c_t4 = (np.tile(a, 16) for a in (n, c_b, c_t))
+    big = paired_bootstrap(pass_at_k(n4, c_b4, 8), pass_at_k(n4, c_t4, 8), c_b4 / n4, c_t4 / n4)
+    point = c_t.mean() / 8 - c_b.mean() / 8
+    for ci in (small, big):
+        lo, hi = ci["pass@1_diff"]
+        assert lo <= point <= hi
+    assert np.diff(big["NSCR"])[0] < 0.5 * np.diff(small["NSCR"])[0]
+
+
+def test_strata_are_resampled_within_themselves():
+    # one benchmark all preserved, the other all shrunk: with benchmark strata every
+    # resample keeps 10 P and 10 S, so SRR is exactly 0.5; without, it varies
+    b = np.ones(20)
+    t = np.r_[np.ones(10), np.zeros(10)]
+    strata = np.array(["a"] * 10 + ["b"] * 10)
+    within = paired_bootstrap(b, t, b, t, strata, resamples=500)
+    assert within["SRR"] == pytest.approx([0.5, 0.5])
+    pooled = paired_bootstrap(b, t, b, t, None, resamples=500)
+    assert pooled["SRR"][0] < 0.45 and pooled["SRR"][1] > 0.55
+
+
+def test_undefined_rate_has_no_interval():
+    zero = np.zeros(5)
+    ci = paired_bootstrap(zero, zero, zero, zero, resamples=50)
+    assert ci["SRR"] is None and ci["NSCR"] is None
+    assert ci["pass@1_diff"] == [0.0, 0.0]
+    assert set(ci) == set(INTERVAL_NAMES)
+
+
+def test_seed_is_a_function_of_the_data():
+    n, c_b, c_t = _questions()
+    assert data_seed(n, c_b, c_t, extra=(8,)) == data_seed(n.copy(), c_b.copy(), c_t, extra=(8,))
+    assert data_seed(n, c_b, c_t, extra=(8,)) != data_seed(n, c_t, c_b, extra=(8,))
+    assert data_seed(np.array(["a", "b"])) != data_seed(np.array(["b", "a"]))
+
+
+def test_bad_arguments_are_refused():
+    one = np.ones(3)
+    with pytest.raises(ValueError, match="at least 1"):
+        paired_bootstrap(one, one, one, one, resamples=0)
+    with pytest.raises(ValueError, match="level"):
+        paired_bootstrap(one, one, one, one, level=1.0)
