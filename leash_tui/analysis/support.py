@@ -85,7 +85,7 @@ def missing_questions(counts: pa.Table, base: str, target: str) -> dict[str, lis
 def compare_questions(counts: pa.Table, base: str, target: str, k: int | None = None) -> pa.Table:
     """One row per question with samples of both models (see QUESTION_COLUMNS).
 
-    ``counts`` is ``Results.verdict_counts()``. Rows sorted by (benchmark, question_id).
+    ``counts`` is ``ResultsFolder.verdict_counts()``. Rows sorted by (benchmark, question_id).
     ``k`` larger than a question's verified samples raises ValueError naming it.
     """
     if k is not None and k < 1:
