@@ -105,7 +105,9 @@ def test_a_full_disk_or_read_only_folder_is_a_one_line_error(
     assert result.exit_code == 1, result.output
     assert result.output.count("\n") == 1 and "Error:" in result.output
     assert "stage-00000.parquet" in result.output
-    monkeypatch.setattr("sampler.verify.run.replace_shard", lambda p, t: refuse(p, t), raising=True)
+    monkeypatch.setattr(
+        "sampler.store.folder.ResultsFolder.replace_shard", lambda self, p, t: refuse(p, t)
+    )
     result = CliRunner().invoke(cli, ["verify", str(root), "--no-progress", "--force"])
     assert result.exit_code == 1 and result.output.strip().count("\n") == 0, result.output
 

@@ -17,9 +17,10 @@ from leash_tui.analysis.answer_stats import (
 )
 from leash_tui.report.data import load_report_data
 from sampler.errors import LeashError
-from sampler.store.folder import ResultsFolder, count_verdicts
+from sampler.store.folder import ResultsFolder
 from sampler.store.shards import key_groups
 from sampler.store.shards.key_groups import group_samples, read_shard_columns
+from sampler.store.shards.reader import count_verdicts
 from sampler.store.shards.writer import append_samples
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
 
