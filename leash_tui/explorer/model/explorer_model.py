@@ -118,7 +118,7 @@ class ExplorerModel:
         if not self.targets:
             raise LeashError(f"{results.root}: no target model has samples to compare with")
         self.domains = {b.name: b.domain for b in manifest.benchmarks}
-        self.journal = journal if journal is not None else TriageJournal(results.root)
+        self.journal = journal if journal is not None else results.triage_journal()
         self.questions = results.questions
         self._pairs: dict[str, PairView] = {}
         self.categories: set[str] = set()
