@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
 from sampler.store.journals import commit_journal, locks
@@ -38,6 +39,7 @@ from sampler.store.shards.coverage import coverage_notes
 from sampler.store.shards.folder_key_stats import folder_key_stats
 from sampler.store.shards.key_stats import SampleStats, counts_table
 from sampler.store.shards.reader import SampleReads
+from sampler.store.shards.shard_files import FooterFacts
 from sampler.store.shards.shard_summary import folder_stats, shard_summary
 from sampler.store.side_tables import perplexity_table, token_detail
 from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
@@ -57,6 +59,8 @@ class ResultsFolder(SampleReads):
         self.root = Path(root)
         self._manifest = manifest
         self._questions: pa.Table | None = None
+        #: footer facts per shard, with the (size, mtime, inode) they were read at
+        self._facts: dict[Path, tuple[tuple[int, int, int] | None, FooterFacts]] = {}
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -159,21 +163,49 @@ class ResultsFolder(SampleReads):
     ) -> pa.Table:
         return shard_files.read_shard(path, columns, conform)
 
-    def shard_columns(self, path: Path) -> list[str]:
-        return shard_files.shard_columns(path)
+    def footer_facts(self, path: Path) -> FooterFacts:
+        """Row count, columns and probed null counts of a shard by its footer, read once
+        per open folder while the file is unchanged (LeashError if it cannot be read)."""
+        stamp = _stamp(path)
+        cached = self._facts.get(path)
+        if stamp is not None and cached is not None and cached[0] == stamp:
+            return cached[1]
+        return self._remember(path, shard_files.read_footer(path), stamp)
+
+    def _remember(
+        self, path: Path, meta: pq.FileMetaData, stamp: tuple[int, int, int] | None = None
+    ) -> FooterFacts:
+        facts = shard_files.footer_facts(meta)
+        self._facts[path] = (stamp if stamp is not None else _stamp(path), facts)
+        return facts
+
+    def shard_columns(self, path: Path) -> frozenset[str]:
+        return self.footer_facts(path).columns
 
     def shard_rows(self, path: Path) -> int:
-        return shard_files.shard_rows(path)
+        return self.footer_facts(path).rows
 
     def footer_null_count(self, path: Path, column: str) -> int | None:
         """Nulls of ``column`` in a shard by its footer statistics (None: unknown)."""
+        facts = self.footer_facts(path)
+        if column in facts.nulls:
+            return facts.nulls[column]
         return shard_files.footer_null_count(path, column)
 
     def column_all_null(self, column: str, path: Path | None = None) -> bool:
         """Whether the footer statistics show ``column`` all null in shard ``path`` (or in
-        every shard when None); unknown counts as not all null."""
-        paths = [path] if path is not None else self.shard_paths()
-        return all(shard_files.column_all_null(p, column) for p in paths)
+        every shard when None): the one such check. Unknown or unreadable counts as not."""
+        for shard in [path] if path is not None else self.shard_paths():
+            try:
+                facts = self.footer_facts(shard)
+            except (LeashError, OSError):
+                return False
+            if column in facts.nulls or column not in facts.columns:
+                if not facts.all_null(column):
+                    return False
+            elif not shard_files.column_all_null(shard, column):
+                return False
+        return True
 
     def iter_key_batches(
         self, paths: Sequence[Path], columns: Sequence[str]
@@ -193,7 +225,9 @@ class ResultsFolder(SampleReads):
     ) -> SampleStats | None:
         """Per-key statistics of every sample: footers, else a scan, else the cache
         (folder_key_stats); None only when ``scan`` is false and a scan was needed."""
-        return folder_key_stats(self.root, self.shard_paths(), use_cache, scan, keep)
+        return folder_key_stats(
+            self.root, self.shard_paths(), use_cache, scan, keep, seen=self._remember
+        )
 
     def verdict_counts(self) -> pa.Table:
         """Per (benchmark, question_id, model): samples, verified, and counts per status.
@@ -259,8 +293,7 @@ class ResultsFolder(SampleReads):
         pieces = [
             shard_files.read_shard(path, EXACT_ENTROPY_COLUMNS)
             for path in self.shard_paths()
-            if "token_entropy_exact" in shard_files.shard_columns(path)
-            and not shard_files.column_all_null(path, "token_entropy_exact")
+            if not self.column_all_null("token_entropy_exact", path)
         ]
         if not pieces:
             return None
@@ -333,6 +366,14 @@ class ResultsFolder(SampleReads):
     def write_shard_file(self, path: Path, table: pa.Table) -> None:
         """Sorted samples written to ``path`` in the shard layout (a staged shard)."""
         writer.write_shard_file(path, table)
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 def as_folder(folder: ResultsFolder | Path | str) -> ResultsFolder:

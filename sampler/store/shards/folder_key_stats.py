@@ -10,8 +10,10 @@ by chunk: key_stats), and the merged result of a scan is cached outside the fold
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pyarrow.parquet as pq
 
 from sampler.store.shards import stats_cache
 from sampler.store.shards.duplicate_keys import check_unique_samples
@@ -47,6 +49,7 @@ def folder_key_stats(
     use_cache: bool = True,
     scan: bool = True,
     keep: int = DEFAULT_ENTROPY_SAMPLES,
+    seen: Callable[[Path, pq.FileMetaData], None] | None = None,
 ) -> SampleStats | None:
     """The key statistics of the samples in ``shards`` of the folder at ``root``.
 
@@ -58,14 +61,15 @@ def folder_key_stats(
     nor the summaries are used. With ``scan`` false, None is returned instead of
     scanning any shard (a caller that can show something sooner without them).
     ``keep``: first samples per key for answer entropy; footer summaries keep
-    DEFAULT_ENTROPY_SAMPLES, so a larger ``keep`` scans the shards.
+    DEFAULT_ENTROPY_SAMPLES, so a larger ``keep`` scans the shards. ``seen(path, footer)``
+    is told each footer read.
     """
     stamp = cache_stamp(root, shards, keep) if use_cache else None
     cached = stats_cache.load(root, stamp) if stamp else None
     if cached is not None:
         return cached
     if use_cache:
-        stored, to_scan = split_by_summary(shards)
+        stored, to_scan = split_by_summary(shards, seen)
         if not to_scan and not too_short(stored, keep):
             check_unique_samples(stored)
             return merge_stats(stored)

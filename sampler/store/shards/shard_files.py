@@ -9,6 +9,7 @@ it before reading anything. An unreadable file raises LeashError naming it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,22 +22,6 @@ from sampler.store.shards.writer import conform_table
 
 def _unreadable(path: Path, exc: Exception) -> LeashError:
     return LeashError(f"{path}: not a readable Parquet file ({exc})")
-
-
-def shard_columns(path: Path) -> list[str]:
-    """The column names the shard at ``path`` holds."""
-    try:
-        return list(pq.ParquetFile(path).schema_arrow.names)
-    except (pa.ArrowException, OSError) as exc:
-        raise _unreadable(path, exc) from exc
-
-
-def shard_rows(path: Path) -> int:
-    """The shard's row count, from its footer."""
-    try:
-        return pq.ParquetFile(path).metadata.num_rows
-    except (pa.ArrowException, OSError) as exc:
-        raise _unreadable(path, exc) from exc
 
 
 def read_shard(path: Path, columns: Sequence[str] | None = None, conform: bool = False) -> pa.Table:
@@ -71,14 +56,41 @@ def iter_shard_batches(
         raise _unreadable(path, exc) from exc
 
 
-def footer_null_count(path: Path, column: str) -> int | None:
-    """Nulls of ``column`` in the shard by its row-group statistics: every row when the
-    column is absent, None when a row group has no null count (read it to know)."""
+#: the columns whose footer null counts a reader asks for (verification, trusted verdicts,
+#: grading agreement, exact token entropy)
+PROBED_COLUMNS = ("status", "verdict_source", "source_correct", "token_entropy_exact")
+
+
+@dataclass(frozen=True)
+class FooterFacts:
+    """What a shard's footer says that readers ask before reading rows."""
+
+    rows: int
+    columns: frozenset[str]
+    #: nulls by the row-group statistics of each PROBED_COLUMNS column (every row when the
+    #: column is absent; None when a row group has no null count)
+    nulls: dict[str, int | None]
+
+    def all_null(self, column: str) -> bool:
+        """Whether the statistics show ``column`` all null or absent (unknown: not)."""
+        if column not in self.columns:
+            return True
+        nulls = self.nulls.get(column)
+        return nulls is not None and nulls == self.rows
+
+
+def read_footer(path: Path) -> pq.FileMetaData:
+    """The shard's Parquet footer (LeashError naming the file when it cannot be read)."""
     try:
-        meta = pq.ParquetFile(path).metadata
+        return pq.read_metadata(path)
     except (pa.ArrowException, OSError) as exc:
         raise _unreadable(path, exc) from exc
-    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+
+
+def null_count(meta: pq.FileMetaData, column: str) -> int | None:
+    """Nulls of top-level ``column`` by the row-group statistics of ``meta``: every row
+    when the column is absent, None when a row group has no null count."""
+    names = [meta.schema.column(i).path for i in range(meta.num_columns)]
     if column not in names:
         return meta.num_rows
     index = names.index(column)
@@ -91,11 +103,23 @@ def footer_null_count(path: Path, column: str) -> int | None:
     return nulls
 
 
+def footer_facts(meta: pq.FileMetaData) -> FooterFacts:
+    columns = frozenset(meta.schema.column(i).path.split(".")[0] for i in range(meta.num_columns))
+    nulls = {name: null_count(meta, name) for name in PROBED_COLUMNS}
+    return FooterFacts(meta.num_rows, columns, nulls)
+
+
+def footer_null_count(path: Path, column: str) -> int | None:
+    """``null_count`` of the shard at ``path``."""
+    return null_count(read_footer(path), column)
+
+
 def column_all_null(path: Path, column: str) -> bool:
     """True only when the footer statistics show ``column`` all null (or absent) in the
     shard; an unreadable footer or missing statistics answer False (a read decides)."""
     try:
-        nulls = footer_null_count(path, column)
+        meta = read_footer(path)
     except LeashError:
         return False
-    return nulls is not None and nulls == shard_rows(path)
+    nulls = null_count(meta, column)
+    return nulls is not None and nulls == meta.num_rows

@@ -20,7 +20,7 @@ in the row-group statistics), and otherwise the shard is scanned as before. Shar
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -214,15 +214,26 @@ def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
     return stats
 
 
-def split_by_summary(paths: Sequence[Path]) -> tuple[list[SampleStats], list[Path]]:
-    """The footer summaries of the shards that have a trustworthy one, and the other shards."""
+def split_by_summary(
+    paths: Sequence[Path], seen: Callable[[Path, pq.FileMetaData], None] | None = None
+) -> tuple[list[SampleStats], list[Path]]:
+    """The footer summaries of the shards that have a trustworthy one, and the other shards;
+    ``seen(path, footer)`` is told each footer read (so a caller needs no second read)."""
     stored: list[SampleStats] = []
     to_scan: list[Path] = []
     for path in paths:
-        summary = shard_summary(path)
+        try:
+            meta = pq.read_metadata(path)
+        except (pa.ArrowException, OSError):
+            to_scan.append(path)
+            continue
+        if seen is not None:
+            seen(path, meta)
+        summary = read_summary(meta)
         if summary is None:
             to_scan.append(path)
         else:
+            summary.source = str(path)
             stored.append(summary)
     return stored, to_scan
 
