@@ -12,7 +12,8 @@ included) split into ``--shards`` shards, then times, best of ``--repeat``:
 - a DuckDB query of the same P/E/S/O per benchmark over ``samples/*.parquet``
   (skipped with a message when ``duckdb`` is not installed: ``pip install duckdb``),
 
-checks that DuckDB and leash agree, and prints the ratios. ``--answers`` sets the distinct
+checks that DuckDB and leash agree, and prints the ratios; with ``--compact`` it then runs
+``leash compact`` on the folder and times the report again. ``--answers`` sets the distinct
 wrong answers per question (real base models: hundreds). Defaults fit a 2-core machine
 (400k samples, 400 shards, under a minute); ``--samples 25000000 --shards 8138`` is the
 issue's shape.
@@ -157,6 +158,7 @@ def main() -> None:
     parser.add_argument("--answers", type=int, default=5, help="distinct wrong answers")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--folder", type=Path, help="keep (and reuse) the folder here")
+    parser.add_argument("--compact", action="store_true", help="then compact and time again")
     args = parser.parse_args()
 
     scratch = None
@@ -200,6 +202,18 @@ def main() -> None:
         print(f"  same P/E/S/O as DuckDB: {'yes' if same else 'NO'}")
         if not same:
             sys.exit(1)
+        if args.compact:
+            start = time.perf_counter()
+            done = ResultsFolder.open(folder).compact()
+            took = time.perf_counter() - start
+            print(
+                f"compacted {done.shards_before:,} -> {done.shards_after:,} shards in {took:.1f} s"
+            )
+            report_s = best_of(args.repeat, lambda: leash_peso(folder))
+            fresh_s = best_of(args.repeat, fresh)
+            print(f"  report, in process                  {report_s:7.3f} s")
+            print(f"  leash report, fresh process         {fresh_s:7.3f} s")
+            print(f"  ratio report (fresh) / DuckDB       {fresh_s / duck_s:7.2f}")
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

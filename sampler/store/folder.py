@@ -34,7 +34,7 @@ from sampler.store.schema import (
     VERIFY_LOCK_FILE,
     Manifest,
 )
-from sampler.store.shards import shard_files, writer
+from sampler.store.shards import compaction, shard_files, writer
 from sampler.store.shards.coverage import coverage_notes
 from sampler.store.shards.folder_key_stats import folder_key_stats
 from sampler.store.shards.key_stats import SampleStats, counts_table
@@ -215,6 +215,24 @@ class ResultsFolder(SampleReads):
             for table in shard_files.iter_shard_batches(path, columns):
                 yield path, table
 
+    def compact(
+        self,
+        target_rows: int = compaction.DEFAULT_TARGET_ROWS,
+        max_bytes: int = compaction.DEFAULT_MAX_BYTES,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> compaction.CompactSummary:
+        """Rewrite runs of small shards as large ones (shards.compaction), holding the
+        verify lock; a verify running is a LeashError."""
+        busy = (
+            f"{self.root}: a 'leash verify' (or another compaction) is running on this folder;"
+            " compact once it has ended"
+        )
+        with self.verify_lock(busy):
+            self.clean_stale_files()
+            return compaction.compact_shards(
+                self.root, self.shard_paths(), self.folder_lock, target_rows, max_bytes, progress
+            )
+
     def clean_stale_files(self) -> int:
         """Remove temporaries left by killed writers (older than an hour)."""
         return writer.clean_stale_files(self.root)
@@ -325,9 +343,12 @@ class ResultsFolder(SampleReads):
         """The metadata lock (waiting), with an interrupted commit completed first."""
         return commit_journal.folder_lock(self.root)
 
-    def verify_lock(self) -> contextlib.AbstractContextManager[None]:
-        """Only one ``leash verify`` per folder at a time; a second one fails at once."""
-        busy = f"{self.root}: another 'leash verify' is running on this folder; wait for it to end"
+    def verify_lock(self, busy: str | None = None) -> contextlib.AbstractContextManager[None]:
+        """Only one ``leash verify`` (or compaction) per folder at a time; a second one
+        fails at once with ``busy``."""
+        busy = busy or (
+            f"{self.root}: another 'leash verify' is running on this folder; wait for it to end"
+        )
         return locks.refuse_if_locked(self.root / VERIFY_LOCK_FILE, busy)
 
     def rewrite_lock(self) -> contextlib.AbstractContextManager[None]:
