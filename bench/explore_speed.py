@@ -70,7 +70,7 @@ def measure_explorer(folder: Path) -> dict:
     from leash_tui.explorer.screens.question_screen import QuestionScreen
     from leash_tui.explorer.widgets.completion_view import CompletionView
     from leash_tui.explorer.widgets.question_list import QuestionList
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
     imported = time.perf_counter()
     marks: dict[str, float] = {}
@@ -97,7 +97,7 @@ def measure_explorer(folder: Path) -> dict:
 
     async def run() -> dict:
         app_start = time.perf_counter()
-        app = ExplorerApp(Results.open(folder))
+        app = ExplorerApp(ResultsFolder.open(folder))
         async with app.run_test(size=(120, 40)) as pilot:
             while "first_paint" not in marks:
                 await pilot.pause(0.002)

@@ -173,10 +173,10 @@ def in_process_times(folder: Path, repeat: int) -> dict[str, float]:
     def summaries() -> None:
         import pyarrow.parquet as pq
 
-        from sampler.store.shards.reader import Results
+        from sampler.store.folder import ResultsFolder
         from sampler.store.shards.shard_summary import SUMMARY_COLUMNS, summary_metadata
 
-        for path in Results.open(folder).shard_paths():
+        for path in ResultsFolder.open(folder).shard_paths():
             handle = pq.ParquetFile(path)
             summary_metadata(handle.read(columns=list(SUMMARY_COLUMNS)), handle.num_row_groups)
 

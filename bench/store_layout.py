@@ -24,9 +24,9 @@ import pyarrow.dataset as ds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sampler.store.folder import ResultsFolder
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import BenchmarkEntry, ModelEntry
-from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import append_samples, create_results
 
 
@@ -89,7 +89,7 @@ def main() -> None:
         start = time.perf_counter()
         total = build(root, args.questions, args.samples)
         print(f"built {total:,} samples in {time.perf_counter() - start:.1f} s")
-        results = Results.open(root)
+        results = ResultsFolder.open(root)
         paths = [str(p) for p in results.shard_paths()]
 
         t_counts = best(results.verdict_counts, 3)

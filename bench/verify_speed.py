@@ -213,7 +213,7 @@ def whole_text_script(questions: list[dict], samples: list[dict]) -> tuple[list[
 def leash(
     questions: list[dict], samples: list[dict], workers: int | None, deadline_s: float
 ) -> tuple[list[str], float, object]:
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
     from sampler.verify.run import verify_results
     from sampler.verify.workers.pool import VerifyPool
 
@@ -237,7 +237,9 @@ def leash(
         finally:
             pool.close()
         cpu = time.process_time() - cpu + pool.cpu_seconds()
-        table = Results.open(root).samples(columns=["benchmark", "question_id", "sample", "status"])
+        table = ResultsFolder.open(root).samples(
+            columns=["benchmark", "question_id", "sample", "status"]
+        )
         got = {
             (b, q, s): st
             for b, q, s, st in zip(

@@ -59,6 +59,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "leash_tui.commands.benchmarks:benchmarks",
         "List benchmark presets, or check benchmark files load.",
     ),
+    "compact": (
+        "leash_tui.commands.compact:compact",
+        "Rewrite a folder of many small shards as few large ones.",
+    ),
 }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from sampler.store.folder import ResultsFolder
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import (
     ROLE_BASE,
@@ -31,12 +32,7 @@ from sampler.store.schema import (
     BenchmarkEntry,
     ModelEntry,
 )
-from sampler.store.shards.writer import (
-    append_samples,
-    create_results,
-    merge_questions,
-    questions_table,
-)
+from sampler.store.shards.writer import questions_table
 
 DEMO_BASE = "demo-base"
 DEMO_TARGETS = ("demo-rlvr", "demo-rlvr-early")
@@ -220,9 +216,8 @@ def write_demo_results(
         synthetic=True,
         notes=DEMO_NOTES,
     )
-    create_results(root, manifest)
-    merge_questions(
-        root,
+    folder = ResultsFolder.create_with(root, manifest)
+    folder.merge_questions(
         questions_table(
             [
                 {
@@ -275,5 +270,5 @@ def write_demo_results(
     rows = len(columns["benchmark"])
     # columns the demo has no values for (score, verdict_detail: no non-math verifier here)
     columns = {name: values or [None] * rows for name, values in columns.items()}
-    append_samples(root, pa.table(columns, schema=SAMPLES_SCHEMA))
+    folder.append_samples(pa.table(columns, schema=SAMPLES_SCHEMA))
     return root

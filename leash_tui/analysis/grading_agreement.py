@@ -8,63 +8,22 @@ Each disagreement is either a verifier bug (in leash or in the tool) or a real
 finding, so ``leash info``, the report and the explorer show them.
 
 The functions below are pure (pyarrow compute over a samples table with the
-``AGREEMENT_COLUMNS``); ``agreement_table`` reads those columns from a folder
-without touching completion text.
+``AGREEMENT_COLUMNS``); ``ResultsFolder.agreement_samples`` reads those columns from a
+folder without touching completion text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from sampler.store.schema import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
 
-AGREEMENT_COLUMNS = ("benchmark", "question_id", "model", "status", "source_correct")
 #: leash statuses that are verdicts (timeout and error are not).
 VERDICT_STATUSES = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER)
 KEYS = ("benchmark", "question_id", "model")
-
-
-def agreement_table(results: Any) -> pa.Table:
-    """The AGREEMENT_COLUMNS of every sample of a ``Results`` folder, as plain strings/bools."""
-    table = results.samples(columns=list(AGREEMENT_COLUMNS))
-    columns = {}
-    for name in AGREEMENT_COLUMNS:
-        column = table.column(name)
-        if pa.types.is_dictionary(column.type):
-            column = column.cast(pa.string())
-        columns[name] = column
-    return pa.table(columns)
-
-
-def may_have_source_verdicts(shard_paths: Iterable[Path]) -> bool:
-    """False only when the shards' Parquet statistics show ``source_correct`` all null.
-
-    Reads footers only, so a sampled (not imported) folder skips the agreement pass.
-    Missing statistics or an unreadable footer answer True (the real read decides).
-    """
-    for path in shard_paths:
-        try:
-            metadata = pq.ParquetFile(path).metadata
-        except (pa.ArrowException, OSError):
-            return True
-        names = metadata.schema.names
-        if "source_correct" not in names:
-            continue
-        index = names.index("source_correct")
-        for group in range(metadata.num_row_groups):
-            row_group = metadata.row_group(group)
-            stats = row_group.column(index).statistics
-            if stats is None or not stats.has_null_count:
-                return True
-            if stats.null_count < row_group.num_rows:
-                return True
-    return False
 
 
 def _flags(samples: pa.Table) -> dict[str, pa.ChunkedArray]:

@@ -90,7 +90,7 @@ def compare_questions(
 ) -> pa.Table:
     """One row per question with samples of both models (see QUESTION_COLUMNS).
 
-    ``counts`` is ``Results.verdict_counts()``. Rows sorted by (benchmark, question_id).
+    ``counts`` is ``ResultsFolder.verdict_counts()``. Rows sorted by (benchmark, question_id).
     ``k`` larger than a question's verified samples raises ValueError naming it.
     ``tau`` is the support threshold of the category (``in_support``).
     ``losing_upper``: for S and E questions, the one-sided 95% Clopper–Pearson upper bound

@@ -166,7 +166,7 @@ def notation_difference(answer: str, gold: str | None) -> str | None:
 
 
 def fragile_claims(counts: pa.Table, max_samples: int = DEFAULT_MAX_SAMPLES) -> pa.Table:
-    """The (benchmark, question_id, model) rows of ``counts`` (``Results.verdict_counts``)
+    """The (benchmark, question_id, model) rows of ``counts`` (``ResultsFolder.verdict_counts``)
     whose support rests on 1 to ``max_samples`` accepted samples."""
     if max_samples < 1:
         raise ValueError("max_samples must be at least 1")

@@ -46,13 +46,14 @@ def entropy(
     from leash_tui.commands.shared.teacher_forcing_options import model_progress, parse_models
     from sampler.sample.config import parse_shard
     from sampler.scoring.exact_entropy import exact_entropy
+    from sampler.store.folder import ResultsFolder
 
     chosen = parse_models(models)
     part = parse_shard(shard) if shard else None
     progress, report = model_progress("entropy")
     try:
         summary = exact_entropy(
-            results,
+            ResultsFolder.open(results),
             chosen,
             samples=samples,
             engine=engine,

@@ -17,9 +17,9 @@ def run_explorer(
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    results = Results.open(root)  # a bad folder is reported before the screen changes
+    results = ResultsFolder.open(root)  # a bad folder is reported before the screen changes
     models = [m.name for m in results.manifest.models]
     if base is not None and base not in models:
         raise LeashError(f"--base {base}: no such model in {root} ({', '.join(models)})")

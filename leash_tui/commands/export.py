@@ -22,9 +22,9 @@ def export(
     from leash_tui.safe_text import visible
     from sampler.errors import LeashError
     from sampler.importers.jsonl_export import export_records, write_jsonl
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    opened = Results.open(results)
+    opened = ResultsFolder.open(results)
     for name in models:
         if opened.manifest.model(name) is None:
             raise LeashError(f"--model {name}: not in {results}")

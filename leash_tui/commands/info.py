@@ -224,9 +224,9 @@ def info(results: Path, as_json: bool) -> None:
 
     skip_pandas_probe()
     from leash_tui.report.info import describe_results
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    description = describe_results(Results.open(results))
+    description = describe_results(ResultsFolder.open(results))
     if as_json:
         click.echo(json.dumps(description, indent=2, ensure_ascii=True))
         return

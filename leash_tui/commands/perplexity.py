@@ -52,12 +52,13 @@ def perplexity(
     """
     from leash_tui.commands.shared.teacher_forcing_options import model_progress, parse_models
     from sampler.scoring.trace_perplexity import score_traces
+    from sampler.store.folder import ResultsFolder
 
     chosen = parse_models(models)
     progress, report = model_progress("perplexity")
     try:
         scored = score_traces(
-            results,
+            ResultsFolder.open(results),
             traces,
             chosen,
             engine=engine,

@@ -172,8 +172,11 @@ def report(
     skip_pandas_probe()
     from leash_tui.report.build import build_report, single_model
     from leash_tui.report.data import load_report_data
+    from sampler.store.folder import ResultsFolder
 
-    data = load_report_data(results, use_cache=not no_cache, entropy_samples=entropy_samples)
+    data = load_report_data(
+        ResultsFolder.open(results), use_cache=not no_cache, entropy_samples=entropy_samples
+    )
     alone = single_model(data, targets, base)
     if alone is not None:
         from leash_tui.report.model_table import build_model_report, render_model_report

@@ -225,6 +225,7 @@ def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
 def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
     from leash_tui.commands.shared.verify_progress import verify_progress
     from sampler.errors import LeashError
+    from sampler.store.folder import ResultsFolder
     from sampler.verify.run import verify_results
 
     pool = None
@@ -234,7 +235,9 @@ def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
         pool = RayVerifyPool(workers=workers, address=config.ray_address)
     progress, report = verify_progress()
     try:
-        summary = verify_results(root, workers=workers, progress=report, pool=pool)
+        summary = verify_results(
+            ResultsFolder.open(root), workers=workers, progress=report, pool=pool
+        )
     except LeashError as exc:
         raise LeashError(
             f"sampling is complete, but verification did not run ({exc}); run  leash verify {root}"

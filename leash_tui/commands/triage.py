@@ -12,7 +12,7 @@ import click
 
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import spreadsheet_safe
-from sampler.store.journals.triage_journal import TAGS, TriageJournal
+from sampler.store.journals.triage_journal import TAGS
 
 EXPORT_FIELDS = (
     "benchmark",
@@ -28,11 +28,11 @@ EXPORT_FIELDS = (
 
 def export_rows(root: Path) -> list[dict]:
     """One dict per triaged question and pair, in (benchmark, question_id) order."""
-    from sampler.store.manifest import load_manifest
+    from sampler.store.folder import ResultsFolder
 
-    load_manifest(root)  # refuse a folder that is not a results folder
+    folder = ResultsFolder.open(root)  # refuse a folder that is not a results folder
     rows = []
-    for entry in TriageJournal(root).entries():
+    for entry in folder.triage_journal().entries():
         rows.append(
             {
                 "benchmark": entry.benchmark,

@@ -28,7 +28,7 @@ def _extraction(
     """The extraction config the options ask for: the stored one with their changes applied."""
     if default is None and not benchmarks and not models:
         return None
-    from sampler.store.manifest import load_manifest
+    from sampler.store.folder import ResultsFolder
     from sampler.verify.answers.extraction import (
         ExtractionConfig,
         parse_assignment,
@@ -36,7 +36,7 @@ def _extraction(
     )
     from sampler.verify.run import resolve_extraction
 
-    stored = load_manifest(root).verification
+    stored = ResultsFolder.open(root).manifest.verification
     base = resolve_extraction(stored, None, str(root / "manifest.json"))
     by_benchmark = dict(base.benchmarks)
     by_model = dict(base.models)
@@ -100,13 +100,19 @@ def _verify_with_progress(
     """``verify_results`` on ``pool`` with a progress bar (samples, rate, ETA) on stderr."""
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
     from leash_tui.commands.shared.verify_progress import verify_progress
+    from sampler.store.folder import ResultsFolder
     from sampler.verify.run import verify_results
 
     skip_pandas_probe()
     progress, report = verify_progress(show)
     try:
         return verify_results(
-            results, force=force, retry=retry, extraction=extraction, progress=report, pool=pool
+            ResultsFolder.open(results),
+            force=force,
+            retry=retry,
+            extraction=extraction,
+            progress=report,
+            pool=pool,
         )
     finally:
         progress.stop()

@@ -1,10 +1,10 @@
 """The explorer app (``leash explore``): opens a results folder and shows the main screen.
 
 Opening reads verdict counts and the questions table in a worker thread, never
-completion text (counts and entropies come from ``leash report``'s cache when it
-is current); a short "opening" line shows meanwhile. Token and answer entropies,
-which need a pass over the answers of every sample, are computed after the first
-paint in another worker and fill in the summary when ready. The triage journal is
+completion text (counts and entropies come from the store: footer summaries, or its
+statistics cache when current); a short "opening" line shows meanwhile. Token and
+answer entropies, which need a pass over the answers of every sample, are computed
+after the first paint in another worker and fill in the summary when ready. The triage journal is
 polled so tags written by another explorer appear.
 """
 
@@ -27,7 +27,7 @@ from leash_tui.explorer.model.explorer_model import (
 )
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 
 JOURNAL_POLL_S = 2.0
 
@@ -50,7 +50,7 @@ class ExplorerApp(App[None]):
 
     def __init__(
         self,
-        results: Results,
+        results: ResultsFolder,
         target: str | None = None,
         base: str | None = None,
         tau: float = 0.0,
@@ -97,12 +97,12 @@ class ExplorerApp(App[None]):
     @work(thread=True, exclusive=True, group="answer-stats")
     def _load_answer_stats(self, model: ExplorerModel) -> None:
         """Token and answer entropies need a pass over the answers of every sample (streamed,
-        bounded memory): done after the first paint; ``load_report_data`` also stores them in
-        ``leash report``'s cache, so the next open has them at once."""
-        from leash_tui.report.data import load_report_data
+        bounded memory): done after the first paint; the store caches them (when a shard
+        had to be scanned), so the next open has them at once."""
+        from leash_tui.explorer.model.explorer_model import load_answer_stats
 
         try:
-            stats = load_report_data(self.results.root).answer_stats
+            stats = load_answer_stats(self.results)
         except LeashError as exc:
             self.call_from_thread(self._answer_stats_failed, visible(str(exc)))
             return

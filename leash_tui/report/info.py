@@ -17,12 +17,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_table
+from leash_tui.analysis.grading_agreement import agreement_by_model
 from leash_tui.analysis.series import find_series
+from sampler.store.folder import ResultsFolder
 from sampler.store.schema import FORMAT, Manifest
-from sampler.store.shards.coverage import coverage_notes
-from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS, Results
-from sampler.store.shards.shard_summary import shard_summary
+from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 
@@ -51,10 +50,11 @@ def gold_sources(questions: pa.Table) -> list[dict[str, Any]]:
     return [{"benchmark": b, "source": s, "questions": n} for (b, s), n in sorted(counted.items())]
 
 
-def describe_results(results: Results) -> dict[str, Any]:
+def describe_results(results: ResultsFolder) -> dict[str, Any]:
     """A JSON-ready description: format, models, benchmarks and per model x benchmark counts."""
     manifest = results.manifest
     counts = results.verdict_counts()
+    agreement = results.agreement_samples()
     questions = results.questions
     per_bench_questions: dict[str, int] = {}
     if questions.num_rows:
@@ -106,9 +106,9 @@ def describe_results(results: Results) -> dict[str, Any]:
         "series": series_description(manifest),
         "gold_sources": gold_sources(questions),
         "missing_questions": missing_questions(counts, manifest),
-        "coverage": coverage_notes(manifest, questions, counts),
+        "coverage": results.coverage_notes(counts),
         "grading_agreement": sorted(
-            agreement_by_model(agreement_table(results)),
+            agreement_by_model(agreement) if agreement is not None else [],
             key=lambda row: _model_order(manifest, row["model"]),
         ),
         "totals": {
@@ -119,9 +119,7 @@ def describe_results(results: Results) -> dict[str, Any]:
             "trusted_source_verdicts": trusted,
         },
         "shards": len(results.shard_paths()),
-        "shards_without_summary": sum(
-            shard_summary(path) is None for path in results.shard_paths()
-        ),
+        "shards_without_summary": results.shards_without_summary(),
     }
 
 

@@ -19,7 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
-from sampler.store.shards.reader import COUNT_KEYS, Results
+from sampler.store.folder import ResultsFolder, as_folder
+from sampler.store.shards.reader import COUNT_KEYS
 from sampler.store.statuses import STATUS_CORRECT
 
 FORMAT = "leash-witnesses/1"
@@ -38,9 +39,11 @@ CSV_COLUMNS = (
 )
 
 
-def load_claims(root: Path | str, max_samples: int) -> tuple[Results, list[Claim]]:
+def load_claims(
+    folder: ResultsFolder | Path | str, max_samples: int
+) -> tuple[ResultsFolder, list[Claim]]:
     """The folder and its fragile claims (see the module docstring)."""
-    results = Results.open(root)
+    results = as_folder(folder)
     fragile = fragile_claims(results.verdict_counts(), max_samples)
     roles = {m.name: m.role for m in results.manifest.models}
     if fragile.num_rows == 0:

@@ -43,21 +43,18 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sampler.benchmarks.presets import Benchmark, Question
 from sampler.errors import LeashError
 from sampler.importers.import_keys import LINE_BITS, SampleKeys
 from sampler.importers.staging import StagedShards
-from sampler.store.journals.atomic_io import atomic_path, fsync_directory
+from sampler.store.folder import ResultsFolder
+from sampler.store.journals.atomic_io import fsync_directory
 from sampler.store.journals.commit_journal import (
     STAGING_PREFIX,
-    commit_moves,
-    folder_lock,
     new_work_dir,
     own,
     remove_stale_work_dirs,
-    settle,
 )
 from sampler.store.manifest import load_manifest, new_manifest, save_manifest
 from sampler.store.schema import (
@@ -76,11 +73,7 @@ from sampler.store.schema import (
     ModelEntry,
 )
 from sampler.store.shards.writer import (
-    merged_questions,
-    new_shard_path,
     questions_table,
-    read_questions,
-    write_shard_file,
 )
 
 #: A problem text found inside a prompt identifies the question only from this length on.
@@ -147,13 +140,14 @@ class ImportSession:
 
     def __init__(
         self,
-        root: Path | str,
+        folder: ResultsFolder | Path | str,
         base: str | None,
         model_source: str = "import",
         trust_verdicts: bool = False,
         base_later: bool = False,
     ):
-        self.root = Path(root)
+        self.folder = folder if isinstance(folder, ResultsFolder) else ResultsFolder.at(folder)
+        self.root = self.folder.root
         self.base = base
         self.model_source = model_source
         self.trust_verdicts = trust_verdicts
@@ -165,7 +159,7 @@ class ImportSession:
             if base is None and not base_later:  # base_later: the importer sets self.base
                 raise LeashError("--base is required when creating a new results folder")
         else:
-            settle(self.root)
+            self.folder.settle()
             self.manifest = load_manifest(self.root)
             current = self.manifest.base
             if current and base and current.name != base:
@@ -311,7 +305,7 @@ class ImportSession:
 
     def _load_questions(self) -> None:
         where = str(self.root / QUESTIONS_FILE)
-        for row in read_questions(self.root).to_pylist():
+        for row in self.folder.questions.to_pylist():
             key = (row["benchmark"], row["question_id"])
             self._questions[key] = _QuestionInfo(
                 row["problem"], row["gold"], None, where, in_folder=True
@@ -401,8 +395,11 @@ class ImportSession:
 
     def _check_not_in_folder(self) -> None:
         """Refuse samples the folder already holds (scans only the key columns)."""
-        paths = sorted((self.root / SAMPLES_DIR).glob("part-*.parquet"))
-        clash = self._sample_keys.clashes_with(paths)
+        folder = self.folder
+        columns = ["benchmark", "question_id", "model", "sample"]
+        clash = self._sample_keys.clashes_with(
+            folder.iter_key_batches(folder.shard_paths(), columns)
+        )
         if clash is None:
             return
         key, location = clash
@@ -436,14 +433,14 @@ class ImportSession:
                 )
             self._create()
         else:
-            with folder_lock(self.root):
+            with self.folder.folder_lock():
                 manifest = load_manifest(self.root)  # as it is now, not when we started
                 base = self._check_base(manifest)
                 self._check_not_in_folder()
                 self._check_domains(manifest)
                 self._add_entries(manifest, base)
                 moves = self._prepare(manifest, self.root)
-                commit_moves(self.root, moves, self._work)
+                self.folder.commit_moves(moves, self._work)
         return summary
 
     def _join_golds(self) -> None:
@@ -489,7 +486,7 @@ class ImportSession:
         gold keep ``source_correct`` only: ``leash verify`` grades them."""
         graded = {key for key, info in self._questions.items() if info.gold and info.gold.strip()}
         for path in self._staging.files:
-            table = pq.ParquetFile(path).read()
+            table = self.folder.read_shard(path)
             source = table.column("source_correct").to_pylist()
             keys = zip(
                 table.column("benchmark").to_pylist(),
@@ -515,7 +512,7 @@ class ImportSession:
                 table = table.set_column(
                     table.schema.get_field_index(name), name, pa.array(values, kind)
                 )
-            write_shard_file(path, table)
+            self.folder.write_shard_file(path, table)
             self.summary.trusted_verdicts += sum(trust)
             self.summary.with_verdict += sum(trust)
 
@@ -584,12 +581,12 @@ class ImportSession:
             for (b, q), info in self._questions.items()
             if not info.in_folder or info.changed
         ]
-        table, self.summary.questions_added = merged_questions(folder, questions_table(rows))
+        into = ResultsFolder.at(folder)
+        table, self.summary.questions_added = into.merged_questions(questions_table(rows))
         work = self._work
-        moves = [(staged, new_shard_path(folder)) for staged in self._staging.files]
+        moves = [(staged, into.new_shard_path()) for staged in self._staging.files]
         if table is not None:
-            with atomic_path(work / QUESTIONS_FILE) as tmp:
-                pq.write_table(table, tmp)
+            into.write_questions_file(work / QUESTIONS_FILE, table)
             moves.append((work / QUESTIONS_FILE, folder / QUESTIONS_FILE))
         save_manifest(work, manifest)
         moves.append((work / MANIFEST_FILE, folder / MANIFEST_FILE))

@@ -10,14 +10,11 @@ folder already holds, reading only its key columns.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
-
-from sampler.errors import LeashError
 
 SAMPLE_BITS = 31  # sample indices are int32 >= 0
 LINE_BITS = 40  # a location packs (file index << LINE_BITS) | line or row number
@@ -63,11 +60,12 @@ class SampleKeys:
         sample = key & ((1 << SAMPLE_BITS) - 1)
         return f"(benchmark={benchmark}, question_id={question_id}, model={model}, sample={sample})"
 
-    def clashes_with(self, paths: Sequence[Path]) -> tuple[int, int] | None:
-        """(key, location) of the first sample read that one of the shards ``paths``
-        already holds, or None; reads only the key columns."""
+    def clashes_with(self, batches: Iterable[tuple[Path, pa.Table]]) -> tuple[int, int] | None:
+        """(key, location) of the first sample read that the folder already holds, or None;
+        ``batches``: (shard, table of its key columns and ``sample``, keys as strings), as
+        ``ResultsFolder.iter_key_batches`` gives them."""
         keys = np.frombuffer(self._keys, dtype=np.int64)
-        if not paths or keys.size == 0:
+        if keys.size == 0:
             return None
         groups = pa.table(
             {
@@ -79,30 +77,16 @@ class SampleKeys:
         )
         wanted = np.unique(keys)
         clashes: list[np.ndarray] = []
-        for path in paths:
-            try:
-                handle = pq.ParquetFile(path)
-                for batch in handle.iter_batches(
-                    batch_size=65_536, columns=[*_KEY_COLUMNS, "sample"]
-                ):
-                    table = pa.Table.from_batches([batch])
-                    for name in _KEY_COLUMNS:
-                        column = table.column(name)
-                        if pa.types.is_dictionary(column.type):
-                            table = table.set_column(
-                                table.schema.get_field_index(name), name, column.cast(pa.string())
-                            )
-                    joined = table.join(groups, keys=_KEY_COLUMNS, join_type="inner")
-                    if joined.num_rows == 0:
-                        continue
-                    gid = joined.column("gid").to_numpy()
-                    sample = joined.column("sample").to_numpy().astype(np.int64)
-                    packed = (gid << SAMPLE_BITS) | sample
-                    hit = packed[np.isin(packed, wanted)]
-                    if hit.size:
-                        clashes.append(hit)
-            except (pa.ArrowException, OSError) as exc:
-                raise LeashError(f"{path}: cannot read existing samples ({exc})") from exc
+        for _, table in batches:
+            joined = table.join(groups, keys=_KEY_COLUMNS, join_type="inner")
+            if joined.num_rows == 0:
+                continue
+            gid = joined.column("gid").to_numpy()
+            sample = joined.column("sample").to_numpy().astype(np.int64)
+            packed = (gid << SAMPLE_BITS) | sample
+            hit = packed[np.isin(packed, wanted)]
+            if hit.size:
+                clashes.append(hit)
         if not clashes:
             return None
         position = int(np.argmax(np.isin(keys, np.concatenate(clashes))))

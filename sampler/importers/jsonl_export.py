@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import IO, Any
 
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 
 EXPORT_COLUMNS = (
     "benchmark",
@@ -32,7 +32,7 @@ EXPORT_COLUMNS = (
 
 
 def export_records(
-    results: Results,
+    results: ResultsFolder,
     models: Iterable[str] | None = None,
     benchmarks: Iterable[str] | None = None,
 ) -> Iterable[dict[str, Any]]:

@@ -24,13 +24,13 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.sample.config import ModelSpec
 from sampler.sample.engines.base import Engine, SamplingOptions, WorkItem, describe_exception
 from sampler.sample.shard_buffer import ShardBuffer
+from sampler.store.folder import ResultsFolder
 
 
 @dataclass
@@ -122,7 +122,9 @@ def worker_main(job: ModelJob, events: Any) -> None:
 
     code = 0
     engine: Engine | None = None
-    buffer = ShardBuffer(Path(job.root), job.model.name, job.flush_rows, job.flush_seconds)
+    buffer = ShardBuffer(
+        ResultsFolder.open(job.root), job.model.name, job.flush_rows, job.flush_seconds
+    )
     try:
         send("loading")
         started = time.monotonic()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sampler.benchmarks.presets import Benchmark
 from sampler.benchmarks.prompts import PromptTemplate, prompt_token_ids, resolve_template, uses_chat
@@ -20,6 +20,9 @@ from sampler.sample.engines.base import WorkItem
 from sampler.sample.model_info import ModelInfo, load_model_info
 from sampler.sample.seeds import check_layout
 from sampler.verify.verifiers.specs import load_benchmark
+
+if TYPE_CHECKING:
+    from sampler.store.folder import ResultsFolder
 
 
 @dataclass
@@ -50,6 +53,8 @@ class RunPlan:
     benchmarks: list[Benchmark]
     models: list[ModelPlan]
     positions: dict[tuple[str, str], int] = field(default_factory=dict)  # (bench, qid) -> pos
+    #: the results folder, once run_folder.open_results_folder has created or checked it
+    folder: ResultsFolder | None = None
 
     @property
     def root(self) -> Path:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
@@ -33,6 +32,7 @@ from sampler.ray_cluster import Cluster, import_ray
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.model_worker import ModelJob, build_engine
 from sampler.sample.shard_buffer import ShardBuffer
+from sampler.store.folder import ResultsFolder
 
 #: Times Ray restarts a dead actor, and retries the call it was running, before giving up.
 MAX_RESTARTS = 4
@@ -89,7 +89,9 @@ def sample_on_ray(
     )(EngineWorker)
     template = ModelJob(**{**job.__dict__, "items": []})
     actors = [actor_class.remote(template) for _ in range(workers)]
-    buffer = ShardBuffer(Path(job.root), job.model.name, job.flush_rows, job.flush_seconds)
+    buffer = ShardBuffer(
+        ResultsFolder.open(job.root), job.model.name, job.flush_rows, job.flush_seconds
+    )
     todo: deque[WorkItem] = deque(job.items)
     running: dict[Any, int] = {}  # object ref -> actor index
     try:

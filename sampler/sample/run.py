@@ -15,9 +15,7 @@ import multiprocessing
 import os
 import queue
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 from sampler.errors import LeashError
@@ -33,9 +31,8 @@ from sampler.sample.plan import (
     plan_model,
 )
 from sampler.sample.run_folder import list_missing_work, open_results_folder
-from sampler.store.journals.locks import is_locked, refuse_if_locked
+from sampler.store.folder import ResultsFolder
 
-SAMPLE_LOCK_PREFIX = ".leash-sample-"
 #: Seconds a worker may take to exit after it reported its end, before it is killed.
 WORKER_EXIT_GRACE_S = 120.0
 
@@ -81,19 +78,11 @@ def prepare_run(config: RunConfig) -> RunPlan:
 # -- sampling -------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def shard_lock(root: Path, shard: Any) -> Iterator[None]:
+def shard_lock(plan: RunPlan) -> contextlib.AbstractContextManager[None]:
     """Refuse a second ``leash sample`` on the same shard, or on another shard layout."""
-    mine = root / f"{SAMPLE_LOCK_PREFIX}{shard.index}-of-{shard.count}.lock"
-    for other in root.glob(f"{SAMPLE_LOCK_PREFIX}*.lock"):
-        if not other.name.endswith(f"-of-{shard.count}.lock") and is_locked(other):
-            raise LeashError(
-                f"{root}: a leash sample with another --shard layout ({other.name}) is"
-                " running; shards of different layouts would overlap"
-            )
-    busy = f"{root}: another leash sample is already running shard {shard} of this folder"
-    with refuse_if_locked(mine, busy):
-        yield
+    shard = plan.config.shard
+    folder = plan.folder if plan.folder is not None else ResultsFolder.open(plan.root)
+    return folder.shard_lock(shard.index, shard.count, str(shard))
 
 
 @dataclass
@@ -259,7 +248,7 @@ def execute_run(plan: RunPlan, sink: ProgressSink | None = None) -> list[ModelSu
     sink = sink or NullSink()
     summaries = []
     cluster = None
-    with shard_lock(plan.root, plan.config.shard):
+    with shard_lock(plan):
         list_missing_work(plan)  # under the lock: no other process fills this shard now
         try:
             for mp in plan.models:

@@ -1,9 +1,11 @@
 """The results folder side of ``leash sample``: create or check it, and list what is missing.
 
-``open_results_folder`` creates the folder (or checks that it was sampled with the same
-distribution settings), registers models and benchmarks in the manifest and merges
-the questions; ``list_missing_work`` reads which (model, benchmark, question) already
-have their samples and turns the rest into ``WorkItem``s of this ``--shard I/N``.
+``open_results_folder`` creates the folder (``ResultsFolder.create``) or checks that it
+was sampled with the same distribution settings, registers models and benchmarks in
+the manifest and merges the questions; ``list_missing_work`` takes which (model,
+benchmark, question) already have their samples from the store's sample ranges
+(``ResultsFolder.sample_ranges``: footer summaries) and turns the rest into
+``WorkItem``s of this ``--shard I/N``.
 """
 
 from __future__ import annotations
@@ -11,47 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from sampler.errors import LeashError
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.plan import RunPlan
 from sampler.sample.run_record import DISTRIBUTION_KEYS, sampling_record
 from sampler.sample.seeds import SCHEME, check_layout, question_seed
-from sampler.store.journals.locks import exclusive_lock
-from sampler.store.manifest import load_manifest, new_manifest, save_manifest, update_manifest
-from sampler.store.schema import (
-    LOCK_FILE,
-    MANIFEST_FILE,
-    SAMPLES_DIR,
-    BenchmarkEntry,
-    Manifest,
-    ModelEntry,
-)
-from sampler.store.shards.writer import clean_stale_files, merge_questions, questions_table
+from sampler.store.folder import ResultsFolder, SampleRange, as_folder
+from sampler.store.schema import BenchmarkEntry, Manifest, ModelEntry
+from sampler.store.shards.writer import questions_table
 
 # -- the results folder ---------------------------------------------------------------
-
-
-def _init_folder(root: Path) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    if not root.is_dir():
-        raise LeashError(f"{root}: not a folder")
-    with exclusive_lock(root / LOCK_FILE):
-        if (root / MANIFEST_FILE).exists():
-            return
-        others = [
-            p.name
-            for p in root.iterdir()
-            if not p.name.startswith(".leash") and p.name != SAMPLES_DIR
-        ]
-        if others:
-            raise LeashError(
-                f"{root}: exists, is not empty and is not a results folder; choose a new folder"
-            )
-        (root / SAMPLES_DIR).mkdir(exist_ok=True)
-        save_manifest(root, new_manifest())
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -66,8 +37,8 @@ def open_results_folder(plan: RunPlan) -> Manifest:
     """Create or check the folder, register models and benchmarks, merge the questions."""
     config = plan.config
     root = config.output
-    _init_folder(root)
-    load_manifest(root)  # a folder of another format is refused before anything changes
+    # a folder of another format is refused before anything changes
+    folder = plan.folder = ResultsFolder.create(root)
     records = {
         mp.name: sampling_record(config, mp.spec, mp.template.text, mp.chat, SCHEME)
         for mp in plan.models
@@ -128,51 +99,28 @@ def open_results_folder(plan: RunPlan) -> Manifest:
                 )
         check_layout(len(manifest.models), len(manifest.benchmarks), 1, config.samples)
 
-    manifest = update_manifest(root, change)
+    manifest = folder.update_manifest(change)
     rows = [q.to_row() for bench in plan.benchmarks for q in bench.questions]
-    merge_questions(root, questions_table(rows))
-    clean_stale_files(root)
+    folder.merge_questions(questions_table(rows))
+    folder.clean_stale_files()
     return manifest
 
 
-def existing_samples(root: Path) -> dict[tuple[str, str, str], tuple[int, int, int]]:
-    """(benchmark, question_id, model) -> (count, smallest, largest sample index) on disk."""
-    shards = sorted((Path(root) / SAMPLES_DIR).glob("part-*.parquet"))
-    if not shards:
-        return {}
-    columns = ["benchmark", "question_id", "model", "sample"]
-    try:
-        tables = [pq.read_table(p, columns=columns) for p in shards]
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{root}: a samples shard cannot be read ({exc})") from exc
-    table = pa.concat_tables(tables)
-    table = pa.table(
-        {
-            c: table.column(c).cast(pa.string()) if c != "sample" else table.column(c)
-            for c in columns
-        }
-    )
-    grouped = table.group_by(columns[:3], use_threads=False).aggregate(
-        [("sample", "count"), ("sample", "min"), ("sample", "max"), ("sample", "count_distinct")]
-    )
-    out = {}
-    for row in grouped.to_pylist():
-        if row["sample_count"] != row["sample_count_distinct"]:
-            raise LeashError(
-                f"{root}: {row['benchmark']}/{row['question_id']} of model {row['model']!r} has"
-                " duplicate sample indices"
-            )
-        key = (row["benchmark"], row["question_id"], row["model"])
-        out[key] = (row["sample_count"], row["sample_min"], row["sample_max"])
-    return out
+def existing_samples(
+    folder: ResultsFolder | Path,
+) -> dict[tuple[str, str, str], SampleRange]:
+    """(benchmark, question_id, model) -> (count, smallest, largest sample index) on disk,
+    from the store's key statistics (footer summaries; a scan only where a shard has none)."""
+    return as_folder(folder).sample_ranges()
 
 
 def list_missing_work(plan: RunPlan) -> None:
     """Fill each model's ``items`` with what the folder still lacks in this shard."""
     config = plan.config
     keys = plan.shard_keys()
-    manifest = load_manifest(config.output)
-    have = existing_samples(config.output)
+    folder = plan.folder if plan.folder is not None else ResultsFolder.open(config.output)
+    manifest = folder.reopened().manifest
+    have = folder.sample_ranges()
     model_slot = {m.name: i for i, m in enumerate(manifest.models)}
     bench_slot = {b.name: i for i, b in enumerate(manifest.benchmarks)}
     for mp in plan.models:

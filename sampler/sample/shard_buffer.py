@@ -5,36 +5,25 @@ all of a (model, question)'s samples of one run or none, which is what lets a ki
 run resume by question. The buffer flushes when it holds ``flush_rows`` samples or
 ``flush_seconds`` have passed since the last write, and at the end.
 
-With ``--token-detail M`` the per-token entropies of samples 0 .. M-1 go to
-``token_detail/part-*.parquet`` (columns benchmark, question_id, model, sample,
-token_entropy: list<float32>), written atomically just before the samples shard
-that holds the same samples, so a sample never appears without its detail.
+With ``--token-detail M`` the per-token entropies of samples 0 .. M-1 go to the
+folder's token-detail side table (store.side_tables.token_detail), written just
+before the samples shard that holds the same samples, so a sample never appears
+without its detail.
 """
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sampler.sample.engines.base import SampleRecord, WorkItem
-from sampler.store.journals.atomic_io import atomic_path
+from sampler.store.folder import ResultsFolder
 from sampler.store.schema import SAMPLES_SCHEMA
-from sampler.store.shards.writer import append_samples, new_shard_path
+from sampler.store.side_tables.token_detail import TOKEN_DETAIL_DIR, TOKEN_DETAIL_SCHEMA
 
-TOKEN_DETAIL_DIR = "token_detail"
-TOKEN_DETAIL_SCHEMA = pa.schema(
-    [
-        pa.field("benchmark", pa.string(), nullable=False),
-        pa.field("question_id", pa.string(), nullable=False),
-        pa.field("model", pa.string(), nullable=False),
-        pa.field("sample", pa.int32(), nullable=False),
-        pa.field("token_entropy", pa.list_(pa.float32())),
-    ]
-)
+__all__ = ["TOKEN_DETAIL_DIR", "ShardBuffer"]
 
 _COLUMNS = (
     "benchmark",
@@ -54,8 +43,14 @@ _COLUMNS = (
 class ShardBuffer:
     """Collects finished questions of one model and appends them as shards."""
 
-    def __init__(self, root: Path, model: str, flush_rows: int = 8192, flush_seconds: float = 60.0):
-        self.root = Path(root)
+    def __init__(
+        self,
+        folder: ResultsFolder,
+        model: str,
+        flush_rows: int = 8192,
+        flush_seconds: float = 60.0,
+    ):
+        self.folder = folder
         self.model = model
         self.flush_rows = flush_rows
         self.flush_seconds = flush_seconds
@@ -108,7 +103,7 @@ class ShardBuffer:
                 for name, values in self._columns.items()
             }
         )
-        append_samples(self.root, table)
+        self.folder.append_samples(table)
         self.rows_written += table.num_rows
         self.shards_written += 1
         self._columns = {c: [] for c in _COLUMNS}
@@ -124,10 +119,7 @@ class ShardBuffer:
             _float_lists(d["token_entropy"]),
         ]
         table = pa.Table.from_arrays(arrays, schema=TOKEN_DETAIL_SCHEMA)
-        shard = new_shard_path(self.root)
-        path = self.root / TOKEN_DETAIL_DIR / shard.name
-        with atomic_path(path) as tmp:
-            pq.write_table(table, tmp, compression="zstd")
+        self.folder.write_token_detail(self.folder.new_shard_path().name, table)
         self._detail = {f.name: [] for f in TOKEN_DETAIL_SCHEMA}
 
 

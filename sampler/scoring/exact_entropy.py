@@ -26,16 +26,12 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
 from sampler.sample.sampled_prompts import sampled_prompt
 from sampler.scoring.teacher_forcing import teacher_forcing_engine
-from sampler.store.journals.locks import exclusive_lock
-from sampler.store.schema import SAMPLE_KEY_COLUMNS, SAMPLES_SCHEMA
-from sampler.store.shards.reader import Results
-from sampler.store.shards.writer import conform_table, replace_shard
-from sampler.verify.run import VERIFY_LOCK_FILE
+from sampler.store.folder import ResultsFolder, as_folder
+from sampler.store.schema import SAMPLE_KEY_COLUMNS
 
 EXACT_COLUMN = "token_entropy_exact"
 _READ = [*SAMPLE_KEY_COLUMNS, "text", "finish_reason", EXACT_COLUMN]
@@ -60,15 +56,13 @@ def holds(shard: tuple[int, int], benchmark: str, question_id: str) -> bool:
     return zlib.crc32(f"{benchmark}\x1f{question_id}".encode()) % count == index
 
 
-def _todo(results: Results, model: str, samples: int, shard: tuple[int, int]):
+def _todo(results: ResultsFolder, model: str, samples: int, shard: tuple[int, int]):
     """Per shard file: the rows of ``model`` among its first ``samples`` samples of each
     question in this shard still without an exact value; and how many already have one."""
     todo: dict[Path, pa.Table] = {}
     done = 0
     for path in results.shard_paths():
-        handle = pq.ParquetFile(path)
-        present = [c for c in _READ if c in handle.schema_arrow.names]
-        table = conform_table(handle.read(columns=present), SAMPLES_SCHEMA).select(_READ)
+        table = results.read_shard(path, _READ, conform=True).select(_READ)
         table = table.filter(
             pc.and_(
                 pc.equal(table.column("model"), model), pc.less(table.column("sample"), samples)
@@ -92,13 +86,15 @@ def _todo(results: Results, model: str, samples: int, shard: tuple[int, int]):
     return todo, done
 
 
-def write_values(root: Path, path: Path, values: Mapping[tuple[str, str, str, int], float]) -> int:
+def write_values(
+    results: ResultsFolder, path: Path, values: Mapping[tuple[str, str, str, int], float]
+) -> int:
     """Fill ``token_entropy_exact`` of shard ``path`` for the keyed samples (atomic rewrite
     under the shard rewrite lock; values already present are kept). Returns rows filled."""
     if not values:
         return 0
-    with exclusive_lock(Path(root) / VERIFY_LOCK_FILE):
-        table = conform_table(pq.ParquetFile(path).read(), SAMPLES_SCHEMA)
+    with results.rewrite_lock():
+        table = results.read_shard(path, conform=True)
         keys = zip(*(table.column(c).to_pylist() for c in SAMPLE_KEY_COLUMNS), strict=True)
         current = table.column(EXACT_COLUMN).to_pylist()
         filled = 0
@@ -111,12 +107,12 @@ def write_values(root: Path, path: Path, values: Mapping[tuple[str, str, str, in
             table = table.set_column(
                 table.schema.get_field_index(EXACT_COLUMN), EXACT_COLUMN, column
             )
-            replace_shard(path, table)
+            results.replace_shard(path, table)
         return filled
 
 
 def exact_entropy(
-    root: Path,
+    folder: ResultsFolder | Path | str,
     models: Mapping[str, str],
     samples: int = 32,
     engine: str = "hf",
@@ -128,7 +124,8 @@ def exact_entropy(
 ) -> EntropySummary:
     """Compute and store the exact token entropy of the first ``samples`` samples per
     question of each model in ``models`` (name -> checkpoint path)."""
-    results = Results.open(root)
+    results = as_folder(folder)
+    root = results.root
     manifest = results.manifest
     for name in models:
         if manifest.model(name) is None:
@@ -181,11 +178,11 @@ def exact_entropy(
                     values[key] = float("nan") if mean is None else mean
                     summary.scored[name] += 1
                     if len(values) >= FLUSH_EVERY:
-                        write_values(root, shard_path, _finite(values))
+                        write_values(results, shard_path, _finite(values))
                         values = {}
                     if progress:
                         progress(name, summary.scored[name], total)
-                write_values(root, shard_path, _finite(values))
+                write_values(results, shard_path, _finite(values))
         finally:
             scorer.close()
     return summary

@@ -19,13 +19,8 @@ from pathlib import Path
 from sampler.errors import LeashError
 from sampler.sample.sampled_prompts import sampled_prompt
 from sampler.scoring.teacher_forcing import teacher_forcing_engine
-from sampler.store.shards.reader import Results
-from sampler.store.side_tables.perplexity_table import (
-    PERPLEXITY_KEYS,
-    merge_perplexity,
-    read_perplexity,
-    trace_id,
-)
+from sampler.store.folder import ResultsFolder, as_folder
+from sampler.store.side_tables.perplexity_table import PERPLEXITY_KEYS, trace_id
 
 REFERENCE = "reference"
 TRACE_FIELDS = ("benchmark", "question_id", "source", "text")
@@ -46,7 +41,7 @@ class Trace:
         return trace_id(self.text)
 
 
-def load_traces(spec: str, results: Results) -> list[Trace]:
+def load_traces(spec: str, results: ResultsFolder) -> list[Trace]:
     """Traces from a JSON Lines file, or the questions' reference solutions (``reference``).
     LeashError names the file, line and field of a bad line, or a question not in the folder."""
     known = set(
@@ -108,7 +103,7 @@ def load_traces(spec: str, results: Results) -> list[Trace]:
 
 
 def score_traces(
-    root: Path,
+    folder: ResultsFolder | Path | str,
     traces_spec: str,
     models: Mapping[str, str],
     engine: str = "hf",
@@ -120,7 +115,8 @@ def score_traces(
     enforce_eager: bool = False,
 ) -> dict[str, int]:
     """Score every trace under every model (name -> checkpoint); returns traces scored per model."""
-    results = Results.open(root)
+    results = as_folder(folder)
+    root = results.root
     for name in models:
         if results.manifest.model(name) is None:
             known = ", ".join(m.name for m in results.manifest.models) or "none"
@@ -130,7 +126,7 @@ def score_traces(
         (r["benchmark"], r["question_id"]): r["problem"]
         for r in results.questions.select(["benchmark", "question_id", "problem"]).to_pylist()
     }
-    stored = read_perplexity(root)
+    stored = results.perplexity()
     have = {
         tuple(r[k] for k in PERPLEXITY_KEYS)
         for r in stored.select(list(PERPLEXITY_KEYS)).to_pylist()
@@ -184,11 +180,11 @@ def score_traces(
                 )
                 scored[name] += 1
                 if len(rows) >= FLUSH_EVERY:
-                    merge_perplexity(root, rows)
+                    results.merge_perplexity(rows)
                     rows = []
                 if progress:
                     progress(name, scored[name], len(todo))
-            merge_perplexity(root, rows)
+            results.merge_perplexity(rows)
         finally:
             scorer.close()
     return scored

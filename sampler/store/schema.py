@@ -30,6 +30,11 @@ MANIFEST_FILE = "manifest.json"
 QUESTIONS_FILE = "questions.parquet"
 SAMPLES_DIR = "samples"
 LOCK_FILE = ".leash.lock"
+#: held for its whole run by ``leash verify`` (refusing a second one) and, waiting, by
+#: every other rewrite of shards (``leash entropy``), so no rewrite loses another's columns
+VERIFY_LOCK_FILE = ".leash-verify.lock"
+#: ``leash sample --shard I/N`` holds ``.leash-sample-I-of-N.lock``
+SAMPLE_LOCK_PREFIX = ".leash-sample-"
 
 ROLE_BASE = "base"
 ROLE_TARGET = "target"

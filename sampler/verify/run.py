@@ -31,22 +31,17 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.store.journals.locks import refuse_if_locked
-from sampler.store.manifest import now_iso, update_manifest
+from sampler.store.folder import ResultsFolder, as_folder
+from sampler.store.manifest import now_iso
 from sampler.store.schema import (
-    SAMPLES_SCHEMA,
     STATUS_CORRECT,
     STATUS_ERROR,
     STATUS_NO_ANSWER,
     STATUS_TIMEOUT,
     STATUSES,
 )
-from sampler.store.shards.coverage import coverage_notes
-from sampler.store.shards.reader import Results
-from sampler.store.shards.writer import clean_stale_files, conform_table, replace_shard
 from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.answers.golds import Gold, gold_from_question
 from sampler.verify.answers.verdict import Verdict
@@ -56,7 +51,6 @@ from sampler.verify.verifiers.grading import OtherVerifiers, check_available, qu
 from sampler.verify.workers.answer_verifier import AnswerVerifier
 from sampler.verify.workers.pool import DEFAULT_DEADLINE_S, VerifyPool
 
-VERIFY_LOCK_FILE = ".leash-verify.lock"
 #: Shards are verified together until they hold this many samples to verify.
 DEFAULT_BATCH_SAMPLES = 20_000
 
@@ -126,52 +120,33 @@ class _ShardPlan:
     redo_all: bool
 
 
-def _verify_lock(root: Path) -> contextlib.AbstractContextManager[None]:
-    """Only one ``leash verify`` per folder at a time; a second one fails at once."""
-    busy = f"{root}: another 'leash verify' is running on this folder; wait for it to end"
-    return refuse_if_locked(root / VERIFY_LOCK_FILE, busy)
-
-
-def _unverified_rows(path: Path, retry: bool) -> tuple[int, int]:
+def _unverified_rows(results: ResultsFolder, path: Path, retry: bool) -> tuple[int, int]:
     """(rows, rows to verify) of a shard; from the footer statistics when they suffice."""
-    try:
-        handle = pq.ParquetFile(path)
-        meta = handle.metadata
-        names = handle.schema_arrow.names
-        rows = meta.num_rows
-        if "status" not in names:
-            return rows, rows
-        if not retry:
-            column = names.index("status")
-            nulls = 0
-            for i in range(meta.num_row_groups):
-                stats = meta.row_group(i).column(column).statistics
-                if stats is None or not stats.has_null_count:
-                    break
-                nulls += stats.null_count
-            else:
-                return rows, nulls
-        status = handle.read(columns=["status"]).column("status")
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    rows = results.shard_rows(path)
+    if "status" not in results.shard_columns(path):
+        return rows, rows
+    if not retry:
+        nulls = results.footer_null_count(path, "status")
+        if nulls is not None:
+            return rows, nulls
+    status = results.read_shard(path, ["status"]).column("status")
     return rows, int(pc.sum(_needs_verdict(status, retry)).as_py() or 0)
 
 
-def _shard_counts(path: Path, retry: bool, graded: set[Question]) -> tuple[int, int, int]:
+def _shard_counts(
+    results: ResultsFolder, path: Path, retry: bool, graded: set[Question]
+) -> tuple[int, int, int]:
     """(rows, rows to verify, trusted verdicts to keep) of a shard (verify.trusted)."""
-    rows, todo = _unverified_rows(path, retry)
-    try:
-        keep, regrade = shard_trusted_rows(path, graded)
-        if not (keep.any() or regrade.any()):
-            return rows, todo, 0
-        status = pq.ParquetFile(path).read(columns=["status"]).column("status")
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+    rows, todo = _unverified_rows(results, path, retry)
+    keep, regrade = shard_trusted_rows(results, path, graded)
+    if not (keep.any() or regrade.any()):
+        return rows, todo, 0
+    status = results.read_shard(path, ["status"]).column("status")
     needs = np.asarray(_needs_verdict(status, retry).to_numpy()) > 0
     return rows, int(((needs & ~keep) | regrade).sum()), int(keep.sum())
 
 
-def _graded(results: Results) -> set[Question]:
+def _graded(results: ResultsFolder) -> set[Question]:
     """The questions that have a gold (only their samples can be graded)."""
     table = results.questions
     return {
@@ -197,7 +172,7 @@ def _needs_verdict(status: pa.ChunkedArray | pa.Array, retry: bool) -> pa.Chunke
     return pc.cast(missing, pa.int64())
 
 
-def _golds(results: Results) -> dict[tuple[str, str], Gold | None]:
+def _golds(results: ResultsFolder) -> dict[tuple[str, str], Gold | None]:
     table = results.questions
     return {
         (b, q): gold_from_question(g, m)
@@ -229,13 +204,13 @@ def _math_verify_version() -> str:
         return "unknown"
 
 
-def _record(root: Path, change: Callable[[dict[str, Any]], None]) -> None:
+def _record(results: ResultsFolder, change: Callable[[dict[str, Any]], None]) -> None:
     """Apply ``change`` to the manifest's ``verification`` object (under the folder lock)."""
 
     def apply(manifest: Any) -> None:
         change(manifest.verification)
 
-    update_manifest(root, apply)
+    results.update_manifest(apply)
 
 
 def _refuse_silent_config_change(
@@ -265,7 +240,7 @@ def _plan(
 
 
 def verify_results(
-    root: Path | str,
+    folder: ResultsFolder | Path | str,
     *,
     force: bool = False,
     retry: bool = False,
@@ -277,7 +252,7 @@ def verify_results(
     memory_limit_mb: int | None = None,
     pool: VerifyPool | None = None,
 ) -> VerifySummary:
-    """Verify the samples of results folder ``root`` that have no verdict yet.
+    """Verify the samples of results ``folder`` (a path is opened) that have no verdict yet.
 
     ``force`` re-verifies everything; ``retry`` also re-verifies timeouts and errors.
     ``extraction`` overrides the stored extraction config (a change on a folder with
@@ -287,19 +262,19 @@ def verify_results(
     ``memory_limit_mb`` are then the pool's, and the caller closes it.
     """
     started = time.monotonic()
-    root = Path(root)
-    results = Results.open(root)
+    results = as_folder(folder)
+    root = results.root
     own_pool = pool is None
     if pool is None:
         limits = {"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}
         pool = VerifyPool(workers=workers, deadline_s=deadline_s, **limits)
-    with _verify_lock(root), pool if own_pool else contextlib.nullcontext():
-        clean_stale_files(root)
+    with results.verify_lock(), pool if own_pool else contextlib.nullcontext():
+        results.clean_stale_files()
         stored = dict(results.manifest.verification)
         config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
         graded = _graded(results)
-        counts = {p: _shard_counts(p, retry, graded) for p in results.shard_paths()}
+        counts = {p: _shard_counts(results, p, retry, graded) for p in results.shard_paths()}
         if force:
             pending = {"started": now_iso(), "done": []}
         else:
@@ -323,7 +298,7 @@ def verify_results(
             else:
                 v.pop("pending", None)
 
-        _record(root, start)
+        _record(results, start)
         summary = VerifySummary(
             samples=sum(p.rows for p in plans),
             shards=len(plans),
@@ -350,24 +325,23 @@ def verify_results(
             golds = _golds(results)
             golds.update(question_golds(results.questions, verifier_of))
             graders = _Graders(verifier, others, verifier_of)
-            for batch in _batches(work, batch_samples):
+            for batch in _batches(results, work, batch_samples):
                 _verify_batch(batch, retry, golds, config, graders, summary, distinct, advance)
                 for plan, table in batch:
-                    replace_shard(plan.path, table)
+                    results.replace_shard(plan.path, table)
                     summary.shards_written += 1
                     if pending is not None:
-                        _record(root, _marker(plan.path.name))
+                        _record(results, _marker(plan.path.name))
         if pending is not None:
-            _record(root, lambda v: v.pop("pending", None))
+            _record(results, lambda v: v.pop("pending", None))
         summary.distinct_answers = len(distinct)
         others.close()
         summary.verifier_calls = verifier.counts.verifier_calls + others.calls
         summary.calls_saved = verifier.counts.calls_saved + others.cache_hits
         summary.no_gold = verifier.counts.no_gold
         summary.seconds = time.monotonic() - started
-        _record(root, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
-    after = Results.open(root)
-    summary.notes = coverage_notes(after.manifest, after.questions, after.verdict_counts())
+        _record(results, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
+    summary.notes = results.reopened().coverage_notes()
     return summary
 
 
@@ -382,16 +356,13 @@ def _marker(name: str) -> Callable[[dict[str, Any]], None]:
 
 
 def _batches(
-    work: list[_ShardPlan], batch_samples: int
+    results: ResultsFolder, work: list[_ShardPlan], batch_samples: int
 ) -> Iterator[list[tuple[_ShardPlan, pa.Table]]]:
     """Read shards and group them until a group holds ``batch_samples`` samples to verify."""
     batch: list[tuple[_ShardPlan, pa.Table]] = []
     size = rows = 0
     for plan in work:
-        try:
-            table = conform_table(pq.ParquetFile(plan.path).read(), SAMPLES_SCHEMA)
-        except (pa.ArrowException, OSError) as exc:
-            raise LeashError(f"{plan.path}: not a readable Parquet file ({exc})") from exc
+        table = results.read_shard(plan.path, conform=True)
         batch.append((plan, table))
         size += plan.to_verify
         rows += plan.rows
@@ -411,7 +382,7 @@ class _Graders:
     verifier_of: dict[str, str]
 
 
-def _verifiers(results: Results, root: Path) -> dict[str, str]:
+def _verifiers(results: ResultsFolder, root: Path) -> dict[str, str]:
     """Each benchmark's verifier, from the manifest (checked to be one this leash knows)."""
     out = {}
     for entry in results.manifest.benchmarks:

@@ -15,25 +15,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
+from sampler.store.folder import ResultsFolder
 from sampler.store.schema import VERDICT_SOURCE_TRUSTED
 
 Question = tuple[str, str]  # (benchmark, question_id)
-
-
-def may_have_trusted(handle: pq.ParquetFile) -> bool:
-    """False only when the footer statistics show ``verdict_source`` all null (or absent)."""
-    names = handle.schema_arrow.names
-    if "verdict_source" not in names:
-        return False
-    index, meta = names.index("verdict_source"), handle.metadata
-    for i in range(meta.num_row_groups):
-        group = meta.row_group(i)
-        stats = group.column(index).statistics
-        if stats is None or not stats.has_null_count or stats.null_count < group.num_rows:
-            return True
-    return False
 
 
 def trusted_rows(table: pa.Table, graded: Collection[Question]) -> tuple[np.ndarray, np.ndarray]:
@@ -58,11 +44,13 @@ def trusted_rows(table: pa.Table, graded: Collection[Question]) -> tuple[np.ndar
     return trusted & ~has_gold, trusted & has_gold
 
 
-def shard_trusted_rows(path: Path, graded: Collection[Question]) -> tuple[np.ndarray, np.ndarray]:
-    """``trusted_rows`` of the shard at ``path``, reading three narrow columns at most."""
-    handle = pq.ParquetFile(path)
-    if not may_have_trusted(handle):
-        empty = np.zeros(handle.metadata.num_rows, dtype=bool)
+def shard_trusted_rows(
+    results: ResultsFolder, path: Path, graded: Collection[Question]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``trusted_rows`` of shard ``path``: nothing read when its footer statistics show
+    ``verdict_source`` all null, else three narrow columns."""
+    if results.column_all_null("verdict_source", path):
+        empty = np.zeros(results.shard_rows(path), dtype=bool)
         return empty, empty.copy()
-    table = handle.read(columns=["benchmark", "question_id", "verdict_source"])
+    table = results.read_shard(path, ["benchmark", "question_id", "verdict_source"])
     return trusted_rows(table, graded)

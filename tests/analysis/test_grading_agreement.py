@@ -14,7 +14,6 @@ from rich.console import Console
 from leash_tui.analysis.grading_agreement import (
     agreement_by_model,
     agreement_notes,
-    agreement_table,
     disagreement_questions,
     disagreements_by_question,
 )
@@ -22,7 +21,7 @@ from leash_tui.cli import cli
 from leash_tui.commands.info import render_info
 from leash_tui.report.info import describe_results
 from sampler.importers.run_import import Source, import_samples
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from sampler.store.shards.writer import replace_shard
 from tests.support.eval_outputs import write_qwen_eval
 
@@ -88,7 +87,7 @@ GOLDS = {"0": "2", "1": "6", "2": "3"}
 
 def fake_verify(root):
     """Write statuses into every shard as `leash verify` would: boxed answer == gold."""
-    for path in Results.open(root).shard_paths():
+    for path in ResultsFolder.open(root).shard_paths():
         table = pq.read_table(path)
         texts = table.column("text").to_pylist()
         qids = table.column("question_id").to_pylist()
@@ -121,7 +120,7 @@ def imported_pair(tmp_path):
 
 def test_info_reports_missing_questions_and_disagreements(tmp_path):
     root = imported_pair(tmp_path)
-    info = describe_results(Results.open(root))
+    info = describe_results(ResultsFolder.open(root))
     assert info["missing_questions"] == [
         {"base": "base", "target": "rl", "only_base": ["math500/2"], "only_target": []}
     ]
@@ -132,20 +131,20 @@ def test_info_reports_missing_questions_and_disagreements(tmp_path):
         ("base", 6, 0),
         ("rl", 4, 0),
     ]
-    assert agreement_table(Results.open(root)).num_rows == 10
-    assert agreement_notes(agreement_table(Results.open(root)), ["rl"]) == [
+    assert ResultsFolder.open(root).agreement_samples().num_rows == 10
+    assert agreement_notes(ResultsFolder.open(root).agreement_samples(), ["rl"]) == [
         "rl: 4 sample(s) carry a source verdict but none has a leash verdict yet"
         " (run: leash verify)"
     ]
     # leash grades by the boxed answer: rl's "5" is wrong although the harness said right
     fake_verify(root)
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     info = describe_results(results)
     rows = {r["model"]: r for r in info["grading_agreement"]}
     assert rows["rl"]["compared"] == 4 and rows["rl"]["differ"] == 1
     assert rows["rl"]["leash_incorrect_source_correct"] == 1
     assert rows["base"]["compared"] == 6 and rows["base"]["differ"] == 0
-    assert disagreement_questions(agreement_table(results), model="rl") == {("math500", "1")}
+    assert disagreement_questions(results.agreement_samples(), model="rl") == {("math500", "1")}
     buffer = io.StringIO()
     render_info(info, Console(file=buffer, width=200, highlight=False))
     text = buffer.getvalue()
@@ -190,23 +189,23 @@ def test_leash_verify_regrades_imported_samples_and_finds_the_misgraded_one(tmp_
 
     root = imported_pair(tmp_path)
     verify_results(root, workers=1)
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     counts = {(r["model"], r["question_id"]): r for r in results.verdict_counts().to_pylist()}
     assert counts[("rl", "1")]["n_correct"] == 1  # leash's verdict, not the harness's 2
     assert counts[("base", "0")]["n_correct"] == 1
-    agreement = {r["model"]: r for r in agreement_by_model(agreement_table(results))}
+    agreement = {r["model"]: r for r in agreement_by_model(results.agreement_samples())}
     assert agreement["rl"]["leash_incorrect_source_correct"] == 1
     assert agreement["base"]["differ"] == 0
-    assert disagreement_questions(agreement_table(results)) == {("math500", "1")}
+    assert disagreement_questions(results.agreement_samples()) == {("math500", "1")}
 
 
 def test_source_verdicts_are_detected_from_shard_statistics(tmp_path):
-    from leash_tui.analysis.grading_agreement import may_have_source_verdicts
     from tests.support.folder_builders import build_folder
 
     spec = {("b", "1"): {"base": "C I7", "rl": "C C"}}
     plain = build_folder(tmp_path / "plain", spec, targets=("rl",))
-    assert not may_have_source_verdicts(Results.open(plain).shard_paths())
+    assert ResultsFolder.open(plain).column_all_null("source_correct")
+    assert ResultsFolder.open(plain).agreement_samples() is None
     source = {("b", "1", "rl"): [None, True]}
     imported = build_folder(tmp_path / "imp", spec, targets=("rl",), source_correct=source)
-    assert may_have_source_verdicts(Results.open(imported).shard_paths())
+    assert not ResultsFolder.open(imported).column_all_null("source_correct")

@@ -181,9 +181,9 @@ def test_no_series_no_series_field(tmp_path):
 # -- explorer --------------------------------------------------------------------------
 def _explorer_model(folder, target):
     from leash_tui.explorer.model.explorer_model import ExplorerModel
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    model = ExplorerModel(Results.open(folder))
+    model = ExplorerModel(ResultsFolder.open(folder))
     model.set_target(target)
     return model
 

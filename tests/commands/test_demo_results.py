@@ -9,17 +9,17 @@ import pytest
 
 from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS, write_demo_results
 from sampler.latex_boxed import last_boxed
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Results:
+def demo(tmp_path_factory: pytest.TempPathFactory) -> ResultsFolder:
     root = tmp_path_factory.mktemp("demo") / "leash-demo"
     write_demo_results(root, n_questions=60, n_samples=8, seed=3)
-    return Results.open(root)
+    return ResultsFolder.open(root)
 
 
-def _categories(results: Results, target: str) -> set[str]:
+def _categories(results: ResultsFolder, target: str) -> set[str]:
     counts = results.verdict_counts().to_pylist()
     solved = {(r["benchmark"], r["question_id"], r["model"]): r["n_correct"] > 0 for r in counts}
     found = set()
@@ -31,7 +31,7 @@ def _categories(results: Results, target: str) -> set[str]:
     return found
 
 
-def test_demo_is_marked_synthetic_with_base_and_two_targets(demo: Results) -> None:
+def test_demo_is_marked_synthetic_with_base_and_two_targets(demo: ResultsFolder) -> None:
     assert demo.manifest.synthetic is True
     assert demo.manifest.base.name == DEMO_BASE
     assert [t.name for t in demo.manifest.targets] == list(DEMO_TARGETS)
@@ -39,11 +39,11 @@ def test_demo_is_marked_synthetic_with_base_and_two_targets(demo: Results) -> No
 
 
 @pytest.mark.parametrize("target", DEMO_TARGETS)
-def test_every_support_category_occurs(demo: Results, target: str) -> None:
+def test_every_support_category_occurs(demo: ResultsFolder, target: str) -> None:
     assert _categories(demo, target) == {"P", "E", "S", "O"}
 
 
-def test_verdicts_match_the_boxed_answers_and_gold(demo: Results) -> None:
+def test_verdicts_match_the_boxed_answers_and_gold(demo: ResultsFolder) -> None:
     samples = demo.samples(
         columns=["benchmark", "question_id", "text", "answer", "correct", "status", "token_entropy"]
     )
@@ -59,7 +59,7 @@ def test_verdicts_match_the_boxed_answers_and_gold(demo: Results) -> None:
 
 
 def test_same_seed_same_folder(tmp_path: Path) -> None:
-    a = Results.open(write_demo_results(tmp_path / "a", n_questions=10, n_samples=4, seed=1))
-    b = Results.open(write_demo_results(tmp_path / "b", n_questions=10, n_samples=4, seed=1))
+    a = ResultsFolder.open(write_demo_results(tmp_path / "a", n_questions=10, n_samples=4, seed=1))
+    b = ResultsFolder.open(write_demo_results(tmp_path / "b", n_questions=10, n_samples=4, seed=1))
     assert a.samples().equals(b.samples())
     assert a.questions.equals(b.questions)

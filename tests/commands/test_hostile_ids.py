@@ -8,8 +8,8 @@ import pytest
 
 from sampler.errors import LeashError
 from sampler.importers.formats.jsonl import import_jsonl
+from sampler.store.folder import ResultsFolder
 from sampler.store.schema import check_name
-from sampler.store.shards.reader import Results
 from tests.support.records import write_jsonl
 
 
@@ -32,7 +32,7 @@ def test_a_superscript_digit_id_sorts_without_a_traceback(tmp_path: Path) -> Non
     path = write_jsonl(tmp_path / "s.jsonl", _records(["²", "10", "2", "a"]))
     root = tmp_path / "r"
     import_jsonl([path], root, base="base")
-    ids = Results.open(root).questions.column("question_id").to_pylist()
+    ids = ResultsFolder.open(root).questions.column("question_id").to_pylist()
     assert ids == ["2", "10", "a", "²"]
 
 
@@ -41,7 +41,7 @@ def test_an_id_of_5000_digits_sorts_as_a_number(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "s.jsonl", _records([huge, "3"]))
     root = tmp_path / "r"
     import_jsonl([path], root, base="base")
-    assert Results.open(root).questions.column("question_id").to_pylist() == ["3", huge]
+    assert ResultsFolder.open(root).questions.column("question_id").to_pylist() == ["3", huge]
 
 
 def test_a_question_id_over_4096_bytes_reads_through_the_row_group_index(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_a_question_id_over_4096_bytes_reads_through_the_row_group_index(tmp_pat
     path = write_jsonl(tmp_path / "s.jsonl", _records([long_id, "short"]))
     root = tmp_path / "r"
     import_jsonl([path], root, base="base")
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     for qid in (long_id, "short"):
         table = results.question_samples("toy", qid)
         assert table.num_rows == 2

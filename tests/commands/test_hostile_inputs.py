@@ -105,7 +105,9 @@ def test_a_full_disk_or_read_only_folder_is_a_one_line_error(
     assert result.exit_code == 1, result.output
     assert result.output.count("\n") == 1 and "Error:" in result.output
     assert "stage-00000.parquet" in result.output
-    monkeypatch.setattr("sampler.verify.run.replace_shard", lambda p, t: refuse(p, t), raising=True)
+    monkeypatch.setattr(
+        "sampler.store.folder.ResultsFolder.replace_shard", lambda self, p, t: refuse(p, t)
+    )
     result = CliRunner().invoke(cli, ["verify", str(root), "--no-progress", "--force"])
     assert result.exit_code == 1 and result.output.strip().count("\n") == 0, result.output
 
@@ -146,7 +148,7 @@ def test_export_escapes_c1_and_bidi_controls(tmp_path: Path) -> None:
 
 
 def test_garbage_inside_a_shard_names_the_shard(tmp_path: Path) -> None:
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
     root = build_folder(
         tmp_path / "r", {("toy", str(q)): {"base": counts_spec(1, 3)} for q in range(40)}
@@ -163,7 +165,7 @@ def test_garbage_inside_a_shard_names_the_shard(tmp_path: Path) -> None:
     data[start : start + size] = b"\x07" * size  # pages, not the footer
     shard.write_bytes(bytes(data))
     with pytest.raises(LeashError, match=shard.name):
-        Results.open(root).samples(columns=["text", "sample"])
+        ResultsFolder.open(root).samples(columns=["text", "sample"])
 
 
 def test_answers_nested_past_the_cap_are_errors_not_verdicts() -> None:

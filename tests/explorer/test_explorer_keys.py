@@ -11,8 +11,8 @@ from leash_tui.explorer.screens.main_screen import MainScreen
 from leash_tui.explorer.screens.question_screen import QuestionScreen
 from leash_tui.explorer.widgets.question_list import QuestionList
 from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS
+from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TriageJournal
-from sampler.store.shards.reader import Results
 from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     isolated_cache,  # noqa: F401
     open_app,
@@ -38,7 +38,7 @@ def folder(pristine: Path, tmp_path: Path) -> Path:
 def expected_categories(root: Path, target: str) -> dict[tuple[str, str], str]:
     """Categories from the raw counts (all questions have the same n, so k = n is exact)."""
     solved = {}
-    for r in Results.open(root).verdict_counts().to_pylist():
+    for r in ResultsFolder.open(root).verdict_counts().to_pylist():
         solved[(r["benchmark"], r["question_id"], r["model"])] = r["n_correct"] > 0
     out = {}
     for (b, q, m), ok in solved.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from leash_tui.explorer.model.explorer_model import ExplorerModel
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     isolated_cache,  # noqa: F401
     open_app,
@@ -43,7 +43,7 @@ def _folder(root: Path) -> Path:
 
 
 def test_unverified_and_textless_questions(tmp_path: Path) -> None:
-    model = ExplorerModel(Results.open(_folder(tmp_path / "r")))
+    model = ExplorerModel(ResultsFolder.open(_folder(tmp_path / "r")))
     rows = [model.row(i) for i in range(len(model))]
     # shrunk, then expanded, then the question the target has no verified sample of
     assert [(r.question_id, r.category) for r in rows] == [("2", "S"), ("10", "E"), ("1", "?")]

@@ -17,7 +17,7 @@ from sampler.errors import LeashError
 from sampler.importers import core
 from sampler.importers.core import ImportSession
 from sampler.importers.formats.jsonl import import_jsonl, read_jsonl_file
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.importers.test_import_export import canonical, export_all
 from tests.support.paths import REPO_ROOT
 from tests.support.records import sample_records, write_jsonl
@@ -37,7 +37,7 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
 
 def _state(root: Path) -> tuple:
     """What a folder holds: its samples, models, benchmarks and questions."""
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     manifest = results.manifest
     return (
         canonical(export_all(root)),
@@ -86,7 +86,7 @@ def test_two_imports_of_the_same_file_at_once_add_it_once(tmp_path: Path, monkey
     assert outcomes.count("ok") == 1, outcomes
     refused = next(o for o in outcomes if o != "ok")
     assert "is already in" in refused and "import never overwrites a sample" in refused
-    counts = Results.open(root).verdict_counts().to_pylist()
+    counts = ResultsFolder.open(root).verdict_counts().to_pylist()
     assert {(r["model"], r["n"]) for r in counts} == {("base", 2), ("rl", 3)}
 
 
@@ -161,8 +161,10 @@ def test_two_imports_creating_one_folder_do_not_share_their_staging(tmp_path: Pa
         assert all(path.exists() for path in second._staging.files)  # not the first's to delete
         with pytest.raises(LeashError, match="created by another import while this one ran"):
             second.commit()
-    assert {(m.name, m.role) for m in Results.open(root).manifest.models} == {("base", "base")}
-    assert {r["n"] for r in Results.open(root).verdict_counts().to_pylist()} == {2}
+    assert {(m.name, m.role) for m in ResultsFolder.open(root).manifest.models} == {
+        ("base", "base")
+    }
+    assert {r["n"] for r in ResultsFolder.open(root).verdict_counts().to_pylist()} == {2}
     assert _leftovers(root) == []
 
 
@@ -197,7 +199,7 @@ def test_an_interrupted_commit_is_completed_when_the_folder_is_next_read(tmp_pat
     if journals:  # the kill fell after the journal: the reader finishes the commit
         plan = json.loads(journals[0].read_text())
         assert plan["moves"]
-    counts = Results.open(root).verdict_counts().to_pylist()
+    counts = ResultsFolder.open(root).verdict_counts().to_pylist()
     assert {(r["model"], r["n"]) for r in counts} in (
         {("base", 2)},
         {("base", 2), ("rl", 3)},

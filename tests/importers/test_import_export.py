@@ -12,7 +12,7 @@ from sampler.errors import LeashError
 from sampler.importers.formats.jsonl import import_jsonl
 from sampler.importers.jsonl_export import export_records
 from sampler.importers.jsonl_export import write_jsonl as write_records
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.records import sample_records, write_jsonl
 
 
@@ -29,7 +29,7 @@ def folder_state(root):
 
 def export_all(root):
     buffer = io.StringIO()
-    write_records(export_records(Results.open(root)), buffer)
+    write_records(export_records(ResultsFolder.open(root)), buffer)
     return [json.loads(line) for line in buffer.getvalue().splitlines()]
 
 
@@ -125,7 +125,7 @@ def test_manifest_roles_and_source_verdicts(tmp_path):
     src = write_jsonl(tmp_path / "in.jsonl", rich_records())
     summary = import_jsonl([src], tmp_path / "res", base="base")
     assert summary.with_verdict == 0 and summary.with_source_verdict == len(rich_records()) - 1
-    results = Results.open(tmp_path / "res")
+    results = ResultsFolder.open(tmp_path / "res")
     assert results.manifest.base.name == "base"
     assert [t.name for t in results.manifest.targets] == ["rl"]
     counts = {(r["question_id"], r["model"]): r for r in results.verdict_counts().to_pylist()}
@@ -198,7 +198,7 @@ def test_import_into_existing_folder_adds_and_never_overwrites(tmp_path):
     more = write_jsonl(tmp_path / "b.jsonl", sample_records({"rl": [[False, False]]}))
     summary = import_jsonl([more], root)
     assert not summary.created and summary.samples == 2
-    assert {t.name for t in Results.open(root).manifest.targets} == {"rl"}
+    assert {t.name for t in ResultsFolder.open(root).manifest.targets} == {"rl"}
     before = folder_state(root)
     clash = sample_records({"base": [[False]]})
     clash_file = write_jsonl(tmp_path / "c.jsonl", clash)
@@ -233,7 +233,7 @@ def test_domain_and_integer_ids(tmp_path):
     records[0]["domain"] = "algebra"
     root = tmp_path / "res"
     import_jsonl([write_jsonl(tmp_path / "a.jsonl", records)], root, base="base")
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     assert results.manifest.domain_of("toy") == "algebra"
     assert results.questions.column("question_id").to_pylist() == ["0"]
 

@@ -9,7 +9,7 @@ import pytest
 from sampler.errors import LeashError
 from sampler.importers.run_import import Source, import_samples, parse_source
 from sampler.importers.source_fields import text_question_id
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.eval_outputs import (
     PROBLEMS,
     completion,
@@ -21,7 +21,7 @@ from tests.support.eval_outputs import (
 
 
 def rows_by_key(root):
-    table = Results.open(root).samples(
+    table = ResultsFolder.open(root).samples(
         columns=[
             "benchmark",
             "question_id",
@@ -40,7 +40,10 @@ def rows_by_key(root):
 
 
 def questions(root):
-    return {(r["benchmark"], r["question_id"]): r for r in Results.open(root).questions.to_pylist()}
+    return {
+        (r["benchmark"], r["question_id"]): r
+        for r in ResultsFolder.open(root).questions.to_pylist()
+    }
 
 
 # -- qwen-eval ----------------------------------------------------------------------------
@@ -95,7 +98,7 @@ def test_qwen_eval_takes_the_gold_from_the_raw_answer_or_solution_not_gt(tmp_pat
 
     from leash_tui.report.info import describe_results
 
-    sources = describe_results(Results.open(tmp_path / "res"))["gold_sources"]
+    sources = describe_results(ResultsFolder.open(tmp_path / "res"))["gold_sources"]
     assert {(r["benchmark"], r["source"]): r["questions"] for r in sources} == {
         ("math500", "raw field 'answer'"): 1,
         ("minerva_math", "last \\boxed{} of 'solution'"): 1,
@@ -137,7 +140,7 @@ def test_qwen_eval_two_models_share_questions_and_keep_source_verdicts(tmp_path)
         "type": "Arithmetic",
         "gold_source": "qwen-eval 'gt' (normalised by the harness)",
     }
-    manifest = Results.open(tmp_path / "res").manifest
+    manifest = ResultsFolder.open(tmp_path / "res").manifest
     assert manifest.base.name == "base" and [t.name for t in manifest.targets] == ["rl"]
     assert manifest.model("rl").source.startswith("qwen-eval: ")
 
@@ -390,7 +393,7 @@ def test_import_into_existing_folder_refuses_the_same_samples(tmp_path):
     root = tmp_path / "res"
     import_samples("qwen-eval", [Source("base", tmp_path / "b")], root, base="base")
     import_samples("qwen-eval", [Source("rl", tmp_path / "r")], root)
-    assert {t.name for t in Results.open(root).manifest.targets} == {"rl"}
+    assert {t.name for t in ResultsFolder.open(root).manifest.targets} == {"rl"}
     before = sorted(p.name for p in (root / "samples").iterdir())
     with pytest.raises(
         LeashError,

@@ -18,7 +18,7 @@ from leash_tui.report.data import load_report_data
 from leash_tui.report.fit import console_for
 from leash_tui.report.info import describe_results
 from leash_tui.report.render import render_table
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.folder_builders import build_folder, counts_spec
 
 BENCHES = ("olympiadbench_physics_en_comp", "minerva_math")
@@ -95,7 +95,7 @@ def test_report_to_a_pipe_is_one_table_at_full_width(folder):
 
 @pytest.mark.parametrize("width", [80, 50])
 def test_info_fits_the_width_with_every_name_and_count(folder, width):
-    description = describe_results(Results.open(folder))
+    description = describe_results(ResultsFolder.open(folder))
     console = console_for(io.StringIO())
     console.width = width
     render_info(description, console)

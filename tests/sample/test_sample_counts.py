@@ -17,9 +17,10 @@ from leash_tui.analysis.answer_stats import (
 )
 from leash_tui.report.data import load_report_data
 from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
 from sampler.store.shards import key_groups
 from sampler.store.shards.key_groups import group_samples, read_shard_columns
-from sampler.store.shards.reader import Results, count_verdicts
+from sampler.store.shards.reader import count_verdicts
 from sampler.store.shards.writer import append_samples
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
 
@@ -53,7 +54,7 @@ def test_verdict_counts_over_several_shards(tmp_path):
     # more samples of a question already present, in a later shard
     extra = sample_rows("alg", "1", "base", "C I", first_sample=4)
     append_samples(root, samples_table(extra))
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     assert len(results.shard_paths()) == 4
     counts = results.verdict_counts()
     rows = [r for p in results.shard_paths() for r in read_rows(p)]
@@ -85,7 +86,7 @@ def test_verdict_counts_unknown_status_is_verified_but_uncategorised():
 
 def test_verdict_counts_of_an_empty_folder(tmp_path):
     root = build_folder(tmp_path / "r", {})
-    counts = Results.open(root).verdict_counts()
+    counts = ResultsFolder.open(root).verdict_counts()
     assert counts.num_rows == 0
     assert counts.column_names == ["benchmark", "question_id", "model", *COUNT_COLUMNS, "n_trusted"]
 
@@ -95,7 +96,7 @@ def test_unreadable_shard_is_named(tmp_path):
     bad = root / "samples" / "part-zzzz.parquet"
     bad.write_bytes(b"not parquet at all")
     with pytest.raises(LeashError, match=r"part-zzzz\.parquet"):
-        Results.open(root).verdict_counts()
+        ResultsFolder.open(root).verdict_counts()
 
 
 def test_grouping_keeps_distinct_keys_apart():
@@ -123,7 +124,7 @@ def test_read_shard_columns_fills_a_missing_optional_column(tmp_path):
                   "sample": pa.array([0], pa.int32()), "text": ["x"], "status": ["correct"]}),
         old,
     )  # fmt: skip
-    paths = Results.open(root).shard_paths()
+    paths = ResultsFolder.open(root).shard_paths()
     table = read_shard_columns(paths, ["benchmark", "question_id", "model", "token_entropy"])
     assert table.num_rows == 3
     assert table.column("token_entropy").null_count == 3
@@ -202,7 +203,7 @@ def test_statistics_of_a_question_split_over_shards_and_chunks(tmp_path, monkeyp
     for spec, first in later:
         append_samples(root, samples_table(sample_rows("b", "1", "base", spec, first_sample=first,
                                                        token_entropy=[0.5] * 4)))  # fmt: skip
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     assert len(results.shard_paths()) == 4
     data = load_report_data(root, use_cache=False)
     rows = read_shard_columns(results.shard_paths(), ["model", "status", "answer"]).to_pylist()

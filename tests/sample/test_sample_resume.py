@@ -20,6 +20,7 @@ from sampler.sample.engines.base import SampleRecord, WorkItem
 from sampler.sample.run_folder import existing_samples
 from sampler.sample.shard_buffer import TOKEN_DETAIL_DIR, ShardBuffer
 from sampler.sample.token_entropy import SampleEntropy
+from sampler.store.folder import ResultsFolder
 from tests.support.folder_builders import write_folder
 from tests.support.paths import REPO_ROOT
 
@@ -51,7 +52,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def test_buffer_writes_whole_questions_and_what_was_written_is_found(folder):
-    buffer = ShardBuffer(folder, "base", flush_rows=4, flush_seconds=3600)
+    buffer = ShardBuffer(ResultsFolder.open(folder), "base", flush_rows=4, flush_seconds=3600)
     buffer.add(item("q0"), records(0, 3))
     assert buffer.shards_written == 0  # 3 rows < 4: still buffered
     buffer.add(item("q1"), records(0, 3))
@@ -80,14 +81,14 @@ def test_buffer_writes_whole_questions_and_what_was_written_is_found(folder):
 
 
 def test_time_based_flush_writes_each_question_when_asked(folder):
-    buffer = ShardBuffer(folder, "base", flush_rows=10_000, flush_seconds=0)
+    buffer = ShardBuffer(ResultsFolder.open(folder), "base", flush_rows=10_000, flush_seconds=0)
     buffer.add(item("q0"), records(0, 3))
     buffer.add(item("q1"), records(0, 3))
     assert buffer.shards_written == 2
 
 
 def test_token_detail_is_written_beside_the_samples(folder):
-    buffer = ShardBuffer(folder, "base", flush_rows=10_000, flush_seconds=3600)
+    buffer = ShardBuffer(ResultsFolder.open(folder), "base", flush_rows=10_000, flush_seconds=3600)
     buffer.add(item("q0"), records(0, 3, detail_below=2))
     buffer.flush()
     detail = pq.read_table(sorted((folder / TOKEN_DETAIL_DIR).glob("part-*.parquet")))
@@ -100,9 +101,9 @@ def test_token_detail_is_written_beside_the_samples(folder):
 
 def test_duplicate_sample_indices_are_reported(folder):
     for _ in range(2):
-        buffer = ShardBuffer(folder, "base", flush_rows=1, flush_seconds=3600)
+        buffer = ShardBuffer(ResultsFolder.open(folder), "base", flush_rows=1, flush_seconds=3600)
         buffer.add(item("q0"), records(0, 2))
-    with pytest.raises(LeashError, match="q0 of model 'base' has duplicate sample indices"):
+    with pytest.raises(LeashError, match=r"question_id=q0, model=base, sample=0\) is also in"):
         existing_samples(folder)
 
 

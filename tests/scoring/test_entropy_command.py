@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.sample.token_entropy import topk_entropies
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.teacher_forcing_fixtures import (
     VOCAB,
     checkpoint,
@@ -55,7 +55,7 @@ def test_exact_entropy_equals_the_closed_form(tmp_path, checkpoints, monkeypatch
     )  # fmt: skip
     assert "base: 6 sample(s) scored" in result.output
     assert "rlvr has no sampling record" in result.output
-    table = Results.open(root).samples(["model", "sample", "token_entropy_exact"])
+    table = ResultsFolder.open(root).samples(["model", "sample", "token_entropy_exact"])
     for model, p in (("base", p_base), ("rlvr", p_rl)):
         mine = table.filter(pc.equal(table.column("model"), model)).to_pylist()
         for row in mine:
@@ -83,7 +83,7 @@ def test_sharded_runs_cover_every_question_once(tmp_path, checkpoints):
         out = invoke("entropy", root, "--model", f"base={base_ckpt}", "--shard", part).output
         scored += int(out.split("base: ")[1].split(" sample")[0])
     assert scored == 8  # 2 questions x 4 samples (fewer than --samples 32)
-    values = Results.open(root).samples(["model", "token_entropy_exact"])
+    values = ResultsFolder.open(root).samples(["model", "token_entropy_exact"])
     base = values.filter(pc.equal(values.column("model"), "base"))
     assert base.column("token_entropy_exact").null_count == 0
 

@@ -39,9 +39,9 @@ def _finish(process: subprocess.Popen) -> tuple[int, str]:
 
 
 def _state(root: Path) -> tuple:
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     keep = ("benchmark", "question_id", "model", "sample", "text", "answer", "status")
     rows = sorted(tuple(str(r.get(k)) for k in keep) for r in export_all(root))
     manifest = results.manifest

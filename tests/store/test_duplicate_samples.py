@@ -12,8 +12,8 @@ import pytest
 
 from leash_tui.report.data import load_report_data
 from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
 from sampler.store.schema import SAMPLES_DIR
-from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import append_samples
 from tests.support.folder_builders import build_folder, counts_spec
 
@@ -44,14 +44,14 @@ def _copy_shard(root: Path, strip: set[bytes] | None = None) -> Path:
 
 def _refused(root: Path) -> None:
     with pytest.raises(LeashError, match=r"model=base, sample=0\) is also in part-"):
-        Results.open(root).verdict_counts()
+        ResultsFolder.open(root).verdict_counts()
     with pytest.raises(LeashError, match="would count it twice"):
         load_report_data(root)
 
 
 def test_a_copied_shard_is_refused_from_footer_summaries(tmp_path: Path) -> None:
     root = _folder(tmp_path)
-    assert int(pa.compute.sum(Results.open(root).verdict_counts().column("n")).as_py()) == 16
+    assert int(pa.compute.sum(ResultsFolder.open(root).verdict_counts().column("n")).as_py()) == 16
     _copy_shard(root)
     _refused(root)
 
@@ -93,7 +93,7 @@ def test_interleaved_samples_of_one_question_in_two_shards_are_not_duplicates(
     append_samples(root, pa.Table.from_pylist(rows))
     rows = [{**r, "sample": r["sample"] + 1} for r in rows]
     append_samples(root, pa.Table.from_pylist(rows))
-    counts = Results.open(root).verdict_counts().to_pylist()
+    counts = ResultsFolder.open(root).verdict_counts().to_pylist()
     base_1 = next(r for r in counts if r["question_id"] == "1" and r["model"] == "base")
     assert base_1["n"] == 10
     load_report_data(root)

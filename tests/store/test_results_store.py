@@ -8,6 +8,7 @@ import pyarrow as pa
 import pytest
 
 from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
 from sampler.store.manifest import load_manifest, update_manifest
 from sampler.store.schema import (
     MANIFEST_FILE,
@@ -15,7 +16,6 @@ from sampler.store.schema import (
     BenchmarkEntry,
     ModelEntry,
 )
-from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import (
     append_samples,
     merge_questions,
@@ -57,7 +57,7 @@ def test_append_creates_new_shards_and_keeps_old_ones(tmp_path):
     second = append_samples(root, samples_table(["2"], ["base"], 3, lambda *a: None))
     assert first != second
     assert first.read_bytes() == before
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     assert [p.name for p in results.shard_paths()] == sorted([first.name, second.name])
     assert results.samples(columns=["sample"]).num_rows == 6
 
@@ -71,15 +71,15 @@ def test_verdict_counts_do_not_read_text(tmp_path, monkeypatch):
         return "correct" if (int(q) + s) % 2 == 0 else ("no_answer" if s == 2 else "incorrect")
 
     append_samples(root, samples_table(["1", "2"], ["base", "rl"], 4, status))
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     asked = []
-    original = Results.samples
+    original = ResultsFolder.samples
 
     def spy(self, columns=None, filter=None):
         asked.append(list(columns or []))
         return original(self, columns, filter)
 
-    monkeypatch.setattr(Results, "samples", spy)
+    monkeypatch.setattr(ResultsFolder, "samples", spy)
     counts = results.verdict_counts().to_pylist()
     assert all("text" not in cols and cols for cols in asked)
     row = next(r for r in counts if r["question_id"] == "1" and r["model"] == "base")
@@ -92,7 +92,7 @@ def test_one_question_reads_few_row_groups(tmp_path):
     root = make_folder(tmp_path)
     questions = [f"{i:03d}" for i in range(60)]
     append_samples(root, samples_table(questions, ["base", "rl"], 256, lambda *a: "correct"))
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     total_groups = len(results._row_group_index)
     assert total_groups >= (60 * 2 * 256) // SAMPLE_ROW_GROUP_ROWS
     touched = results.row_groups_for("toy", "031")
@@ -110,7 +110,7 @@ def test_question_spread_over_shards_is_found_in_each(tmp_path):
     root = make_folder(tmp_path)
     append_samples(root, samples_table(["5"], ["base"], 2, lambda *a: None))
     append_samples(root, samples_table(["5"], ["rl"], 2, lambda *a: None))
-    got = Results.open(root).question_samples("toy", "5", columns=["model"])
+    got = ResultsFolder.open(root).question_samples("toy", "5", columns=["model"])
     assert got.column("model").to_pylist() == ["base", "base", "rl", "rl"]
 
 
@@ -120,17 +120,17 @@ def test_newer_format_is_refused_with_file_name(tmp_path):
     manifest["format"] = "leash-results/7"
     (root / MANIFEST_FILE).write_text(json.dumps(manifest))
     with pytest.raises(LeashError, match=r"manifest\.json.*leash-results/7.*upgrade leash"):
-        Results.open(root)
+        ResultsFolder.open(root)
 
 
 def test_not_a_results_folder(tmp_path):
     with pytest.raises(LeashError, match="no such results folder"):
-        Results.open(tmp_path / "missing")
+        ResultsFolder.open(tmp_path / "missing")
     with pytest.raises(LeashError, match="manifest.json: missing"):
-        Results.open(tmp_path)
+        ResultsFolder.open(tmp_path)
     (tmp_path / MANIFEST_FILE).write_text("{not json")
     with pytest.raises(LeashError, match="cannot be read as JSON"):
-        Results.open(tmp_path)
+        ResultsFolder.open(tmp_path)
 
 
 def test_corrupt_shard_is_named(tmp_path):
@@ -138,7 +138,7 @@ def test_corrupt_shard_is_named(tmp_path):
     good = append_samples(root, samples_table(["1"], ["base"], 2, lambda *a: None))
     bad = good.with_name("part-zzzz-corrupt.parquet")
     bad.write_bytes(b"PAR1 this is not parquet")
-    results = Results.open(root)
+    results = ResultsFolder.open(root)
     with pytest.raises(LeashError, match="part-zzzz-corrupt.parquet"):
         results.verdict_counts()
     with pytest.raises(LeashError, match="part-zzzz-corrupt.parquet"):
@@ -151,7 +151,7 @@ def test_merge_questions_fills_and_refuses_conflicts(tmp_path):
     assert merge_questions(root, questions_table(rows)) == 1
     rows[0]["gold"] = "3"
     assert merge_questions(root, questions_table(rows)) == 0
-    assert Results.open(root).questions.column("gold").to_pylist() == ["3"]
+    assert ResultsFolder.open(root).questions.column("gold").to_pylist() == ["3"]
     rows[0]["gold"] = "4"
     with pytest.raises(LeashError, match="toy/1: gold differs"):
         merge_questions(root, questions_table(rows))
@@ -183,7 +183,7 @@ def test_interrupted_shard_write_leaves_nothing_visible(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         append_samples(root, samples_table(["2"], ["base"], 2, lambda *a: None))
     assert [p.name for p in (root / "samples").iterdir()] == [kept.name]
-    assert Results.open(root).samples(columns=["question_id"]).num_rows == 2
+    assert ResultsFolder.open(root).samples(columns=["question_id"]).num_rows == 2
 
 
 def test_manifest_records_the_installed_engine_under_its_own_name(monkeypatch):

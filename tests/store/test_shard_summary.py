@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from leash_tui.analysis.answer_stats import answer_stats_table
 from leash_tui.report.data import REPORT_COLUMNS, load_report_data
+from sampler.store.folder import ResultsFolder
 from sampler.store.shards import key_groups, shard_summary
 from sampler.store.shards.key_stats import counts_table
-from sampler.store.shards.reader import Results
 from sampler.store.shards.shard_summary import folder_stats
 from sampler.store.shards.writer import replace_shard
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
@@ -32,7 +32,7 @@ def _scan_only(monkeypatch) -> None:
 
 
 def _tables(root):
-    stats = folder_stats(Results.open(root).shard_paths(), REPORT_COLUMNS)
+    stats = folder_stats(ResultsFolder.open(root).shard_paths(), REPORT_COLUMNS)
     return counts_table(stats).to_pylist(), answer_stats_table(stats).to_pylist()
 
 
@@ -82,7 +82,8 @@ def test_opening_a_folder_reads_no_rows_when_every_shard_has_a_summary(tmp_path,
     root = build_folder(tmp_path / "r", spec, shards=2)
     _block_row_reads(monkeypatch)
     counts = {
-        (r["question_id"], r["model"]): r for r in Results.open(root).verdict_counts().to_pylist()
+        (r["question_id"], r["model"]): r
+        for r in ResultsFolder.open(root).verdict_counts().to_pylist()
     }
     assert (counts["1", "base"]["n"], counts["1", "base"]["n_correct"]) == (4, 2)
     assert (counts["1", "rlvr"]["n_verified"], counts["1", "rlvr"]["n_timeout"]) == (3, 1)
@@ -98,14 +99,14 @@ def test_shards_without_a_summary_are_scanned(tmp_path):
     table = samples_table(sample_rows("alg", "2", "base", "C C C ?"))
     pq.write_table(table, plain)  # another writer: no leash summary in the footer
     assert shard_summary.shard_summary(plain) is None
-    counts = Results.open(root).verdict_counts().to_pylist()
+    counts = ResultsFolder.open(root).verdict_counts().to_pylist()
     by_key = {(r["question_id"], r["model"]): (r["n"], r["n_correct"]) for r in counts}
     assert by_key == {("1", "base"): (2, 1), ("1", "rlvr"): (2, 2), ("2", "base"): (4, 3)}
 
 
 def test_a_stale_summary_kept_by_another_tool_is_not_trusted(tmp_path):
     root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "? ? ? C"}})
-    (shard,) = Results.open(root).shard_paths()
+    (shard,) = ResultsFolder.open(root).shard_paths()
     table = pq.ParquetFile(shard).read()  # this read carries the footer metadata along
     assert shard_summary.KEY_INFO in table.schema.metadata
     status = pa.array(["incorrect", "correct", "incorrect", "correct"])
@@ -113,13 +114,13 @@ def test_a_stale_summary_kept_by_another_tool_is_not_trusted(tmp_path):
     pq.write_table(rewritten, shard, row_group_size=4096)  # the old summary comes along
     assert shard_summary.KEY_INFO in pq.ParquetFile(shard).metadata.metadata
     assert shard_summary.shard_summary(shard) is None  # 3 unverified claimed, 0 in the file
-    (row,) = Results.open(root).verdict_counts().to_pylist()
+    (row,) = ResultsFolder.open(root).verdict_counts().to_pylist()
     assert (row["n_verified"], row["n_correct"], row["n_incorrect"]) == (4, 2, 2)
 
 
 def test_a_summary_from_another_row_group_layout_is_not_trusted(tmp_path):
     root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I C"}})
-    (shard,) = Results.open(root).shard_paths()
+    (shard,) = ResultsFolder.open(root).shard_paths()
     table = pq.ParquetFile(shard).read()
     pq.write_table(table, shard, row_group_size=1)
     assert shard_summary.shard_summary(shard) is None
@@ -127,13 +128,13 @@ def test_a_summary_from_another_row_group_layout_is_not_trusted(tmp_path):
 
 def test_verification_rewrites_refresh_the_summary(tmp_path, monkeypatch):
     root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "? ? ?", "rlvr": "? ?"}})
-    (shard,) = Results.open(root).shard_paths()
+    (shard,) = ResultsFolder.open(root).shard_paths()
     table = pq.ParquetFile(shard).read()
     verdicts = ["correct", "incorrect", "no_answer", "correct", "timeout"]
     replace_shard(shard, table.set_column(table.schema.get_field_index("status"), "status",
                                           pa.array(verdicts)))  # fmt: skip
     _block_row_reads(monkeypatch)
-    counts = {r["model"]: r for r in Results.open(root).verdict_counts().to_pylist()}
+    counts = {r["model"]: r for r in ResultsFolder.open(root).verdict_counts().to_pylist()}
     assert (counts["base"]["n_correct"], counts["base"]["n_no_answer"]) == (1, 1)
     assert (counts["rlvr"]["n_correct"], counts["rlvr"]["n_timeout"]) == (1, 1)
 
@@ -141,9 +142,9 @@ def test_verification_rewrites_refresh_the_summary(tmp_path, monkeypatch):
 def test_an_oversized_summary_is_left_out_and_the_shard_scanned(tmp_path, monkeypatch):
     monkeypatch.setattr(shard_summary, "MAX_SUMMARY_BYTES", 10)
     root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I7 I8"}})
-    (shard,) = Results.open(root).shard_paths()
+    (shard,) = ResultsFolder.open(root).shard_paths()
     assert shard_summary.KEY_INFO not in (pq.ParquetFile(shard).metadata.metadata or {})
-    (row,) = Results.open(root).verdict_counts().to_pylist()
+    (row,) = ResultsFolder.open(root).verdict_counts().to_pylist()
     assert (row["n"], row["n_correct"], row["n_incorrect"]) == (3, 1, 2)
 
 
@@ -155,7 +156,7 @@ def test_the_explorer_opens_with_entropies_from_footers_alone(tmp_path, monkeypa
     root = build_folder(tmp_path / "r", spec, token_entropy=entropy)
     with pytest.MonkeyPatch.context() as mp:
         _block_row_reads(mp)
-        counts, stats = open_counts(Results.open(root))
+        counts, stats = open_counts(ResultsFolder.open(root))
     assert counts.column("n").to_pylist() == [4, 4]
     assert stats is not None
     base = next(r for r in stats.to_pylist() if r["model"] == "base")
@@ -169,7 +170,7 @@ def test_the_explorer_defers_entropies_when_a_shard_must_be_scanned(tmp_path):
     root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I", "rlvr": "C C"}})
     pq.write_table(samples_table(sample_rows("alg", "2", "base", "C ?")),
                    root / "samples" / "part-0-plain.parquet")  # fmt: skip
-    counts, stats = open_counts(Results.open(root))
+    counts, stats = open_counts(ResultsFolder.open(root))
     assert stats is None  # computed after the first paint, from every answer
     assert sorted(counts.column("n").to_pylist()) == [2, 2, 2]
 
@@ -179,7 +180,7 @@ def test_a_summary_of_an_older_version_is_ignored_and_the_shard_scanned(tmp_path
     import json
 
     root = build_folder(tmp_path / "r", {("alg", "1"): {"base": "C I7 I7", "rlvr": "C C I8"}})
-    (shard,) = Results.open(root).shard_paths()
+    (shard,) = ResultsFolder.open(root).shard_paths()
     assert shard_summary.shard_summary(shard) is not None
     table = pq.ParquetFile(shard).read()
     metadata = dict(table.schema.metadata)

@@ -8,8 +8,8 @@ import pytest
 
 from leash_tui.explorer.app import ExplorerApp
 from sampler.demo_folder import write_demo_results
+from sampler.store.folder import ResultsFolder
 from sampler.store.schema import BenchmarkEntry
-from sampler.store.shards.reader import Results
 from tests.support.folder_builders import write_folder
 
 FIXTURE_NAME = "fixture"
@@ -133,7 +133,7 @@ async def wait_loaded(pilot, screen, answers: bool = True) -> None:
 
 
 def open_app(root: Path, **kwargs) -> ExplorerApp:
-    return ExplorerApp(Results.open(root), **kwargs)
+    return ExplorerApp(ResultsFolder.open(root), **kwargs)
 
 
 def sync(coroutine_function):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sampler.latex_boxed import last_boxed
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from sampler.verify.answers.extraction import ExtractionConfig
 from sampler.verify.answers.golds import strip_math_delimiters
 from sampler.verify.run import verify_results
@@ -111,7 +111,7 @@ def leash_verdicts(root: Path, cases: list[Case], workers: int = 2) -> dict[str,
     write_folder(root, questions, [samples], models=["base"])
     config = ExtractionConfig(benchmarks={"prose": ("after_think",)})
     verify_results(root, workers=workers, extraction=config)
-    table = Results.open(root).samples(columns=["question_id", "status"])
+    table = ResultsFolder.open(root).samples(columns=["question_id", "status"])
     by_index = dict(
         zip(
             table.column("question_id").to_pylist(), table.column("status").to_pylist(), strict=True

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.importers.formats.jsonl import import_jsonl
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from sampler.verify.run import verify_results
 from tests.support.records import sample_records, write_jsonl
 
@@ -31,7 +31,7 @@ def records_with_an_ungradable_question() -> list[dict]:
 
 
 def rows(root) -> dict[tuple[str, str, int], dict]:
-    table = Results.open(root).samples(
+    table = ResultsFolder.open(root).samples(
         ["question_id", "model", "sample", "correct", "status", "source_correct", "verdict_source"]
     )
     return {(r["question_id"], r["model"], r["sample"]): r for r in table.to_pylist()}
@@ -81,7 +81,8 @@ def test_trust_verdicts_only_where_there_is_no_gold(tmp_path):
         else:
             assert row["correct"] is None and row["verdict_source"] is None
     counts = {
-        (r["question_id"], r["model"]): r for r in Results.open(root).verdict_counts().to_pylist()
+        (r["question_id"], r["model"]): r
+        for r in ResultsFolder.open(root).verdict_counts().to_pylist()
     }
     assert counts[("2", "base")]["n_trusted"] == 2 and counts[("2", "base")]["n_correct"] == 1
     assert counts[("0", "base")]["n_trusted"] == 0
@@ -176,5 +177,5 @@ def test_old_shards_without_the_column_read_as_leashs_own(tmp_path):
     table = pq.read_table(shard)
     assert "verdict_source" in table.column_names
     pq.write_table(table.drop_columns(["verdict_source"]), shard)  # as an older leash wrote it
-    counts = Results.open(root).verdict_counts().to_pylist()
+    counts = ResultsFolder.open(root).verdict_counts().to_pylist()
     assert {r["n_trusted"] for r in counts} == {0}

@@ -206,9 +206,9 @@ def test_import_with_spec_then_verify_then_info(tmp_path):
         ("rl", "q2"): "correct",
     }
     from leash_tui.report.info import describe_results
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    info = describe_results(Results.open(root))
+    info = describe_results(ResultsFolder.open(root))
     assert info["benchmarks"][0]["verifier"] == "choice"
 
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.folder_builders import write_folder
 from tests.support.verify_fixtures import boxed
 
@@ -62,7 +62,7 @@ def test_verify_prints_a_summary_and_fills_the_folder(folder: Path):
         "correct",
     ):
         assert label in result.output
-    counts = Results.open(folder).verdict_counts().to_pylist()
+    counts = ResultsFolder.open(folder).verdict_counts().to_pylist()
     assert [(c["n"], c["n_correct"], c["n_incorrect"], c["n_no_answer"]) for c in counts] == [
         (5, 2, 2, 1)
     ] * 4
@@ -105,7 +105,7 @@ def test_changing_extraction_needs_force(folder: Path):
     )
     assert forced.exit_code == 0, forced.output
     assert json.loads(forced.output)["verified"] == 20
-    stored = Results.open(folder).manifest.verification["extraction"]
+    stored = ResultsFolder.open(folder).manifest.verification["extraction"]
     assert stored["models"] == {"base": ["answer_line", "boxed"]}
 
 

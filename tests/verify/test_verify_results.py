@@ -15,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
 from sampler.store.manifest import load_manifest
-from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import append_samples
 from sampler.verify.answers.extraction import ExtractionConfig
 from sampler.verify.run import verify_results
@@ -99,7 +99,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def _table(root: Path):
-    table = Results.open(root).samples(
+    table = ResultsFolder.open(root).samples(
         columns=["question_id", "model", "sample", "answer", "correct", "status", "n_tokens"]
     )
     return sorted(
@@ -148,7 +148,7 @@ def test_verdicts_answers_and_statuses_are_written(folder: Path, pool: VerifyPoo
 
 def test_rerun_touches_nothing_and_new_shards_alone_are_verified(folder: Path, pool: VerifyPool):
     verify_results(folder, pool=pool)
-    shards = Results.open(folder).shard_paths()
+    shards = ResultsFolder.open(folder).shard_paths()
     stamps = {p: p.stat().st_mtime_ns for p in shards}
     again = verify_results(folder, pool=pool)
     assert (again.verified, again.already_verified, again.shards_written) == (0, 12, 0)
@@ -165,7 +165,7 @@ def test_force_reverifies_everything_and_a_killed_force_run_is_continued(
     folder: Path, pool: VerifyPool
 ):
     verify_results(folder, pool=pool)
-    shards = Results.open(folder).shard_paths()
+    shards = ResultsFolder.open(folder).shard_paths()
     first_rows = pq.ParquetFile(shards[0]).metadata.num_rows
 
     def interrupt(done: int, total: int) -> None:
@@ -243,7 +243,7 @@ verify_results(sys.argv[1], workers=1, deadline_s=1.5, batch_samples=1)
 
 def _verified_shards(root: Path) -> set[str]:
     done = set()
-    for path in Results.open(root).shard_paths():
+    for path in ResultsFolder.open(root).shard_paths():
         meta = pq.ParquetFile(path).metadata
         column = pq.ParquetFile(path).schema_arrow.names.index("status")
         if all(
@@ -288,7 +288,9 @@ def test_killed_mid_run_then_rerun_verifies_each_sample_once_and_loses_nothing(
             )
         )
     root = write_folder(tmp_path / "r", questions, shards, models=["base"])
-    before = Results.open(root).samples(columns=["benchmark", "question_id", "model", "sample"])
+    before = ResultsFolder.open(root).samples(
+        columns=["benchmark", "question_id", "model", "sample"]
+    )
     keys_before = sorted(zip(*(c.to_pylist() for c in before.columns), strict=True))
 
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -315,7 +317,7 @@ def test_killed_mid_run_then_rerun_verifies_each_sample_once_and_loses_nothing(
 
     killed_at = _verified_shards(root)
     assert killed_at and len(killed_at) < 4
-    stamps = {p.name: p.stat().st_mtime_ns for p in Results.open(root).shard_paths()}
+    stamps = {p.name: p.stat().st_mtime_ns for p in ResultsFolder.open(root).shard_paths()}
     summary = verify_results(root, pool=pool)
     assert summary.verified == 3 * (4 - len(killed_at))  # only what the killed run had not saved
     assert summary.already_verified == 3 * len(killed_at)
@@ -323,7 +325,7 @@ def test_killed_mid_run_then_rerun_verifies_each_sample_once_and_loses_nothing(
         path = root / "samples" / name
         assert path.stat().st_mtime_ns == stamps[name], "a finished shard was rewritten"
 
-    after = Results.open(root).samples(
+    after = ResultsFolder.open(root).samples(
         columns=["benchmark", "question_id", "model", "sample", "status"]
     )
     keys_after = sorted(

@@ -20,13 +20,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.answer_stats import model_stats
+from leash_tui.analysis.answer_stats import answer_stats_table, model_stats
 from leash_tui.analysis.budget_curves import budget_curve
-from leash_tui.analysis.grading_agreement import (
-    agreement_table,
-    disagreements_by_question,
-    may_have_source_verdicts,
-)
+from leash_tui.analysis.grading_agreement import disagreements_by_question
 from leash_tui.analysis.series import (
     Series,
     find_series,
@@ -45,10 +41,10 @@ from leash_tui.explorer.model.pair_view import (
     pair_keys,
 )
 from leash_tui.explorer.model.question_detail import QuestionDetail, load_question_detail
-from leash_tui.report.data import report_tables
 from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TAGS, TriageEntry, TriageJournal
-from sampler.store.shards.reader import Results
+from sampler.store.shards.key_stats import counts_table
 
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
@@ -68,14 +64,22 @@ TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
 SERIES_PLOT_RATES = SERIES_RATES
 
 
-def open_counts(results: Results) -> tuple[pa.Table, pa.Table | None]:
-    """Verdict counts, and per-question answer statistics when ``leash report``'s cache of
-    this folder is current or every shard carries a footer summary (else None: the caller
-    computes them after the first paint, as they need a pass over every answer)."""
-    tables = report_tables(results, scan=False)
-    if tables is not None:
-        return tables
+def open_counts(results: ResultsFolder) -> tuple[pa.Table, pa.Table | None]:
+    """Verdict counts, and per-question answer statistics when the store's statistics cache
+    of this folder is current or every shard carries a footer summary (else None: the
+    caller computes them after the first paint, as they need a pass over every answer)."""
+    stats = results.key_stats(scan=False)
+    if stats is not None:
+        return counts_table(stats), answer_stats_table(stats)
     return results.verdict_counts(), None
+
+
+def load_answer_stats(results: ResultsFolder) -> pa.Table:
+    """Per-question answer statistics of the folder, scanning the shards that need it (the
+    store caches the result, so the next open has them at once)."""
+    stats = results.key_stats()
+    assert stats is not None  # scanning is allowed
+    return answer_stats_table(stats)
 
 
 class ExplorerModel:
@@ -83,7 +87,7 @@ class ExplorerModel:
 
     def __init__(
         self,
-        results: Results,
+        results: ResultsFolder,
         journal: TriageJournal | None = None,
         counts: pa.Table | None = None,
         answer_stats: pa.Table | None = None,
@@ -118,7 +122,7 @@ class ExplorerModel:
         if not self.targets:
             raise LeashError(f"{results.root}: no target model has samples to compare with")
         self.domains = {b.name: b.domain for b in manifest.benchmarks}
-        self.journal = journal if journal is not None else TriageJournal(results.root)
+        self.journal = journal if journal is not None else results.triage_journal()
         self.questions = results.questions
         self._pairs: dict[str, PairView] = {}
         self.categories: set[str] = set()
@@ -251,9 +255,9 @@ class ExplorerModel:
     def find_disagreements(self) -> pa.Table | None:
         """The folder's grading disagreements per (question, model), or None when no sample
         carries a source verdict. Reads five narrow columns: run it in a worker."""
-        if not may_have_source_verdicts(self.results.shard_paths()):
+        samples = self.results.agreement_samples()
+        if samples is None:
             return None
-        samples = agreement_table(self.results)
         if not pc.any(pc.is_valid(samples.column("source_correct"))).as_py():
             return None
         return disagreements_by_question(samples)

@@ -1,27 +1,25 @@
 """One question on view: both models' samples, their answer histograms, and reference traces.
 
 ``load_question_detail`` is the explorer's only read of completion text: it reads the
-row groups that can hold the question (``Results.question_samples``) and the question's
-rows of ``perplexity.parquet``, and runs in a worker thread. ``answer_span`` locates the
-final answer to highlight in a completion.
+row groups that can hold the question (``ResultsFolder.question_samples``) and the
+question's rows of the perplexity table (``ResultsFolder.perplexity``), and runs in a
+worker thread. ``answer_span`` locates the final answer to highlight in a completion.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank
+from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
-from sampler.store.shards.reader import Results
-from sampler.store.side_tables.perplexity_table import PERPLEXITY_FILE
+from sampler.store.folder import ResultsFolder
 
 if TYPE_CHECKING:
     from leash_tui.explorer.model.pair_view import QuestionRow
@@ -121,7 +119,7 @@ def answer_span(text: str, answer: str | None) -> tuple[int, int] | None:
 
 
 def load_question_detail(
-    results: Results, row: QuestionRow, base: str, target: str
+    results: ResultsFolder, row: QuestionRow, base: str, target: str
 ) -> QuestionDetail:
     """One question's samples (only its row groups are read) and its reference traces."""
     table = results.question_samples(row.benchmark, row.question_id, columns=list(SAMPLE_COLUMNS))
@@ -129,22 +127,20 @@ def load_question_detail(
         row=row,
         base=side_samples(table, base),
         target=side_samples(table, target),
-        traces=question_traces(results.root, row, base, target),
+        traces=question_traces(results, row, base, target),
     )
 
 
-def question_traces(root: Path, row: QuestionRow, base: str, target: str) -> list[TraceScore]:
+def question_traces(
+    results: ResultsFolder, row: QuestionRow, base: str, target: str
+) -> list[TraceScore]:
     """The question's reference traces with each model's perplexity (none: [])."""
-    path = Path(root) / PERPLEXITY_FILE
-    if not path.exists():
-        return []
     try:
-        table = pq.read_table(
-            path,
+        table = results.perplexity(
+            (row.benchmark, row.question_id),
             columns=["source", "trace", "model", "n_tokens", "mean_nll"],
-            filters=[("benchmark", "=", row.benchmark), ("question_id", "=", row.question_id)],
         )
-    except (pa.ArrowException, OSError):
+    except LeashError:
         return []  # a report names an unreadable table; the screen shows the samples
     scores: dict[tuple[str, str], dict[str, tuple[int | None, float | None]]] = {}
     for r in table.to_pylist():

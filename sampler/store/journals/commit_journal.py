@@ -3,7 +3,8 @@
 A writer that must publish several files at once (an import: sample shards, the
 questions table, the manifest) prepares them all in its own hidden work directory,
 then, holding the folder lock, writes a journal ``.commit-<id>.json`` listing the
-renames and performs them. Once the journal is on disk the commit is decided: if
+renames (and, for a compaction, the shards the new ones replace, to delete after them) and
+performs them. Once the journal is on disk the commit is decided: if
 the writer is killed half way, whoever next takes the folder lock (``folder_lock``:
 every metadata writer) or opens the folder to read it (``settle``) performs the
 remaining renames and deletes the journal. Before the journal exists nothing is
@@ -52,6 +53,7 @@ def _roll_forward(root: Path, journal: Path) -> None:
     try:
         plan = json.loads(journal.read_text(encoding="utf-8"))
         moves = [(str(a), str(b)) for a, b in plan["moves"]]
+        removes = [str(name) for name in plan.get("removes", [])]
         work = str(plan.get("work") or "")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise LeashError(f"{journal}: unreadable commit journal ({exc})") from exc
@@ -63,6 +65,11 @@ def _roll_forward(root: Path, journal: Path) -> None:
             touched.add(dst.parent)
         elif not dst.exists():
             raise LeashError(f"{journal}: neither {src} nor {dst} exists; the commit is lost")
+    for name in removes:  # after every rename: the rows are in their new shards by now
+        target = root / name
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()
+        touched.add(target.parent)
     for directory in touched:
         fsync_directory(directory)
     journal.unlink()
@@ -106,8 +113,11 @@ def settle(root: Path) -> None:
         ) from exc
 
 
-def commit_moves(root: Path, moves: Sequence[tuple[Path, Path]], work: Path) -> None:
-    """Publish ``moves`` (source, target paths inside ``root``) all or nothing.
+def commit_moves(
+    root: Path, moves: Sequence[tuple[Path, Path]], work: Path, removes: Sequence[Path] = ()
+) -> None:
+    """Publish ``moves`` (source, target paths inside ``root``) all or nothing, then delete
+    ``removes`` (files inside ``root`` whose rows the moved files now hold).
 
     Call holding ``folder_lock(root)``; ``work`` (a ``.staging-*`` directory of ``root``)
     is removed afterwards.
@@ -115,6 +125,7 @@ def commit_moves(root: Path, moves: Sequence[tuple[Path, Path]], work: Path) -> 
     root = Path(root)
     plan = {
         "moves": [[str(a.relative_to(root)), str(b.relative_to(root))] for a, b in moves],
+        "removes": [str(Path(p).relative_to(root)) for p in removes],
         "work": str(work.relative_to(root)),
         "started": time.time(),
     }

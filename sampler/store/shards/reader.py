@@ -1,11 +1,10 @@
-"""Reading a results folder: manifest, questions, verdict counts and one question's samples.
+"""Reading a folder's samples: projections, streams, and one question's samples.
 
-Reads are lazy and narrow. Verdict counts come from the summaries in the shards'
-footers (shard_summary), or else project four small columns; never completion
-text. One question's completions come from the few row groups whose statistics
-can hold it (shards are sorted by benchmark, question id, model, sample), found
-through an index of Parquet footers built once per open folder.
-Unreadable or corrupt files raise LeashError naming the file.
+The read half of ``ResultsFolder`` (sampler.store.folder), which inherits it. Reads
+are lazy and narrow. One question's completions come from the few row groups whose
+statistics can hold it (shards are sorted by benchmark, question id, model, sample),
+found through an index of Parquet footers built once per open folder. Unreadable or
+corrupt files raise LeashError naming the file.
 """
 
 from __future__ import annotations
@@ -21,16 +20,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.store.journals.commit_journal import settle
-from sampler.store.manifest import load_manifest
-from sampler.store.schema import (
-    SAMPLES_DIR,
-    SAMPLES_SCHEMA,
-    Manifest,
-)
+from sampler.store.schema import SAMPLES_DIR, SAMPLES_SCHEMA
 from sampler.store.shards.key_stats import chunk_stats, counts_table
-from sampler.store.shards.shard_summary import folder_stats
-from sampler.store.shards.writer import conform_table, read_questions
+from sampler.store.shards.writer import conform_table
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
@@ -85,20 +77,10 @@ def _string_range(stats: pq.Statistics | None) -> bool:
     )
 
 
-class Results:
-    """An open results folder (read side)."""
+class SampleReads:
+    """Reads of the sample shards under ``root`` (the base of ResultsFolder)."""
 
-    def __init__(self, root: Path, manifest: Manifest):
-        self.root = Path(root)
-        self.manifest = manifest
-
-    @classmethod
-    def open(cls, root: Path | str) -> Results:
-        """Open ``root`` for reading, once any import committing into it has finished."""
-        root = Path(root)
-        if root.is_dir():
-            settle(root)
-        return cls(root, load_manifest(root))
+    root: Path
 
     # -- files --------------------------------------------------------------------
     def shard_paths(self) -> list[Path]:
@@ -137,11 +119,6 @@ class Results:
         return ds.dataset([str(p) for p in paths], schema=schema, format=fmt)
 
     # -- tables ---------------------------------------------------------------------
-    @cached_property
-    def questions(self) -> pa.Table:
-        """The questions table (benchmark, question_id, problem, gold, metadata)."""
-        return read_questions(self.root)
-
     def samples(
         self, columns: Sequence[str] | None = None, filter: pc.Expression | None = None
     ) -> pa.Table:
@@ -173,16 +150,6 @@ class Results:
                     yield from table.select(wanted).to_batches()
             except (pa.ArrowException, OSError) as exc:
                 raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
-
-    def verdict_counts(self) -> pa.Table:
-        """Per (benchmark, question_id, model): samples, verified, and counts per status.
-
-        From the shards' footer summaries; shards without one are scanned (key and
-        status columns only). Columns: benchmark, question_id, model,
-        n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error, n_trusted
-        (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``).
-        """
-        return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
 
     # -- one question -----------------------------------------------------------------
     @cached_property
@@ -248,3 +215,12 @@ class Results:
     def row_groups_for(self, benchmark: str, question_id: str) -> int:
         """How many row groups a read of one question touches (for tests and benches)."""
         return sum(span.may_hold(benchmark, question_id) for span in self._row_group_index)
+
+
+def __getattr__(name: str):
+    """``Results``, the old name of ResultsFolder, for code written before it moved."""
+    if name == "Results":
+        from sampler.store.folder import ResultsFolder
+
+        return ResultsFolder
+    raise AttributeError(name)

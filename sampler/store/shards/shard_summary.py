@@ -20,7 +20,7 @@ in the row-group statistics), and otherwise the shard is scanned as before. Shar
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -77,11 +77,9 @@ def _ipc_table(data: bytes) -> pa.Table:
     return ipc.open_stream(pa.py_buffer(data)).read_all()
 
 
-def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
-    """Footer entries summarising the rows of ``table``, to be written in ``row_groups``
-    row groups ({} when the summary would be too large to keep in a footer)."""
-    present = [c for c in (*SUMMARY_COLUMNS, "sample") if c in table.column_names]
-    stats = chunk_stats(table.select(present))  # DuplicateSample on a repeated key
+def encode_stats(stats: SampleStats) -> dict[bytes, bytes]:
+    """``stats`` as three zstd Arrow IPC streams (groups, classes, first samples): the
+    entries of a footer summary, and of the folder's statistics cache (stats_cache)."""
     groups = stats.keys
     for i, name in enumerate(_SLOT_NAMES):
         groups = groups.append_column(name, pa.array(stats.status[:, i]))
@@ -97,11 +95,48 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
             "sample_max", pa.array(stats.sample_max)
         )
     first = stats.first if stats.first is not None else empty_first()
-    entries = {
+    return {
         KEY_GROUPS: _ipc_bytes(groups),
         KEY_CLASSES: _ipc_bytes(stats.classes),
         KEY_FIRST: _ipc_bytes(first),
     }
+
+
+def decode_stats(entries: dict[bytes, bytes], first_keep: int) -> SampleStats:
+    """The SampleStats of ``encode_stats`` entries (pa.ArrowException if they are damaged)."""
+    groups = _ipc_table(entries[KEY_GROUPS])
+    classes = _ipc_table(entries[KEY_CLASSES])
+    first = _ipc_table(entries[KEY_FIRST])
+    status = np.column_stack(
+        [groups.column(n).to_numpy().astype(np.int64) for n in _SLOT_NAMES]
+    ).reshape(groups.num_rows, SLOTS)
+    ranged = "sample_min" in groups.column_names and "sample_max" in groups.column_names
+    return SampleStats(
+        keys=groups.select(list(GROUP_KEYS)),
+        status=status,
+        token_sum=groups.column("token_sum").to_numpy(),
+        token_n=groups.column("token_n").to_numpy().astype(np.int64),
+        evidence=groups.column("evidence").to_numpy().astype(np.int64),
+        classes=classes,
+        sample_min=groups.column("sample_min").to_numpy().astype(np.int64) if ranged else None,
+        sample_max=groups.column("sample_max").to_numpy().astype(np.int64) if ranged else None,
+        first=first,
+        first_keep=first_keep,
+        # summaries written before verdict_source existed: their shards have none
+        trusted=(
+            groups.column("trusted").to_numpy().astype(np.int64)
+            if "trusted" in groups.column_names
+            else np.zeros(groups.num_rows, dtype=np.int64)
+        ),
+    )
+
+
+def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
+    """Footer entries summarising the rows of ``table``, to be written in ``row_groups``
+    row groups ({} when the summary would be too large to keep in a footer)."""
+    present = [c for c in (*SUMMARY_COLUMNS, "sample") if c in table.column_names]
+    stats = chunk_stats(table.select(present))  # DuplicateSample on a repeated key
+    entries = encode_stats(stats)
     if sum(len(v) for v in entries.values()) > MAX_SUMMARY_BYTES:
         return {}
     info = {
@@ -145,36 +180,12 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
             return None
         if info.get("unverified") != _status_nulls(meta):
             return None
-        groups = _ipc_table(kv[KEY_GROUPS])
-        classes = _ipc_table(kv[KEY_CLASSES])
-        first = _ipc_table(kv[KEY_FIRST])
-        first_keep = int(info.get("first_keep", 0))
+        stats = decode_stats(kv, int(info.get("first_keep", 0)))
     except (ValueError, pa.ArrowException):
         return None
-    status = np.column_stack(
-        [groups.column(n).to_numpy().astype(np.int64) for n in _SLOT_NAMES]
-    ).reshape(groups.num_rows, SLOTS)
-    if int(status.sum()) != meta.num_rows:
+    if int(stats.status.sum()) != meta.num_rows:
         return None
-    ranged = "sample_min" in groups.column_names and "sample_max" in groups.column_names
-    return SampleStats(
-        keys=groups.select(list(GROUP_KEYS)),
-        status=status,
-        token_sum=groups.column("token_sum").to_numpy(),
-        token_n=groups.column("token_n").to_numpy().astype(np.int64),
-        evidence=groups.column("evidence").to_numpy().astype(np.int64),
-        classes=classes,
-        sample_min=groups.column("sample_min").to_numpy().astype(np.int64) if ranged else None,
-        sample_max=groups.column("sample_max").to_numpy().astype(np.int64) if ranged else None,
-        first=first,
-        first_keep=first_keep,
-        # summaries written before verdict_source existed: their shards have none
-        trusted=(
-            groups.column("trusted").to_numpy().astype(np.int64)
-            if "trusted" in groups.column_names
-            else np.zeros(groups.num_rows, dtype=np.int64)
-        ),
-    )
+    return stats
 
 
 def shard_summary(path: Path) -> SampleStats | None:
@@ -203,15 +214,26 @@ def _narrowed(stats: SampleStats, columns: Sequence[str]) -> SampleStats:
     return stats
 
 
-def split_by_summary(paths: Sequence[Path]) -> tuple[list[SampleStats], list[Path]]:
-    """The footer summaries of the shards that have a trustworthy one, and the other shards."""
+def split_by_summary(
+    paths: Sequence[Path], seen: Callable[[Path, pq.FileMetaData], None] | None = None
+) -> tuple[list[SampleStats], list[Path]]:
+    """The footer summaries of the shards that have a trustworthy one, and the other shards;
+    ``seen(path, footer)`` is told each footer read (so a caller needs no second read)."""
     stored: list[SampleStats] = []
     to_scan: list[Path] = []
     for path in paths:
-        summary = shard_summary(path)
+        try:
+            meta = pq.read_metadata(path)
+        except (pa.ArrowException, OSError):
+            to_scan.append(path)
+            continue
+        if seen is not None:
+            seen(path, meta)
+        summary = read_summary(meta)
         if summary is None:
             to_scan.append(path)
         else:
+            summary.source = str(path)
             stored.append(summary)
     return stored, to_scan
 

@@ -93,9 +93,15 @@ def merge_questions(root: Path, new: pa.Table) -> int:
     with folder_lock(root):
         table, added = merged_questions(root, new)
         if table is not None:
-            with atomic_path(root / QUESTIONS_FILE) as tmp:
-                pq.write_table(table, tmp)
+            write_questions_file(root / QUESTIONS_FILE, table)
         return added
+
+
+def write_questions_file(path: Path, table: pa.Table) -> None:
+    """Write a questions table (QUESTIONS_SCHEMA) to ``path`` atomically (an import writes
+    it into its work directory, then commits it by rename)."""
+    with atomic_path(path) as tmp:
+        pq.write_table(conform_table(table, QUESTIONS_SCHEMA), tmp)
 
 
 def merged_questions(root: Path, new: pa.Table) -> tuple[pa.Table | None, int]:

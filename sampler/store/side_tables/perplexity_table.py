@@ -9,6 +9,7 @@ folder lock and rewrites the file atomically; a rerun replaces rows with the sam
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -39,13 +40,22 @@ def trace_id(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def read_perplexity(root: Path) -> pa.Table:
-    """The folder's perplexity rows (an empty table when there are none)."""
+def read_perplexity(
+    root: Path, question: tuple[str, str] | None = None, columns: Sequence[str] | None = None
+) -> pa.Table:
+    """The folder's perplexity rows (an empty table when there are none): all, or those of
+    one (benchmark, question_id), read by row-group statistics; ``columns`` projects."""
     path = Path(root) / PERPLEXITY_FILE
+    schema = PERPLEXITY_SCHEMA
+    if columns is not None:
+        schema = pa.schema([schema.field(c) for c in columns])
     if not path.exists():
-        return PERPLEXITY_SCHEMA.empty_table()
+        return schema.empty_table()
     try:
-        return pq.ParquetFile(path).read().cast(PERPLEXITY_SCHEMA)
+        if question is None:
+            return pq.ParquetFile(path).read(columns=columns).cast(schema)
+        filters = [("benchmark", "=", question[0]), ("question_id", "=", question[1])]
+        return pq.read_table(path, columns=columns, filters=filters).cast(schema)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable perplexity table ({exc})") from exc
 

@@ -1,0 +1,223 @@
+"""``leash report`` on a folder of many small shards (or varied answers) against DuckDB.
+
+Issue 24: imports stage a shard per 32 MB of text, so paper-length completions give shards
+of a few thousand samples, and the report's cost grew with the shard count (8,138 shards
+of 25 million samples: 13 s, against 1.1 s for a DuckDB P/E/S/O query on the same files).
+This bench writes a synthetic folder with leash's own shard writer (footer summaries
+included) split into ``--shards`` shards, then times, best of ``--repeat``:
+
+- the store's key statistics (``ResultsFolder.key_stats``: footer summaries, merged),
+- the whole report in this process (``load_report_data`` + ``build_report`` + JSON),
+- ``leash report --format json`` in a fresh process,
+- a DuckDB query of the same P/E/S/O per benchmark over ``samples/*.parquet``
+  (skipped with a message when ``duckdb`` is not installed: ``pip install duckdb``),
+
+checks that DuckDB and leash agree, and prints the ratios; with ``--compact`` it then runs
+``leash compact`` on the folder and times the report again. ``--answers`` sets the distinct
+wrong answers per question (real base models: hundreds). Defaults fit a 2-core machine
+(400k samples, 400 shards, under a minute); ``--samples 25000000 --shards 8138`` is the
+issue's shape.
+
+    python bench/many_shards.py
+    python bench/many_shards.py --shards 2000 --answers 1000 --folder /tmp/ms
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+BENCHMARKS = ("bench_a", "bench_b", "bench_c", "bench_d")
+MODELS = ("base", "rlvr")
+
+
+def build_folder(root: Path, samples: int, shards: int, per_question: int, answers: int) -> int:
+    """Write about ``samples`` samples in ``shards`` shards; return how many were written."""
+    import numpy as np
+    import pyarrow as pa
+
+    from sampler.store.folder import ResultsFolder
+    from sampler.store.manifest import new_manifest
+    from sampler.store.schema import BenchmarkEntry, ModelEntry
+    from sampler.store.shards.writer import questions_table
+
+    rng = np.random.default_rng(0)
+    questions = max(len(BENCHMARKS), samples // (per_question * len(MODELS)))
+    manifest = new_manifest(
+        models=[ModelEntry("base", "base"), ModelEntry("rlvr", "target")],
+        benchmarks=[BenchmarkEntry(b, domain="math") for b in BENCHMARKS],
+        synthetic=True,
+        notes="bench/many_shards.py synthetic folder",
+    )
+    folder = ResultsFolder.create_with(root, manifest)
+    bench = np.array(BENCHMARKS)[np.arange(questions) % len(BENCHMARKS)]
+    qid = np.char.zfill((np.arange(questions) // len(BENCHMARKS)).astype(str), 6)
+    gold = rng.integers(0, 10**6, size=questions)
+    folder.merge_questions(
+        questions_table(
+            [
+                {"benchmark": b, "question_id": q, "problem": f"Problem {q}?", "gold": str(g)}
+                for b, q, g in zip(bench.tolist(), qid.tolist(), gold.tolist(), strict=True)
+            ]
+        )
+    )
+    p_base = rng.beta(0.3, 0.6, size=questions) * (rng.random(questions) > 0.2)
+    p_target = np.clip(p_base + rng.normal(0, 0.2, questions), 0, 1) * (
+        rng.random(questions) > 0.15
+    )
+    # rows in the shard sort order: benchmark, question id, model, sample
+    order = np.lexsort((qid, bench))
+    q = np.repeat(order, per_question * len(MODELS))
+    m = np.tile(np.repeat(np.arange(len(MODELS)), per_question), questions)
+    s = np.tile(np.arange(per_question, dtype=np.int32), questions * len(MODELS))
+    rows = q.size
+    correct = rng.random(rows) < np.where(m == 0, p_base[q], p_target[q])
+    wrong = gold[q] + 1 + rng.integers(0, answers, size=rows)
+    answer = np.where(correct, gold[q], wrong).astype(str)
+    table = pa.table(
+        {
+            "benchmark": pa.array(bench[q]),
+            "question_id": pa.array(qid[q]),
+            "model": pa.array(np.array(MODELS)[m]),
+            "sample": pa.array(s),
+            "text": pa.array(np.char.add("The answer is ", answer), pa.large_string()),
+            "n_tokens": pa.array(rng.integers(50, 4000, size=rows).astype(np.int32)),
+            "finish_reason": pa.array(np.full(rows, "stop")),
+            "answer": pa.array(answer),
+            "correct": pa.array(correct),
+            "status": pa.array(np.where(correct, "correct", "incorrect")),
+            "token_entropy": pa.array(rng.gamma(2.0, 0.2, size=rows)),
+        }
+    )
+    bounds = np.linspace(0, rows, shards + 1).astype(int)
+    for start, stop in itertools.pairwise(bounds.tolist()):
+        if stop > start:
+            folder.append_samples(table.slice(start, stop - start))
+    return rows
+
+
+def duckdb_peso(folder: Path) -> dict[str, dict[str, int]] | None:
+    """P/E/S/O per benchmark and overall by one DuckDB query (None: duckdb not installed)."""
+    try:
+        import duckdb
+    except ImportError:
+        return None
+    query = f"""
+        WITH per AS (
+            SELECT benchmark, question_id,
+                   max(CASE WHEN model = 'base' AND status = 'correct' THEN 1 ELSE 0 END) AS b,
+                   max(CASE WHEN model = 'rlvr' AND status = 'correct' THEN 1 ELSE 0 END) AS t
+            FROM read_parquet('{folder}/samples/part-*.parquet')
+            GROUP BY benchmark, question_id
+        )
+        SELECT benchmark, sum(b * t), sum((1 - b) * t), sum(b * (1 - t)), sum((1 - b) * (1 - t))
+        FROM per GROUP BY ROLLUP (benchmark)
+    """
+    rows = duckdb.connect().execute(query).fetchall()
+    return {
+        (name if name is not None else "overall"): dict(zip("PESO", map(int, v), strict=True))
+        for name, *v in rows
+    }
+
+
+def leash_peso(folder: Path) -> dict[str, dict[str, int]]:
+    from leash_tui.report.build import build_report
+    from leash_tui.report.data import load_report_data
+    from leash_tui.report.render import render_json
+
+    rows = json.loads(render_json(build_report(load_report_data(folder))))["rows"]
+    return {
+        r["name"]: {k: r[k] for k in "PESO"} for r in rows if r["scope"] in ("benchmark", "overall")
+    }
+
+
+def best_of(repeat: int, work) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=400_000)
+    parser.add_argument("--shards", type=int, default=400)
+    parser.add_argument("--per-question", type=int, default=256, help="samples per model")
+    parser.add_argument("--answers", type=int, default=5, help="distinct wrong answers")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--folder", type=Path, help="keep (and reuse) the folder here")
+    parser.add_argument("--compact", action="store_true", help="then compact and time again")
+    args = parser.parse_args()
+
+    scratch = None
+    if args.folder is None:
+        scratch = Path(tempfile.mkdtemp(prefix="leash-many-shards-"))
+        folder = scratch / "results"
+    else:
+        folder = args.folder
+    try:
+        if not (folder / "manifest.json").exists():
+            start = time.perf_counter()
+            n = build_folder(folder, args.samples, args.shards, args.per_question, args.answers)
+            took = time.perf_counter() - start
+            print(f"wrote {n:,} samples in {args.shards:,} shards in {took:.1f} s")
+        from sampler.store.folder import ResultsFolder
+
+        shards = len(ResultsFolder.open(folder).shard_paths())
+        stats_s = best_of(args.repeat, lambda: ResultsFolder.open(folder).key_stats())
+        report_s = best_of(args.repeat, lambda: leash_peso(folder))
+        out = folder.parent / "many-shards-report.json"
+        cmd = [sys.executable, "-m", "leash_tui", "report", str(folder), "--format", "json"]
+
+        def fresh() -> None:
+            subprocess.run([*cmd, "-o", str(out)], check=True, cwd=ROOT)
+
+        fresh_s = best_of(args.repeat, fresh)
+        print(f"{shards:,} shards, {args.answers} distinct wrong answers per question")
+        print(f"  store key statistics (in process)   {stats_s:7.3f} s")
+        print(f"  report, in process                  {report_s:7.3f} s")
+        print(f"  leash report, fresh process         {fresh_s:7.3f} s")
+        expected = duckdb_peso(folder)
+        if expected is None:
+            print("  duckdb: not installed (pip install duckdb); comparison skipped")
+            return
+        duck_s = best_of(args.repeat, lambda: duckdb_peso(folder))
+        got = leash_peso(folder)
+        same = all(got.get(k) == v for k, v in expected.items())
+        print(f"  DuckDB P/E/S/O query                {duck_s:7.3f} s")
+        print(f"  ratio report (in process) / DuckDB  {report_s / duck_s:7.2f}")
+        print(f"  ratio report (fresh) / DuckDB       {fresh_s / duck_s:7.2f}")
+        print(f"  same P/E/S/O as DuckDB: {'yes' if same else 'NO'}")
+        if not same:
+            sys.exit(1)
+        if args.compact:
+            start = time.perf_counter()
+            done = ResultsFolder.open(folder).compact()
+            took = time.perf_counter() - start
+            print(
+                f"compacted {done.shards_before:,} -> {done.shards_after:,} shards in {took:.1f} s"
+            )
+            report_s = best_of(args.repeat, lambda: leash_peso(folder))
+            fresh_s = best_of(args.repeat, fresh)
+            print(f"  report, in process                  {report_s:7.3f} s")
+            print(f"  leash report, fresh process         {fresh_s:7.3f} s")
+            print(f"  ratio report (fresh) / DuckDB       {fresh_s / duck_s:7.2f}")
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
