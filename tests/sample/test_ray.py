@@ -268,8 +268,8 @@ def test_a_local_cluster_started_for_a_run_listens_on_loopback_only():
     """With no address, ``--ray`` starts a cluster of its own bound to 127.0.0.1."""
     probe = (
         "from sampler.ray_cluster import connect, disconnect\n"
-        "import ray\n"
         "connect()\n"
+        "import ray\n"
         "print(sorted({n['NodeManagerAddress'] for n in ray.nodes()}))\n"
         "disconnect()\n"
     )
