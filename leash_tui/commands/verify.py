@@ -165,6 +165,12 @@ def _verify_with_progress(
     " -j is then the number of Ray workers [default: the cluster's CPUs].",
 )
 @click.option("--ray-address", help="Address of the Ray cluster (implies --ray).")
+@click.option(
+    "--allow-unsandboxed-code",
+    is_flag=True,
+    help="Where no sandbox can be made (no bubblewrap or namespaces), run model-written"
+    " programs on this machine anyway, under rlimits only.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--no-progress", is_flag=True, help="Do not draw the progress bar.")
 def verify(
@@ -178,6 +184,7 @@ def verify(
     extract_model: tuple[str, ...],
     use_ray: bool,
     ray_address: str | None,
+    allow_unsandboxed_code: bool,
     as_json: bool,
     no_progress: bool,
 ) -> None:
@@ -188,8 +195,10 @@ def verify(
     stopped at the deadline and recorded as 'timeout'. Safe to interrupt: a rerun
     continues where the last one stopped.
     """
+    from sampler.verify.verifiers.sandbox import allow_unsandboxed
     from sampler.verify.workers.pool import VerifyPool
 
+    allow_unsandboxed(allow_unsandboxed_code)
     if use_ray or ray_address:
         from sampler.verify.workers.ray_pool import RayVerifyPool
 

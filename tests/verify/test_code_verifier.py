@@ -1,23 +1,18 @@
 """The code verifier on real programs: each gets its status within its deadline, harming nothing.
 
-The fork bomb is bounded three ways: the process limit (as ``nobody`` when the tests
-run as root, whom RLIMIT_NPROC does not bind), the PID namespace that dies with its
-first process, and a 2-second wall deadline; the test checks that no process of it
-is left. It is skipped where neither ``prlimit`` nor namespaces exist.
+What the sandbox keeps a program from (files, other runs, network, early exits, limits)
+is tested in ``test_code_sandbox``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 
 import pytest
 
 from sampler.errors import LeashError
 from sampler.verify.verifiers import get_verifier
-from sampler.verify.verifiers.sandbox import NOBODY, isolation
 from sampler.verify.verifiers.specs import load_benchmark
 from tests.support.records import write_jsonl
 
@@ -67,49 +62,6 @@ def test_memory_hog_hits_the_memory_limit():
     assert seconds < 20.0
 
 
-def _processes_of(uid: int) -> set[int]:
-    found = set()
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if entry.stat().st_uid == uid:
-                    found.add(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-@pytest.mark.skipif(
-    shutil.which("prlimit") is None and not isolation(), reason="no process limits available"
-)
-def test_fork_bomb_is_contained_and_leaves_nothing():
-    owner = NOBODY if os.geteuid() == 0 and isolation() else os.getuid()
-    before = _processes_of(owner)
-    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass"
-    verdict, seconds = judge(bomb, gold(time_limit=2.0))
-    assert verdict.status in ("timeout", "error")
-    assert seconds < 2.0 + 5.0
-    if owner == NOBODY:  # killed with their namespace: gone once the kernel has reaped them
-        give_up = time.monotonic() + 5.0
-        while not _processes_of(owner) <= before and time.monotonic() < give_up:
-            time.sleep(0.1)
-        assert _processes_of(owner) <= before
-
-
-def test_writing_outside_its_directory_fails(tmp_path):
-    victim = tmp_path / "victim.txt"
-    victim.write_text("safe")
-    program = (
-        f"open({str(victim)!r}, 'w').write('pwned')\n"
-        "open('../escaped.txt', 'w').write('x')\n"
-        "print(int(input()) * 2)"
-    )
-    verdict, _ = judge(program, gold([{"input": "1", "output": "2"}]))
-    if os.geteuid() == 0 and isolation():
-        assert verdict.status == "error" and "Permission" in verdict.detail
-    assert victim.read_text() == "safe" or os.geteuid() != 0
-
-
 def test_environment_secret_is_not_visible(monkeypatch):
     monkeypatch.setenv("LEASH_TEST_SECRET", "hunter2")
     program = "import os\nprint(os.environ.get('LEASH_TEST_SECRET', 'none'))"
@@ -124,17 +76,6 @@ def test_printing_100_mb_hits_the_output_limit():
     )
     assert verdict.status == "error" and "output" in verdict.detail
     assert seconds < 5.0 + 3.0
-
-
-def test_no_network_where_namespaces_exist():
-    if "--net" not in isolation():
-        pytest.skip("no network namespace on this machine")
-    program = (
-        "import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n"
-        "    print('connected')\nexcept OSError:\n    print('no network')"
-    )
-    verdict, _ = judge(program, gold([{"input": "", "output": "no network"}]))
-    assert verdict.status == "correct"
 
 
 def test_test_code_asserts():

@@ -40,6 +40,8 @@ class Verifier(ABC):
     #: Modules the verification zygote imports for it (its package), when ``in_worker``.
     preload: ClassVar[tuple[str, ...]] = ()
     default_domain: ClassVar[str] = NON_MATH_DOMAIN
+    #: Grading runs model-written programs or evaluators: refused without a sandbox.
+    runs_untrusted_code: ClassVar[bool] = False
 
     # -- questions -----------------------------------------------------------------
     def load_questions(

@@ -3,10 +3,15 @@
 A code benchmark's line has ``id``, ``problem`` and either ``tests``, a list of
 ``{"input": STDIN, "output": EXPECTED_STDOUT}`` (compared line by line, trailing white
 space and trailing blank lines ignored), or ``test_code``, Python asserts run after
-the solution in the same program; ``time_limit`` (seconds per test) is optional.
-Each test runs in its own sandboxed process (``sandbox``: fresh directory,
-scrubbed environment, limits, no network, killed from outside at its deadline),
-several samples at a time in threads of this process. Statuses: ``correct``;
+the solution in the same process; ``time_limit`` (seconds per test) is optional, and
+``--deadline`` bounds it too. Each test runs in its own bubblewrap sandbox
+(``sandbox``: a minimal read-only root, private scratch, no network, one budget,
+killed from outside at its deadline), several samples at a time in threads of this
+process. The program never sees the expected output: it is compared outside. With
+``test_code`` a harness runs the program, then the asserts, then prints a nonce it
+read from a pipe; without the nonce (the program left the process early) the
+sample is ``incorrect``. A program's own ``sys.exit()`` at its end does not skip
+the asserts. Statuses: ``correct``;
 ``incorrect`` with the first failing test in ``verdict_detail``; ``timeout``; ``error``
 (a crash, a syntax error or a limit hit).
 """
@@ -14,7 +19,8 @@ several samples at a time in threads of this process. Statuses: ``correct``;
 from __future__ import annotations
 
 import json
-import re
+import os
+import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, ClassVar
@@ -25,14 +31,90 @@ from sampler.errors import LeashError
 from sampler.store.statuses import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_TIMEOUT
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.verdict import Verdict
-from sampler.verify.verifiers.base import Verifier, clip, judge_safely
-from sampler.verify.verifiers.sandbox import Limits, RunResult, run_python
+from sampler.verify.verifiers.base import Verifier, clip
+from sampler.verify.verifiers.sandbox import (
+    Limits,
+    RunResult,
+    SandboxUnavailable,
+    python_executable,
+    run_python,
+    run_sandboxed,
+)
 
-_FENCE_RE = re.compile(r"```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)```", re.DOTALL)
+_FENCE = "```"
 #: Seconds each test may run unless the benchmark line says ``time_limit``.
 DEFAULT_TIME_LIMIT_S = 6.0
 MAX_TIME_LIMIT_S = 60.0
 _SHOWN = 200  # characters of input, expected and actual output kept in the detail
+
+
+#: The harness runs the program, then the tests (a SystemExit of the program itself
+#: is its normal end), then prints the nonce it read from stdin: a program that ends
+#: the process early (``os._exit``, an exit from a tested function) never passes.
+_HARNESS_PATH = "/work/harness.py"
+_PROGRAM_PATH = "/work/solution.py"
+_TESTS_PATH = "/work/tests.py"
+_HARNESS = """\
+import os, sys
+nonce = os.read(0, 64).decode().strip()
+os.close(0)
+namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+def run(path):
+    with open(path, encoding="utf-8") as handle:
+        code = compile(handle.read(), path, "exec")
+    exec(code, namespace)
+try:
+    run(sys.argv[1])
+except SystemExit as end:
+    if end.code not in (None, 0):
+        raise
+run(sys.argv[2])
+sys.stdout.flush()
+os.write(1, ("\\n" + nonce + "\\n").encode())
+"""
+
+
+def last_fenced_block(text: str) -> str | None:
+    """The body of the last fenced code block, in one left-to-right pass (linear time).
+
+    A block opens at a fence (three backticks), its body starts after the end of that
+    line and ends at the next fence; scanning resumes after it.
+    """
+    found, pos = None, 0
+    while True:
+        start = text.find(_FENCE, pos)
+        if start < 0:
+            return found
+        newline = text.find("\n", start + len(_FENCE))
+        if newline < 0:
+            return found
+        end = text.find(_FENCE, newline + 1)
+        if end < 0:
+            return found
+        found, pos = text[newline + 1 : end], end + len(_FENCE)
+
+
+def run_test_code(program: str, tests: str, limits: Limits) -> tuple[RunResult, bool]:
+    """Run the program, then its asserts, under the harness; whether they reached the end."""
+    nonce = secrets.token_hex(16)
+    read, write = os.pipe()
+    try:
+        os.write(write, nonce.encode() + b"\n")
+        os.close(write)
+        write = -1
+        files = {
+            _HARNESS_PATH: _HARNESS.encode(),
+            _PROGRAM_PATH: program.encode("utf-8"),
+            _TESTS_PATH: tests.encode("utf-8"),
+        }
+        argv = [python_executable(), "-I", _HARNESS_PATH, _PROGRAM_PATH, _TESTS_PATH]
+        result = run_sandboxed(files, argv, read, limits)
+    finally:
+        os.close(read)
+        if write >= 0:
+            os.close(write)
+    lines = result.stdout.rstrip().splitlines()
+    return result, bool(lines) and lines[-1] == nonce
 
 
 def _lines(text: str) -> list[str]:
@@ -89,6 +171,7 @@ def _check_tests(where: str, tests: Any) -> list[dict[str, str]]:
 class CodeVerifier(Verifier):
     name: ClassVar[str] = "code"
     description: ClassVar[str] = "runs the last code block against tests, sandboxed"
+    runs_untrusted_code: ClassVar[bool] = True
 
     def load_questions(
         self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping
@@ -133,23 +216,29 @@ class CodeVerifier(Verifier):
         return None
 
     def extract(self, text: str) -> AnswerSpan | None:
-        blocks = _FENCE_RE.findall(text)
-        if not blocks:
-            return None
-        code = blocks[-1][1]
-        return AnswerSpan(code) if code.strip() else None
+        code = last_fenced_block(text)
+        return AnswerSpan(code) if code is not None and code.strip() else None
 
-    def judge(self, gold: Any, span: AnswerSpan) -> Verdict:
+    def judge(self, gold: Any, span: AnswerSpan, deadline_s: float | None = None) -> Verdict:
         kind, payload, limit_s = gold
+        if deadline_s is not None:
+            limit_s = min(limit_s, deadline_s)
         limits = Limits(wall_s=limit_s, cpu_s=max(1, int(limit_s)))
         answer = clip(span.text)
         if kind == "test_code":
-            result = run_python(span.text + "\n\n" + payload, "", limits)
+            result, finished = run_test_code(span.text, payload, limits)
             failed = _failure(result, "tests", limit_s)
             if failed is not None:
                 return Verdict(failed.status, answer, failed.detail)
-            if result.returncode == 0:
+            if result.returncode == 0 and finished:
                 return Verdict(STATUS_CORRECT, answer)
+            if result.returncode == 0 or "Traceback" not in result.stderr:
+                return Verdict(
+                    STATUS_INCORRECT,
+                    answer,
+                    f"test_code: the program ended (exit {result.returncode})"
+                    " before its tests finished",
+                )
             last = _last_error_line(result.stderr)
             status = STATUS_INCORRECT if last.startswith("AssertionError") else STATUS_ERROR
             return Verdict(status, answer, f"test_code: {last}")
@@ -180,14 +269,29 @@ class CodeVerifier(Verifier):
         deadline_s: float,
         on_result: Callable[[int, Verdict], None],
     ) -> None:
-        """Programs run in their own processes: threads here only wait for them."""
+        """Programs run in their own processes: threads here only wait for them.
+
+        ``deadline_s`` bounds each program's wall time (with the question's own limit).
+        """
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
             futures = {
-                pool.submit(judge_safely, self, gold, span): i
+                pool.submit(_judge_bounded, self, gold, span, deadline_s): i
                 for i, (gold, span) in enumerate(pairs)
             }
             for future in as_completed(futures):
                 on_result(futures[future], future.result())
+
+
+def _judge_bounded(
+    verifier: CodeVerifier, gold: Any, span: AnswerSpan, deadline_s: float
+) -> Verdict:
+    """``judge`` under the deadline; a refused sandbox stops grading, other errors are verdicts."""
+    try:
+        return verifier.judge(gold, span, deadline_s)
+    except SandboxUnavailable:
+        raise
+    except Exception as exc:
+        return Verdict(STATUS_ERROR, clip(span.text), f"{type(exc).__name__}: {str(exc)[:200]}")
 
 
 VERIFIER = CodeVerifier()

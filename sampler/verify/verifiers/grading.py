@@ -23,6 +23,7 @@ from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.verdict import Verdict, VerifyTask
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.base import clip, metadata_object
+from sampler.verify.verifiers.sandbox import require_sandbox
 from sampler.verify.workers.pool import DEFAULT_MEMORY_LIMIT_MB, VerifyPool
 
 #: One sample to grade: (verifier name, the question's gold for it, the completion's text).
@@ -48,9 +49,12 @@ def question_golds(
 
 
 def check_available(names: set[str], where: str) -> None:
-    """A LeashError naming ``where`` when a verifier's package is not installed."""
+    """A LeashError naming ``where`` when a verifier's package is not installed, or when
+    it runs model-written code and no sandbox can be made (see ``sandbox``)."""
     for name in sorted(names):
         verifier = get_verifier(name, where)
+        if verifier.runs_untrusted_code:
+            require_sandbox(f"{where}: grading {name!r} benchmarks")
         for module in verifier.preload:
             if importlib.util.find_spec(module) is None:
                 raise LeashError(

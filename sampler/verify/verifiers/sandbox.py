@@ -1,21 +1,31 @@
-"""Run an untrusted Python program in its own process, bounded, and kill it from outside.
+"""Run an untrusted Python program in a bubblewrap sandbox, bounded, and kill it from outside.
 
-``run_python`` writes the program into a fresh temporary directory and starts it
-with a scrubbed environment (no variable of the caller's reaches it), resource
-limits (CPU seconds, address space, file size, processes, open files, no core
-dumps; set by ``prlimit`` before ``exec``, so that no Python code runs between
-fork and exec in a threaded caller) and, where the machine allows it, new network
-and PID namespaces (``unshare``): no network, and when the namespace's first
-process dies every process the program started dies with it, wherever it went.
-Run as root, the program runs as ``nobody`` (``setpriv``), so that it can write
-nowhere but its directory and world-writable ones and the process limit holds
-(root is exempt from RLIMIT_NPROC). The wall-clock deadline is enforced from
-outside: its whole process group is killed. Output goes to files that the file
-size limit bounds, so that a program printing without end fills neither memory
-nor disk.
+``run_python`` starts the program with ``bwrap`` (bubblewrap) in a fresh, minimal
+root: ``/usr``, the ``/lib*`` and ``/bin`` links and the interpreter's own prefix
+read-only, a new ``/proc`` and ``/dev``, and nothing else of the host (no ``/tmp``,
+no ``/run``, no home, no results folder). Its only writable places are private
+tmpfs mounts (``/work``, its directory and ``$HOME``, and ``/tmp``) of at most
+``Limits.file_mb`` each, gone with the sandbox whatever is in them. It has new
+user, PID, network, IPC and UTS namespaces (no network, not even 127.0.0.1; no
+host sockets or shared memory), a new session (no terminal), and dies with its
+parent; the PID namespace's first process dying kills every process it started.
+Inside, it runs as ``nobody``; run as root without a cgroup, it drops to ``nobody``
+before bwrap (``setpriv``), so that the process limit binds (root is exempt from
+RLIMIT_NPROC), and the interpreter must then be readable by ``nobody``. The
+program's source is copied in (``--ro-bind-data``), so no other run can touch it.
 
-Without namespaces (no ``unshare``, or user namespaces off) a process that leaves
-the program's process group can outlive the deadline, held only by its CPU limit.
+Budget: where a cgroup can be made (``sandbox_budget``), memory and processes are
+one budget for the whole run; elsewhere the run is a single process (RLIMIT_NPROC
+of 1 in its own user namespace) under RLIMIT_AS, and ``budget_note`` says so.
+CPU seconds, file size, open files and core dumps are bounded by ``prlimit`` inside
+the sandbox. The wall-clock deadline is enforced from outside: the process group
+and the budget are killed. Output goes to files outside the sandbox, bounded by
+the file size limit.
+
+Where bwrap is missing or cannot make its namespaces, ``run_python`` raises
+``SandboxUnavailable`` naming what is missing, unless ``allow_unsandboxed(True)``
+was called (``leash verify --allow-unsandboxed-code``): then the program runs as
+before on the host, in a private directory, under rlimits only.
 """
 
 from __future__ import annotations
@@ -28,12 +38,36 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from sampler.errors import LeashError
+from sampler.verify.verifiers.sandbox_budget import Budget, budget_available, make_budget
+
 NOBODY = 65534
+#: The bubblewrap executable (tests point it elsewhere to simulate a machine without it).
+BWRAP = "bwrap"
 _SCRUBBED_PATH = "/usr/local/bin:/usr/bin:/bin"
+_WORK = "/work"
+_INSIDE_ENV = {
+    "PATH": _SCRUBBED_PATH,
+    "LANG": "C.UTF-8",
+    "HOME": _WORK,
+    "TMPDIR": "/tmp",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONHASHSEED": "0",
+    "PYTHONIOENCODING": "utf-8",
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+_allow_unsandboxed = False
+
+
+class SandboxUnavailable(LeashError):
+    """No isolation on this machine, and the user did not accept running unsandboxed."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +91,7 @@ class RunResult:
     stderr: str
     timed_out: bool
     seconds: float
+    out_of_memory: bool = False
 
     @property
     def output_limit(self) -> bool:
@@ -67,66 +102,17 @@ class RunResult:
 
     @property
     def memory_limit(self) -> bool:
-        return "MemoryError" in self.stderr
+        return self.out_of_memory or "MemoryError" in self.stderr
 
     @property
     def cpu_limit(self) -> bool:
         return self.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU, -signal.SIGKILL, 137)
 
 
-def _works(argv: list[str]) -> bool:
-    try:
-        done = subprocess.run(
-            [*argv, "true"], capture_output=True, timeout=10, check=False, env=_env("/")
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
-@cache
-def isolation() -> tuple[str, ...]:
-    """The command prefix that isolates a run on this machine (probed once per process)."""
-    unshare, setpriv = shutil.which("unshare"), shutil.which("setpriv")
-    if os.geteuid() == 0:
-        namespaces = [unshare, "--net", "--pid", "--fork", "--kill-child", "--"] if unshare else []
-        drop = (
-            [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
-            if setpriv
-            else []
-        )
-        if namespaces and _works([*namespaces, *drop]):
-            return tuple(namespaces + drop)
-        return tuple(drop) if drop and _works(drop) else ()
-    if unshare:
-        user_ns = [unshare, "--user", "--map-root-user", "--net", "--pid", "--fork"]
-        user_ns += ["--kill-child", "--"]
-        if _works(user_ns):
-            return tuple(user_ns)
-    return ()
-
-
-def _own_processes() -> int:
-    """Processes of this user now (RLIMIT_NPROC counts them all, not only the program's)."""
-    uid, count = os.getuid(), 0
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if entry.stat().st_uid == uid:
-                    count += 1
-    return count
-
-
-def _env(home: str) -> dict[str, str]:
-    return {
-        "PATH": _SCRUBBED_PATH,
-        "LANG": "C.UTF-8",
-        "HOME": home,
-        "TMPDIR": home,
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",
-        "PYTHONIOENCODING": "utf-8",
-    }
+def allow_unsandboxed(allowed: bool) -> None:
+    """Accept (or stop accepting) running programs without isolation where none can be had."""
+    global _allow_unsandboxed
+    _allow_unsandboxed = allowed
 
 
 def python_executable() -> str:
@@ -135,22 +121,115 @@ def python_executable() -> str:
     return os.path.realpath(base)
 
 
-def _prlimit(limits: Limits, dropped: bool) -> list[str]:
-    prlimit = shutil.which("prlimit")
+def _root_binds(extra_ro: Sequence[str]) -> list[str]:
+    """The read-only minimal root: /usr, the merged-/usr links, the interpreter's prefix."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.dirname(python_executable())}
+    prefixes |= {os.path.realpath(p) for p in extra_ro}
+    for prefix in sorted(prefixes):
+        if prefix != "/usr" and not prefix.startswith("/usr/"):
+            args += ["--ro-bind", prefix, prefix]
+    return args
+
+
+def _bwrap_argv(bwrap: str, limits: Limits, data: dict[str, int], extra_ro: Sequence[str]) -> list:
+    size = str(limits.file_mb * 1024 * 1024)
+    argv = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc"]
+    if os.geteuid() == 0 and budget_available():  # the cgroup bounds processes: stay root
+        argv += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
+    argv += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    argv += _root_binds(extra_ro)
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _WORK]
+    for dest, fd in data.items():
+        argv += ["--ro-bind-data", str(fd), dest]
+    argv += ["--chdir", _WORK, "--clearenv"]
+    for key, value in _INSIDE_ENV.items():
+        argv += ["--setenv", key, value]
+    return [*argv, "--"]
+
+
+def _as_nobody() -> list[str]:
+    """As root without a cgroup, drop to nobody first, so that RLIMIT_NPROC binds."""
+    if os.geteuid() != 0 or budget_available():
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        raise SandboxUnavailable(
+            "code grading as root needs setpriv (util-linux) to drop to nobody"
+        )
+    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+
+
+def _prlimit(limits: Limits, processes: int) -> list[str]:
+    prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
     if prlimit is None:
         return []
-    memory = limits.memory_mb * 1024 * 1024
-    nproc = limits.processes if dropped else _own_processes() + limits.processes
     return [
         prlimit,
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",
-        f"--as={memory}",
+        f"--as={limits.memory_mb * 1024 * 1024}",
         f"--fsize={limits.file_mb * 1024 * 1024}",
-        f"--nproc={nproc}",
+        f"--nproc={processes}",
         f"--nofile={limits.open_files}",
         "--core=0",
         "--",
     ]
+
+
+@cache
+def _probe(bwrap: str) -> str | None:
+    """None when ``bwrap`` runs Python in the sandbox here, else what is missing."""
+    found = shutil.which(bwrap)
+    if found is None:
+        return f"bubblewrap ({bwrap!r}) is not installed (apt-get install bubblewrap)"
+    try:
+        argv = [*_as_nobody(), *_bwrap_argv(found, Limits(), {}, ())]
+    except SandboxUnavailable as exc:
+        return str(exc)
+    try:
+        done = subprocess.run(
+            [*argv, python_executable(), "-I", "-c", "print('ok')"],
+            capture_output=True,
+            timeout=20,
+            check=False,
+            env={"PATH": _SCRUBBED_PATH},
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bubblewrap could not start: {exc}"
+    if done.returncode != 0 or done.stdout.strip() != b"ok":
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return "bubblewrap cannot make its namespaces here" + (
+            f" ({reason[-1][:200]})" if reason else ""
+        )
+    return None
+
+
+def sandbox_problem() -> str | None:
+    """Why programs cannot be sandboxed on this machine, or None when they can."""
+    return _probe(BWRAP)
+
+
+def require_sandbox(what: str = "code grading") -> None:
+    """A ``SandboxUnavailable`` naming what is missing, unless isolation works or is waived."""
+    problem = sandbox_problem()
+    if problem is not None and not _allow_unsandboxed:
+        raise SandboxUnavailable(
+            f"{what} runs model-written programs and refuses to run them unsandboxed: {problem};"
+            " pass --allow-unsandboxed-code to run them anyway"
+        )
+
+
+def budget_note() -> str:
+    """How a run's memory and processes are bounded on this machine, in words."""
+    if budget_available():
+        return "memory and processes: one cgroup budget per run"
+    return "memory and processes: no writable cgroup, so each run is one process under RLIMIT_AS"
 
 
 def _read(path: Path, limit: int) -> str:
@@ -158,37 +237,93 @@ def _read(path: Path, limit: int) -> str:
         return handle.read(limit).decode("utf-8", errors="replace")
 
 
-def run_python(source: str, stdin: str = "", limits: Limits = Limits()) -> RunResult:
-    """Run ``source`` as a Python program with ``stdin``; see the module docstring."""
-    prefix = list(isolation())
-    dropped = os.geteuid() == 0 and any("--reuid" in part for part in prefix)
-    top = Path(tempfile.mkdtemp(prefix="leash-code-"))
+def _memfd(name: str, content: bytes) -> int:
+    fd = os.memfd_create(name, 0)
+    os.write(fd, content)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove ``path`` whatever its depth (``rm -rf`` walks without recursion limits)."""
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(["rm", "-rf", "--one-file-system", str(path)], check=False, timeout=60)
+
+
+@dataclass
+class _Run:
+    argv: list[str]
+    pass_fds: tuple[int, ...] = ()
+    cwd: str = "/"
+    env: dict[str, str] = field(default_factory=lambda: {"PATH": _SCRUBBED_PATH})
+    budget: Budget | None = None
+
+
+def _sandboxed(
+    files: dict[str, bytes], argv: Sequence[str], limits: Limits, extra_ro: Sequence[str]
+) -> _Run:
+    bwrap = shutil.which(BWRAP) or BWRAP
+    budget = make_budget(limits.memory_mb * 1024 * 1024, limits.processes + 2)
+    fds = {dest: _memfd(Path(dest).name, content) for dest, content in files.items()}
+    processes = limits.processes if budget is not None else 1
+    command = [*_as_nobody(), *_bwrap_argv(bwrap, limits, fds, extra_ro)]
+    command += [*_prlimit(limits, processes), *argv]
+    if budget is not None:
+        command = [*budget.enter_argv(), *command]
+    return _Run(command, tuple(fds.values()), budget=budget)
+
+
+def _unsandboxed(files: dict[str, bytes], argv: Sequence[str], limits: Limits, top: Path) -> _Run:
+    work = top / "work"
+    work.mkdir()
+    for dest, content in files.items():
+        (work / Path(dest).name).write_bytes(content)
+    local = [str(work / Path(a).name) if a in files else a for a in argv]
+    env = {**_INSIDE_ENV, "HOME": str(work), "TMPDIR": str(work)}
+    return _Run([*_prlimit(limits, limits.processes), *local], cwd=str(work), env=env)
+
+
+def run_sandboxed(
+    files: dict[str, bytes],
+    argv: Sequence[str],
+    stdin: bytes | int = b"",
+    limits: Limits = Limits(),
+    extra_ro: Sequence[str] = (),
+) -> RunResult:
+    """Run ``argv`` in the sandbox with ``files`` (absolute path inside → content) copied in.
+
+    ``stdin`` is the input's bytes or an open file descriptor (a pipe the caller wrote);
+    ``extra_ro`` are host directories to show read-only (a package's environment).
+    """
+    problem = sandbox_problem()
+    if problem is not None and not _allow_unsandboxed:
+        require_sandbox()
+    top = Path(tempfile.mkdtemp(prefix="leash-code-"))  # 0700: the sandbox never sees it
+    run: _Run | None = None
     try:
-        work = top / "work"
-        work.mkdir()
-        program = work / "solution.py"
-        program.write_text(source, encoding="utf-8")
-        (top / "stdin").write_text(stdin, encoding="utf-8")
-        if dropped:
-            os.chmod(top, 0o711)
-            os.chown(work, NOBODY, NOBODY)
-            os.chmod(program, 0o644)
-        argv = [*_prlimit(limits, dropped), *prefix, python_executable(), "-I", str(program)]
+        if problem is None:
+            run = _sandboxed(files, argv, limits, extra_ro)
+        else:
+            run = _unsandboxed(files, argv, limits, top)
+        if isinstance(stdin, bytes):
+            (top / "stdin").write_bytes(stdin)
         started = time.monotonic()
-        with (
-            open(top / "stdin", "rb") as stdin_file,
-            open(top / "stdout", "wb") as out,
-            open(top / "stderr", "wb") as err,
-        ):
+        with contextlib.ExitStack() as stack:
+            stdin_file = (
+                stdin if isinstance(stdin, int) else stack.enter_context(open(top / "stdin", "rb"))
+            )
+            out = stack.enter_context(open(top / "stdout", "wb"))
+            err = stack.enter_context(open(top / "stderr", "wb"))
             process = subprocess.Popen(
-                argv,
+                run.argv,
                 stdin=stdin_file,
                 stdout=out,
                 stderr=err,
-                cwd=work,
-                env=_env(str(work)),
+                cwd=run.cwd,
+                env=run.env,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=run.pass_fds,
             )
             timed_out = False
             try:
@@ -196,9 +331,11 @@ def run_python(source: str, stdin: str = "", limits: Limits = Limits()) -> RunRe
             except subprocess.TimeoutExpired:
                 timed_out = True
             finally:
-                # the whole group, also when it ended: a program may leave children behind
+                # the whole group and budget, also when it ended: it may leave children behind
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, signal.SIGKILL)
+                if run.budget is not None:
+                    run.budget.kill()
                 process.wait()
         seconds = time.monotonic() - started
         cap = limits.file_mb * 1024 * 1024
@@ -208,6 +345,22 @@ def run_python(source: str, stdin: str = "", limits: Limits = Limits()) -> RunRe
             stderr=_read(top / "stderr", 64 * 1024),
             timed_out=timed_out,
             seconds=seconds,
+            out_of_memory=run.budget is not None and run.budget.out_of_memory(),
         )
     finally:
-        shutil.rmtree(top, ignore_errors=True)
+        if run is not None:
+            for fd in run.pass_fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            if run.budget is not None:
+                run.budget.close()
+        _remove_tree(top)
+
+
+def run_python(source: str, stdin: str | int = "", limits: Limits = Limits()) -> RunResult:
+    """Run ``source`` as a Python program with ``stdin``; see the module docstring."""
+    program = f"{_WORK}/solution.py"
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    return run_sandboxed(
+        {program: source.encode("utf-8")}, [python_executable(), "-I", program], data, limits
+    )
