@@ -9,8 +9,9 @@ metadata) as JSON in the metadata column, so grading never regenerates.
 The answer is extracted as in the paper: the last ``<answer>`` tags, else the last
 ``\\boxed{}``, else the text after ``</think>``. It is graded by the task's own
 ``score_answer(answer, entry)`` in a verification worker (the hard deadline holds:
-some tasks parse the answer with sympy); a sample is correct only at full score,
-and the score itself goes to the ``score`` column.
+some tasks parse the answer with sympy), and for tasks whose scorer may evaluate the
+answer (``eval``, sympy's parser) inside the code sandbox (``reasoning_gym_sandbox``);
+a sample is correct only at full score, and the score itself goes to the ``score`` column.
 """
 
 from __future__ import annotations
@@ -147,7 +148,12 @@ class ReasoningGymVerifier(Verifier):
 
 
 def score_answer(task: str, size: int, seed: int, answer: str | None, entry: dict) -> float:
-    """The task's own score of ``answer`` for ``entry`` (dataset made with the spec's config)."""
+    """The task's own score of ``answer`` for ``entry`` (dataset made with the spec's config);
+    in a sandbox when the task's scorer may evaluate the answer (``reasoning_gym_sandbox``)."""
+    from sampler.verify.verifiers.reasoning_gym_sandbox import evaluates_answers, sandboxed_score
+
+    if evaluates_answers(task):
+        return sandboxed_score(task, size, seed, answer, entry)
     return float(_dataset(task, size, seed).score_answer(answer, entry))
 
 

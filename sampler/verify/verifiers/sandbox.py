@@ -63,7 +63,9 @@ _INSIDE_ENV = {
     "OPENBLAS_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
 }
-_allow_unsandboxed = False
+#: Set (to 1) when the user accepts unsandboxed runs; an environment variable, so that
+#: verification workers started afterwards see it too.
+ALLOW_ENV = "LEASH_ALLOW_UNSANDBOXED_CODE"
 
 
 class SandboxUnavailable(LeashError):
@@ -111,8 +113,14 @@ class RunResult:
 
 def allow_unsandboxed(allowed: bool) -> None:
     """Accept (or stop accepting) running programs without isolation where none can be had."""
-    global _allow_unsandboxed
-    _allow_unsandboxed = allowed
+    if allowed:
+        os.environ[ALLOW_ENV] = "1"
+    else:
+        os.environ.pop(ALLOW_ENV, None)
+
+
+def _allowed() -> bool:
+    return os.environ.get(ALLOW_ENV) == "1"
 
 
 def python_executable() -> str:
@@ -121,7 +129,7 @@ def python_executable() -> str:
     return os.path.realpath(base)
 
 
-def _root_binds(extra_ro: Sequence[str]) -> list[str]:
+def _root_binds() -> list[str]:
     """The read-only minimal root: /usr, the merged-/usr links, the interpreter's prefix."""
     args = ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
@@ -130,7 +138,6 @@ def _root_binds(extra_ro: Sequence[str]) -> list[str]:
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     prefixes = {os.path.realpath(sys.base_prefix), os.path.dirname(python_executable())}
-    prefixes |= {os.path.realpath(p) for p in extra_ro}
     for prefix in sorted(prefixes):
         if prefix != "/usr" and not prefix.startswith("/usr/"):
             args += ["--ro-bind", prefix, prefix]
@@ -143,9 +150,11 @@ def _bwrap_argv(bwrap: str, limits: Limits, data: dict[str, int], extra_ro: Sequ
     if os.geteuid() == 0 and budget_available():  # the cgroup bounds processes: stay root
         argv += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
     argv += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
-    argv += _root_binds(extra_ro)
+    argv += _root_binds()
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _WORK]
+    for path in sorted({os.path.realpath(p) for p in extra_ro}):
+        argv += ["--ro-bind", path, path]
     for dest, fd in data.items():
         argv += ["--ro-bind-data", str(fd), dest]
     argv += ["--chdir", _WORK, "--clearenv"]
@@ -218,7 +227,7 @@ def sandbox_problem() -> str | None:
 def require_sandbox(what: str = "code grading") -> None:
     """A ``SandboxUnavailable`` naming what is missing, unless isolation works or is waived."""
     problem = sandbox_problem()
-    if problem is not None and not _allow_unsandboxed:
+    if problem is not None and not _allowed():
         raise SandboxUnavailable(
             f"{what} runs model-written programs and refuses to run them unsandboxed: {problem};"
             " pass --allow-unsandboxed-code to run them anyway"
@@ -296,7 +305,7 @@ def run_sandboxed(
     ``extra_ro`` are host directories to show read-only (a package's environment).
     """
     problem = sandbox_problem()
-    if problem is not None and not _allow_unsandboxed:
+    if problem is not None and not _allowed():
         require_sandbox()
     top = Path(tempfile.mkdtemp(prefix="leash-code-"))  # 0700: the sandbox never sees it
     run: _Run | None = None
