@@ -1,4 +1,4 @@
-"""Reasoning Gym answers that a task's scorer evaluates are scored in the sandbox (issue #22 item 6).
+"""Reasoning Gym answers that a scorer evaluates are scored in the sandbox (issue #22 item 6).
 
 The tasks the issue names evaluate the answer (``eval`` or sympy's parser) and must be
 found so from their source; an answer that runs a shell command leaves nothing behind
@@ -69,7 +69,7 @@ def test_a_shell_command_in_the_answer_leaves_no_file(task):
 
 @needs_sandbox
 def test_the_sandboxed_score_is_the_tasks_own():
-    question, gold = _question("spiral_matrix")
+    _, gold = _question("spiral_matrix")
     entry = reasoning_gym.create_dataset("spiral_matrix", size=3, seed=0)[0]
     right = VERIFIER.judge(gold, VERIFIER.extract(f"<answer>{entry['answer']}</answer>"))
     assert right.status == "correct" and right.score == 1.0
