@@ -45,7 +45,7 @@ _MATH_OPEN = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
 # A stated answer has a digit, a LaTeX command or an operator, or is one letter (a choice).
 _MATHY_RE = re.compile(r"[\d\\^_=+/]|^\(?[A-Za-z]\)?$")
 _SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
-_ANSWER_OPEN, _ANSWER_CLOSE = "<answer>", "</answer>"
+_ANSWER_TAG_RE = re.compile(r"<(/?)answer>", re.IGNORECASE | re.ASCII)
 _THINK_END = "</think>"
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _TEXT_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|textrm|mbox|operatorname)\s*\{[^{}]*\}")
@@ -149,14 +149,20 @@ def extract_answer_line(text: str) -> AnswerSpan | None:
 
 
 def extract_answer_tags(text: str) -> AnswerSpan | None:
-    lowered = text.lower()
-    close = lowered.rfind(_ANSWER_CLOSE)
-    if close < 0:
+    """The last ``<answer>`` before the last ``</answer>``, found in ``text`` itself (ASCII
+    case-insensitively): offsets found in ``text.lower()`` would shift after each ``İ``."""
+    close = opened = None
+    for tag in _ANSWER_TAG_RE.finditer(text):
+        if tag.group(1):
+            close = tag
+    if close is None:
         return None
-    opened = lowered.rfind(_ANSWER_OPEN, 0, close)
-    if opened < 0:
+    for tag in _ANSWER_TAG_RE.finditer(text, 0, close.start()):
+        if not tag.group(1):
+            opened = tag
+    if opened is None:
         return None
-    return _span_from_fragment(text[opened + len(_ANSWER_OPEN) : close])
+    return _span_from_fragment(text[opened.end() : close.start()])
 
 
 def extract_after_think(text: str) -> AnswerSpan | None:

@@ -113,21 +113,31 @@ def metadata_object(raw: str | None) -> dict[str, Any]:
 
 # -- answer locations shared by the non-math verifiers ------------------------------------
 
-_ANSWER_TAG_RE = re.compile(r"<answer>(?P<body>.*?)</answer>", re.IGNORECASE | re.DOTALL)
+_ANSWER_TAG_RE = re.compile(r"<(/?)answer>", re.IGNORECASE | re.ASCII)
+# Possessive quantifiers (``*+``) where runs of white space meet, and a greedy rest
+# stripped afterwards: a failed match costs time linear in the line, whatever its spaces.
 _ANSWER_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:the\s+)?(?:final\s+answer|answer)[ \t*_]*(?:[:：]|\s*is\b[ \t]*:?)"
-    r"[ \t*_]*(?P<rest>\S.*?)[ \t]*$",
+    r"^[ \t>*#_-]*+(?:the\s++)?(?:final\s++answer|answer)[ \t*_]*+(?:[:：]|\s*+is\b[ \t]*+:?)"
+    r"[ \t*_]*+(?P<rest>\S.*)",
     re.IGNORECASE | re.MULTILINE,
 )
 _THINK_END = "</think>"
 
 
 def answer_tags(text: str) -> str | None:
-    """The content of the last ``<answer>...</answer>``, stripped (None when absent or empty)."""
-    matches = list(_ANSWER_TAG_RE.finditer(text))
-    if not matches:
-        return None
-    return matches[-1].group("body").strip() or None
+    """The content of the last ``<answer>...</answer>``, stripped (None when absent or empty).
+
+    One pass over the tags: an opening tag, then the first closing tag after it (as a
+    lazy regex would pair them), so that many unclosed tags cost linear time.
+    """
+    body, opened = None, None
+    for tag in _ANSWER_TAG_RE.finditer(text):
+        if tag.group(1):
+            if opened is not None:
+                body, opened = text[opened : tag.start()], None
+        elif opened is None:
+            opened = tag.end()
+    return body.strip() or None if body is not None else None
 
 
 def boxed(text: str) -> str | None:
@@ -146,8 +156,10 @@ def after_think(text: str) -> str | None:
 
 def answer_line(text: str) -> str | None:
     """The rest of the last line such as ``Answer: D`` or ``The final answer is D``."""
-    matches = list(_ANSWER_LINE_RE.finditer(text))
-    return matches[-1].group("rest").strip() or None if matches else None
+    last = None
+    for last in _ANSWER_LINE_RE.finditer(text):  # noqa: B007 - the last one is the answer
+        pass
+    return last.group("rest").strip() or None if last is not None else None
 
 
 def first_found(text: str, finders: Sequence[Callable[[str], str | None]]) -> str | None:

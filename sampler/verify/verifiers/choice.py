@@ -32,8 +32,8 @@ from sampler.verify.verifiers.base import (
 LETTERS = string.ascii_uppercase
 _WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
 _LEADING_RE = re.compile(r"^[\s*_$(\[{]*\(?([A-Za-z])\)?(?=$|[\s.:,;)\]}*_$])")
-_ANSWER_IS_RE = re.compile(
-    r"(?i:answer|option|choice)\s*(?i:is|:)?\s*[:*_$\s]*\(?([A-Z])\)?(?![A-Za-z])"
+_ANSWER_IS_RE = re.compile(  # possessive: runs of spaces cost linear time
+    r"(?i:answer|option|choice)\s*+(?i:is|:)?\s*+[:*_$\s]*+\(?([A-Z])\)?(?![A-Za-z])"
 )
 _GOLD_RE = re.compile(r"^\(?([A-Za-z])\)?\.?$")
 
@@ -69,6 +69,8 @@ def _last_line(text: str) -> str | None:
 class ChoiceVerifier(Verifier):
     name: ClassVar[str] = "choice"
     description: ClassVar[str] = "multiple choice: the picked letter against the gold letter"
+    #: Judged in a verification worker, so that ``--deadline`` bounds it like math.
+    in_worker: ClassVar[bool] = True
 
     def load_questions(
         self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping

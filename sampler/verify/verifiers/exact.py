@@ -47,6 +47,8 @@ def normalise(text: str) -> str:
 class ExactVerifier(Verifier):
     name: ClassVar[str] = "exact"
     description: ClassVar[str] = "normalised string match (SQuAD normalisation), with aliases"
+    #: Judged in a verification worker, so that ``--deadline`` bounds it like math.
+    in_worker: ClassVar[bool] = True
 
     def load_questions(
         self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping
