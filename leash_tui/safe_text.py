@@ -39,6 +39,22 @@ def visible(text: str, keep_newlines: bool = True) -> str:
     return out
 
 
+def stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (what ``for_stdout`` guards)."""
+    import sys
+
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def for_stdout(text: str) -> str:
+    """Machine output (CSV, JSON Lines) as printed: controls made visible on a terminal,
+    byte for byte when piped or redirected (a file keeps the data as it is)."""
+    return visible(text) if stdout_is_terminal() else text
+
+
 def one_line(text: str | None, limit: int = 80) -> str:
     """A visible single-line preview of ``text``, cut to ``limit`` characters."""
     if text is None:

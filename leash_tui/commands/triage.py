@@ -74,7 +74,11 @@ def export(results: Path, fmt: str, output: Path | None) -> None:
     """Write tags and notes of RESULTS/triage.jsonl as CSV or JSON Lines."""
     rows = export_rows(results)
     text = render(rows, fmt)
-    from leash_tui.commands.shared.output_file import write_output
+    from leash_tui.commands.shared.output_file import is_stdout, write_output
+    from leash_tui.safe_text import for_stdout
+
+    if is_stdout(output):  # CSV/JSON to a terminal: control characters made visible
+        text = for_stdout(text)
 
     write_output(output, text)
     if output is not None:

@@ -59,7 +59,11 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
         text = buffer.getvalue()
     else:
         text = render_json(claims, max_samples) if fmt == "json" else render_csv(claims)
-    from leash_tui.commands.shared.output_file import write_output
+    from leash_tui.commands.shared.output_file import is_stdout, write_output
+    from leash_tui.safe_text import for_stdout
+
+    if is_stdout(output):  # CSV/JSON to a terminal: control characters made visible
+        text = for_stdout(text)
 
     write_output(output, text)
     if output is None:

@@ -6,7 +6,6 @@ the same way everywhere, with a message that names the file.
 
 from __future__ import annotations
 
-import json
 import platform
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -16,6 +15,7 @@ from pathlib import Path
 from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import write_json_atomic
 from sampler.store.journals.commit_journal import folder_lock
+from sampler.store.journals.safe_files import loads_json, read_bytes
 from sampler.store.schema import (
     FORMAT,
     FORMAT_NAME,
@@ -61,8 +61,8 @@ def load_manifest(root: Path) -> Manifest:
     if not path.exists():
         raise LeashError(f"{path}: missing; {root} is not a leash results folder")
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        payload = loads_json(read_bytes(path), path)
+    except OSError as exc:
         raise LeashError(f"{path}: cannot be read as JSON ({exc})") from exc
     if not isinstance(payload, dict):
         raise LeashError(f"{path}: expected a JSON object at the top level")

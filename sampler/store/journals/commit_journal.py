@@ -15,7 +15,6 @@ owner died are removed as stale temporaries are.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import fsync_directory, write_json_atomic
 from sampler.store.journals.locks import exclusive_lock, is_locked, refuse_if_locked
+from sampler.store.journals.safe_files import inside, loads_json, read_bytes
 from sampler.store.schema import LOCK_FILE
 
 JOURNAL_PREFIX = ".commit-"
@@ -51,16 +51,17 @@ def journals(root: Path) -> list[Path]:
 
 def _roll_forward(root: Path, journal: Path) -> None:
     try:
-        plan = json.loads(journal.read_text(encoding="utf-8"))
+        plan = loads_json(read_bytes(journal), journal)
         moves = [(str(a), str(b)) for a, b in plan["moves"]]
         removes = [str(name) for name in plan.get("removes", [])]
         work = str(plan.get("work") or "")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise LeashError(f"{journal}: unreadable commit journal ({exc})") from exc
+    # every path stays inside the folder, checked before the first rename
+    paths = [(inside(root, a, journal), inside(root, b, journal)) for a, b in moves]
     touched = set()
-    for source, target in moves:
-        src, dst = root / source, root / target
-        if src.exists():
+    for src, dst in paths:
+        if os.path.lexists(src):
             os.replace(src, dst)
             touched.add(dst.parent)
         elif not dst.exists():
@@ -161,8 +162,8 @@ def remove_stale_work_dirs(parent: Path, prefix: str = STAGING_PREFIX) -> int:
         return 0
     named = set()
     for journal in journals(parent):
-        with contextlib.suppress(OSError, ValueError):
-            named.add(str(json.loads(journal.read_text(encoding="utf-8")).get("work")))
+        with contextlib.suppress(OSError, ValueError, AttributeError, LeashError):
+            named.add(str(loads_json(read_bytes(journal), journal).get("work")))
     now = time.time()
     for entry in entries:
         if not entry.name.startswith(prefix) or entry.name in named:

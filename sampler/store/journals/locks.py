@@ -16,40 +16,41 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sampler.errors import LeashError
+from sampler.store.journals.safe_files import open_for_update
 
 
 @contextlib.contextmanager
 def exclusive_lock(lock_file: Path) -> Iterator[None]:
     """Hold an advisory exclusive lock on ``lock_file`` for the block, waiting for it."""
     lock_file.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_file, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    with open_for_update(lock_file) as fd:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 @contextlib.contextmanager
 def refuse_if_locked(lock_file: Path, busy: str) -> Iterator[None]:
     """Hold ``lock_file`` for the block, or raise ``LeashError(busy)`` at once if it is held."""
-    with open(lock_file, "a+b") as handle:
+    with open_for_update(lock_file) as fd:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise LeashError(busy) from None
         try:
             yield
         finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def is_locked(lock_file: Path) -> bool:
     """Whether another process holds ``lock_file`` now (a momentary probe)."""
-    with open(lock_file, "a+b") as handle:
+    with open_for_update(lock_file) as fd:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return True
-        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        fcntl.flock(fd, fcntl.LOCK_UN)
         return False

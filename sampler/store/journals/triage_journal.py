@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sampler.errors import LeashError
+from sampler.store.journals.safe_files import loads_json, open_for_update, read_bytes
 
 JOURNAL_FILE = "triage.jsonl"
 JOURNAL_VERSION = 1
@@ -66,6 +67,10 @@ class TriageEntry:
         return self.tag is None and not self.note
 
 
+#: Largest triage journal a reader loads.
+MAX_TRIAGE_BYTES = 256 * 1024 * 1024
+
+
 def journal_path(root: Path | str) -> Path:
     return Path(root) / JOURNAL_FILE
 
@@ -80,8 +85,8 @@ def _parse_lines(data: bytes) -> Iterator[dict]:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            obj = loads_json(raw, "triage line")
+        except LeashError:
             continue
         if isinstance(obj, dict):
             yield obj
@@ -101,9 +106,7 @@ class TriageJournal:
     def refresh(self) -> bool:
         """Fold in lines appended since the last read; True when anything changed."""
         try:
-            with open(self.path, "rb") as handle:
-                handle.seek(self._offset)
-                data = handle.read()
+            data = read_bytes(self.path, MAX_TRIAGE_BYTES, self._offset)
         except FileNotFoundError:
             return False
         except OSError as exc:
@@ -199,7 +202,8 @@ class TriageJournal:
 
     def _append(self, line: bytes) -> None:
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            opened = open_for_update(self.path, os.O_APPEND)
+            fd = opened.__enter__()
         except OSError as exc:
             raise LeashError(f"{self.path}: cannot write the triage journal ({exc})") from exc
         try:
@@ -217,4 +221,4 @@ class TriageJournal:
         except OSError as exc:
             raise LeashError(f"{self.path}: cannot write the triage journal ({exc})") from exc
         finally:
-            os.close(fd)
+            opened.__exit__(None, None, None)

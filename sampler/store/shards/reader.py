@@ -9,6 +9,7 @@ corrupt files raise LeashError naming the file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.store.journals.safe_files import check_regular, within
 from sampler.store.schema import SAMPLES_DIR, SAMPLES_SCHEMA
 from sampler.store.shards.key_stats import chunk_stats, counts_table
 from sampler.store.shards.writer import conform_table
@@ -86,9 +88,16 @@ class SampleReads:
     def shard_paths(self) -> list[Path]:
         """Sample shards, oldest first; temporaries of running writers are skipped."""
         directory = self.root / SAMPLES_DIR
+        if not os.path.lexists(directory):
+            return []
+        within(self.root, directory, "the samples folder")
         if not directory.is_dir():
             return []
-        return sorted(p for p in directory.glob("part-*.parquet") if p.is_file())
+        paths = sorted(directory.glob("part-*.parquet"))
+        for path in paths:  # a shard that is a link or a special file is refused, not read
+            within(self.root, path, "a sample shard")
+            check_regular(path)
+        return paths
 
     def _check_shards(self, paths: Sequence[Path], columns: Sequence[str] = ()) -> None:
         """Find the unreadable shard after a dataset read failed, and name it: first by

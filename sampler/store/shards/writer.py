@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import atomic_path, remove_stale_temporaries
 from sampler.store.journals.commit_journal import folder_lock
+from sampler.store.journals.safe_files import open_regular, within
 from sampler.store.manifest import load_manifest, save_manifest
 from sampler.store.schema import (
     MANIFEST_FILE,
@@ -70,14 +71,20 @@ def create_results(root: Path, manifest: Manifest) -> None:
     save_manifest(root, manifest)
 
 
+#: Largest questions table a reader opens.
+MAX_TABLE_BYTES = 16 * 1024**3
+
+
 def read_questions(root: Path) -> pa.Table:
     """The questions table, or an empty one when the folder has none yet."""
     path = Path(root) / QUESTIONS_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return QUESTIONS_SCHEMA.empty_table()
     try:
-        # ParquetFile, not read_table: read_table imports pyarrow.dataset, and with it pandas
-        return conform_table(pq.ParquetFile(path).read(), QUESTIONS_SCHEMA)
+        # ParquetFile, not read_table: read_table imports pyarrow.dataset, and with it pandas;
+        # opened without following a link, and only when it is a regular file
+        with os.fdopen(open_regular(path, MAX_TABLE_BYTES), "rb") as handle:
+            return conform_table(pq.ParquetFile(handle).read(), QUESTIONS_SCHEMA)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
 
@@ -184,6 +191,7 @@ def sort_samples(table: pa.Table) -> pa.Table:
 def new_shard_path(root: Path) -> Path:
     """A fresh, unique, time-ordered shard name under ``samples/``."""
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    within(Path(root), Path(root) / SAMPLES_DIR, "the samples folder")
     return Path(root) / SAMPLES_DIR / f"part-{stamp}-{os.getpid()}-{uuid.uuid4().hex[:12]}.parquet"
 
 
