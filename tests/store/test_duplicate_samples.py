@@ -78,6 +78,10 @@ def test_a_copied_shard_with_a_summary_older_than_sample_ranges_is_refused(
     )
     table = handle.read().replace_schema_metadata(meta)
     pq.write_table(table, copy, row_group_size=4096)
+    # stamped for its new layout, as leash would have (the same write lays it out the same)
+    ends = shard_summary.row_group_ends(pq.ParquetFile(copy).metadata)
+    table = table.replace_schema_metadata(shard_summary.stamp_summary(meta, ends))
+    pq.write_table(table, copy, row_group_size=4096)
     assert shard_summary.shard_summary(copy) is not None
     _refused(root)
 

@@ -172,3 +172,21 @@ def test_csv_to_a_terminal_shows_control_characters(folder, monkeypatch):
     shown = CliRunner().invoke(cli, ["triage", "export", str(folder)])
     assert shown.exit_code == 0 and "\x1b" not in shown.output and "\x07" not in shown.output
     assert "␛]52;c;cHduZWQ=␇" in shown.output
+
+
+@pytest.mark.parametrize("options", [{}, {"compression": "zstd", "use_dictionary": True}])
+def test_a_summary_rewritten_with_other_rows_is_detected_from_the_footer(folder, options):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sampler.store.shards.shard_summary import shard_summary
+
+    shard = next((folder / "samples").glob("part-*.parquet"))
+    assert shard_summary(shard) is not None
+    table = pq.ParquetFile(shard).read()  # the most natural re-grading: metadata kept
+    regraded = table.set_column(
+        table.schema.get_field_index("correct"), "correct", pa.array([True] * table.num_rows)
+    )
+    pq.write_table(regraded, shard, **options)
+    assert b"leash.summary" in pq.ParquetFile(shard).metadata.metadata
+    assert shard_summary(shard) is None  # stale: the rows are scanned instead

@@ -150,14 +150,24 @@ class SampleGroups:
         return self.keys.num_rows
 
 
-def _sorted_dictionary_codes(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
+class NullKey(ValueError):
+    """A key column (benchmark, question_id, model) holds nulls; ``column`` names it."""
+
+    def __init__(self, column: str):
+        super().__init__(f"column {column!r} holds nulls (every sample needs one)")
+        self.column = column
+
+
+def _sorted_dictionary_codes(
+    column: pa.ChunkedArray | pa.Array, name: str = "key"
+) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the rank of its value among the column's distinct values; and those values."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks else pa.array([], type=column.type)
     if not pa.types.is_dictionary(column.type):
         column = pc.dictionary_encode(column)
     if column.null_count:
-        raise ValueError("a key column holds nulls")
+        raise NullKey(name)
     values = np.array(column.dictionary.to_pylist(), dtype=object)  # to_numpy imports pandas
     distinct, rank = np.unique(values, return_inverse=True)  # also merges repeated values
     indices = column.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -170,7 +180,7 @@ def group_samples(table: pa.Table, keys: Sequence[str] = GROUP_KEYS) -> SampleGr
     space = 1
     distincts: list[np.ndarray] = []
     for name in keys:
-        rank, distinct = _sorted_dictionary_codes(table.column(name))
+        rank, distinct = _sorted_dictionary_codes(table.column(name), name)
         distincts.append(distinct)
         size = max(len(distinct), 1)
         combined = combined * size + rank

@@ -12,8 +12,10 @@ The summary lives inside the shard file, so the atomic rename that publishes or
 replaces a shard publishes its summary with it: the two can never disagree after a
 leash write. A shard rewritten by another tool that kept the metadata could; a
 summary is therefore used only when it matches the footer's own facts (row count,
-row-group count, and unverified samples equal to the ``status`` column's null count
-in the row-group statistics), and otherwise the shard is scanned as before. Shards without a summary
+row-group count, unverified samples equal to the ``status`` column's null count in the
+row-group statistics, and its stamp: the byte offset where each row group ended when
+leash wrote it, which any rewrite of the rows changes), and otherwise the shard is
+scanned as before. Shards without a summary
 (older folders, other writers) are scanned too, so results never depend on it.
 """
 
@@ -29,8 +31,9 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
+from sampler.errors import LeashError
 from sampler.store.shards.duplicate_keys import check_unique_samples, duplicate_error
-from sampler.store.shards.key_groups import GROUP_KEYS, Chunk, map_chunks
+from sampler.store.shards.key_groups import GROUP_KEYS, Chunk, NullKey, map_chunks
 from sampler.store.shards.key_stats import (
     DEFAULT_ENTROPY_SAMPLES,
     SLOT_UNVERIFIED,
@@ -43,9 +46,10 @@ from sampler.store.shards.key_stats import (
 )
 from sampler.store.side_tables.entropy_samples import empty_first
 
-#: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``); older
-#: summaries are ignored and their shards scanned
-SUMMARY_VERSION = 2
+#: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``);
+#: 3: stamped with where each row group's bytes end; older summaries are ignored and
+#: their shards scanned
+SUMMARY_VERSION = 3
 #: the sample columns a summary covers (those of any folder_stats request)
 SUMMARY_COLUMNS = (
     *GROUP_KEYS,
@@ -150,6 +154,29 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
     return entries
 
 
+def stamp_summary(entries: dict[bytes, bytes], row_group_ends: list[int]) -> dict[bytes, bytes]:
+    """``entries`` with the stamp of the file they describe: the byte offset where each of
+    its row groups ends (the file's size after writing it, before the footer)."""
+    info = json.loads(entries[KEY_INFO])
+    info["row_group_ends"] = row_group_ends
+    return {**entries, KEY_INFO: json.dumps(info).encode()}
+
+
+def row_group_ends(meta: pq.FileMetaData) -> list[int]:
+    """Where each row group's column chunks end, from the footer (no row is read)."""
+    ends = []
+    for i in range(meta.num_row_groups):
+        group, end = meta.row_group(i), 0
+        for j in range(group.num_columns):
+            chunk = group.column(j)
+            start = chunk.data_page_offset
+            if chunk.has_dictionary_page and chunk.dictionary_page_offset:
+                start = min(start, chunk.dictionary_page_offset)
+            end = max(end, start + chunk.total_compressed_size)
+        ends.append(end)
+    return ends
+
+
 def _status_nulls(meta: pq.FileMetaData) -> int | None:
     """Null ``status`` values according to the row-group statistics (None if unknown)."""
     names = [meta.schema.column(i).name for i in range(meta.num_columns)]
@@ -180,6 +207,8 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
             return None
         if info.get("unverified") != _status_nulls(meta):
             return None
+        if info.get("row_group_ends") != row_group_ends(meta):
+            return None  # the rows were rewritten by another tool that kept the footer
         stats = decode_stats(kv, int(info.get("first_keep", 0)))
     except (ValueError, pa.ArrowException):
         return None
@@ -275,6 +304,8 @@ def _scanned_stats(
         stats = chunk_stats(table, keep)
     except DuplicateSample as exc:
         raise duplicate_error(exc.key, [chunk.path]) from None
+    except NullKey as exc:
+        raise LeashError(f"{chunk.path}: {exc}") from None
     stats.source = str(chunk.path)
     return stats
 

@@ -36,7 +36,7 @@ from sampler.store.schema import (
 )
 from sampler.store.shards.duplicate_keys import duplicate_error
 from sampler.store.shards.key_stats import DuplicateSample
-from sampler.store.shards.shard_summary import summary_metadata
+from sampler.store.shards.shard_summary import stamp_summary, summary_metadata
 
 #: string columns stored dictionary-encoded (few distinct values per row group)
 SHARD_DICTIONARY_COLUMNS = [
@@ -216,9 +216,13 @@ def write_shard_file(path: Path, table: pa.Table) -> None:
             use_dictionary=SHARD_DICTIONARY_COLUMNS,
             write_statistics=True,
         ) as writer:
-            writer.write_table(table, row_group_size=SAMPLE_ROW_GROUP_ROWS)
+            ends = []  # where each row group's bytes end: the summary's stamp
+            for start in range(0, table.num_rows, SAMPLE_ROW_GROUP_ROWS):
+                piece = table.slice(start, SAMPLE_ROW_GROUP_ROWS)
+                writer.write_table(piece, row_group_size=SAMPLE_ROW_GROUP_ROWS)
+                ends.append(os.path.getsize(tmp))
             if summary:
-                writer.add_key_value_metadata(summary)
+                writer.add_key_value_metadata(stamp_summary(summary, ends))
 
 
 def append_samples(root: Path, table: pa.Table) -> Path | None:
