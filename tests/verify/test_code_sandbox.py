@@ -6,6 +6,7 @@ These need bubblewrap; the refusal test simulates a machine without it.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -223,8 +224,6 @@ def test_the_deadline_bounds_each_program():
 
 
 def _code_folder(root: Path) -> Path:
-    import json
-
     import pyarrow as pa
 
     from sampler.store.manifest import new_manifest
@@ -242,7 +241,7 @@ def _code_folder(root: Path) -> Path:
     )
     create_results(root, manifest)
     question = {"benchmark": "mbpp", "question_id": "0", "problem": "double", "gold": None}
-    merge_questions(root, questions_table([{**question, "metadata": json.dumps(tests)}]))
+    merge_questions(root, questions_table([{**question, "metadata": tests}]))
     text = "```python\nprint(int(input()) * 2)\n```"
     row = {"benchmark": "mbpp", "question_id": "0", "model": "base", "sample": 0, "text": text}
     append_samples(root, pa.Table.from_pylist([row]))
@@ -265,4 +264,5 @@ def test_leash_verify_refuses_code_without_a_sandbox_in_one_line(tmp_path, monke
         cli, ["verify", str(folder), "--no-progress", "--allow-unsandboxed-code", "--json"]
     )
     assert allowed.exit_code == 0, allowed.output
+    assert json.loads(allowed.output)["by_status"]["correct"] == 1
     sandbox.allow_unsandboxed(False)  # the command set it for this process
