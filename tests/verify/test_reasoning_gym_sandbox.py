@@ -78,3 +78,20 @@ def test_the_sandboxed_score_is_the_tasks_own():
         "1 2 3", entry
     )
     assert wrong.score == pytest.approx(expected) and wrong.status == "incorrect"
+
+
+@needs_sandbox
+def test_through_the_verification_workers_as_leash_verify_grades():
+    from sampler.verify.verifiers.grading import OtherVerifiers
+
+    marker = Path("/tmp") / f"leash-rg-worker-{os.getpid()}-{time.monotonic_ns()}"
+    _, gold = _question("spiral_matrix")
+    entry = reasoning_gym.create_dataset("spiral_matrix", size=3, seed=0)[0]
+    items = [
+        ("reasoning-gym", gold, f"<answer>{entry['answer']}</answer>"),
+        ("reasoning-gym", gold, f"<answer>__import__('os').system('touch {marker}')</answer>"),
+    ]
+    with OtherVerifiers(workers=2, deadline_s=60.0) as others:
+        verdicts = others.verify(items)
+    assert [v.status for v in verdicts] == ["correct", "incorrect"]
+    assert not marker.exists()
