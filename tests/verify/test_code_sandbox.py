@@ -224,28 +224,20 @@ def test_the_deadline_bounds_each_program():
 
 
 def _code_folder(root: Path) -> Path:
-    import pyarrow as pa
-
-    from sampler.store.manifest import new_manifest
-    from sampler.store.schema import BenchmarkEntry, ModelEntry
-    from sampler.store.shards.writer import (
-        append_samples,
-        create_results,
-        merge_questions,
-        questions_table,
-    )
+    from sampler.store.schema import BenchmarkEntry
+    from tests.support.folder_builders import write_folder
 
     tests = {"tests": [{"input": "2\n", "output": "4\n"}]}
-    manifest = new_manifest(
-        models=[ModelEntry("base", "base")], benchmarks=[BenchmarkEntry("mbpp", verifier="code")]
-    )
-    create_results(root, manifest)
     question = {"benchmark": "mbpp", "question_id": "0", "problem": "double", "gold": None}
-    merge_questions(root, questions_table([{**question, "metadata": tests}]))
     text = "```python\nprint(int(input()) * 2)\n```"
     row = {"benchmark": "mbpp", "question_id": "0", "model": "base", "sample": 0, "text": text}
-    append_samples(root, pa.Table.from_pylist([row]))
-    return root
+    return write_folder(
+        root,
+        [{**question, "metadata": tests}],
+        [[row]],
+        models=["base"],
+        benchmarks=[BenchmarkEntry("mbpp", verifier="code")],
+    )
 
 
 def test_leash_verify_refuses_code_without_a_sandbox_in_one_line(tmp_path, monkeypatch):
