@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.golds import Gold, answer_choice, choice_letter, expand_scientific
 from sampler.verify.answers.units import split_unit
@@ -54,7 +55,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
     becomes ``D``; a trailing unit is removed when the gold has none or the same one
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
-    ``judge`` calls the answer incorrect.
+    ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
+    (``sampler.verify.answers.clock`` compares the times).
     """
     if span.free_text:
         return span
@@ -65,7 +67,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             text = letter
         else:
             value, unit = split_unit(text, gold.variables)
-            if unit is not None and (gold.unit is None or unit == gold.unit):
+            clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None
+            if unit is not None and (gold.unit is None or unit == gold.unit) and not clock:
                 text = value
     return span if text == span.text else AnswerSpan(text, span.free_text)
 
