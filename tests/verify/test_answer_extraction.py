@@ -24,7 +24,9 @@ def test_boxed_keeps_nested_braces_and_skips_an_unclosed_box():
     assert extract_answer(r"answer \boxed{7} and then \boxed{\frac{1}{") == AnswerSpan("7")
 
 
-@pytest.mark.parametrize("text", ["", "no box here, the answer is 5", r"\boxed{}", None])
+@pytest.mark.parametrize(
+    "text", ["", "no box here, the answer is correct", r"\boxed{}", None, "the answer is: hmm"]
+)
 def test_no_answer_is_none(text):
     assert extract_answer(text) is None
 

@@ -187,15 +187,15 @@ def test_force_reverifies_everything_and_a_killed_force_run_is_continued(
 
 def test_extraction_config_is_kept_and_a_change_needs_force(folder: Path, pool: VerifyPool):
     verify_results(folder, pool=pool)
-    lines = ExtractionConfig(default=("answer_line",))
+    tags = ExtractionConfig(default=("answer_tags",))
     with pytest.raises(LeashError, match="--force"):
-        verify_results(folder, extraction=lines, pool=pool)
-    summary = verify_results(folder, extraction=lines, force=True, pool=pool)
-    assert summary.by_status["no_answer"] == len(SAMPLES)  # no "Answer:" lines in these texts
-    assert load_manifest(folder).verification["extraction"]["default"] == ["answer_line"]
+        verify_results(folder, extraction=tags, pool=pool)
+    summary = verify_results(folder, extraction=tags, force=True, pool=pool)
+    assert summary.by_status["no_answer"] == len(SAMPLES)  # no <answer> tags in these texts
+    assert load_manifest(folder).verification["extraction"]["default"] == ["answer_tags"]
     # a later plain run keeps using the stored config
 
-    extra = _rows([("1", "base", "So.\nAnswer: 27", "correct", "27")], start=60)
+    extra = _rows([("1", "base", "So.\n<answer>27</answer>", "correct", "27")], start=60)
     append_samples(folder, pa.Table.from_pylist(extra))
     assert verify_results(folder, pool=pool).by_status["correct"] == 1
 
