@@ -119,6 +119,11 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     line += f", {totals['verified']:,} verified"
     if totals["unverified"]:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
+    if totals.get("no_gold"):
+        line += (
+            f"; {totals['no_gold']:,} of questions without a gold answer (status no_gold),"
+            " left out of P/E/S/O"
+        )
     if totals.get("trusted_source_verdicts"):
         line += (
             f"; {totals['trusted_source_verdicts']:,} verdicts are the source's, not leash's"

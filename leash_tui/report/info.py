@@ -82,6 +82,7 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
     total = int(pc.sum(counts.column("n")).as_py() or 0) if counts.num_rows else 0
     verified = int(pc.sum(counts.column("n_verified")).as_py() or 0) if counts.num_rows else 0
     trusted = int(pc.sum(counts.column("n_trusted")).as_py() or 0) if counts.num_rows else 0
+    no_gold = int(pc.sum(counts.column("n_no_gold")).as_py() or 0) if counts.num_rows else 0
     return {
         "folder": str(results.root),
         "format": manifest.format or FORMAT,
@@ -114,7 +115,9 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         "totals": {
             "samples": total,
             "verified": verified,
-            "unverified": total - verified,
+            "unverified": total - verified - no_gold,
+            # samples of questions without a gold (status no_gold): left out of P/E/S/O
+            "no_gold": no_gold,
             # verdicts leash did not compute: source verdicts trusted at import
             "trusted_source_verdicts": trusted,
         },

@@ -44,8 +44,8 @@ from sampler.store.shards.key_stats import (
 from sampler.store.side_tables.entropy_samples import empty_first
 
 #: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``); older
-#: summaries are ignored and their shards scanned
-SUMMARY_VERSION = 2
+#: summaries are ignored and their shards scanned; 3: a slot for status ``no_gold``
+SUMMARY_VERSION = 3
 #: the sample columns a summary covers (those of any folder_stats request)
 SUMMARY_COLUMNS = (
     *GROUP_KEYS,

@@ -19,6 +19,8 @@ from sampler.verify.answers.units import split_unit
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
 MAX_ANSWER_CHARS = 500
+#: The reason stored with status ``no_gold``.
+NO_GOLD_DETAIL = "question has no gold answer"
 
 
 @dataclass(frozen=True)
