@@ -121,7 +121,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
     if totals.get("no_gold"):
         line += (
-            f"; {totals['no_gold']:,} of questions without a gold answer (status no_gold),"
+            f"; {totals['no_gold']:,} samples of questions without a gold answer (no_gold),"
             " left out of P/E/S/O"
         )
     if totals.get("trusted_source_verdicts"):

@@ -18,6 +18,7 @@ from sampler.store.statuses import (  # noqa: F401  (the format's statuses, re-e
     STATUS_ERROR,
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
+    STATUS_NO_GOLD,
     STATUS_TIMEOUT,
     STATUSES,
 )

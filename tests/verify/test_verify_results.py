@@ -213,13 +213,25 @@ def test_timeouts_are_recorded_and_retried_on_request(tmp_path: Path, pool: Veri
     assert (retried.verified, retried.timeouts) == (1, 1)
 
 
-def test_missing_gold_gives_error_status(tmp_path: Path, pool: VerifyPool):
-    questions = [{"benchmark": "toy", "question_id": "0", "problem": "p", "gold": None}]
-    root = write_folder(
-        tmp_path / "r", questions, [_rows([("0", "base", boxed("1"), "", "")])], models=["base"]
-    )
+def test_a_question_without_gold_gets_status_no_gold_and_is_not_retried(
+    tmp_path: Path, pool: VerifyPool
+):
+    questions = [
+        {"benchmark": "toy", "question_id": "0", "problem": "p", "gold": None},
+        {"benchmark": "toy", "question_id": "1", "problem": "p", "gold": "1"},
+    ]
+    texts = [("0", "base", boxed("1")), ("0", "base", "no answer"), ("1", "base", boxed("1"))]
+    root = write_folder(tmp_path / "r", questions, [_rows(texts)], models=["base"])
     summary = verify_results(root, pool=pool)
-    assert (summary.by_status["error"], summary.no_gold) == (1, 1)
+    assert (summary.by_status["no_gold"], summary.by_status["error"], summary.no_gold) == (2, 0, 2)
+    samples = Results.open(root).samples().to_pylist()
+    gold_less = [r for r in samples if r["question_id"] == "0"]
+    assert {r["status"] for r in gold_less} == {"no_gold"}
+    assert {r["answer"] for r in gold_less} == {"1", None}  # the answer as extracted
+    assert verify_results(root, pool=pool, retry=True).verified == 0
+    counts = {r["question_id"]: r for r in Results.open(root).verdict_counts().to_pylist()}
+    assert (counts["0"]["n"], counts["0"]["n_verified"], counts["0"]["n_no_gold"]) == (2, 0, 2)
+    assert (counts["1"]["n_verified"], counts["1"]["n_no_gold"]) == (1, 0)
 
 
 def test_a_second_verify_on_the_same_folder_is_refused(folder: Path, pool: VerifyPool):
