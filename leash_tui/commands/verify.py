@@ -82,9 +82,7 @@ def _summary_table(summary: VerifySummary) -> object:
     table.add_row("timeouts", n(summary.timeouts), f"deadline {summary.deadline_s:g} s per answer")
     table.add_row("errors", n(summary.errors), "")
     if summary.no_gold:
-        table.add_row(
-            "no gold", n(summary.no_gold), "questions without a gold answer: not graded"
-        )
+        table.add_row("no gold", n(summary.no_gold), "questions without a gold answer: not graded")
     return table
 
 

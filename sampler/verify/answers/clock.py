@@ -10,9 +10,9 @@ equal the gold ``1:58 am``. The rule (docs/verification.md, Times of day):
   ``12:05 am`` is ``0:05``; an hour of 1 to 12 without a suffix is either (``1:58``
   is ``1:58 am`` and ``1:58 pm``), one of 0 or 13 to 23 is a 24-hour time;
 - a bare hour (``5`` for ``5am``) is left to the other rules (a unit is ignored when
-  the other side has none); any other answer that is not a valid time (``2:116``, ``\\frac{1}{58}``) is incorrect against
-  a gold with a suffix; against a bare ``H:MM`` gold, which may be a ratio, only an
-  answer written with a colon is read as a time.
+  the other side has none); any other answer that is not a valid time (``2:116``,
+  ``\\frac{1}{58}``) is incorrect against a gold with a suffix; against a bare
+  ``H:MM`` gold, which may be a ratio, only an answer written with a colon is read as a time.
 
 Pure string work: ``clock_verdict`` answers True, False, or None (not a time question).
 """

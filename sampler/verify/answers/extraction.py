@@ -47,6 +47,7 @@ from sampler.verify.answers.final_statements import (
     RULE_HASHES,
     RULE_STATEMENT,
     RULE_TOOL_OUTPUT,
+    RULE_WHOLE,
     closing_output,
     stated_final,
 )
@@ -74,6 +75,7 @@ RULES = (
     RULE_STATEMENT,
     RULE_BOLD,
     RULE_TOOL_OUTPUT,
+    RULE_WHOLE,
     RULE_ANSWER_TAG,
     RULE_AFTER_THINK,
 )

@@ -13,6 +13,8 @@ statement first (docs/verification.md, "Finals without a box"):
   (``$…$``, ``\\(…\\)``, ``\\[…\\]``, ``$$…$$``, also on the next line), a bold ``**X**``,
   or the rest of the sentence when it is a number or a formula (``5``, ``-3/4``), with
   at most a few trailing words for a unit (``the answer is 14 bags.``);
+- a completion that is nothing but a value, on one line of at most 80 characters
+  (``42``, ``-15``, ``x = 3``);
 - a concluding sentence (one that starts with Thus, Therefore, Hence, So, In total, In
   conclusion) of the last paragraph with exactly one bold span whose content is math
   ("Thus, Jean can fill **14** bags.").
@@ -39,6 +41,9 @@ RULE_ANSWER_LINE = "answer line"
 RULE_STATEMENT = "statement"
 RULE_BOLD = "bold conclusion"
 RULE_TOOL_OUTPUT = "tool output"
+RULE_WHOLE = "whole completion"
+#: the longest completion read whole as its answer
+_WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 _LABEL_LINE_RE = re.compile(
@@ -211,7 +216,17 @@ def bold_conclusion(text: str) -> Found | None:
     return (start + match.start(), span) if span else None
 
 
-_RULES = (hash_line, answer_label, answer_is, bold_conclusion)
+def whole_completion(text: str) -> Found | None:
+    """A completion that is nothing but a short value (``42``, ``x = 3``, ``$2\\pi$``)."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > _WHOLE_CHARS or "\n" in stripped:
+        return None
+    value = _value(stripped)
+    span = latex_span(value, RULE_WHOLE) if value else None
+    return (0, span) if span else None
+
+
+_RULES = (hash_line, answer_label, answer_is, bold_conclusion, whole_completion)
 
 
 def stated_final(text: str) -> AnswerSpan | None:

@@ -114,7 +114,8 @@ def load_benchmark(
     elif mapping.domain == DEFAULT_DOMAIN and mapping.verifier is None:
         mapping = replace(mapping, domain=verifier.default_domain)
     questions = verifier.load_questions(name, records, mapping)
-    warning = worked_solution_warning(name, questions) if verifier.name == DEFAULT_VERIFIER else None
+    math = verifier.name == DEFAULT_VERIFIER
+    warning = worked_solution_warning(name, questions) if math else None
     return Benchmark(
         name=name,
         domain=mapping.domain,

@@ -1,9 +1,10 @@
 """The deduplicating front of the verification pool: one verdict per distinct (gold, answer).
 
 ``AnswerVerifier`` turns a batch of (gold, answer span) per sample into one verdict per
-sample, asking the pool only for pairs it has not seen: samples of a question without a gold
-(status ``no_gold``) or without an answer are settled at once, integer answers against integer golds by the shortcut,
-and every other distinct pair once, its verdict cached for the rest of the run.
+sample, asking the pool only for pairs it has not seen: samples of a question without a
+gold (status ``no_gold``) or without an answer are settled at once, integer answers
+against integer golds by the shortcut, and every other distinct pair once, its verdict
+cached for the rest of the run.
 ``VerifyCounts`` says how much work that saved.
 """
 
