@@ -32,13 +32,36 @@ from leash_tui.commands.shared.options import output_option
     default="table",
     show_default=True,
 )
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="NAME",
+    help="Only the claims of this model (repeatable).",
+)
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="NAME",
+    help="Only the claims of this target and of the base (repeatable).",
+)
 @output_option("File to write (atomically); default: standard output.", dir_okay=False)
-def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) -> None:
+def witnesses(
+    results: Path,
+    max_samples: int,
+    fmt: str,
+    models: tuple[str, ...],
+    targets: tuple[str, ...],
+    output: Path | None,
+) -> None:
     """Show the accepted samples that fragile support claims in RESULTS rest on.
 
     At large k one accepted sample puts a question in a model's support, so one
-    verifier error invents support: check these claims by eye. Answers that differ
-    from the gold beyond notation (units, symbols, extra terms) come first.
+    verifier error invents support: check these claims by eye. Answers are shown as
+    the model wrote them, beside the verifier's normal form and the extraction rule that
+    found them; those whose text differs from the gold beyond notation (units,
+    symbols, extra terms) come first.
     """
     import sys
 
@@ -47,7 +70,7 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
     from leash_tui.report.witness_table import load_claims, print_claims, render_csv, render_json
 
     skip_pandas_probe()
-    _, claims = load_claims(results, max_samples)
+    _, claims = load_claims(results, max_samples, models, targets)
     if fmt == "table" and output is None:
         print_claims(claims, max_samples, console_for(sys.stdout))
         return

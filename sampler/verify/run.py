@@ -44,7 +44,7 @@ from sampler.store.schema import (
 )
 from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.answers.golds import Gold, gold_from_question
-from sampler.verify.answers.verdict import Verdict
+from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
@@ -409,6 +409,7 @@ def _verify_batch(
     other_items: list[tuple[str, Any, str | None]] = []
     other_rows: list[int] = []
     other_keys: list[tuple[str, str]] = []
+    written: dict[int, tuple[str, str | None]] = {}  # position -> (answer as written, rule)
     position = 0
     graded = {key for key, gold in golds.items() if gold is not None}
     for plan, table in batch:
@@ -446,6 +447,7 @@ def _verify_batch(
             all_spans.append(span)
             if span is not None:
                 distinct.add((b, q, span.text, span.free_text))
+                written[position - 1] = (span.text[:MAX_ANSWER_CHARS], span.rule)
     verdicts: list[Verdict] = [Verdict(STATUS_ERROR)] * position
     for row, verdict in zip(
         math_rows, graders.math.verify(all_golds, all_spans, on_samples_done=advance), strict=True
@@ -462,6 +464,7 @@ def _verify_batch(
         if not rows:
             continue
         mine = verdicts[cursor : cursor + len(rows)]
+        found = [written.get(cursor + i, (None, None)) for i in range(len(rows))]
         cursor += len(rows)
         answers = table.column("answer").to_pylist()
         correct = table.column("correct").to_pylist()
@@ -469,7 +472,10 @@ def _verify_batch(
         scores = table.column("score").to_pylist()
         details = table.column("verdict_detail").to_pylist()
         source = table.column("verdict_source").to_pylist()
-        for row, verdict in zip(rows, mine, strict=True):
+        as_written = table.column("answer_written").to_pylist()
+        rule = table.column("answer_rule").to_pylist()
+        for row, verdict, (text, how) in zip(rows, mine, found, strict=True):
+            as_written[row], rule[row] = text, how
             answers[row] = verdict.answer
             correct[row] = verdict.status == STATUS_CORRECT
             status[row] = verdict.status
@@ -499,5 +505,15 @@ def _verify_batch(
             table.schema.get_field_index("verdict_source"),
             "verdict_source",
             pa.array(source, pa.string()),
+        )
+        table = table.set_column(
+            table.schema.get_field_index("answer_written"),
+            "answer_written",
+            pa.array(as_written, pa.large_string()),
+        )
+        table = table.set_column(
+            table.schema.get_field_index("answer_rule"),
+            "answer_rule",
+            pa.array(rule, pa.string()),
         )
         batch[position] = (plan, table)
