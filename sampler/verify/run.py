@@ -39,6 +39,7 @@ from sampler.store.schema import (
     STATUS_CORRECT,
     STATUS_ERROR,
     STATUS_NO_ANSWER,
+    STATUS_NO_GOLD,
     STATUS_TIMEOUT,
     STATUSES,
 )
@@ -134,16 +135,52 @@ def _unverified_rows(results: ResultsFolder, path: Path, retry: bool) -> tuple[i
 
 
 def _shard_counts(
-    results: ResultsFolder, path: Path, retry: bool, graded: set[Question]
+    results: ResultsFolder,
+    path: Path,
+    retry: bool,
+    graded: set[Question],
+    arrived: set[Question],
 ) -> tuple[int, int, int]:
-    """(rows, rows to verify, trusted verdicts to keep) of a shard (verify.trusted)."""
+    """(rows, rows to verify, trusted verdicts to keep) of a shard (verify.trusted);
+    ``arrived``: questions with ``no_gold`` samples that now have a gold (graded again)."""
     rows, todo = _unverified_rows(results, path, retry)
     keep, regrade = shard_trusted_rows(results, path, graded)
-    if not (keep.any() or regrade.any()):
+    if not (keep.any() or regrade.any() or arrived):
         return rows, todo, 0
-    status = results.read_shard(path, ["status"]).column("status")
-    needs = np.asarray(_needs_verdict(status, retry).to_numpy()) > 0
+    table = results.read_shard(path, ["benchmark", "question_id", "status"])
+    needs = np.asarray(_needs_verdict(table.column("status"), retry).to_numpy()) > 0
+    needs |= _gold_arrived(table, arrived)
     return rows, int(((needs & ~keep) | regrade).sum()), int(keep.sum())
+
+
+def _gold_arrived(table: pa.Table, graded: set[Question]) -> np.ndarray:
+    """Rows with status ``no_gold`` whose question has a gold now (``graded``)."""
+    status = table.column("status").cast(pa.string())
+    marked = np.asarray(
+        pc.fill_null(pc.equal(status, STATUS_NO_GOLD), False).to_numpy(zero_copy_only=False),
+        dtype=bool,
+    )
+    if not marked.any() or not graded:
+        return np.zeros(table.num_rows, dtype=bool)
+    benchmark = table.column("benchmark").cast(pa.string()).to_pylist()
+    question = table.column("question_id").cast(pa.string()).to_pylist()
+    return marked & np.array(
+        [(b, q) in graded for b, q in zip(benchmark, question, strict=True)], dtype=bool
+    )
+
+
+def _arrived(results: ResultsFolder, graded: set[Question]) -> set[Question]:
+    """Questions with ``no_gold`` samples that have a gold now (from the footer counts)."""
+    counts = results.verdict_counts()
+    if not counts.num_rows or "n_no_gold" not in counts.column_names:
+        return set()
+    rows = counts.filter(pc.greater(counts.column("n_no_gold"), 0))
+    keys = zip(
+        rows.column("benchmark").cast(pa.string()).to_pylist(),
+        rows.column("question_id").cast(pa.string()).to_pylist(),
+        strict=True,
+    )
+    return {k for k in keys if k in graded}
 
 
 def _graded(results: ResultsFolder) -> set[Question]:
@@ -274,7 +311,10 @@ def verify_results(
         config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
         graded = _graded(results)
-        counts = {p: _shard_counts(results, p, retry, graded) for p in results.shard_paths()}
+        arrived = _arrived(results, graded)
+        counts = {
+            p: _shard_counts(results, p, retry, graded, arrived) for p in results.shard_paths()
+        }
         if force:
             pending = {"started": now_iso(), "done": []}
         else:
@@ -418,6 +458,7 @@ def _verify_batch(
             rows = np.flatnonzero(~keep).tolist()
         else:
             needs = np.asarray(_needs_verdict(table.column("status"), retry).to_numpy()) > 0
+            needs |= _gold_arrived(table, graded)
             rows = np.flatnonzero((needs & ~keep) | regrade).tolist()
         row_sets.append(rows)
         if not rows:

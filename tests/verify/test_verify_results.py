@@ -137,6 +137,7 @@ def test_verdicts_answers_and_statuses_are_written(folder: Path, pool: VerifyPoo
         "no_answer": 1,
         "timeout": 0,
         "error": 0,
+        "no_gold": 0,
     }
     assert summary.shards_written == 2
     assert seen[-1] == (len(SAMPLES), len(SAMPLES))
