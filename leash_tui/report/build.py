@@ -46,6 +46,7 @@ from leash_tui.report.blocks import (
 )
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
+from sampler.verify.identity import grader_note
 from sampler.store.schema import MANIFEST_FILE
 
 REPORT_FORMAT = "leash-report/1"
@@ -230,6 +231,9 @@ def build_report(
             f" P/E/S/O: {_listing(no_gold)}"
         )
     notes += data.coverage
+    graded_by = grader_note(data.manifest.verification)
+    if graded_by:
+        notes.append(graded_by)
     trusted = trusted_questions(data.counts, [base, *chosen])
     if trusted:
         notes.append(_trusted_note(trusted))

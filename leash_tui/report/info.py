@@ -22,6 +22,7 @@ from leash_tui.analysis.series import find_series
 from sampler.store.folder import ResultsFolder
 from sampler.store.schema import FORMAT, Manifest
 from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS
+from sampler.verify.identity import grader_note
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 
@@ -108,6 +109,9 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         "gold_sources": gold_sources(questions),
         "missing_questions": missing_questions(counts, manifest),
         "coverage": results.coverage_notes(counts),
+        # who graded: every verifier identity that wrote verdicts (sampler.verify.identity)
+        "graders": list(manifest.verification.get("graders") or []),
+        "grader_note": grader_note(manifest.verification),
         "grading_agreement": sorted(
             agreement_by_model(agreement) if agreement is not None else [],
             key=lambda row: _model_order(manifest, row["model"]),

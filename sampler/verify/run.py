@@ -46,6 +46,7 @@ from sampler.store.schema import (
 from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.answers.golds import Gold, gold_from_question
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
+from sampler.verify.identity import record_grader, verifier_identity
 from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
@@ -380,7 +381,14 @@ def verify_results(
         summary.calls_saved = verifier.counts.calls_saved + others.cache_hits
         summary.no_gold = verifier.counts.no_gold
         summary.seconds = time.monotonic() - started
-        _record(results, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
+        identity = verifier_identity(config.to_json(), pool.deadline_s)
+
+        def finish(v: dict[str, Any]) -> None:
+            v["last_run"] = {"finished": now_iso(), **summary.to_json()}
+            if summary.verified:
+                record_grader(v, identity, replace=pending is not None, when=now_iso())
+
+        _record(results, finish)
     summary.notes = results.reopened().coverage_notes()
     return summary
 
