@@ -46,8 +46,8 @@ from leash_tui.report.blocks import (
 )
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
-from sampler.verify.identity import grader_note
 from sampler.store.schema import MANIFEST_FILE
+from sampler.verify.identity import grader_note
 
 REPORT_FORMAT = "leash-report/1"
 _LISTED = 5  # questions named in a note before "and N more"
