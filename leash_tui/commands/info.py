@@ -112,6 +112,8 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     render_series(info.get("series", []), console)
     render_agreement(info.get("grading_agreement", []), console)
     render_missing(info.get("missing_questions", []), console)
+    for note in info.get("format_effects", []):
+        console.print(Text(f"warning: {note}", style="yellow"))
     if info.get("grader_note"):
         console.print(Text(f"warning: {info['grader_note']}", style="yellow"))
     for note in info.get("coverage", []):

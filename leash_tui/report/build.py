@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
+from leash_tui.analysis.loss_audit import format_effect_notes
 from leash_tui.analysis.perplexity_summary import perplexity_rows
 from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
@@ -234,6 +235,7 @@ def build_report(
     graded_by = grader_note(data.manifest.verification)
     if graded_by:
         notes.append(graded_by)
+    notes += format_effect_notes(data.counts, data.rules, base, chosen)
     trusted = trusted_questions(data.counts, [base, *chosen])
     if trusted:
         notes.append(_trusted_note(trusted))

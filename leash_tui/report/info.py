@@ -18,11 +18,24 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.grading_agreement import agreement_by_model
+from leash_tui.analysis.loss_audit import format_effect_notes
 from leash_tui.analysis.series import find_series
+from leash_tui.report.loss_table import rule_counts
 from sampler.store.folder import ResultsFolder
 from sampler.store.schema import FORMAT, Manifest
 from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS
 from sampler.verify.identity import grader_note
+
+
+def _format_effects(results: ResultsFolder, counts: pa.Table) -> list[str]:
+    """Base against each target: no_answer shares and answer rules far apart."""
+    base = [m.name for m in results.manifest.models if m.role == "base"]
+    if not base or not counts.num_rows:
+        return []
+    targets = [m.name for m in results.manifest.models if m.name != base[0]]
+    rules = rule_counts(results, [base[0], *targets])
+    return format_effect_notes(counts, rules, base[0], targets)
+
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 
@@ -112,6 +125,7 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         # who graded: every verifier identity that wrote verdicts (sampler.verify.identity)
         "graders": list(manifest.verification.get("graders") or []),
         "grader_note": grader_note(manifest.verification),
+        "format_effects": _format_effects(results, counts),
         "grading_agreement": sorted(
             agreement_by_model(agreement) if agreement is not None else [],
             key=lambda row: _model_order(manifest, row["model"]),
