@@ -124,3 +124,44 @@ def test_times_of_day_compare_as_times(gold, answer, expected):
 )
 def test_finals_without_a_box(gold, completion, expected):
     assert grade(gold, completion) == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "expected"),
+    [
+        # a choice label before the value, against a value gold
+        ("0.3", r"\text{(b) } 0.3", "correct"),
+        ("0.3", "(B) 0.3", "correct"),
+        ("0.4", r"\text{(b) } 0.3", "incorrect"),
+        ("D", "(D) (2,0)", "correct"),  # a choice gold still takes the label
+        # inequality against an interval gold, and back
+        ("(0, 12.5)", "0 < x < 12.5", "correct"),
+        ("0 < x < 12.5", "(0, 12.5)", "correct"),
+        ("(0, 12.5)", r"0 \le x < 12.5", "incorrect"),
+        ("[-1, 2)", r"-1 \leq x < 2", "correct"),
+        ("(0, 12.5)", "0 < x < 12", "incorrect"),
+        # odd box contents
+        ("45", "45°", "correct"),
+        ("46", "45°", "incorrect"),
+        ("5", "5.", "correct"),
+        ("6", "5.", "incorrect"),
+        ("1.5", "1{,}5", "correct"),
+        ("1000", "1{,}000", "correct"),
+        ("1.5", "1{,}6", "incorrect"),
+        # golds in other notations
+        ("1 000 000", "1000000", "correct"),
+        ("2**(1/4)", r"\sqrt[4]{2}", "correct"),
+        ("2**(1/4)", r"\sqrt[3]{2}", "incorrect"),
+        # a set is no ordered pair
+        ("(1, 2)", r"\{1, 2\}", "incorrect"),
+        ("(1, 2)", "(1, 2)", "correct"),
+    ],
+)
+def test_other_notations(gold, answer, expected):
+    assert grade(gold, boxed(answer)) == expected
+
+
+def test_a_misspelled_box_is_still_the_box():
+    assert grade("12", r"So the answer is \boxxed{12}.") == "correct"
+    assert grade("12", r"So the answer is \boxd{13}.") == "incorrect"
+    assert extract_answer(r"So the answer is \boxxed{12}.").rule == "misspelled box"

@@ -2,7 +2,7 @@
 
 ``AnswerSpan`` is what extraction returns (``sampler.verify.answers.extraction``) and
 what verification deduplicates and parses; ``rule`` names the extraction rule that
-found it (``box``, ``closing boxes``, ``answer line``, ...) and takes no part in
+found it (``box``, ``closing boxes``, ``misspelled box``, ``answer line``, ...) and takes no part in
 comparisons, so equal answers found by two rules are still one answer.
 """
 

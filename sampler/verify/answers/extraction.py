@@ -60,6 +60,7 @@ DEFAULT_STRATEGIES: tuple[str, ...] = ("boxed", "stated", "tool_output")
 
 RULE_BOX = "box"
 RULE_BOXES = "closing boxes"
+RULE_MISSPELT_BOX = "misspelled box"
 RULE_STATED_AFTER_BOX = "statement after box"
 RULE_ANSWER_TAG = "answer tag"
 RULE_AFTER_THINK = "after </think>"
@@ -69,6 +70,7 @@ RUN_ON_SUFFIX = " (run-on cut)"
 RULES = (
     RULE_BOX,
     RULE_BOXES,
+    RULE_MISSPELT_BOX,
     RULE_STATED_AFTER_BOX,
     RULE_HASHES,
     RULE_ANSWER_LINE,
@@ -93,6 +95,8 @@ _MATHY_RE = re.compile(r"[\d\\^_=+/]|^\(?[A-Za-z]\)?$")
 _SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
 _ANSWER_OPEN, _ANSWER_CLOSE = "<answer>", "</answer>"
 _THINK_END = "</think>"
+#: misspellings of ``\boxed`` models write (a doubled or dropped letter, a capital)
+_MISSPELT_BOX_RE = re.compile(r"\\(?:boxxed|boxeed|bboxed|boxd|bxed|boxde|Boxed|boxedd)\s*\{")
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _TEXT_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|textrm|mbox|operatorname)\s*\{[^{}]*\}")
 
@@ -168,7 +172,13 @@ def final_boxed(text: str) -> AnswerSpan | None:
 
 
 def extract_boxed(text: str) -> AnswerSpan | None:
-    return final_boxed(text)
+    span = final_boxed(text)
+    if span is None and _MISSPELT_BOX_RE.search(text):
+        # ``\boxxed{12}``, ``\boxd{12}``: a misspelled box is still the model's box
+        span = final_boxed(_MISSPELT_BOX_RE.sub(r"\\boxed{", text))
+        if span is not None:
+            span = replace(span, rule=RULE_MISSPELT_BOX)
+    return span
 
 
 def extract_stated(text: str) -> AnswerSpan | None:

@@ -42,6 +42,7 @@ from sampler.store.statuses import (
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
 )
+from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.golds import (
@@ -302,6 +303,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         correct = _percent_once(gold, span, gold_parsed)
     if correct and not gold.parts and _case_differs(gold, span):
         correct = False
+    if correct and not gold.parts and not span.free_text and set_for_tuple(gold.latex, span.text):
+        correct = False  # {1, 2} is no ordered pair (1, 2)
     return Verdict(STATUS_CORRECT if correct else STATUS_INCORRECT, answer)
 
 

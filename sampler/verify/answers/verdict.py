@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.golds import Gold, answer_choice, choice_letter, expand_scientific
@@ -63,6 +64,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if span.free_text:
         return span
     text = expand_scientific(span.text)
+    if not gold.parts and not choice_letter(gold.latex):
+        text = answer_form(text, gold.latex)
     if not gold.parts:
         letter = answer_choice(text) if choice_letter(gold.latex) else None
         if letter is not None:
