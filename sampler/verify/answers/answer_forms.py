@@ -14,7 +14,8 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 
 Golds (``gold_form``):
 
-- Python powers: ``2**(1/4)`` is ``2^{(1/4)}``.
+- Python powers: ``2**(1/4)`` is ``2^{(1/4)}``; a closing period is punctuation, as in
+  answers.
 
 And one verdict rule (``set_for_tuple``): an answer written as a set ``\\{1, 2\\}`` is
 not a gold written as a tuple or an interval ``(1, 2)``.
@@ -75,10 +76,11 @@ def answer_form(text: str, gold_latex: str) -> str:
 
 
 def gold_form(latex: str) -> str:
-    """A gold in the notation math-verify parses (Python powers)."""
-    if "**" not in latex:
-        return latex
-    return _POWER_RE.sub(lambda m: "^{" + m.group(1) + "}", latex)
+    """A gold in the notation math-verify parses (Python powers, no closing period)."""
+    out = _TRAILING_PERIOD_RE.sub("", latex) if "." in latex else latex
+    if "**" in out:
+        out = _POWER_RE.sub(lambda m: "^{" + m.group(1) + "}", out)
+    return out or latex
 
 
 def set_for_tuple(gold_latex: str, answer: str) -> bool:
