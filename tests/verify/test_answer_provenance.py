@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from leash_tui.cli import cli
 from sampler.store.shards.reader import Results
 from sampler.verify.run import verify_results
+from tests.support.explorer_helpers import open_app, open_question, sync, wait_ready
 from tests.support.verify_fixtures import build_folder
 
 QUESTIONS = [
@@ -73,3 +74,23 @@ def test_a_shard_without_the_columns_reads_them_as_null(tmp_path):
     pq.write_table(pa.Table.from_batches(old.to_batches(), old.schema.remove_metadata()), shard)
     rows = Results.open(root).samples(columns=["answer_written", "answer_rule"]).to_pylist()
     assert {(r["answer_written"], r["answer_rule"]) for r in rows} == {(None, None)}
+
+
+@sync
+async def test_the_question_screen_shows_the_answer_as_written_and_its_rule(tmp_path):
+    from leash_tui.explorer.widgets.completion_view import CompletionView
+
+    rows = [
+        {"benchmark": "toy", "question_id": "0", "model": m, "sample": 0, "text": TEXTS[0][1]}
+        for m in ("base", "rl")
+    ]
+    root = build_folder(tmp_path / "two", QUESTIONS[:1], [rows], models=("base", "rl"))
+    verify_results(root, workers=1)
+    app = open_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await open_question(pilot, app, "toy", "0")
+        view = app.screen.query_one("#view-base", CompletionView)
+        subtitle = str(view.border_subtitle)
+        assert "answer 102.300000000000 (written 102.3)" in subtitle
+        assert "by box" in subtitle
