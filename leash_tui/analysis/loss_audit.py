@@ -7,8 +7,9 @@ for every S question, the target's most frequent rejected answers with their sta
 (``incorrect``, ``no_answer``, ``timeout``, ...), so such a reject is seen in minutes.
 
 ``format_effect_notes`` compares base and target over a whole folder: their share of
-samples without an answer, and the extraction rules that found their answers (total
-variation distance). A large difference is the sign of a format effect, not of lost
+samples without an answer (10 points apart, on 10 such samples at least), and the
+extraction rules that found their answers (total variation distance 0.25, on 50 answers
+of each at least). A large difference is the sign of a format effect, not of lost
 support. Pure functions on small tables; no I/O.
 """
 
@@ -27,6 +28,10 @@ DEFAULT_TOP = 3
 NO_ANSWER_GAP = 0.10
 #: A total variation distance between the two models' rule shares this large is one too.
 RULE_DISTANCE = 0.25
+#: Fewer samples without an answer (on the side with more) than this say nothing yet.
+MIN_NO_ANSWER = 10
+#: Fewer answers with a rule per model than this say nothing yet.
+MIN_RULED = 50
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,17 @@ def no_answer_shares(counts: pa.Table) -> dict[str, float]:
     return shares
 
 
+def _no_answer_counts(counts: pa.Table) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for m, n in zip(
+        counts.column("model").cast(pa.string()).to_pylist(),
+        counts.column("n_no_answer").to_pylist(),
+        strict=True,
+    ):
+        out[m] = out.get(m, 0) + int(n)
+    return out
+
+
 def _distance(a: Mapping[str, int], b: Mapping[str, int]) -> float:
     ta, tb = sum(a.values()), sum(b.values())
     if not ta or not tb:
@@ -133,10 +149,14 @@ def format_effect_notes(
     rules that found their answers (``rules``: model -> rule -> samples)."""
     notes = []
     shares = no_answer_shares(counts)
+    missing = _no_answer_counts(counts)
     for target in targets:
         if base in shares and target in shares:
             gap = shares[target] - shares[base]
-            if abs(gap) >= NO_ANSWER_GAP:
+            if (
+                abs(gap) >= NO_ANSWER_GAP
+                and missing.get(base, 0) + missing.get(target, 0) >= MIN_NO_ANSWER
+            ):
                 notes.append(
                     f"format effect? {target} has no answer in {shares[target]:.0%} of its"
                     f" verified samples, {base} in {shares[base]:.0%}: check the extraction"
@@ -144,7 +164,8 @@ def format_effect_notes(
                     " shrinkage as lost support"
                 )
         mine, theirs = rules.get(target, {}), rules.get(base, {})
-        if _distance(mine, theirs) >= RULE_DISTANCE:
+        enough = min(sum(mine.values()), sum(theirs.values())) >= MIN_RULED
+        if enough and _distance(mine, theirs) >= RULE_DISTANCE:
             notes.append(
                 f"format effect? the rules that found the answers differ: {target}"
                 f" {_top_rules(mine)}; {base} {_top_rules(theirs)}"

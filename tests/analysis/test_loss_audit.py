@@ -91,15 +91,18 @@ def test_format_effects_are_noted_when_shares_differ_a_lot():
     assert format_effect_notes(_counts(5, 8), {}, "base", ["rl"]) == []
     (note,) = format_effect_notes(_counts(5, 40), {}, "base", ["rl"])
     assert "rl has no answer in 40%" in note and "base in 5%" in note
+    assert format_effect_notes(_counts(0, 4), {}, "base", ["rl"]) == []  # 4 say nothing yet
     rules = {"base": {"box": 90, "statement": 10}, "rl": {"box": 30, "hashes": 70}}
     (note,) = format_effect_notes(_counts(5, 5), rules, "base", ["rl"])
     assert "rules that found the answers differ" in note and "hashes 70%" in note
     same = {"base": {"box": 90, "statement": 10}, "rl": {"box": 85, "statement": 15}}
     assert format_effect_notes(_counts(5, 5), same, "base", ["rl"]) == []
+    few = {"base": {"box": 9, "statement": 1}, "rl": {"box": 3, "hashes": 7}}
+    assert format_effect_notes(_counts(5, 5), few, "base", ["rl"]) == []
 
 
 def test_info_and_report_warn_of_a_format_effect(tmp_path):
-    spec = {("alg", str(i)): {"base": "C C C I7", "rlvr": "C N N N"} for i in range(3)}
+    spec = {("alg", str(i)): {"base": "C C C I7", "rlvr": "C N N N"} for i in range(5)}
     root = build_folder(tmp_path / "r", spec)
     info = CliRunner().invoke(cli, ["info", str(root)])
     assert info.exit_code == 0 and "format effect?" in info.output

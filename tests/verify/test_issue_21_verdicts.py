@@ -165,3 +165,8 @@ def test_a_misspelled_box_is_still_the_box():
     assert grade("12", r"So the answer is \boxxed{12}.") == "correct"
     assert grade("12", r"So the answer is \boxd{13}.") == "incorrect"
     assert extract_answer(r"So the answer is \boxxed{12}.").rule == "misspelled box"
+
+
+def test_a_stated_time_is_read_as_a_time():
+    assert grade("1:58 am", "So the answer is 1:58 am.") == "correct"
+    assert grade("1:58 am", "So the answer is 1:58 pm.") == "incorrect"
