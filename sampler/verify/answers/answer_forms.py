@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 
 _CHOICE_LABEL_RE = re.compile(
-    r"^\s*(?:\\text(?:bf)?\s*\{\s*\(?([A-Ja-j])\)\s*\}|\(([A-Ja-j])\)|([A-J])\s*[:.)])\s*(?=\S)"
+    r"^\s*(?:\\text(?:bf)?\s*\{\s*\(?([A-Ja-j])\)\s*\}\s*|(?:\(([A-Ja-j])\)|([A-J])\s*[:.)])\s+)"
+    r"(?=\S)"
 )
 _TRAILING_PERIOD_RE = re.compile(r"(?<=[\d}])\s*\.\s*$")
 _DEGREE_RE = re.compile(r"\s*°")
