@@ -38,6 +38,8 @@ _CHAIN_RE = re.compile(
     rf"^\s*(?P<a>[^<>=\\]+?|\\infty|-\\infty|[-+]?\\[dt]?frac\{{[^{{}}]*\}}\{{[^{{}}]*\}})\s*{_LT}\s*"
     rf"(?P<x>[A-Za-z])\s*{_LT}\s*(?P<b>.+?)\s*$"
 )
+#: the longest answer read as a chained inequality (the pattern backtracks on long text)
+_CHAIN_CHARS = 200
 _POWER_RE = re.compile(r"\*\*\s*(\([^()]*\)|[\w.]+)")
 _SET_RE = re.compile(r"^\s*\\\{.*\\\}\s*$", re.DOTALL)
 _TUPLE_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[].*,.*[)\]]\s*$", re.DOTALL)
@@ -70,7 +72,7 @@ def answer_form(text: str, gold_latex: str) -> str:
         out = _DEGREE_RE.sub("^\\\\circ", out)
     if "{,}" in out:
         out = _DECIMAL_COMMA_RE.sub(_decimal, out)
-    if "<" in out or "\\l" in out or "≤" in out:
+    if len(out) <= _CHAIN_CHARS and ("<" in out or "\\l" in out or "≤" in out):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out
     return out.strip() or text
