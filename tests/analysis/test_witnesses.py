@@ -146,8 +146,8 @@ def test_model_and_target_filters(folder):
 
 def test_witnesses_compare_the_text_the_model_wrote_not_sympy_forms(tmp_path):
     from sampler.verify.run import verify_results
+    from tests.support.folder_builders import write_folder
     from tests.support.verify_fixtures import boxed
-    from tests.support.verify_fixtures import build_folder as build_questions
 
     questions = [{"benchmark": "alg", "question_id": "1", "problem": "p", "gold": "\\frac{2}{3}"}]
     texts = [boxed("\\frac{2}{3}"), "no", "no", boxed("5\\,\\text{cm}")]
@@ -155,7 +155,7 @@ def test_witnesses_compare_the_text_the_model_wrote_not_sympy_forms(tmp_path):
         {"benchmark": "alg", "question_id": "1", "model": "base", "sample": i, "text": t}
         for i, t in enumerate(texts)
     ]
-    root = build_questions(tmp_path / "r", questions, [rows])
+    root = write_folder(tmp_path / "r", questions, [rows], models=["base"])
     verify_results(root, workers=1)
     payload = json.loads(run("witnesses", str(root), "--format", "json"))
     (claim,) = payload["claims"]

@@ -14,7 +14,7 @@ from leash_tui.cli import cli
 from sampler.store.shards.reader import Results
 from sampler.verify.run import verify_results
 from tests.support.explorer_helpers import open_app, open_question, sync, wait_ready
-from tests.support.verify_fixtures import build_folder
+from tests.support.folder_builders import write_folder
 
 QUESTIONS = [
     {"benchmark": "toy", "question_id": "0", "problem": "p", "gold": "102.3"},
@@ -33,7 +33,7 @@ def _folder(tmp_path: Path) -> Path:
         {"benchmark": "toy", "question_id": q, "model": "base", "sample": i, "text": t}
         for i, (q, t) in enumerate(TEXTS)
     ]
-    return build_folder(tmp_path / "r", QUESTIONS, [rows])
+    return write_folder(tmp_path / "r", QUESTIONS, [rows], models=["base"])
 
 
 def test_verify_stores_the_answer_as_written_and_its_rule(tmp_path):
@@ -84,7 +84,7 @@ async def test_the_question_screen_shows_the_answer_as_written_and_its_rule(tmp_
         {"benchmark": "toy", "question_id": "0", "model": m, "sample": 0, "text": TEXTS[0][1]}
         for m in ("base", "rl")
     ]
-    root = build_folder(tmp_path / "two", QUESTIONS[:1], [rows], models=("base", "rl"))
+    root = write_folder(tmp_path / "two", QUESTIONS[:1], [rows], models=["base", "rl"])
     verify_results(root, workers=1)
     app = open_app(root)
     async with app.run_test(size=(120, 40)) as pilot:

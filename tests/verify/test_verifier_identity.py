@@ -14,7 +14,8 @@ from sampler.store.shards.writer import append_samples
 from sampler.verify.answers.extraction import ExtractionConfig
 from sampler.verify.identity import grader_note
 from sampler.verify.run import verify_results
-from tests.support.verify_fixtures import boxed, build_folder
+from tests.support.folder_builders import write_folder
+from tests.support.verify_fixtures import boxed
 
 QUESTIONS = [{"benchmark": "toy", "question_id": "0", "problem": "p", "gold": "1"}]
 
@@ -25,7 +26,7 @@ def _folder(tmp_path: Path) -> Path:
         for m in ("base", "rl")
         for i in range(2)
     ]
-    return build_folder(tmp_path / "r", QUESTIONS, [rows], models=("base", "rl"))
+    return write_folder(tmp_path / "r", QUESTIONS, [rows], models=["base", "rl"])
 
 
 def _graders(root: Path) -> list[dict]:
