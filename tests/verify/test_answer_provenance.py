@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from sampler.verify.run import verify_results
 from tests.support.explorer_helpers import open_app, open_question, sync, wait_ready
 from tests.support.folder_builders import write_folder
@@ -39,7 +39,7 @@ def _folder(tmp_path: Path) -> Path:
 def test_verify_stores_the_answer_as_written_and_its_rule(tmp_path):
     root = _folder(tmp_path)
     verify_results(root, workers=1)
-    rows = Results.open(root).samples().to_pylist()
+    rows = ResultsFolder.open(root).samples().to_pylist()
     got = [(r["answer"], r["answer_written"], r["answer_rule"], r["status"]) for r in rows]
     assert got == [
         ("102.300000000000", "102.3", "box", "correct"),
@@ -68,11 +68,11 @@ def test_export_writes_them_and_import_reads_the_export_back(tmp_path):
 
 def test_a_shard_without_the_columns_reads_them_as_null(tmp_path):
     root = _folder(tmp_path)
-    (shard,) = Results.open(root).shard_paths()
+    (shard,) = ResultsFolder.open(root).shard_paths()
     table = pq.read_table(shard)
     old = table.drop_columns(["answer_written", "answer_rule"])
     pq.write_table(pa.Table.from_batches(old.to_batches(), old.schema.remove_metadata()), shard)
-    rows = Results.open(root).samples(columns=["answer_written", "answer_rule"]).to_pylist()
+    rows = ResultsFolder.open(root).samples(columns=["answer_written", "answer_rule"]).to_pylist()
     assert {(r["answer_written"], r["answer_rule"]) for r in rows} == {(None, None)}
 
 

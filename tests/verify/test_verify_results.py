@@ -225,12 +225,12 @@ def test_a_question_without_gold_gets_status_no_gold_and_is_not_retried(
     root = write_folder(tmp_path / "r", questions, [_rows(texts)], models=["base"])
     summary = verify_results(root, pool=pool)
     assert (summary.by_status["no_gold"], summary.by_status["error"], summary.no_gold) == (2, 0, 2)
-    samples = Results.open(root).samples().to_pylist()
+    samples = ResultsFolder.open(root).samples().to_pylist()
     gold_less = [r for r in samples if r["question_id"] == "0"]
     assert {r["status"] for r in gold_less} == {"no_gold"}
     assert {r["answer"] for r in gold_less} == {"1", None}  # the answer as extracted
     assert verify_results(root, pool=pool, retry=True).verified == 0
-    counts = {r["question_id"]: r for r in Results.open(root).verdict_counts().to_pylist()}
+    counts = {r["question_id"]: r for r in ResultsFolder.open(root).verdict_counts().to_pylist()}
     assert (counts["0"]["n"], counts["0"]["n_verified"], counts["0"]["n_no_gold"]) == (2, 0, 2)
     assert (counts["1"]["n_verified"], counts["1"]["n_no_gold"]) == (1, 0)
 
