@@ -8,7 +8,10 @@ samples gave each, set beside the gold so that a person can check every fragile
 claim in minutes.
 
 ``notation_difference`` flags an accepted answer that differs from the gold beyond
-notation. It is a screen for a human, not a second verifier: it compares the two
+notation. It compares the answer *as the model wrote it* (the sample's
+``answer_written``; the normalised ``answer`` only for folders verified before that
+column), never sympy's form of it: ``$\\frac{2}{3}$`` against ``\\boxed{\\frac{2}{3}}`` is
+the same text. It is a screen for a human, not a second verifier: it compares the two
 strings after removing what is only notation (spacing, ``\\left``/``\\right``,
 ``\\dfrac``, ``$``, thin spaces, a leading ``x =``), and names what remains different:
 
@@ -51,12 +54,14 @@ _UNIT = re.compile(
 
 @dataclass(frozen=True)
 class Witness:
-    """One distinct accepted answer of a fragile claim."""
+    """One distinct accepted answer of a fragile claim: as written, and its normal form."""
 
-    answer: str
+    answer: str  # as the model wrote it (the normal form where that was not stored)
     samples: int
     sample_ids: tuple[int, ...]
     differs: str | None  # None: the same as the gold up to notation
+    normal: str | None = None  # the verifier's normal form (``answer``)
+    rule: str | None = None  # the extraction rule that found it
 
 
 @dataclass
@@ -182,18 +187,29 @@ def build_claims(
     roles: dict[str, str],
 ) -> list[Claim]:
     """One ``Claim`` per row of ``fragile``, with its witnesses from ``accepted`` (the
-    accepted samples: benchmark, question_id, model, sample, answer), most samples first."""
+    accepted samples: benchmark, question_id, model, sample, answer, and optionally
+    answer_written and answer_rule), most samples first; answers are grouped by their
+    written text."""
     answers: dict[tuple[str, str, str], dict[str, list[int]]] = {}
+    seen: dict[tuple[str, str, str, str], tuple[str | None, str | None]] = {}
     for row in accepted.to_pylist():
         key = (row["benchmark"], row["question_id"], row["model"])
-        text = row["answer"] if row["answer"] is not None else ""
+        written = row.get("answer_written")
+        text = written if written else (row["answer"] if row["answer"] is not None else "")
         answers.setdefault(key, {}).setdefault(text, []).append(int(row["sample"]))
+        seen.setdefault((*key, text), (row["answer"], row.get("answer_rule")))
     claims = []
     for row in fragile.to_pylist():
         key = (row["benchmark"], row["question_id"], row["model"])
         gold = golds.get(key[:2])
         witnesses = [
-            Witness(text, len(ids), tuple(sorted(ids)), notation_difference(text, gold))
+            Witness(
+                text,
+                len(ids),
+                tuple(sorted(ids)),
+                notation_difference(text, gold),
+                *seen[(*key, text)],
+            )
             for text, ids in answers.get(key, {}).items()
         ]
         witnesses.sort(key=lambda w: (-w.samples, w.answer))

@@ -54,6 +54,7 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
     for col in ("benchmark", "domain", "verifier", "questions", "first id", "first gold", "source"):
         table.add_column(col)
     custom = any((problem_field, gold_field, id_field, gold_from_solution))
+    warnings: list[str] = []
     for spec in specs:
         name, source = parse_bench_spec(spec)
         mapping = None
@@ -67,6 +68,7 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
                 base=preset.mapping if preset else None,
             )
         bench = load_benchmark(name, source, mapping=mapping, domain=domain)
+        warnings += bench.warnings
         first = bench.questions[0]
         table.add_row(
             Text(bench.name),
@@ -78,3 +80,5 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
             Text(one_line(bench.source, 50)),
         )
     console.print(table)
+    for warning in warnings:
+        Console(stderr=True, highlight=False).print(Text(f"warning: {warning}", style="yellow"))

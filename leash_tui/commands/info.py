@@ -112,6 +112,10 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     render_series(info.get("series", []), console)
     render_agreement(info.get("grading_agreement", []), console)
     render_missing(info.get("missing_questions", []), console)
+    for note in info.get("format_effects", []):
+        console.print(Text(f"warning: {note}", style="yellow"))
+    if info.get("grader_note"):
+        console.print(Text(f"warning: {info['grader_note']}", style="yellow"))
     for note in info.get("coverage", []):
         console.print(Text(f"warning: {note}", style="yellow"))
     totals = info["totals"]
@@ -119,6 +123,11 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     line += f", {totals['verified']:,} verified"
     if totals["unverified"]:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
+    if totals.get("no_gold"):
+        line += (
+            f"; {totals['no_gold']:,} samples of questions without a gold answer (no_gold),"
+            " left out of P/E/S/O"
+        )
     if totals.get("trusted_source_verdicts"):
         line += (
             f"; {totals['trusted_source_verdicts']:,} verdicts are the source's, not leash's"

@@ -188,6 +188,9 @@ def sample(
         f"checking {len(config.models)} model(s) and {len(config.benchmarks)} benchmark(s)..."
     )
     plan = prepare_run(config)
+    for bench in plan.benchmarks:
+        for warning in bench.warnings:
+            console.print(f"warning: {warning}", style="yellow", markup=False)
     progress, sink = _progress_sink(console)
     with progress:
         summaries = execute_run(plan, sink)

@@ -32,13 +32,52 @@ from leash_tui.commands.shared.options import output_option
     default="table",
     show_default=True,
 )
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="NAME",
+    help="Only the claims of this model (repeatable).",
+)
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="NAME",
+    help="Only the claims of this target and of the base (repeatable).",
+)
+@click.option(
+    "--losses",
+    is_flag=True,
+    help="The loss audit instead: for every shrinkage claim (a question in the base's support"
+    " and not the target's), the target's most frequent rejected answers and their status.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="With --losses: rejected answer classes shown per lost question.",
+)
 @output_option("File to write (atomically); default: standard output.", dir_okay=False)
-def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) -> None:
+def witnesses(
+    results: Path,
+    max_samples: int,
+    fmt: str,
+    models: tuple[str, ...],
+    targets: tuple[str, ...],
+    losses: bool,
+    top: int,
+    output: Path | None,
+) -> None:
     """Show the accepted samples that fragile support claims in RESULTS rest on.
 
     At large k one accepted sample puts a question in a model's support, so one
-    verifier error invents support: check these claims by eye. Answers that differ
-    from the gold beyond notation (units, symbols, extra terms) come first.
+    verifier error invents support: check these claims by eye. Answers are shown as
+    the model wrote them, beside the verifier's normal form and the extraction rule that
+    found them; those whose text differs from the gold beyond notation (units,
+    symbols, extra terms) come first.
     """
     import sys
 
@@ -47,18 +86,43 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
     from leash_tui.report.witness_table import load_claims, print_claims, render_csv, render_json
 
     skip_pandas_probe()
-    _, claims = load_claims(results, max_samples)
+    if losses:
+        from leash_tui.report.loss_table import (
+            load_losses,
+            print_losses,
+            render_losses_csv,
+            render_losses_json,
+        )
+
+        _, lost = load_losses(results, (*targets, *models), top)
+        claims: list = lost
+
+        def show(console) -> None:
+            print_losses(lost, console)
+
+        def render() -> str:
+            return render_losses_json(lost) if fmt == "json" else render_losses_csv(lost)
+    else:
+        _, fragile = load_claims(results, max_samples, models, targets)
+        claims = fragile
+
+        def show(console) -> None:
+            print_claims(fragile, max_samples, console)
+
+        def render() -> str:
+            return render_json(fragile, max_samples) if fmt == "json" else render_csv(fragile)
+
     if fmt == "table" and output is None:
-        print_claims(claims, max_samples, console_for(sys.stdout))
+        show(console_for(sys.stdout))
         return
     if fmt == "table":
         import io
 
         buffer = io.StringIO()
-        print_claims(claims, max_samples, console_for(buffer, color=False))
+        show(console_for(buffer, color=False))
         text = buffer.getvalue()
     else:
-        text = render_json(claims, max_samples) if fmt == "json" else render_csv(claims)
+        text = render()
     from leash_tui.commands.shared.output_file import is_stdout, write_output
     from leash_tui.safe_text import for_stdout
 

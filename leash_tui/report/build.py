@@ -16,7 +16,7 @@ how many of its questions each model's verdicts rest on them
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
+from leash_tui.analysis.loss_audit import format_effect_notes
 from leash_tui.analysis.perplexity_summary import perplexity_rows
 from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
@@ -47,6 +48,7 @@ from leash_tui.report.blocks import (
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
 from sampler.store.schema import MANIFEST_FILE
+from sampler.verify.identity import grader_note
 
 REPORT_FORMAT = "leash-report/1"
 _LISTED = 5  # questions named in a note before "and N more"
@@ -154,6 +156,33 @@ def single_model(data: ReportData, wanted: Sequence[str], base_name: str | None)
     return model if model == base or [m.name for m in manifest.models] == [model] else None
 
 
+def _without_gold_less(data: ReportData) -> tuple[ReportData, list[str]]:
+    """``data`` without the questions that have no gold (every sample ``no_gold``), and
+    their names: nothing was graded, so they are in no category."""
+    counts = data.counts
+    if "n_no_gold" not in counts.column_names or not counts.num_rows:
+        return data, []
+    n_gold_less = counts.column("n_no_gold").to_numpy()
+    gold_less = (n_gold_less > 0) & (n_gold_less == counts.column("n").to_numpy())
+    if not gold_less.any():
+        return data, []
+    keys = sorted(
+        set(
+            zip(
+                counts.column("benchmark").to_numpy(zero_copy_only=False)[gold_less].tolist(),
+                counts.column("question_id").to_numpy(zero_copy_only=False)[gold_less].tolist(),
+                strict=True,
+            )
+        )
+    )
+    marked = pa.array([f"{b}\x1f{q}" for b, q in keys], pa.string())
+    joined = pc.binary_join_element_wise(
+        counts.column("benchmark"), counts.column("question_id"), "\x1f"
+    )
+    kept = counts.filter(pc.invert(pc.is_in(joined, marked)))
+    return replace(data, counts=kept), [f"{b}/{q}" for b, q in keys]
+
+
 def _unverified_note(counts: pa.Table, models: Sequence[str]) -> str | None:
     parts, total = [], 0
     for model in models:
@@ -196,7 +225,17 @@ def build_report(
     """
     explicit = base is not None and (data.manifest.base is None or base != data.manifest.base.name)
     base, chosen, notes = _choose_models(data, targets, base)
+    data, no_gold = _without_gold_less(data)
+    if no_gold:
+        notes.append(
+            f"{len(no_gold)} question(s) have no gold answer (status no_gold), left out of"
+            f" P/E/S/O: {_listing(no_gold)}"
+        )
     notes += data.coverage
+    graded_by = grader_note(data.manifest.verification)
+    if graded_by:
+        notes.append(graded_by)
+    notes += format_effect_notes(data.counts, data.rules, base, chosen)
     trusted = trusted_questions(data.counts, [base, *chosen])
     if trusted:
         notes.append(_trusted_note(trusted))

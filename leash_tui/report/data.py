@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from leash_tui.analysis.answer_stats import answer_stats_table
 from leash_tui.analysis.token_entropy_kind import exact_stats
+from leash_tui.report.loss_table import rule_counts
 from sampler.store.folder import ResultsFolder, as_folder
 from sampler.store.schema import Manifest
 from sampler.store.shards.folder_key_stats import KEY_STATS_COLUMNS
@@ -46,6 +47,8 @@ class ReportData:
     perplexity: pa.Table | None = None
     #: the questions table (problem text: the options of choice questions, report.blocks)
     questions: pa.Table | None = None
+    #: model -> extraction rule -> samples whose answer it found (``answer_rule``)
+    rules: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -91,4 +94,5 @@ def load_report_data(
         exact_entropy=exact_stats(exact) if exact is not None else None,
         perplexity=folder.perplexity(),
         questions=folder.questions,
+        rules=rule_counts(folder, [m.name for m in folder.manifest.models]),
     )

@@ -18,10 +18,24 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.grading_agreement import agreement_by_model
+from leash_tui.analysis.loss_audit import format_effect_notes
 from leash_tui.analysis.series import find_series
+from leash_tui.report.loss_table import rule_counts
 from sampler.store.folder import ResultsFolder
 from sampler.store.schema import FORMAT, Manifest
 from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS
+from sampler.verify.identity import grader_note
+
+
+def _format_effects(results: ResultsFolder, counts: pa.Table) -> list[str]:
+    """Base against each target: no_answer shares and answer rules far apart."""
+    base = [m.name for m in results.manifest.models if m.role == "base"]
+    if not base or not counts.num_rows:
+        return []
+    targets = [m.name for m in results.manifest.models if m.name != base[0]]
+    rules = rule_counts(results, [base[0], *targets])
+    return format_effect_notes(counts, rules, base[0], targets)
+
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)
 
@@ -82,6 +96,7 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
     total = int(pc.sum(counts.column("n")).as_py() or 0) if counts.num_rows else 0
     verified = int(pc.sum(counts.column("n_verified")).as_py() or 0) if counts.num_rows else 0
     trusted = int(pc.sum(counts.column("n_trusted")).as_py() or 0) if counts.num_rows else 0
+    no_gold = int(pc.sum(counts.column("n_no_gold")).as_py() or 0) if counts.num_rows else 0
     return {
         "folder": str(results.root),
         "format": manifest.format or FORMAT,
@@ -107,6 +122,10 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         "gold_sources": gold_sources(questions),
         "missing_questions": missing_questions(counts, manifest),
         "coverage": results.coverage_notes(counts),
+        # who graded: every verifier identity that wrote verdicts (sampler.verify.identity)
+        "graders": list(manifest.verification.get("graders") or []),
+        "grader_note": grader_note(manifest.verification),
+        "format_effects": _format_effects(results, counts),
         "grading_agreement": sorted(
             agreement_by_model(agreement) if agreement is not None else [],
             key=lambda row: _model_order(manifest, row["model"]),
@@ -114,7 +133,9 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         "totals": {
             "samples": total,
             "verified": verified,
-            "unverified": total - verified,
+            "unverified": total - verified - no_gold,
+            # samples of questions without a gold (status no_gold): left out of P/E/S/O
+            "no_gold": no_gold,
             # verdicts leash did not compute: source verdicts trusted at import
             "trusted_source_verdicts": trusted,
         },

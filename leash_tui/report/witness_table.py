@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
+from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder, as_folder
 from sampler.store.shards.reader import COUNT_KEYS
 from sampler.store.statuses import STATUS_CORRECT
@@ -33,23 +35,49 @@ CSV_COLUMNS = (
     "n_correct",
     "gold",
     "answer",
+    "normal_form",
+    "rule",
     "samples",
     "sample_ids",
     "differs",
 )
 
 
+def chosen_models(
+    results: ResultsFolder, models: Sequence[str], targets: Sequence[str]
+) -> list[str]:
+    """The models ``--model`` (those) and ``--target`` (those and the base) name; all when
+    neither is given. A name the folder does not have is a LeashError."""
+    names = [m.name for m in results.manifest.models]
+    for name in [*models, *targets]:
+        if name not in names:
+            raise LeashError(
+                f"{results.root}: no model {name!r} in this folder (models: {', '.join(names)})"
+            )
+    if not models and not targets:
+        return names
+    base = [m.name for m in results.manifest.models if m.role == "base"]
+    wanted = set(models) | set(targets) | (set(base) if targets else set())
+    return [n for n in names if n in wanted]
+
+
 def load_claims(
-    folder: ResultsFolder | Path | str, max_samples: int
+    folder: ResultsFolder | Path | str,
+    max_samples: int,
+    models: Sequence[str] = (),
+    targets: Sequence[str] = (),
 ) -> tuple[ResultsFolder, list[Claim]]:
-    """The folder and its fragile claims (see the module docstring)."""
+    """The folder and its fragile claims (see the module docstring), of the chosen models."""
     results = as_folder(folder)
-    fragile = fragile_claims(results.verdict_counts(), max_samples)
+    keep = chosen_models(results, models, targets)
+    counts = results.verdict_counts()
+    counts = counts.filter(pc.is_in(counts.column("model").cast(pa.string()), pa.array(keep)))
+    fragile = fragile_claims(counts, max_samples)
     roles = {m.name: m.role for m in results.manifest.models}
     if fragile.num_rows == 0:
         return results, []
     accepted = results.samples(
-        columns=[*COUNT_KEYS, "sample", "answer"],
+        columns=[*COUNT_KEYS, "sample", "answer", "answer_written", "answer_rule"],
         filter=pc.field("status") == STATUS_CORRECT,
     )
     keys = fragile.select(list(COUNT_KEYS))
@@ -93,6 +121,8 @@ def claim_records(claims: list[Claim]) -> list[dict[str, Any]]:
             "witnesses": [
                 {
                     "answer": w.answer,
+                    "normal_form": w.normal,
+                    "rule": w.rule,
                     "samples": w.samples,
                     "sample_ids": list(w.sample_ids),
                     "differs": w.differs,
@@ -127,6 +157,8 @@ def render_csv(claims: list[Claim]) -> str:
                 c.n_correct,
                 c.gold,
                 w.answer,
+                w.normal,
+                w.rule,
                 w.samples,
                 " ".join(map(str, w.sample_ids)),
                 w.differs,
@@ -154,6 +186,8 @@ def print_claims(claims: list[Claim], max_samples: int, console: Any) -> None:
             FitColumn("c/n", group=1),
             FitColumn("gold", justify="left", group=2, wrap=True),
             FitColumn("accepted answer", justify="left", group=2, wrap=True),
+            FitColumn("normal form", justify="left", group=3, wrap=True),
+            FitColumn("rule", justify="left", group=3),
             FitColumn("×", group=2),
             FitColumn("differs", justify="left", group=2),
         ],
@@ -173,6 +207,8 @@ def print_claims(claims: list[Claim], max_samples: int, console: Any) -> None:
                 f"{c.n_correct}/{c.n_verified:,}" if first else "",
                 safe((c.gold or "–") if first else ""),
                 safe(w.answer or "(empty)"),
+                safe(w.normal if w.normal and w.normal != w.answer else ""),
+                safe(w.rule or ""),
                 str(w.samples),
                 Text(w.differs or "", style="bold" if w.differs else ""),
                 end_section=i + 1 == len(c.witnesses),

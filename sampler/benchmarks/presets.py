@@ -9,6 +9,7 @@ input (missing field, duplicate id, empty file) naming the file and line.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -61,6 +62,10 @@ class FieldMapping:
     id_required: bool = False
     #: The verifier of the preset's benchmark (None: the benchmark file's, else math).
     verifier: str | None = None
+    #: A marker in the gold field after which the final answer stands (GSM8K's ``####``);
+    #: the text before it is kept as the question's ``solution``, and the answer loses
+    #: its thousands separators (``1,000`` is ``1000``).
+    gold_after: str | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,19 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
+            "gsm8k",
+            "GSM8K: problem in 'question', the gold after '####' in 'answer' (its worked"
+            " solution kept), thousands separators removed; id 'id' or the position",
+            FieldMapping(
+                problem=("question", "problem"),
+                gold=("answer",),
+                id=("id", "idx"),
+                gold_from_solution=None,
+                solution=(),
+                gold_after="####",
+            ),
+        ),
+        Preset(
             "minerva_math",
             "Minerva math: no gold field; the gold is the last \\boxed{} of 'solution'; id 'idx'",
             FieldMapping(
@@ -157,6 +175,8 @@ class Benchmark:
     source: str
     questions: list[Question]
     verifier: str = DEFAULT_VERIFIER
+    #: one-line warnings about the loaded questions (``sampler.benchmarks.gold_checks``)
+    warnings: list[str] = field(default_factory=list)
 
 
 def gold_to_text(value: Any) -> tuple[str | None, list[str] | None]:
@@ -191,9 +211,15 @@ def gold_from_record(
     """A record's gold by ``mapping``: its gold field, else the last ``\\boxed{}`` of its
     solution field; with the metadata that goes with it (``gold_parts`` of a list gold,
     ``unit``, and ``gold_source`` when the gold came from the solution). None if neither."""
-    _, gold_value = _first_present(record, mapping.gold)
+    gold_field, gold_value = _first_present(record, mapping.gold)
     gold, parts = gold_to_text(gold_value)
     metadata: dict[str, Any] = {}
+    if gold is not None and mapping.gold_after and mapping.gold_after in gold:
+        solution, _, answer = gold.rpartition(mapping.gold_after)
+        gold = _THOUSANDS_RE.sub("", answer.strip()) or None
+        if solution.strip():
+            metadata["solution"] = solution.strip()
+        metadata["gold_source"] = f"after {mapping.gold_after!r} of {gold_field!r}"
     if gold is None and mapping.gold_from_solution:
         solution = record.get(mapping.gold_from_solution)
         if isinstance(solution, list):
@@ -209,6 +235,9 @@ def gold_from_record(
     if mapping.unit and record.get(mapping.unit):
         metadata["unit"] = str(record[mapping.unit])
     return gold, metadata
+
+
+_THOUSANDS_RE = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 def _first_present(record: dict[str, Any], names: Iterable[str]) -> tuple[str | None, Any]:
@@ -256,6 +285,8 @@ def questions_from_records(
             if record.get(extra) is not None:
                 metadata[extra] = record[extra]
         _, solution = _first_present(record, mapping.solution)
+        if solution is None:
+            solution = metadata.pop("solution", None)
         if isinstance(solution, list):  # OlympiadBench: a list of solutions, the first kept
             solution = next((s for s in solution if isinstance(s, str) and s.strip()), None)
         if isinstance(solution, str) and solution.strip():

@@ -28,6 +28,8 @@ EXPORT_COLUMNS = (
     "n_tokens",
     "finish_reason",
     "token_entropy",
+    "answer_written",
+    "answer_rule",
 )
 
 
@@ -60,7 +62,14 @@ def export_records(
                 record["status"] = row["status"]
             if row["source_correct"] is not None:
                 record["source_correct"] = bool(row["source_correct"])
-            for k in ("answer", "n_tokens", "finish_reason", "token_entropy"):
+            for k in (
+                "answer",
+                "answer_written",
+                "answer_rule",
+                "n_tokens",
+                "finish_reason",
+                "token_entropy",
+            ):
                 if row[k] is not None:
                     record[k] = row[k]
             group = (row["benchmark"], row["question_id"], row["model"])

@@ -253,7 +253,8 @@ class ResultsFolder(SampleReads):
         From the shards' footer summaries; shards without one are scanned (key and
         status columns only). Columns: benchmark, question_id, model,
         n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error, n_trusted
-        (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``).
+        (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``),
+        n_no_gold (samples of questions without a gold: status ``no_gold``).
         """
         return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
 

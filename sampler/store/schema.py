@@ -18,6 +18,7 @@ from sampler.store.statuses import (  # noqa: F401  (the format's statuses, re-e
     STATUS_ERROR,
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
+    STATUS_NO_GOLD,
     STATUS_TIMEOUT,
     STATUSES,
 )
@@ -78,6 +79,13 @@ SAMPLES_SCHEMA = pa.schema(
         # --trust-verdicts`` for a question without a gold; later addition, so older shards
         # lack it and read it as null
         pa.field("verdict_source", pa.string()),
+        # the answer as the model wrote it (the extracted span, before normalising) and the
+        # extraction rule that found it (``box``, ``closing boxes``, ``hashes``, ``answer
+        # line``, ``statement``, ``tool output``, ... ``sampler.verify.answers.extraction.RULES``,
+        # `` (run-on cut)`` appended when the completion ran on); math verifier only; later
+        # additions, so older shards lack them and read them as null
+        pa.field("answer_written", pa.large_string()),
+        pa.field("answer_rule", pa.string()),
     ]
 )
 
@@ -87,7 +95,15 @@ VERDICT_SOURCE_TRUSTED = "source"
 #: Columns that identify a sample.
 SAMPLE_KEY_COLUMNS = ("benchmark", "question_id", "model", "sample")
 #: Columns written by verification.
-VERDICT_COLUMNS = ("answer", "correct", "status", "score", "verdict_detail")
+VERDICT_COLUMNS = (
+    "answer",
+    "correct",
+    "status",
+    "score",
+    "verdict_detail",
+    "answer_written",
+    "answer_rule",
+)
 
 QUESTIONS_SCHEMA = pa.schema(
     [

@@ -10,4 +10,14 @@ STATUS_INCORRECT = "incorrect"
 STATUS_NO_ANSWER = "no_answer"
 STATUS_TIMEOUT = "timeout"
 STATUS_ERROR = "error"
-STATUSES = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
+#: the question has no gold answer: nothing to grade against; not a verdict, left out of
+#: P/E/S/O and not retried by ``leash verify --retry``
+STATUS_NO_GOLD = "no_gold"
+STATUSES = (
+    STATUS_CORRECT,
+    STATUS_INCORRECT,
+    STATUS_NO_ANSWER,
+    STATUS_TIMEOUT,
+    STATUS_ERROR,
+    STATUS_NO_GOLD,
+)

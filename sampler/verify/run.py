@@ -39,12 +39,14 @@ from sampler.store.schema import (
     STATUS_CORRECT,
     STATUS_ERROR,
     STATUS_NO_ANSWER,
+    STATUS_NO_GOLD,
     STATUS_TIMEOUT,
     STATUSES,
 )
 from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.answers.golds import Gold, gold_from_question
-from sampler.verify.answers.verdict import Verdict
+from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
+from sampler.verify.identity import record_grader, verifier_identity
 from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
@@ -134,16 +136,52 @@ def _unverified_rows(results: ResultsFolder, path: Path, retry: bool) -> tuple[i
 
 
 def _shard_counts(
-    results: ResultsFolder, path: Path, retry: bool, graded: set[Question]
+    results: ResultsFolder,
+    path: Path,
+    retry: bool,
+    graded: set[Question],
+    arrived: set[Question],
 ) -> tuple[int, int, int]:
-    """(rows, rows to verify, trusted verdicts to keep) of a shard (verify.trusted)."""
+    """(rows, rows to verify, trusted verdicts to keep) of a shard (verify.trusted);
+    ``arrived``: questions with ``no_gold`` samples that now have a gold (graded again)."""
     rows, todo = _unverified_rows(results, path, retry)
     keep, regrade = shard_trusted_rows(results, path, graded)
-    if not (keep.any() or regrade.any()):
+    if not (keep.any() or regrade.any() or arrived):
         return rows, todo, 0
-    status = results.read_shard(path, ["status"]).column("status")
-    needs = np.asarray(_needs_verdict(status, retry).to_numpy()) > 0
+    table = results.read_shard(path, ["benchmark", "question_id", "status"])
+    needs = np.asarray(_needs_verdict(table.column("status"), retry).to_numpy()) > 0
+    needs |= _gold_arrived(table, arrived)
     return rows, int(((needs & ~keep) | regrade).sum()), int(keep.sum())
+
+
+def _gold_arrived(table: pa.Table, graded: set[Question]) -> np.ndarray:
+    """Rows with status ``no_gold`` whose question has a gold now (``graded``)."""
+    status = table.column("status").cast(pa.string())
+    marked = np.asarray(
+        pc.fill_null(pc.equal(status, STATUS_NO_GOLD), False).to_numpy(zero_copy_only=False),
+        dtype=bool,
+    )
+    if not marked.any() or not graded:
+        return np.zeros(table.num_rows, dtype=bool)
+    benchmark = table.column("benchmark").cast(pa.string()).to_pylist()
+    question = table.column("question_id").cast(pa.string()).to_pylist()
+    return marked & np.array(
+        [(b, q) in graded for b, q in zip(benchmark, question, strict=True)], dtype=bool
+    )
+
+
+def _arrived(results: ResultsFolder, graded: set[Question]) -> set[Question]:
+    """Questions with ``no_gold`` samples that have a gold now (from the footer counts)."""
+    counts = results.verdict_counts()
+    if not counts.num_rows or "n_no_gold" not in counts.column_names:
+        return set()
+    rows = counts.filter(pc.greater(counts.column("n_no_gold"), 0))
+    keys = zip(
+        rows.column("benchmark").cast(pa.string()).to_pylist(),
+        rows.column("question_id").cast(pa.string()).to_pylist(),
+        strict=True,
+    )
+    return {k for k in keys if k in graded}
 
 
 def _graded(results: ResultsFolder) -> set[Question]:
@@ -274,7 +312,10 @@ def verify_results(
         config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
         graded = _graded(results)
-        counts = {p: _shard_counts(results, p, retry, graded) for p in results.shard_paths()}
+        arrived = _arrived(results, graded)
+        counts = {
+            p: _shard_counts(results, p, retry, graded, arrived) for p in results.shard_paths()
+        }
         if force:
             pending = {"started": now_iso(), "done": []}
         else:
@@ -340,7 +381,14 @@ def verify_results(
         summary.calls_saved = verifier.counts.calls_saved + others.cache_hits
         summary.no_gold = verifier.counts.no_gold
         summary.seconds = time.monotonic() - started
-        _record(results, lambda v: v.update(last_run={"finished": now_iso(), **summary.to_json()}))
+        identity = verifier_identity(config.to_json(), pool.deadline_s)
+
+        def finish(v: dict[str, Any]) -> None:
+            v["last_run"] = {"finished": now_iso(), **summary.to_json()}
+            if summary.verified:
+                record_grader(v, identity, replace=pending is not None, when=now_iso())
+
+        _record(results, finish)
     summary.notes = results.reopened().coverage_notes()
     return summary
 
@@ -409,6 +457,7 @@ def _verify_batch(
     other_items: list[tuple[str, Any, str | None]] = []
     other_rows: list[int] = []
     other_keys: list[tuple[str, str]] = []
+    written: dict[int, tuple[str, str | None]] = {}  # position -> (answer as written, rule)
     position = 0
     graded = {key for key, gold in golds.items() if gold is not None}
     for plan, table in batch:
@@ -417,6 +466,7 @@ def _verify_batch(
             rows = np.flatnonzero(~keep).tolist()
         else:
             needs = np.asarray(_needs_verdict(table.column("status"), retry).to_numpy()) > 0
+            needs |= _gold_arrived(table, graded)
             rows = np.flatnonzero((needs & ~keep) | regrade).tolist()
         row_sets.append(rows)
         if not rows:
@@ -446,6 +496,7 @@ def _verify_batch(
             all_spans.append(span)
             if span is not None:
                 distinct.add((b, q, span.text, span.free_text))
+                written[position - 1] = (span.text[:MAX_ANSWER_CHARS], span.rule)
     verdicts: list[Verdict] = [Verdict(STATUS_ERROR)] * position
     for row, verdict in zip(
         math_rows, graders.math.verify(all_golds, all_spans, on_samples_done=advance), strict=True
@@ -462,6 +513,7 @@ def _verify_batch(
         if not rows:
             continue
         mine = verdicts[cursor : cursor + len(rows)]
+        found = [written.get(cursor + i, (None, None)) for i in range(len(rows))]
         cursor += len(rows)
         answers = table.column("answer").to_pylist()
         correct = table.column("correct").to_pylist()
@@ -469,7 +521,10 @@ def _verify_batch(
         scores = table.column("score").to_pylist()
         details = table.column("verdict_detail").to_pylist()
         source = table.column("verdict_source").to_pylist()
-        for row, verdict in zip(rows, mine, strict=True):
+        as_written = table.column("answer_written").to_pylist()
+        rule = table.column("answer_rule").to_pylist()
+        for row, verdict, (text, how) in zip(rows, mine, found, strict=True):
+            as_written[row], rule[row] = text, how
             answers[row] = verdict.answer
             correct[row] = verdict.status == STATUS_CORRECT
             status[row] = verdict.status
@@ -499,5 +554,15 @@ def _verify_batch(
             table.schema.get_field_index("verdict_source"),
             "verdict_source",
             pa.array(source, pa.string()),
+        )
+        table = table.set_column(
+            table.schema.get_field_index("answer_written"),
+            "answer_written",
+            pa.array(as_written, pa.large_string()),
+        )
+        table = table.set_column(
+            table.schema.get_field_index("answer_rule"),
+            "answer_rule",
+            pa.array(rule, pa.string()),
         )
         batch[position] = (plan, table)

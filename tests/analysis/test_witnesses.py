@@ -83,12 +83,26 @@ def test_witnesses_json_lists_every_fragile_claim_with_its_answers(folder):
     assert (q1["n_correct"], q1["n_verified"], q1["role"]) == (1, 4, "target")
     assert q1["gold"] == "5\\text{m}"
     assert q1["witnesses"] == [
-        {"answer": "5\\text{cm}", "samples": 1, "sample_ids": [3], "differs": "units"}
+        {
+            "answer": "5\\text{cm}",
+            "normal_form": "5\\text{cm}",
+            "rule": None,
+            "samples": 1,
+            "sample_ids": [3],
+            "differs": "units",
+        }
     ]
     assert q1["suspicious"] is True
     q2 = claims[("q2", "base")]
     assert q2["witnesses"] == [
-        {"answer": "42", "samples": 2, "sample_ids": [0, 2], "differs": None}
+        {
+            "answer": "42",
+            "normal_form": "42",
+            "rule": None,
+            "samples": 2,
+            "sample_ids": [0, 2],
+            "differs": None,
+        }
     ]
     # the suspicious claim comes first: it is the one to check
     assert payload["claims"][0]["question_id"] == "q1"
@@ -115,6 +129,40 @@ def test_witnesses_table_at_80_columns_shows_names_and_answers_whole(folder):
     assert result.exit_code == 0, result.output
     assert "5\\text{cm}" in result.output and "units" in result.output
     assert "1 with an accepted answer that differs" in result.output.replace("\n", " ")
+
+
+def test_model_and_target_filters(folder):
+    def models(*args):
+        payload = json.loads(run("witnesses", str(folder), "--format", "json", *args))
+        return {c["model"] for c in payload["claims"]}
+
+    assert models("--model", "rlvr") == {"rlvr"}
+    assert models("--model", "base") == {"base"}
+    assert models("--target", "rlvr") == {"base", "rlvr"}  # the pair a report compares
+    result = CliRunner().invoke(cli, ["witnesses", str(folder), "--model", "nope"])
+    assert result.exit_code != 0 and "no model 'nope'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_witnesses_compare_the_text_the_model_wrote_not_sympy_forms(tmp_path):
+    from sampler.verify.run import verify_results
+    from tests.support.folder_builders import write_folder
+    from tests.support.verify_fixtures import boxed
+
+    questions = [{"benchmark": "alg", "question_id": "1", "problem": "p", "gold": "\\frac{2}{3}"}]
+    texts = [boxed("\\frac{2}{3}"), "no", "no", boxed("5\\,\\text{cm}")]
+    rows = [
+        {"benchmark": "alg", "question_id": "1", "model": "base", "sample": i, "text": t}
+        for i, t in enumerate(texts)
+    ]
+    root = write_folder(tmp_path / "r", questions, [rows], models=["base"])
+    verify_results(root, workers=1)
+    payload = json.loads(run("witnesses", str(root), "--format", "json"))
+    (claim,) = payload["claims"]
+    (witness,) = claim["witnesses"]
+    assert witness["answer"] == "\\frac{2}{3}" and witness["normal_form"] == "2/3"
+    assert witness["differs"] is None and witness["rule"] == "box"
+    assert claim["suspicious"] is False
 
 
 def test_a_folder_without_fragile_claims_says_so(tmp_path):

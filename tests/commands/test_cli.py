@@ -65,6 +65,7 @@ def test_import_then_info(tmp_path):
         "samples": 6,
         "verified": 0,
         "unverified": 6,
+        "no_gold": 0,
         "trusted_source_verdicts": 0,
     }
     assert run("verify", root).exit_code == 0

@@ -210,6 +210,25 @@ def test_question_without_verified_samples_is_refused_unless_partial(tmp_path):
     assert (overall["N"], overall["P"]) == (1, 1)
 
 
+def test_questions_without_gold_are_left_out_with_a_note_not_refused(tmp_path):
+    spec = {
+        ("alg", "1"): {"base": "G G", "rlvr": "G G"},
+        ("alg", "2"): {"base": "C I7", "rlvr": "I7 I7"},
+        ("alg", "3"): {"base": "I7 I7", "rlvr": "C C"},
+    }
+    root = build_folder(tmp_path / "r", spec)
+    result = run(root, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "1 question(s) have no gold answer (status no_gold)" in result.stderr
+    assert "alg/1" in result.stderr and "not verified yet" not in result.stderr
+    overall = json.loads(result.stdout)["rows"][-1]
+    assert (overall["N"], overall["S"], overall["E"], overall["O"]) == (2, 1, 1, 0)
+    info = CliRunner().invoke(cli, ["info", str(root)])
+    assert info.exit_code == 0, info.output
+    assert "4 samples of questions without a gold answer" in info.output
+    assert "not yet verified" not in info.output
+
+
 def test_question_of_one_model_only_is_named_and_left_out(tmp_path):
     spec = {("alg", "1"): {"base": "C I7", "rlvr": "C C"}, ("alg", "2"): {"base": "C C"}}
     root = build_folder(tmp_path / "r", spec)

@@ -88,7 +88,9 @@ def test_verdict_counts_of_an_empty_folder(tmp_path):
     root = build_folder(tmp_path / "r", {})
     counts = ResultsFolder.open(root).verdict_counts()
     assert counts.num_rows == 0
-    assert counts.column_names == ["benchmark", "question_id", "model", *COUNT_COLUMNS, "n_trusted"]
+    assert counts.column_names == [
+        "benchmark", "question_id", "model", *COUNT_COLUMNS, "n_trusted", "n_no_gold"
+    ]  # fmt: skip
 
 
 def test_unreadable_shard_is_named(tmp_path):

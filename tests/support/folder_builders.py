@@ -9,6 +9,7 @@ a model's samples on a question are written as a compact spec, one token per sam
     N      verified, no answer found
     T<x>   verification timed out (answer <x>, may be empty); E<x> likewise for an error
     ?      not verified yet (no answer, no status)
+    G      the question has no gold: status no_gold, no answer
 
     spec = {("alg", "1"): {"base": "C C I7 N", "rlvr": "C C C ?"}}
 """
@@ -47,6 +48,8 @@ def parse_spec(spec: str, gold: str = GOLD) -> list[tuple[str | None, str | None
             out.append(("incorrect", rest or "0"))
         elif kind == "N":
             out.append(("no_answer", None))
+        elif kind == "G":
+            out.append(("no_gold", None))
         elif kind in "TE":
             out.append((_STATUS[kind], rest or None))
         else:

@@ -24,7 +24,9 @@ def test_boxed_keeps_nested_braces_and_skips_an_unclosed_box():
     assert extract_answer(r"answer \boxed{7} and then \boxed{\frac{1}{") == AnswerSpan("7")
 
 
-@pytest.mark.parametrize("text", ["", "no box here, the answer is 5", r"\boxed{}", None])
+@pytest.mark.parametrize(
+    "text", ["", "no box here, the answer is correct", r"\boxed{}", None, "the answer is: hmm"]
+)
 def test_no_answer_is_none(text):
     assert extract_answer(text) is None
 
@@ -179,3 +181,33 @@ def test_extraction_is_linear_on_a_model_looping_until_its_length_limit(strategy
     # quadratic work would take 16x as long; linear about 4x (generous margin for noise)
     assert large < 10 * small + 0.05
     assert seconds(1_000_000) < 1.0  # was a minute for 72 KB
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        (r"So \boxed{3}.", "box"),
+        (r"\boxed{1}, \boxed{2}", "closing boxes"),
+        (r"\boxed{5}. The final answer is $7$.", "statement after box"),
+        ("Half.\n#### 5", "hashes"),
+        ("Final answer: **73**", "answer line"),
+        ("So the answer is $4$.", "statement"),
+        ("Thus, Jean can fill **14** bags.", "bold conclusion"),
+        ("```output\n5\n```", "tool output"),
+        (r"\boxed{5}" + "\n\nProblem: What is 2+2? \\boxed{4}", "box (run-on cut)"),
+    ],
+)
+def test_each_answer_names_the_rule_that_found_it(text, rule):
+    span = extract_answer(text)
+    assert span is not None and span.rule == rule
+
+
+def test_named_strategies_name_their_rule():
+    assert extract_answer("<answer>3</answer>", ("answer_tags",)).rule == "answer tag"
+    assert extract_answer("<think>x</think> \\boxed{2}", ("after_think",)).rule == "after </think>"
+
+
+def test_a_problem_restated_before_any_answer_cuts_nothing():
+    text = "Problem: find x.\nWe get x = 3, so \\boxed{3}.\nQuestion: is it? \\boxed{9}"
+    assert extract_answer(text) == AnswerSpan("3")
+    assert extract_answer("Problem: find x.\nSolution: \\boxed{3}") == AnswerSpan("3")

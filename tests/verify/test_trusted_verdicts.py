@@ -110,12 +110,19 @@ def test_verify_grades_golds_and_never_overwrites_trusted_verdicts(tmp_path):
     assert verify_results(root, workers=1).verified == 0
 
 
-def test_without_trust_an_ungradable_question_stays_an_error(tmp_path):
+def test_without_trust_an_ungradable_question_gets_no_gold_until_its_gold_arrives(tmp_path):
     root = tmp_path / "r"
     src = write_jsonl(tmp_path / "s.jsonl", records_with_an_ungradable_question())
     import_jsonl([src], root, base="base")
     summary = verify_results(root, workers=1)
-    assert summary.errors == 4 and summary.no_gold == 4
+    assert (summary.errors, summary.no_gold, summary.by_status["no_gold"]) == (0, 4, 4)
+    assert verify_results(root, workers=1, retry=True).verified == 0
+    extra = sample_records({"late": [[False, False, True]]})[-1]
+    extra.update(question_id=2, sample=0, gold="2", problem="What is 2?")
+    import_jsonl([write_jsonl(tmp_path / "t.jsonl", [extra])], root)
+    again = verify_results(root, workers=1)
+    assert again.verified == 4 + 1 and again.by_status["no_gold"] == 0
+    assert {found["status"] for found in rows(root).values()} != {"no_gold"}
 
 
 def test_a_gold_that_arrives_later_makes_leash_grade_trusted_samples(tmp_path):

@@ -79,6 +79,7 @@ def test_json_summary_and_rerun(folder: Path):
         "no_answer": 4,
         "timeout": 0,
         "error": 0,
+        "no_gold": 0,
     }
     assert summary["distinct_answers"] == 8
     assert summary["calls_saved"] + summary["verifier_calls"] == 16

@@ -110,11 +110,13 @@ def test_integer_pairs_need_no_worker():
     assert verifier.counts.verifier_calls == 0
 
 
-def test_missing_gold_is_an_error():
+def test_missing_gold_is_status_no_gold_with_the_answer_kept():
     with VerifyPool(workers=1) as pool:
-        verdict = AnswerVerifier(pool).verify([None], [AnswerSpan("3")])[0]
-    assert verdict.status == "error"
+        verifier = AnswerVerifier(pool)
+        verdict, silent = verifier.verify([None, None], [AnswerSpan("3"), None])
+    assert (verdict.status, verdict.answer) == ("no_gold", "3")
     assert "gold" in (verdict.detail or "")
+    assert silent.status == "no_gold" and verifier.counts.no_gold == 2
 
 
 def test_lanes_keep_neighbouring_tasks_together_and_idle_workers_take_from_the_longest():

@@ -137,6 +137,7 @@ def test_verdicts_answers_and_statuses_are_written(folder: Path, pool: VerifyPoo
         "no_answer": 1,
         "timeout": 0,
         "error": 0,
+        "no_gold": 0,
     }
     assert summary.shards_written == 2
     assert seen[-1] == (len(SAMPLES), len(SAMPLES))
@@ -187,15 +188,15 @@ def test_force_reverifies_everything_and_a_killed_force_run_is_continued(
 
 def test_extraction_config_is_kept_and_a_change_needs_force(folder: Path, pool: VerifyPool):
     verify_results(folder, pool=pool)
-    lines = ExtractionConfig(default=("answer_line",))
+    tags = ExtractionConfig(default=("answer_tags",))
     with pytest.raises(LeashError, match="--force"):
-        verify_results(folder, extraction=lines, pool=pool)
-    summary = verify_results(folder, extraction=lines, force=True, pool=pool)
-    assert summary.by_status["no_answer"] == len(SAMPLES)  # no "Answer:" lines in these texts
-    assert load_manifest(folder).verification["extraction"]["default"] == ["answer_line"]
+        verify_results(folder, extraction=tags, pool=pool)
+    summary = verify_results(folder, extraction=tags, force=True, pool=pool)
+    assert summary.by_status["no_answer"] == len(SAMPLES)  # no <answer> tags in these texts
+    assert load_manifest(folder).verification["extraction"]["default"] == ["answer_tags"]
     # a later plain run keeps using the stored config
 
-    extra = _rows([("1", "base", "So.\nAnswer: 27", "correct", "27")], start=60)
+    extra = _rows([("1", "base", "So.\n<answer>27</answer>", "correct", "27")], start=60)
     append_samples(folder, pa.Table.from_pylist(extra))
     assert verify_results(folder, pool=pool).by_status["correct"] == 1
 
@@ -213,13 +214,25 @@ def test_timeouts_are_recorded_and_retried_on_request(tmp_path: Path, pool: Veri
     assert (retried.verified, retried.timeouts) == (1, 1)
 
 
-def test_missing_gold_gives_error_status(tmp_path: Path, pool: VerifyPool):
-    questions = [{"benchmark": "toy", "question_id": "0", "problem": "p", "gold": None}]
-    root = write_folder(
-        tmp_path / "r", questions, [_rows([("0", "base", boxed("1"), "", "")])], models=["base"]
-    )
+def test_a_question_without_gold_gets_status_no_gold_and_is_not_retried(
+    tmp_path: Path, pool: VerifyPool
+):
+    questions = [
+        {"benchmark": "toy", "question_id": "0", "problem": "p", "gold": None},
+        {"benchmark": "toy", "question_id": "1", "problem": "p", "gold": "1"},
+    ]
+    texts = [("0", "base", boxed("1")), ("0", "base", "no answer"), ("1", "base", boxed("1"))]
+    root = write_folder(tmp_path / "r", questions, [_rows(texts)], models=["base"])
     summary = verify_results(root, pool=pool)
-    assert (summary.by_status["error"], summary.no_gold) == (1, 1)
+    assert (summary.by_status["no_gold"], summary.by_status["error"], summary.no_gold) == (2, 0, 2)
+    samples = ResultsFolder.open(root).samples().to_pylist()
+    gold_less = [r for r in samples if r["question_id"] == "0"]
+    assert {r["status"] for r in gold_less} == {"no_gold"}
+    assert {r["answer"] for r in gold_less} == {"1", None}  # the answer as extracted
+    assert verify_results(root, pool=pool, retry=True).verified == 0
+    counts = {r["question_id"]: r for r in ResultsFolder.open(root).verdict_counts().to_pylist()}
+    assert (counts["0"]["n"], counts["0"]["n_verified"], counts["0"]["n_no_gold"]) == (2, 0, 2)
+    assert (counts["1"]["n_verified"], counts["1"]["n_no_gold"]) == (1, 0)
 
 
 def test_a_second_verify_on_the_same_folder_is_refused(folder: Path, pool: VerifyPool):

@@ -173,6 +173,8 @@ class ExplorerModel:
         counts = self.counts
         mine = pc.is_in(counts.column("model"), pa.array([self.base, self.target]))
         pending = pc.subtract(counts.column("n"), counts.column("n_verified"))
+        if "n_no_gold" in counts.column_names:  # graded against nothing, not pending
+            pending = pc.subtract(pending, counts.column("n_no_gold"))
         return int(pc.sum(pc.filter(pending, mine)).as_py() or 0)
 
     @property

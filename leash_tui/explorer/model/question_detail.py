@@ -36,6 +36,8 @@ SAMPLE_COLUMNS = (
     "token_entropy",
     "score",
     "verdict_detail",
+    "answer_written",
+    "answer_rule",
 )
 HISTOGRAM_ANSWERS = 5
 

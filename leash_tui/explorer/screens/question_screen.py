@@ -298,6 +298,11 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         status = sample["status"] or "unverified"
         subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
         subtitle.append(f" · answer {one_line(answer, 24) if answer is not None else '–'}")
+        written = sample.get("answer_written")
+        if written and written != answer:  # as the model wrote it, beside the normal form
+            subtitle.append(f" (written {one_line(written, 16)})")
+        if sample.get("answer_rule"):  # which extraction rule found it
+            subtitle.append(f" · by {one_line(sample['answer_rule'], 20)}")
         if sample["score"] is not None:  # a puzzle's partial score (Reasoning Gym)
             subtitle.append(f" · score {sample['score']:.3g}")
         if sample["finish_reason"]:

@@ -58,6 +58,8 @@ KNOWN_FIELDS = (
     "finish_reason",
     "token_entropy",
     "domain",
+    "answer_written",  # written by export (verify's extraction); leash extracts again
+    "answer_rule",
 )
 _KNOWN = frozenset(KNOWN_FIELDS)
 

@@ -33,6 +33,7 @@ from sampler.store.schema import (
     STATUS_ERROR,
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
+    STATUS_NO_GOLD,
     STATUS_TIMEOUT,
     VERDICT_SOURCE_TRUSTED,
 )
@@ -48,12 +49,14 @@ from sampler.store.side_tables.entropy_samples import (
     merge_first,
 )
 
-#: the status columns of the counts, in order; then "other" (verified, unknown status)
-#: and "unverified" (status null)
+#: the status columns of the counts, in order; then "other" (verified, unknown status),
+#: "unverified" (status null) and "no gold" (status no_gold: graded against nothing, so
+#: neither verified nor waiting for a verdict)
 STATUS_SLOTS = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUS_TIMEOUT, STATUS_ERROR)
 SLOT_OTHER = len(STATUS_SLOTS)
 SLOT_UNVERIFIED = SLOT_OTHER + 1
-SLOTS = SLOT_UNVERIFIED + 1
+SLOT_NO_GOLD = SLOT_UNVERIFIED + 1
+SLOTS = SLOT_NO_GOLD + 1
 COUNT_COLUMNS = ("n_correct", "n_incorrect", "n_no_answer", "n_timeout", "n_error")
 
 
@@ -178,7 +181,14 @@ def chunk_stats(table: pa.Table, keep: int = DEFAULT_ENTROPY_SAMPLES) -> SampleS
         status_values = status.dictionary.to_pylist()
         status_code = _codes(status)
         slot_of = np.array(
-            [STATUS_SLOTS.index(v) if v in STATUS_SLOTS else SLOT_OTHER for v in status_values]
+            [
+                STATUS_SLOTS.index(v)
+                if v in STATUS_SLOTS
+                else SLOT_NO_GOLD
+                if v == STATUS_NO_GOLD
+                else SLOT_OTHER
+                for v in status_values
+            ]
             or [SLOT_OTHER],
             dtype=np.int64,
         )
@@ -199,7 +209,7 @@ def chunk_stats(table: pa.Table, keep: int = DEFAULT_ENTROPY_SAMPLES) -> SampleS
     classes = empty_classes()
     first = None
     if "answer" in names:
-        verified = slots != SLOT_UNVERIFIED
+        verified = slots < SLOT_UNVERIFIED
         correct = slots == 0
         answer = _dictionary(table.column("answer"))
         answer_values = answer.dictionary.to_pylist()
@@ -359,7 +369,8 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
 
 def counts_table(stats: SampleStats) -> pa.Table:
     """Verdict counts: benchmark, question_id, model, n, n_verified, n_correct, ..., n_error,
-    n_trusted (verdicts that are trusted source verdicts, not leash's)."""
+    n_trusted (verdicts that are trusted source verdicts, not leash's), n_no_gold (samples
+    of questions without a gold, neither verified nor unverified)."""
     s = stats.status
     trusted = stats.trusted if stats.trusted is not None else np.zeros(stats.groups, np.int64)
     return pa.table(
@@ -369,5 +380,6 @@ def counts_table(stats: SampleStats) -> pa.Table:
             "n_verified": pa.array(s[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)),
             **{name: pa.array(s[:, i]) for i, name in enumerate(COUNT_COLUMNS)},
             "n_trusted": pa.array(trusted.astype(np.int64)),
+            "n_no_gold": pa.array(s[:, SLOT_NO_GOLD].astype(np.int64)),
         }
     )

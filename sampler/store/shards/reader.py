@@ -38,6 +38,7 @@ VERDICT_COUNT_COLUMNS = (
     "n_timeout",
     "n_error",
     "n_trusted",
+    "n_no_gold",
 )
 
 

@@ -47,9 +47,9 @@ from sampler.store.shards.key_stats import (
 from sampler.store.side_tables.entropy_samples import empty_first
 
 #: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``);
-#: 3: stamped with where each row group's bytes end; older summaries are ignored and
-#: their shards scanned
-SUMMARY_VERSION = 3
+#: 3: stamped with where each row group's bytes end; 4: a slot for status ``no_gold``.
+#: Older summaries are ignored and their shards scanned.
+SUMMARY_VERSION = 4
 #: the sample columns a summary covers (those of any folder_stats request)
 SUMMARY_COLUMNS = (
     *GROUP_KEYS,

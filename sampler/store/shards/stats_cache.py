@@ -28,8 +28,9 @@ from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.shards.key_stats import SampleStats
 from sampler.store.shards.shard_summary import decode_stats, encode_stats
 
-#: 3: the key statistics themselves (SampleStats), not a report's tables
-CACHE_VERSION = 3
+#: 3: the key statistics themselves (SampleStats), not a report's tables; 4: a status slot
+#: for ``no_gold``
+CACHE_VERSION = 4
 _KEY = b"leash.fingerprint"
 _KEEP = b"leash.first_keep"
 

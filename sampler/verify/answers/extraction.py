@@ -5,12 +5,22 @@ Strategies (tried in the order given, the first that finds something wins):
 - ``boxed`` (default): the final answer of a boxed completion (``final_boxed``): the last
   ``\\boxed{...}``, or the closing run of boxes joined only by connectives, read as one
   list answer; a "final answer is ..." statement after the last box wins;
-- ``answer_line``: the last line such as ``Answer: 42`` or ``Final Answer: The final
-  answer is $42$. I hope it is correct.``;
+- ``stated`` (default, after ``boxed``): a final answer stated without a box
+  (``#### 5``, ``Final answer: **73**``, "the answer is \\[\\frac{207}{64}\\]", "Thus, Jean
+  can fill **14** bags."), only when it is math (``sampler.verify.answers.final_statements``);
+- ``tool_output`` (default, last): the one-line result of a closing ```` ```output ````
+  block (tool-integrated reasoning);
+- ``answer_line``: ``stated``, else the last line such as ``Answer: 42`` or ``Final
+  Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
+  prose;
 - ``answer_tags``: the last ``<answer>...</answer>``;
 - ``after_think``: what follows the last ``</think>`` (its last ``\\boxed{}`` if any,
   else the whole tail read by math-verify as free text); nothing if the model never
   closed its thinking.
+
+Before any strategy, a completion that runs on (answers, then invents a new problem
+and answers that; ``sampler.verify.answers.run_on``) is cut where the invented problem
+starts. The span's ``rule`` records which rule found the answer (``RULES``).
 
 Extraction is string work done in the main process, in time linear in the text (a
 72 KB completion looping ``\\boxed{x `` or ``<answer>`` takes milliseconds), so that no
@@ -25,14 +35,52 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
+from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+from sampler.verify.answers.final_statements import (
+    RULE_ANSWER_LINE,
+    RULE_BOLD,
+    RULE_HASHES,
+    RULE_STATEMENT,
+    RULE_TOOL_OUTPUT,
+    RULE_WHOLE,
+    closing_output,
+    stated_final,
+)
+from sampler.verify.answers.run_on import run_on_cut
 
-STRATEGIES = ("boxed", "answer_line", "answer_tags", "after_think")
-DEFAULT_STRATEGIES: tuple[str, ...] = ("boxed",)
+__all__ = ["AnswerSpan", "ExtractionConfig", "extract_answer", "parse_strategies"]
+
+STRATEGIES = ("boxed", "stated", "tool_output", "answer_line", "answer_tags", "after_think")
+DEFAULT_STRATEGIES: tuple[str, ...] = ("boxed", "stated", "tool_output")
+
+RULE_BOX = "box"
+RULE_BOXES = "closing boxes"
+RULE_MISSPELT_BOX = "misspelled box"
+RULE_STATED_AFTER_BOX = "statement after box"
+RULE_ANSWER_TAG = "answer tag"
+RULE_AFTER_THINK = "after </think>"
+#: appended to the rule when the completion was cut where it ran on
+RUN_ON_SUFFIX = " (run-on cut)"
+#: every rule an extracted answer may name (``samples.answer_rule``), run-on cut aside
+RULES = (
+    RULE_BOX,
+    RULE_BOXES,
+    RULE_MISSPELT_BOX,
+    RULE_STATED_AFTER_BOX,
+    RULE_HASHES,
+    RULE_ANSWER_LINE,
+    RULE_STATEMENT,
+    RULE_BOLD,
+    RULE_TOOL_OUTPUT,
+    RULE_WHOLE,
+    RULE_ANSWER_TAG,
+    RULE_AFTER_THINK,
+)
 
 _ANSWER_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:final\s+answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)",
@@ -47,23 +95,14 @@ _MATHY_RE = re.compile(r"[\d\\^_=+/]|^\(?[A-Za-z]\)?$")
 _SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
 _ANSWER_TAG_RE = re.compile(r"<(/?)answer>", re.IGNORECASE | re.ASCII)
 _THINK_END = "</think>"
+#: misspellings of ``\boxed`` models write (a doubled or dropped letter, a capital)
+_MISSPELT_BOX_RE = re.compile(r"\\(?:boxxed|boxeed|bboxed|boxd|bxed|boxde|Boxed|boxedd)\s*\{")
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _TEXT_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|textrm|mbox|operatorname)\s*\{[^{}]*\}")
-_SPACES_RE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class AnswerSpan:
-    """An extracted answer: LaTeX to parse as a boxed expression, or free text to search."""
-
-    text: str
-    free_text: bool = False
-
-
-def _latex_span(text: str) -> AnswerSpan | None:
-    """A LaTeX answer with its whitespace collapsed (so that equal answers deduplicate)."""
-    text = _SPACES_RE.sub(" ", text).strip()
-    return AnswerSpan(text) if text else None
+def _latex_span(text: str, rule: str | None = None) -> AnswerSpan | None:
+    return latex_span(text, rule)
 
 
 def _strip_hope(text: str) -> str:
@@ -126,16 +165,34 @@ def final_boxed(text: str) -> AnswerSpan | None:
         return None
     stated = _stated_after(text[run[-1][1] :])
     if stated is not None:
-        return stated
+        return replace(stated, rule=RULE_STATED_AFTER_BOX)
     contents = [text[a:b].strip() for _, _, a, b in run]
-    return _latex_span(", ".join(c for c in contents if c))
+    rule = RULE_BOXES if len(run) > 1 else RULE_BOX
+    return _latex_span(", ".join(c for c in contents if c), rule)
 
 
 def extract_boxed(text: str) -> AnswerSpan | None:
-    return final_boxed(text)
+    span = final_boxed(text)
+    if span is None and _MISSPELT_BOX_RE.search(text):
+        # ``\boxxed{12}``, ``\boxd{12}``: a misspelled box is still the model's box
+        span = final_boxed(_MISSPELT_BOX_RE.sub(r"\\boxed{", text))
+        if span is not None:
+            span = replace(span, rule=RULE_MISSPELT_BOX)
+    return span
+
+
+def extract_stated(text: str) -> AnswerSpan | None:
+    return stated_final(text)
+
+
+def extract_tool_output(text: str) -> AnswerSpan | None:
+    return closing_output(text)
 
 
 def extract_answer_line(text: str) -> AnswerSpan | None:
+    stated = stated_final(text)
+    if stated is not None:
+        return stated
     matches = list(_ANSWER_LINE_RE.finditer(text))
     for match in reversed(matches):
         rest = _strip_hope(match.group("rest"))
@@ -144,7 +201,7 @@ def extract_answer_line(text: str) -> AnswerSpan | None:
             rest = rest[prefix.end() :]
         span = _span_from_fragment(rest)
         if span is not None:
-            return span
+            return replace(span, rule=RULE_ANSWER_LINE)
     return None
 
 
@@ -162,7 +219,8 @@ def extract_answer_tags(text: str) -> AnswerSpan | None:
             opened = tag
     if opened is None:
         return None
-    return _span_from_fragment(text[opened.end() : close.start()])
+    span = _span_from_fragment(text[opened.end() : close.start()])
+    return replace(span, rule=RULE_ANSWER_TAG) if span is not None else None
 
 
 def extract_after_think(text: str) -> AnswerSpan | None:
@@ -174,12 +232,14 @@ def extract_after_think(text: str) -> AnswerSpan | None:
         return None
     boxed = final_boxed(tail)
     if boxed is not None:
-        return boxed
-    return AnswerSpan(tail, free_text=True)
+        return replace(boxed, rule=RULE_AFTER_THINK)
+    return AnswerSpan(tail, free_text=True, rule=RULE_AFTER_THINK)
 
 
 _EXTRACTORS = {
     "boxed": extract_boxed,
+    "stated": extract_stated,
+    "tool_output": extract_tool_output,
     "answer_line": extract_answer_line,
     "answer_tags": extract_answer_tags,
     "after_think": extract_after_think,
@@ -189,9 +249,21 @@ _EXTRACTORS = {
 def extract_answer(
     text: str | None, strategies: tuple[str, ...] = DEFAULT_STRATEGIES
 ) -> AnswerSpan | None:
-    """The answer of ``text`` by the first of ``strategies`` that finds one; None if none does."""
+    """The answer of ``text`` by the first of ``strategies`` that finds one; None if none does.
+
+    A completion that runs on into a problem of its own is read up to where that starts.
+    """
     if not text:
         return None
+    cut = run_on_cut(text, lambda prefix: _first(prefix, strategies) is not None)
+    if cut is not None:
+        span = _first(text[:cut], strategies)
+        if span is not None:
+            return replace(span, rule=(span.rule or "") + RUN_ON_SUFFIX)
+    return _first(text, strategies)
+
+
+def _first(text: str, strategies: tuple[str, ...]) -> AnswerSpan | None:
     for name in strategies:
         span = _EXTRACTORS[name](text)
         if span is not None:

@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
@@ -183,7 +184,7 @@ def gold_from_question(gold: str | None, metadata: str | dict | None = None) -> 
     if gold is None or not str(gold).strip():
         return None
     meta = _metadata(metadata)
-    latex = normalise_gold_text(str(gold))
+    latex = gold_form(normalise_gold_text(str(gold)))
     parts: tuple[str, ...] = ()
     listed = meta.get("gold_parts")
     if isinstance(listed, list) and len(listed) > 1:

@@ -42,10 +42,18 @@ from sampler.store.statuses import (
     STATUS_INCORRECT,
     STATUS_NO_ANSWER,
 )
+from sampler.verify.answers.answer_forms import set_for_tuple
+from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.golds import Gold, answer_parts, math_mode, strip_unit
+from sampler.verify.answers.golds import (
+    Gold,
+    answer_parts,
+    choice_letter,
+    math_mode,
+    strip_unit,
+)
 from sampler.verify.answers.parse_depth import too_deep
-from sampler.verify.answers.units import split_unit
+from sampler.verify.answers.units import split_unit, variables
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 
 # math-verify warns once per process that its timeouts are off; leash bounds time itself.
@@ -242,12 +250,36 @@ def _units_differ(gold: Gold, span: AnswerSpan) -> bool:
     return unit is not None and unit != gold.unit
 
 
+def _case_differs(gold: Gold, span: AnswerSpan) -> bool:
+    """The answer writes a letter in the other case from the gold, which uses only that
+    case (``t`` for torque ``T``): latex2sympy lowercases every symbol, leash does not."""
+    if span.free_text or choice_letter(gold.latex) is not None:
+        return False
+    theirs, mine = variables(gold.latex), variables(span.text)
+    return any(c not in theirs and c.swapcase() in theirs for c in mine)
+
+
+def _clock(gold: Gold, span: AnswerSpan) -> Verdict | None:
+    """The verdict on a time of day (``sampler.verify.answers.clock``), else None."""
+    if span.free_text or gold.parts:
+        return None
+    same = clock_verdict(gold.latex, gold.unit, span.text)
+    if same is None:
+        return None
+    written = read_time(span.text)
+    answer = written.text() if written is not None else span.text[:MAX_ANSWER_CHARS]
+    return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
     for what, text in (("answer", span.text), ("gold", gold.latex)):
         reason = too_deep(text)
         if reason is not None:
             return Verdict(STATUS_ERROR, None, f"{what} {reason}")
+    clock = _clock(gold, span)
+    if clock is not None:
+        return clock
     parsed = _parse_answer(span_parse_input(span), span.free_text)
     if not parsed:
         return Verdict(STATUS_NO_ANSWER)
@@ -269,6 +301,10 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
             correct = _parts_match(gold, span)
     if not correct and not gold.parts and not span.free_text:
         correct = _percent_once(gold, span, gold_parsed)
+    if correct and not gold.parts and _case_differs(gold, span):
+        correct = False
+    if correct and not gold.parts and not span.free_text and set_for_tuple(gold.latex, span.text):
+        correct = False  # {1, 2} is no ordered pair (1, 2)
     return Verdict(STATUS_CORRECT if correct else STATUS_INCORRECT, answer)
 
 

@@ -43,6 +43,8 @@ _PLAIN_NUMBER_RE = re.compile(
     r"|[-+]?\\[dt]?frac\{\d+\}\{\d+\}"
 )
 _VALUE_END_RE = re.compile(r"(?:[\d}\])]|\\[A-Za-z]+)$")
+#: LaTeX spacing at the end of a value (``10\,\text{inches}``, ``52\ \text{WPM}``, ``3~cm``)
+_TRAILING_SPACE_RE = re.compile(r"(?:\s|~|\\[,;: !>]|\\q?quad(?![A-Za-z]))+$")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _WRAPPED_TEXT_RE = re.compile(_WRAPPER + r"\{[^{}]*\}")
 
@@ -209,7 +211,7 @@ def split_unit(
     start = max(0, len(latex) - _WINDOW)
     match = _SUFFIX_RE.search(latex, start)
     while match is not None:
-        value = latex[: match.start()].rstrip()
+        value = _TRAILING_SPACE_RE.sub("", latex[: match.start()])
         unit = _unit_of(latex[match.start() :], value, gold_variables, is_gold)
         if unit is not None:
             return value, unit

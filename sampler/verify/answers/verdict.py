@@ -12,12 +12,16 @@ import re
 from dataclasses import dataclass
 
 from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verify.answers.answer_forms import answer_form
+from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.golds import Gold, answer_choice, choice_letter, expand_scientific
 from sampler.verify.answers.units import split_unit
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
 MAX_ANSWER_CHARS = 500
+#: The reason stored with status ``no_gold``.
+NO_GOLD_DETAIL = "question has no gold answer"
 
 
 @dataclass(frozen=True)
@@ -54,18 +58,22 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
     becomes ``D``; a trailing unit is removed when the gold has none or the same one
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
-    ``judge`` calls the answer incorrect.
+    ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
+    (``sampler.verify.answers.clock`` compares the times).
     """
     if span.free_text:
         return span
     text = expand_scientific(span.text)
+    if not gold.parts and not choice_letter(gold.latex):
+        text = answer_form(text, gold.latex)
     if not gold.parts:
         letter = answer_choice(text) if choice_letter(gold.latex) else None
         if letter is not None:
             text = letter
         else:
             value, unit = split_unit(text, gold.variables)
-            if unit is not None and (gold.unit is None or unit == gold.unit):
+            clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None
+            if unit is not None and (gold.unit is None or unit == gold.unit) and not clock:
                 text = value
     return span if text == span.text else AnswerSpan(text, span.free_text)
 

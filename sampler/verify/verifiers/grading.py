@@ -18,9 +18,9 @@ from typing import Any
 import pyarrow as pa
 
 from sampler.errors import LeashError
-from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER
+from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.verdict import Verdict, VerifyTask
+from sampler.verify.answers.verdict import NO_GOLD_DETAIL, Verdict, VerifyTask
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.base import clip, metadata_object
 from sampler.verify.verifiers.sandbox import require_sandbox
@@ -114,12 +114,13 @@ class OtherVerifiers:
         for i, (name, gold, text) in enumerate(items):
             verifier = get_verifier(name)
             span = verifier.extract(text) if text else None
-            if span is None:
-                verdicts[i] = Verdict(STATUS_NO_ANSWER)
+            if gold is None:
+                answer = clip(span.text) if span is not None else None
+                verdicts[i] = Verdict(STATUS_NO_GOLD, answer, NO_GOLD_DETAIL)
                 instant += 1
                 continue
-            if gold is None:
-                verdicts[i] = Verdict(STATUS_ERROR, clip(span.text), "question has no gold answer")
+            if span is None:
+                verdicts[i] = Verdict(STATUS_NO_ANSWER)
                 instant += 1
                 continue
             key = (name, gold, span.text)

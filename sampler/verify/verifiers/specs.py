@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sampler.benchmarks.files import Record, read_records
+from sampler.benchmarks.gold_checks import worked_solution_warning
 from sampler.benchmarks.presets import PRESETS, Benchmark, FieldMapping
 from sampler.errors import LeashError
 from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
@@ -113,10 +114,13 @@ def load_benchmark(
     elif mapping.domain == DEFAULT_DOMAIN and mapping.verifier is None:
         mapping = replace(mapping, domain=verifier.default_domain)
     questions = verifier.load_questions(name, records, mapping)
+    math = verifier.name == DEFAULT_VERIFIER
+    warning = worked_solution_warning(name, questions) if math else None
     return Benchmark(
         name=name,
         domain=mapping.domain,
         source=spec.source if spec.verifier is None else f"{spec.verifier}:{spec.source}",
         questions=questions,
         verifier=verifier.name,
+        warnings=[warning] if warning else [],
     )

@@ -1,9 +1,10 @@
 """The deduplicating front of the verification pool: one verdict per distinct (gold, answer).
 
 ``AnswerVerifier`` turns a batch of (gold, answer span) per sample into one verdict per
-sample, asking the pool only for pairs it has not seen: samples without an answer or
-a gold are settled at once, integer answers against integer golds by the shortcut,
-and every other distinct pair once, its verdict cached for the rest of the run.
+sample, asking the pool only for pairs it has not seen: samples of a question without a
+gold (status ``no_gold``) or without an answer are settled at once, integer answers
+against integer golds by the shortcut, and every other distinct pair once, its verdict
+cached for the rest of the run.
 ``VerifyCounts`` says how much work that saved.
 """
 
@@ -13,11 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER
+from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.golds import Gold
 from sampler.verify.answers.verdict import (
     MAX_ANSWER_CHARS,
+    NO_GOLD_DETAIL,
     Verdict,
     VerifyTask,
     integer_verdict,
@@ -68,14 +70,15 @@ class AnswerVerifier:
         instant = 0
         for i, (gold, span) in enumerate(zip(golds, spans, strict=True)):
             self.counts.samples += 1
+            if gold is None:
+                answer = span.text[:MAX_ANSWER_CHARS] if span is not None else None
+                verdicts[i] = Verdict(STATUS_NO_GOLD, answer, NO_GOLD_DETAIL)
+                self.counts.no_gold += 1
+                instant += 1
+                continue
             if span is None:
                 verdicts[i] = Verdict(STATUS_NO_ANSWER)
                 self.counts.no_answer += 1
-                instant += 1
-                continue
-            if gold is None:
-                verdicts[i] = Verdict(STATUS_ERROR, None, "question has no gold answer")
-                self.counts.no_gold += 1
                 instant += 1
                 continue
             span = prepare_span(span, gold)

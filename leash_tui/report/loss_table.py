@@ -1,0 +1,234 @@
+"""The loss audit of a folder, read and rendered (``leash witnesses --losses``).
+
+``load_losses`` compares the base with each chosen target (``analysis.support``), reads
+only the key, status and answer columns of the targets' rejected samples on the
+questions they lost, and builds the claims (``analysis.loss_audit``); ``rule_counts``
+reads which rule found each model's answers, for the format-effect warnings of
+``leash info`` and ``leash report``. Untrusted answers are made visible when rendered.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from leash_tui.analysis.loss_audit import LossClaim, loss_claims
+from leash_tui.analysis.support import compare_questions
+from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder, as_folder
+from sampler.store.statuses import STATUS_CORRECT
+
+FORMAT = "leash-losses/1"
+_REJECTED_COLUMNS = (
+    "benchmark",
+    "question_id",
+    "model",
+    "status",
+    "answer",
+    "answer_written",
+    "answer_rule",
+)
+CSV_COLUMNS = (
+    "benchmark",
+    "question_id",
+    "target",
+    "c_base",
+    "n_base",
+    "n_target",
+    "gold",
+    "rejected_answer",
+    "status",
+    "rule",
+    "samples",
+    "classes",
+)
+
+
+def _base(results: ResultsFolder) -> str:
+    bases = [m.name for m in results.manifest.models if m.role == "base"]
+    if not bases:
+        raise LeashError(f"{results.root}: no base model in the manifest")
+    return bases[0]
+
+
+def load_losses(
+    folder: ResultsFolder | Path | str, targets: Sequence[str] = (), top: int = 3
+) -> tuple[ResultsFolder, list[LossClaim]]:
+    """The folder and the loss claims of each chosen target (all targets by default)."""
+    results = as_folder(folder)
+    base = _base(results)
+    names = [m.name for m in results.manifest.models if m.name != base]
+    for name in targets:
+        if name not in names:
+            raise LeashError(f"{results.root}: no target {name!r} (targets: {', '.join(names)})")
+    counts = results.verdict_counts()
+    golds = {
+        (b, q): g
+        for b, q, g in zip(
+            results.questions.column("benchmark").to_pylist(),
+            results.questions.column("question_id").to_pylist(),
+            results.questions.column("gold").to_pylist(),
+            strict=True,
+        )
+    }
+    present = set(counts.column("model").cast(pa.string()).to_pylist())
+    claims: list[LossClaim] = []
+    for target in targets or names:
+        if target not in present or base not in present:
+            continue
+        questions = compare_questions(counts, base, target, None)
+        lost = questions.filter(pc.equal(questions.column("category"), "S"))
+        if lost.num_rows == 0:
+            continue
+        rejected = results.samples(
+            columns=list(_REJECTED_COLUMNS),
+            filter=(pc.field("model") == target) & (pc.field("status") != STATUS_CORRECT),
+        )
+        keys = pa.table(
+            {
+                "benchmark": lost.column("benchmark").cast(pa.string()),
+                "question_id": lost.column("question_id").cast(pa.string()),
+            }
+        )
+        rejected = _plain(rejected).join(keys, ["benchmark", "question_id"], join_type="inner")
+        claims += loss_claims(questions, rejected, golds, target, top)
+    return results, claims
+
+
+def _plain(table: pa.Table) -> pa.Table:
+    for name in ("benchmark", "question_id", "model", "status", "answer_rule"):
+        column = table.column(name)
+        if pa.types.is_dictionary(column.type):
+            table = table.set_column(
+                table.schema.get_field_index(name), name, column.cast(pa.string())
+            )
+    return table
+
+
+def rule_counts(results: ResultsFolder, models: Sequence[str]) -> dict[str, dict[str, int]]:
+    """model -> extraction rule -> verified samples it found an answer for."""
+    table = results.samples(
+        columns=["model", "answer_rule"], filter=pc.field("answer_rule").is_valid()
+    )
+    if table.num_rows == 0:
+        return {}
+    grouped = _plain_pair(table).group_by(["model", "answer_rule"]).aggregate([([], "count_all")])
+    out: dict[str, dict[str, int]] = {}
+    for row in grouped.to_pylist():
+        if row["model"] in models:
+            out.setdefault(row["model"], {})[row["answer_rule"]] = int(row["count_all"])
+    return out
+
+
+def _plain_pair(table: pa.Table) -> pa.Table:
+    for name in ("model", "answer_rule"):
+        column = table.column(name)
+        if pa.types.is_dictionary(column.type):
+            table = table.set_column(
+                table.schema.get_field_index(name), name, column.cast(pa.string())
+            )
+    return table
+
+
+def loss_records(claims: list[LossClaim]) -> list[dict[str, Any]]:
+    return [
+        {
+            "benchmark": c.benchmark,
+            "question_id": c.question_id,
+            "target": c.target,
+            "base_support": f"{c.c_base}/{c.n_base}",
+            "n_target": c.n_target,
+            "gold": c.gold,
+            "rejected_classes": c.classes,
+            "rejected": [
+                {"answer": r.answer, "status": r.status, "rule": r.rule, "samples": r.samples}
+                for r in c.rejected
+            ],
+        }
+        for c in claims
+    ]
+
+
+def render_losses_json(claims: list[LossClaim]) -> str:
+    payload = {"format": FORMAT, "claims": loss_records(claims)}
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_losses_csv(claims: list[LossClaim]) -> str:
+    from leash_tui.safe_text import spreadsheet_safe
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for c in claims:
+        for r in c.rejected or [None]:
+            cells = (
+                c.benchmark,
+                c.question_id,
+                c.target,
+                c.c_base,
+                c.n_base,
+                c.n_target,
+                c.gold,
+                r.answer if r else None,
+                r.status if r else None,
+                r.rule if r else None,
+                r.samples if r else None,
+                c.classes,
+            )
+            writer.writerow(["" if v is None else spreadsheet_safe(v) for v in cells])
+    return buffer.getvalue()
+
+
+def print_losses(claims: list[LossClaim], console: Any) -> None:
+    """One line per rejected answer class, the lost question's names on its first."""
+    from rich.text import Text
+
+    from leash_tui.report.fit import FitColumn, FitTable, print_fitted
+    from leash_tui.safe_text import safe
+
+    if not claims:
+        console.print(Text("No shrinkage claim: no question left the target's support."))
+        return
+    table = FitTable(
+        [
+            FitColumn("benchmark", justify="left", key=True),
+            FitColumn("id", justify="left", key=True),
+            FitColumn("target", justify="left", key=True),
+            FitColumn("base c/n", group=1),
+            FitColumn("gold", justify="left", group=2, wrap=True),
+            FitColumn("rejected answer", justify="left", group=2, wrap=True),
+            FitColumn("status", justify="left", group=2),
+            FitColumn("×", group=2),
+            FitColumn("rule", justify="left", group=3),
+        ],
+        title=Text("shrinkage claims: the target's most frequent rejected answers", style="bold"),
+        caption=Text(
+            f"{len(claims)} lost question(s); one answer class rejected again and again, or"
+            " no_answer, may be a false reject rather than lost support"
+        ),
+    )
+    for c in claims:
+        shown = c.rejected or [None]
+        for i, r in enumerate(shown):
+            first = i == 0
+            table.add_row(
+                safe(c.benchmark if first else ""),
+                safe(c.question_id if first else ""),
+                safe(c.target if first else ""),
+                f"{c.c_base}/{c.n_base:,}" if first else "",
+                safe((c.gold or "–") if first else ""),
+                safe((r.answer or "(no answer)") if r else "–"),
+                safe(r.status if r else ""),
+                str(r.samples) if r else "",
+                safe((r.rule or "") if r else ""),
+                end_section=i + 1 == len(shown),
+            )
+    print_fitted(console, table)

@@ -1,0 +1,91 @@
+"""Answers and golds in other notations, rewritten to the form math-verify compares.
+
+Pure string rules (docs/verification.md, "Other notations"), each a claim with examples:
+
+Answers (``answer_form``, against a gold that is not a choice letter):
+
+- a choice label before the value is dropped: ``\\text{(b) } 0.3``, ``(B) 0.3``,
+  ``B: 0.3`` are ``0.3`` (math-verify reads ``b*0.3``);
+- a trailing period is punctuation: ``5.`` is ``5``;
+- the degree sign is ``^\\circ``: ``45°`` is ``45^\\circ``;
+- a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``;
+- against an interval gold, a chained inequality is the interval it describes:
+  ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``.
+
+Golds (``gold_form``):
+
+- Python powers: ``2**(1/4)`` is ``2^{(1/4)}``; a closing period is punctuation, as in
+  answers.
+
+And one verdict rule (``set_for_tuple``): an answer written as a set ``\\{1, 2\\}`` is
+not a gold written as a tuple or an interval ``(1, 2)``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CHOICE_LABEL_RE = re.compile(
+    r"^\s*(?:\\text(?:bf)?\s*\{\s*\(?([A-Ja-j])\)\s*\}\s*|(?:\(([A-Ja-j])\)|([A-J])\s*[:.)])\s+)"
+    r"(?=\S)"
+)
+_TRAILING_PERIOD_RE = re.compile(r"(?<=[\d}])\s*\.\s*$")
+_DEGREE_RE = re.compile(r"\s*°")
+_DECIMAL_COMMA_RE = re.compile(r"(?<=\d)\{,\}(\d+)(?!\d)")
+_INTERVAL_GOLD_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[][^,]+,[^,]+(?:\\right)?\s*[)\]]\s*$")
+_LT = r"(<|\\lt|\\le|\\leq|\\leqslant|≤)"
+_CHAIN_RE = re.compile(
+    rf"^\s*(?P<a>[^<>=\\]+?|\\infty|-\\infty|[-+]?\\[dt]?frac\{{[^{{}}]*\}}\{{[^{{}}]*\}})\s*{_LT}\s*"
+    rf"(?P<x>[A-Za-z])\s*{_LT}\s*(?P<b>.+?)\s*$"
+)
+#: the longest answer read as a chained inequality (the pattern backtracks on long text)
+_CHAIN_CHARS = 200
+_POWER_RE = re.compile(r"\*\*\s*(\([^()]*\)|[\w.]+)")
+_SET_RE = re.compile(r"^\s*\\\{.*\\\}\s*$", re.DOTALL)
+_TUPLE_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[].*,.*[)\]]\s*$", re.DOTALL)
+
+
+def _decimal(match: re.Match[str]) -> str:
+    digits = match.group(1)
+    return digits if len(digits) == 3 else "." + digits
+
+
+def _interval(answer: str) -> str | None:
+    """``a < x < b`` as the interval it describes, or None."""
+    match = _CHAIN_RE.match(answer)
+    if match is None:
+        return None
+    left = "(" if match.group(2) in ("<", "\\lt") else "["
+    right = ")" if match.group(4) in ("<", "\\lt") else "]"
+    return f"{left}{match.group('a').strip()}, {match.group('b').strip()}{right}"
+
+
+def answer_form(text: str, gold_latex: str) -> str:
+    """``text`` (an extracted answer) in the form compared with ``gold_latex``."""
+    out = text
+    label = _CHOICE_LABEL_RE.match(out)
+    if label is not None and len(out) > label.end():
+        out = out[label.end() :]
+    if "." in out:
+        out = _TRAILING_PERIOD_RE.sub("", out)
+    if "°" in out:
+        out = _DEGREE_RE.sub("^\\\\circ", out)
+    if "{,}" in out:
+        out = _DECIMAL_COMMA_RE.sub(_decimal, out)
+    if len(out) <= _CHAIN_CHARS and ("<" in out or "\\l" in out or "≤" in out):
+        if _INTERVAL_GOLD_RE.match(gold_latex):
+            out = _interval(out) or out
+    return out.strip() or text
+
+
+def gold_form(latex: str) -> str:
+    """A gold in the notation math-verify parses (Python powers, no closing period)."""
+    out = _TRAILING_PERIOD_RE.sub("", latex) if "." in latex else latex
+    if "**" in out:
+        out = _POWER_RE.sub(lambda m: "^{" + m.group(1) + "}", out)
+    return out or latex
+
+
+def set_for_tuple(gold_latex: str, answer: str) -> bool:
+    """Whether the answer is a set ``\\{…\\}`` and the gold a tuple or interval ``(…, …)``."""
+    return bool(_SET_RE.match(answer)) and bool(_TUPLE_RE.match(gold_latex))

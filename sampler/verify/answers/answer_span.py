@@ -1,0 +1,29 @@
+"""The extracted answer passed from extraction to verification: its text and where it came from.
+
+``AnswerSpan`` is what extraction returns (``sampler.verify.answers.extraction``) and
+what verification deduplicates and parses; ``rule`` names the extraction rule that
+found it (``box``, ``closing boxes``, ``misspelled box``, ``answer line``, ...) and takes no part in
+comparisons, so equal answers found by two rules are still one answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_SPACES_RE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class AnswerSpan:
+    """An extracted answer: LaTeX to parse as a boxed expression, or free text to search."""
+
+    text: str
+    free_text: bool = False
+    rule: str | None = field(default=None, compare=False)
+
+
+def latex_span(text: str, rule: str | None = None) -> AnswerSpan | None:
+    """A LaTeX answer with its whitespace collapsed (so that equal answers deduplicate)."""
+    text = _SPACES_RE.sub(" ", text).strip()
+    return AnswerSpan(text, rule=rule) if text else None

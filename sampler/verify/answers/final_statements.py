@@ -1,0 +1,257 @@
+"""Final answers stated without a box: answer lines, ``####``, "the answer is", bold conclusions.
+
+The ``answer_line`` strategy (``sampler.verify.answers.extraction``) reads them. Only
+the last ``TAIL_CHARS`` characters of a completion are examined, so the cost does not
+grow with its length, and only a statement whose answer is math (a number, a LaTeX
+span, a formula) counts: prose after "the answer is" states nothing. Rules, last
+statement first (docs/verification.md, "Finals without a box"):
+
+- ``#### 5`` (GSM8K): the last line that starts with ``####``;
+- ``Answer: 42``, ``Final answer: **73**``, ``**Final Answer** 12``: a line that
+  starts with "answer"/"final answer" and a colon (or a bold label);
+- "the (final) answer is X" or "the answer is: X": X is the math span that follows
+  (``$…$``, ``\\(…\\)``, ``\\[…\\]``, ``$$…$$``, also on the next line), a bold ``**X**``,
+  or the rest of the sentence when it is a number or a formula (``5``, ``-3/4``), with
+  at most a few trailing words for a unit (``the answer is 14 bags.``);
+- a completion that is nothing but a value, on one line of at most 80 characters
+  (``42``, ``-15``, ``x = 3``);
+- a concluding sentence (one that starts with Thus, Therefore, Hence, So, In total, In
+  conclusion) of the last paragraph with exactly one bold span whose content is math
+  ("Thus, Jean can fill **14** bags.").
+
+The ``tool_output`` strategy reads ``closing_output``: the one-line result of a
+```` ```output ```` block that ends the completion (tool-integrated reasoning).
+Each returns an ``AnswerSpan`` whose ``rule`` says which rule found it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from sampler.latex_boxed import last_boxed
+from sampler.verify.answers.answer_span import AnswerSpan
+from sampler.verify.answers.answer_span import latex_span as _plain_span
+
+#: How much of the end of a completion the rules read.
+TAIL_CHARS = 3000
+
+RULE_HASHES = "hashes"
+RULE_ANSWER_LINE = "answer line"
+RULE_STATEMENT = "statement"
+RULE_BOLD = "bold conclusion"
+RULE_TOOL_OUTPUT = "tool output"
+RULE_WHOLE = "whole completion"
+#: the longest completion read whole as its answer
+_WHOLE_CHARS = 80
+
+_HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
+_LABEL_LINE_RE = re.compile(
+    r"^[ \t>*#_-]*(?:final[ \t]+answer|answer)[ \t]*(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
+    r"|[*_]{2})[ \t]*(?P<rest>[^\n]*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ANSWER_IS_RE = re.compile(
+    r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+is[ \t]*(?:[:：][ \t]*)?", re.IGNORECASE
+)
+_MATH_OPEN = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
+_BOLD_RE = re.compile(r"\*\*(?P<x>[^*\n]{1,80})\*\*")
+#: A plain stated value: a number (signs, decimals, thousands, fractions, percents).
+_VALUE_RE = re.compile(
+    r"[-+−]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*\\?%)?"
+    r"|[-+]?\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\}"
+)
+_THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])")
+#: A bare word (no backslash) of three letters or more that is no function name: prose.
+_PROSE_WORD_RE = re.compile(
+    r"(?<![\\A-Za-z])(?!(?:sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|gcd|lcm|max|min)"
+    r"(?![A-Za-z]))[A-Za-z]{3,}"
+)
+#: Words before "the answer is" in its sentence that make it no statement of the answer.
+_HYPOTHETICAL_RE = re.compile(
+    r"\b(?:if|suppose|assume|assuming|whether|check|unless|not|verify)\b[^.!?\n]*$", re.IGNORECASE
+)
+_UNIT_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z-]*){0,3}")
+#: A formula: digits, letters as symbols, operators; no two words in a row.
+_FORMULA_RE = re.compile(r"[-+]?[\w\\{}^()\[\]/*.+\- ,=<>|!':]{1,120}")
+_WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
+_CONCLUSION_RE = re.compile(
+    r"(?:^|(?<=[.!?\n]))[ \t*]*(?:thus|therefore|hence|so|in total|in conclusion|altogether"
+    r"|overall)\b[^\n]*",
+    re.IGNORECASE,
+)
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|\n|$")
+_MATHY_RE = re.compile(r"[\d\\^=+/]")
+
+
+def latex_span(value: str, rule: str) -> AnswerSpan | None:
+    """The span of a stated value; a box inside it (``Answer: \\boxed{12}``) is unwrapped."""
+    if "\\boxed" in value:
+        boxed = last_boxed(value)
+        if boxed is None:
+            return None
+        value = boxed
+    return _plain_span(value, rule)
+
+
+def _tail(text: str) -> str:
+    return text[-TAIL_CHARS:]
+
+
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    return next(iter(deque(pattern.finditer(text), maxlen=1)), None)
+
+
+def _math_span(rest: str) -> str | None:
+    """The content of the math span ``rest`` starts with (after white space), or None."""
+    stripped = rest.lstrip()
+    for left, right in _MATH_OPEN:
+        if stripped.startswith(left):
+            close = stripped.find(right, len(left))
+            if close > len(left):
+                return stripped[len(left) : close]
+            return None
+    return None
+
+
+def _value(statement: str) -> str | None:
+    """``statement`` as a stated value: a bold span, a math span, a number with at most a
+    few trailing words, or a formula; None when it is prose."""
+    statement = statement.strip()
+    math = _math_span(statement)
+    if math is not None:
+        return math
+    bold = _BOLD_RE.match(statement)
+    if bold is not None:
+        inner = bold.group("x").strip()
+        return _math_span(inner) or (inner if _is_math(inner) else None)
+    statement = statement.strip("*_ ").rstrip(".").strip()
+    number = _VALUE_RE.match(statement)
+    if number is not None and _UNIT_WORDS_RE.fullmatch(statement[number.end() :]):
+        value = number.group(0).replace("−", "-").strip()
+        return _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
+    return statement if _is_math(statement) else None
+
+
+def _is_math(text: str) -> bool:
+    text = text.strip()
+    if not text or "$" in text or _WORDS_RE.search(text) or _PROSE_WORD_RE.search(text):
+        return False
+    if re.fullmatch(r"\(?[A-J]\)?", text):
+        return True  # a choice letter
+    return bool(_MATHY_RE.search(text)) and bool(_FORMULA_RE.fullmatch(text))
+
+
+def _sentence(rest: str) -> str:
+    end = _SENTENCE_END_RE.search(rest)
+    return rest[: end.start()] if end else rest
+
+
+Found = tuple[int, AnswerSpan]
+
+
+def hash_line(text: str) -> Found | None:
+    """The value of the last ``#### X`` line (GSM8K's answer format), with where it ends."""
+    match = _last(_HASH_LINE_RE, _tail(text))
+    if match is None:
+        return None
+    value = _value(match.group("rest"))
+    span = latex_span(value, RULE_HASHES) if value else None
+    return (match.end(), span) if span else None
+
+
+def answer_label(text: str) -> Found | None:
+    """The value of the last ``Answer: X`` / ``Final answer: **X**`` line."""
+    tail = _tail(text)
+    match = _last(_LABEL_LINE_RE, tail)
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    prefix = _ANSWER_IS_RE.search(rest)
+    if prefix is not None and prefix.start() < 20:
+        rest = rest[prefix.end() :]
+    if not rest:  # the value on the next line (``Final Answer:\n$$42$$``)
+        rest = tail[match.end() :].lstrip()
+        if _math_span(rest) is None:
+            return None
+    value = _value(_sentence_or_math(rest))
+    span = latex_span(value, RULE_ANSWER_LINE) if value else None
+    return (match.end(), span) if span else None
+
+
+def _sentence_or_math(rest: str) -> str:
+    math = _math_span(rest)
+    if math is not None:
+        return rest.lstrip()
+    return _hope_removed(_sentence(rest))
+
+
+def _hope_removed(text: str) -> str:
+    return re.sub(r"\.?\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", "", text, flags=re.IGNORECASE)
+
+
+def answer_is(text: str) -> Found | None:
+    """The value of the last "the answer is X" statement, when X is math."""
+    tail = _tail(text)
+    match = _last(_ANSWER_IS_RE, tail)
+    if match is None or _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
+        return None
+    value = _value(_sentence_or_math(tail[match.end() :]))
+    span = latex_span(value, RULE_STATEMENT) if value else None
+    return (match.end(), span) if span else None
+
+
+def bold_conclusion(text: str) -> Found | None:
+    """The one bold value of the last paragraph's concluding sentence."""
+    tail = _tail(text).rstrip()
+    start = tail.rfind("\n\n") + 2 if "\n\n" in tail else 0
+    match = _last(_CONCLUSION_RE, tail[start:])
+    if match is None:
+        return None
+    bolds = [b.group("x").strip() for b in _BOLD_RE.finditer(match.group(0))]
+    if len(bolds) != 1:
+        return None
+    value = _math_span(bolds[0]) or (bolds[0] if _is_math(bolds[0]) else None)
+    span = latex_span(value, RULE_BOLD) if value else None
+    return (start + match.start(), span) if span else None
+
+
+def whole_completion(text: str) -> Found | None:
+    """A completion that is nothing but a short value (``42``, ``x = 3``, ``$2\\pi$``)."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > _WHOLE_CHARS or "\n" in stripped:
+        return None
+    value = _value(stripped)
+    span = latex_span(value, RULE_WHOLE) if value else None
+    return (0, span) if span else None
+
+
+_RULES = (hash_line, answer_label, answer_is, bold_conclusion, whole_completion)
+
+
+def stated_final(text: str) -> AnswerSpan | None:
+    """The final answer stated without a box: the statement that ends last."""
+    found = [f for f in (r(text) for r in _RULES) if f is not None]
+    return max(found, key=lambda f: f[0])[1] if found else None
+
+
+_OUTPUT_FENCE_RE = re.compile(r"```output[ \t]*\n(?P<x>.*?)\n?```\s*$", re.DOTALL)
+
+
+def closing_output(text: str) -> AnswerSpan | None:
+    """The one-line result of a closing ```` ```output ```` block (tool-integrated
+    reasoning), when the completion ends with it and the result is math."""
+    tail = _tail(text)
+    if not tail.rstrip().endswith("```"):
+        return None
+    start = tail.rfind("```output")
+    if start < 0:
+        return None
+    match = _OUTPUT_FENCE_RE.match(tail, start)
+    if match is None:
+        return None
+    lines = [line.strip() for line in match.group("x").strip().splitlines() if line.strip()]
+    if len(lines) != 1:
+        return None
+    value = _value(lines[0])
+    return latex_span(value, RULE_TOOL_OUTPUT) if value else None

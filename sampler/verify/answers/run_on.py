@@ -1,0 +1,35 @@
+"""Base models that run on: they answer, then invent a new problem and answer that.
+
+``run_on_cut`` finds where the invented problem starts: the first line, after the
+completion has given an answer, that opens a new problem (``Problem:``,
+``Question 2:``, ``### Exercise``, ``Q:``, ``Human:``/``User:`` turns, chat-template
+tokens such as ``<|im_start|>``). Extraction then reads only the text before it, so
+the last box of the invented problem is never taken for the answer. A marker before
+any answer cuts nothing (a model may restate the problem first). Linear: one scan
+for markers, and an answer check on the text before each of the first few.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_MARKER_RE = re.compile(
+    r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:new[ \t]+)?(?:(?:problem|question|exercise)[ \t]*\d*"
+    r"|example[ \t]*\d+)[ \t]*(?:\*\*)?[ \t]*[:：.](?:\*\*)?"
+    r"|^[ \t]*(?:Q|Human|User)[ \t]*:"
+    r"|<\|(?:im_start|im_end|endoftext|user|eot_id|end_of_text)\|>",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CHECKED = 8
+
+
+def run_on_cut(text: str, answered: Callable[[str], bool]) -> int | None:
+    """Where the invented problem starts (``answered(prefix)`` says whether the text
+    before a marker already has an answer), or None when the completion does not run on."""
+    for checked, match in enumerate(_MARKER_RE.finditer(text)):
+        if checked >= _CHECKED:
+            return None
+        if match.start() > 0 and answered(text[: match.start()]):
+            return match.start()
+    return None
