@@ -32,8 +32,17 @@ from leash_tui.commands.shared.options import output_option
     default="table",
     show_default=True,
 )
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Table: list every claim (default: the first 40, the ones to check first, and a"
+    " count of the rest; a file written with -o gets every claim).",
+)
 @output_option("File to write (atomically); default: standard output.", dir_okay=False)
-def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) -> None:
+def witnesses(
+    results: Path, max_samples: int, fmt: str, show_all: bool, output: Path | None
+) -> None:
     """Show the accepted samples that fragile support claims in RESULTS rest on.
 
     At large k one accepted sample puts a question in a model's support, so one
@@ -44,18 +53,25 @@ def witnesses(results: Path, max_samples: int, fmt: str, output: Path | None) ->
 
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
     from leash_tui.report.fit import console_for
-    from leash_tui.report.witness_table import load_claims, print_claims, render_csv, render_json
+    from leash_tui.report.witness_table import (
+        SHOWN_CLAIMS,
+        load_claims,
+        print_claims,
+        render_csv,
+        render_json,
+    )
 
     skip_pandas_probe()
     _, claims = load_claims(results, max_samples)
     if fmt == "table" and output is None:
-        print_claims(claims, max_samples, console_for(sys.stdout))
+        limit = None if show_all else SHOWN_CLAIMS
+        print_claims(claims, max_samples, console_for(sys.stdout), limit)
         return
     if fmt == "table":
         import io
 
         buffer = io.StringIO()
-        print_claims(claims, max_samples, console_for(buffer, color=False))
+        print_claims(claims, max_samples, console_for(buffer, color=False), None)
         text = buffer.getvalue()
     else:
         text = render_json(claims, max_samples) if fmt == "json" else render_csv(claims)

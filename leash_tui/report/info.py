@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.grading_agreement import agreement_by_model
 from leash_tui.analysis.series import find_series
+from leash_tui.analysis.unverified import unverified_without_gold
 from sampler.store.folder import ResultsFolder
 from sampler.store.schema import FORMAT, Manifest
 from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS
@@ -115,6 +116,8 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
             "samples": total,
             "verified": verified,
             "unverified": total - verified,
+            # of those, samples of questions without a gold: verify cannot grade them
+            "unverified_without_gold": unverified_without_gold(counts, questions),
             # verdicts leash did not compute: source verdicts trusted at import
             "trusted_source_verdicts": trusted,
         },

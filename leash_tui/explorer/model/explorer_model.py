@@ -209,6 +209,11 @@ class ExplorerModel:
             self._tag_codes = None
         return changed
 
+    @property
+    def has_notes(self) -> bool:
+        """Whether a question of this pair carries a note (``*`` in the tag column)."""
+        return any(e.note for e in self.journal.tags_for_pair(self.base, self.target).values())
+
     def _tags(self) -> np.ndarray:
         """Per pair row: -1 untagged, else the tag's position in TAGS (len(TAGS) = note only)."""
         if self._tag_codes is None:
@@ -363,8 +368,10 @@ class ExplorerModel:
         return self.fragile_filter
 
     def cycle_sort(self) -> str:
-        keys = [k for k, _ in SORTS]
-        self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
+        """The next sort; the loss-step sort only when the target is part of a series."""
+        keys = [k for k, _ in SORTS if k != "lost" or self.series() is not None]
+        at = keys.index(self.sort) if self.sort in keys else -1
+        self.sort = keys[(at + 1) % len(keys)]
         self.refresh_view()
         return self.sort
 
@@ -419,10 +426,16 @@ class ExplorerModel:
             mask &= fragile_mask(pair.c_base) | fragile_mask(pair.c_target)
         if self.search:
             needle = self.search
+            ids = pair.table.column("question_id")
             hit = pc.or_(
                 pc.fill_null(pc.match_substring(pair.problem, needle, ignore_case=True), False),
-                pc.match_substring(pair.table.column("question_id"), needle, ignore_case=True),
+                pc.match_substring(ids, needle, ignore_case=True),
             )
+            if "/" in needle:  # benchmark/id, the form warnings and witnesses print
+                named = pc.binary_join_element_wise(
+                    pair.table.column("benchmark").cast(pa.string()), ids.cast(pa.string()), "/"
+                )
+                hit = pc.or_(hit, pc.match_substring(named, needle, ignore_case=True))
             mask &= hit.to_numpy(zero_copy_only=False)
         rows = np.flatnonzero(mask)
         self.view = rows[self._order(rows)]
