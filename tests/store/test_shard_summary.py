@@ -148,8 +148,8 @@ def test_an_oversized_summary_is_left_out_and_the_shard_scanned(tmp_path, monkey
     assert (row["n"], row["n_correct"], row["n_incorrect"]) == (3, 1, 2)
 
 
-def test_the_explorer_opens_with_entropies_from_footers_alone(tmp_path, monkeypatch):
-    from leash_tui.explorer.model.explorer_model import open_counts
+def test_the_explorer_opens_on_counts_and_gets_entropies_from_footers_alone(tmp_path, monkeypatch):
+    from leash_tui.explorer.model.explorer_model import load_answer_stats, open_counts
 
     spec = {("alg", "1"): {"base": "C I7 I7 N", "rlvr": "C C I8 ?"}}
     entropy = {("alg", "1", "base"): [0.5, 1.0, 1.5, 2.0]}
@@ -157,8 +157,9 @@ def test_the_explorer_opens_with_entropies_from_footers_alone(tmp_path, monkeypa
     with pytest.MonkeyPatch.context() as mp:
         _block_row_reads(mp)
         counts, stats = open_counts(ResultsFolder.open(root))
-    assert counts.column("n").to_pylist() == [4, 4]
-    assert stats is not None
+        assert counts.column("n").to_pylist() == [4, 4]
+        assert stats is None  # answer statistics come after the first paint
+        stats = load_answer_stats(ResultsFolder.open(root))
     base = next(r for r in stats.to_pylist() if r["model"] == "base")
     assert (base["token_entropy_sum"], base["token_entropy_n"]) == (5.0, 4)
     assert base["answer_classes"] == 3  # correct, "7", no answer

@@ -44,7 +44,6 @@ from leash_tui.explorer.model.question_detail import QuestionDetail, load_questi
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TAGS, TriageEntry, TriageJournal
-from sampler.store.shards.key_stats import counts_table
 
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
@@ -65,12 +64,9 @@ SERIES_PLOT_RATES = SERIES_RATES
 
 
 def open_counts(results: ResultsFolder) -> tuple[pa.Table, pa.Table | None]:
-    """Verdict counts, and per-question answer statistics when the store's statistics cache
-    of this folder is current or every shard carries a footer summary (else None: the
-    caller computes them after the first paint, as they need a pass over every answer)."""
-    stats = results.key_stats(scan=False)
-    if stats is not None:
-        return counts_table(stats), answer_stats_table(stats)
+    """Verdict counts for the first paint; answer statistics None: the caller computes them
+    after the first paint (``load_answer_stats``), as their cost grows with the variety of
+    the answers (1,000 distinct per question: seconds) while the counts' does not."""
     return results.verdict_counts(), None
 
 
