@@ -17,7 +17,10 @@ Timings include Textual's headless driver and Pilot; the machine's other load sh
 in them, so compare the ratios printed in the same run.
 
 Goals (issue 5): first paint < 1 s at 10 M samples, switch < 100 ms, RSS < 500 MB.
-Run: ``python bench/explore_speed.py [--sizes 100000,1000000,10000000] [--keep DIR]``.
+``--distinct-answers 1000`` gives each question and model up to 1,000 distinct answers
+(as varied as a base model's) instead of 5.
+Run: ``python bench/explore_speed.py [--sizes 100000,1000000,10000000] [--distinct-answers 5]
+[--keep DIR]``.
 """
 
 from __future__ import annotations
@@ -168,15 +171,15 @@ def child(mode: str, folder: Path, cache: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def bench_size(n: int, workdir: Path) -> dict:
+def bench_size(n: int, workdir: Path, distinct_answers: int = 5) -> dict:
     sys.path.insert(0, str(ROOT))
     from bench.synthetic_folder import write_synthetic_folder
 
-    folder = workdir / f"samples-{n}"
+    folder = workdir / f"samples-{n}-{distinct_answers}"
     generate_s = 0.0
     if not (folder / "manifest.json").exists():
         start = time.perf_counter()
-        write_synthetic_folder(folder, n)
+        write_synthetic_folder(folder, n, distinct_answers=distinct_answers)
         generate_s = time.perf_counter() - start
     cache = workdir / f"cache-{n}"
     shutil.rmtree(cache, ignore_errors=True)
@@ -226,6 +229,9 @@ def report(results: list[dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000,10000000")
+    parser.add_argument(
+        "--distinct-answers", type=int, default=5, help="distinct answers per question (max)"
+    )
     parser.add_argument("--keep", type=Path, help="Folder for the synthetic data (kept).")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help="Also write the numbers to this file.")
@@ -246,7 +252,7 @@ def main() -> None:
     results = []
     try:
         for n in (int(s) for s in args.sizes.split(",")):
-            results.append(bench_size(n, workdir))
+            results.append(bench_size(n, workdir, args.distinct_answers))
             print(json.dumps(results[-1]), flush=True)
     finally:
         if args.keep is None:

@@ -28,9 +28,16 @@ SHARD_ROWS = 2_000_000
 
 
 def write_synthetic_folder(
-    root: Path, n_samples: int, samples_per_question: int = 256, seed: int = 0
+    root: Path,
+    n_samples: int,
+    samples_per_question: int = 256,
+    seed: int = 0,
+    distinct_answers: int = 5,
 ) -> int:
-    """Write about ``n_samples`` samples (3 models, 2 benchmarks); return the real count."""
+    """Write about ``n_samples`` samples (3 models, 2 benchmarks); return the real count.
+
+    A wrong answer is one of ``distinct_answers - 1`` values per question (5: answers as
+    concentrated as an RLVR model's; 1000: as varied as a base model's)."""
     rng = np.random.default_rng(seed)
     per_q = samples_per_question * len(MODELS)
     n_questions = max(2, n_samples // per_q)
@@ -75,7 +82,8 @@ def write_synthetic_folder(
         model_of_row = np.tile(np.repeat(np.arange(len(MODELS)), samples_per_question), q.size)
         sample = np.tile(np.arange(samples_per_question, dtype=np.int32), q.size * len(MODELS))
         correct = rng.random(rows) < rates[q_of_row, model_of_row]
-        wrong = (gold[q_of_row] + rng.integers(1, 5, rows)) % 1000
+        spread = rng.integers(1, max(2, distinct_answers), rows)
+        wrong = gold[q_of_row] + spread  # never the gold
         answer_int = np.where(correct, gold[q_of_row], wrong)
         answer = pc.cast(pa.array(answer_int), pa.string())
         text = pc.binary_join_element_wise(

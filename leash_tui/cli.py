@@ -76,6 +76,26 @@ class LazyGroup(click.Group):
         entry = SUBCOMMANDS.get(cmd_name)
         if entry is None:
             return None
+        return self._load(entry)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """A mistyped command gets the closest names: ``leash reprot`` -> did you mean report?"""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in SUBCOMMANDS:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(SUBCOMMANDS), n=3, cutoff=0.6)
+            if close:
+                from leash_tui.safe_text import one_line
+
+                hint = " or ".join(close)
+                ctx.fail(f"No such command {one_line(name, 40)!r}. Did you mean {hint}?")
+        return super().resolve_command(ctx, args)
+
+    @staticmethod
+    def _load(entry: tuple[str, str]) -> click.Command:
         module_name, attr = entry[0].split(":")
         return getattr(importlib.import_module(module_name), attr)
 

@@ -36,6 +36,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sampler.store.question_order import natural_key
+
 #: A support claim resting on this many accepted samples or fewer is fragile by default.
 DEFAULT_MAX_SAMPLES = 2
 
@@ -225,7 +227,15 @@ def build_claims(
                 witnesses=witnesses,
             )
         )
-    claims.sort(key=lambda c: (not c.suspicious, c.n_correct, c.benchmark, c.question_id, c.model))
+    claims.sort(
+        key=lambda c: (
+            not c.suspicious,
+            c.n_correct,
+            c.benchmark,
+            natural_key(c.question_id),
+            c.model,
+        )
+    )
     return claims
 
 

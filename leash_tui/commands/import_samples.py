@@ -123,9 +123,10 @@ def import_(
         trust_verdicts=trust_verdicts,
         gold_from=gold_from,
     )
-    console = Console(stderr=True, highlight=False)
+    warnings = Console(stderr=True, highlight=False, markup=False)
     for warning in summary.warnings:
-        console.print(Text("warning: ", style="bold") + Text(visible(warning)), soft_wrap=True)
+        warnings.print(Text("warning: ", style="bold") + Text(visible(warning)), soft_wrap=True)
+    console = Console(highlight=False, markup=False)  # the summary is the command's output
     verb = "created" if summary.created else "extended"
     console.print(
         f"{verb} {one_line(str(output))}: {summary.samples:,} samples from {summary.files:,}"

@@ -22,7 +22,7 @@ LEFT = "left"
 def _sampling_text(sampling: dict[str, Any]) -> str:
     if not sampling:
         return "–"
-    return ", ".join(f"{k}={one_line(str(v), 40)}" for k, v in sampling.items())
+    return ", ".join(f"{k}={one_line(str(v), 4096)}" for k, v in sampling.items())
 
 
 def _table(title: str, *columns: FitColumn) -> FitTable:
@@ -63,7 +63,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
         models.add_row(
             Text(one_line(m["name"])),
             Text(m["role"]),
-            Text(one_line(m["source"] or "–", 50)),
+            Text(one_line(m["source"] or "–", 4096)),
             Text(_sampling_text(m["sampling"])),
         )
     print_fitted(console, models)
@@ -82,7 +82,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             Text(one_line(b["domain"])),
             Text(one_line(b["verifier"])),
             f"{b['questions']:,}",
-            Text(one_line(b["source"] or "–", 60)),
+            Text(one_line(b["source"] or "–", 4096)),
         )
     print_fitted(console, benches)
     render_gold_sources(info.get("gold_sources", []), console)
@@ -167,7 +167,7 @@ def render_gold_sources(rows: list[dict[str, Any]], console: Console) -> None:
     for row in rows:
         table.add_row(
             Text(one_line(row["benchmark"])),
-            Text(one_line(row["source"], 60)),
+            Text(one_line(row["source"], 4096)),
             f"{row['questions']:,}",
         )
     print_fitted(console, table)

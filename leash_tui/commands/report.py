@@ -182,9 +182,8 @@ def report(
         from leash_tui.report.model_table import build_model_report, render_model_report
 
         one = build_model_report(data, alone, k=k, curves=curves)
-        for note in one.notes:
-            click.echo(f"note: {_visible(note)}", err=True)
         _emit(render_model_report(one, fmt), output)
+        print_notes(one.notes)
         return
     built = build_report(
         data,
@@ -202,18 +201,18 @@ def report(
         forecast=forecast,
         threshold_curve=threshold_curve,
     )
-    for note in built.notes:
-        click.echo(f"note: {_visible(note)}", err=True)
     if fmt == "table" and output is None:
         from leash_tui.report.render import print_table, table_console
 
         stream = sys.stdout  # click.get_text_stream is deprecated (Click 9)
         # a terminal's width; a pipe gets the table's natural width (never cut)
         print_table(built, table_console(stream, None, color=stream.isatty()))
+        print_notes(built.notes)
         return
     from leash_tui.report.render import RENDERERS
 
     _emit(RENDERERS[fmt](built), output)
+    print_notes(built.notes)
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -236,6 +235,24 @@ def _budgets(value: str | None) -> tuple[int, ...]:
     if not ks or min(ks) < 1:
         raise click.BadParameter(f"{value!r}: every budget must be at least 1")
     return tuple(sorted(set(ks)))
+
+
+def print_notes(notes: list[str]) -> None:
+    """The report's notes on standard error, after the table: on a terminal wrapped at word
+    boundaries to its width (continuation lines indented), elsewhere one line each."""
+    import shutil
+    import textwrap
+
+    sys.stdout.flush()  # the table first, whichever stream each goes to
+    stream = sys.stderr
+    width = shutil.get_terminal_size().columns if stream.isatty() else 0
+    for note in notes:
+        line = f"note: {_visible(note)}"
+        if width > 20:
+            line = textwrap.fill(
+                line, width=width, subsequent_indent="      ", break_long_words=False
+            )
+        click.echo(line, err=True)
 
 
 def _visible(text: str) -> str:

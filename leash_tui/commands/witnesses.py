@@ -60,6 +60,13 @@ from leash_tui.commands.shared.options import output_option
     metavar="N",
     help="With --losses: rejected answer classes shown per lost question.",
 )
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Table: list every claim (default: the first 40, the ones to check first, and a"
+    " count of the rest; a file written with -o gets every claim).",
+)
 @output_option("File to write (atomically); default: standard output.", dir_okay=False)
 def witnesses(
     results: Path,
@@ -69,6 +76,7 @@ def witnesses(
     targets: tuple[str, ...],
     losses: bool,
     top: int,
+    show_all: bool,
     output: Path | None,
 ) -> None:
     """Show the accepted samples that fragile support claims in RESULTS rest on.
@@ -83,7 +91,13 @@ def witnesses(
 
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
     from leash_tui.report.fit import console_for
-    from leash_tui.report.witness_table import load_claims, print_claims, render_csv, render_json
+    from leash_tui.report.witness_table import (
+        SHOWN_CLAIMS,
+        load_claims,
+        print_claims,
+        render_csv,
+        render_json,
+    )
 
     skip_pandas_probe()
     if losses:
@@ -97,7 +111,7 @@ def witnesses(
         _, lost = load_losses(results, (*targets, *models), top)
         claims: list = lost
 
-        def show(console) -> None:
+        def show(console, limit: int | None) -> None:
             print_losses(lost, console)
 
         def render() -> str:
@@ -106,20 +120,20 @@ def witnesses(
         _, fragile = load_claims(results, max_samples, models, targets)
         claims = fragile
 
-        def show(console) -> None:
-            print_claims(fragile, max_samples, console)
+        def show(console, limit: int | None) -> None:
+            print_claims(fragile, max_samples, console, limit)
 
         def render() -> str:
             return render_json(fragile, max_samples) if fmt == "json" else render_csv(fragile)
 
     if fmt == "table" and output is None:
-        show(console_for(sys.stdout))
+        show(console_for(sys.stdout), None if show_all else SHOWN_CLAIMS)
         return
     if fmt == "table":
         import io
 
         buffer = io.StringIO()
-        show(console_for(buffer, color=False))
+        show(console_for(buffer, color=False), None)
         text = buffer.getvalue()
     else:
         text = render()

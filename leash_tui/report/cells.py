@@ -73,7 +73,7 @@ def series_cells(row: dict[str, Any], first: bool, arrow: str = " → ") -> list
     """A series row: the scope's label on its first step only, then step, model, counts."""
     return [
         row_label(row) if first else "",
-        f"{row['step']:,}",
+        str(row["step"]),  # a step is an id (1000, not 1,000)
         shown(row["target"]),
         *(c.cell(row, arrow) for c in SERIES),
     ]
@@ -96,7 +96,7 @@ def series_blocks(
 
 def series_curve_cells(row: dict[str, Any], point: dict[str, Any], first: bool) -> list[str]:
     cells = curve_cells(row, point)
-    return [cells[0] if first else "", f"{row['step']:,}", *cells[1:]]
+    return [cells[0] if first else "", str(row["step"]), *cells[1:]]
 
 
 def perplexity_cells(row: dict[str, Any], first: bool) -> list[str]:

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from leash_tui.report.all_models_table import MODEL_HEADERS, latex_note, model_rows
 from leash_tui.report.blocks import Block
 from leash_tui.report.build import Report, report_json
 from leash_tui.report.cells import (
@@ -210,6 +211,10 @@ def render_markdown(report: Report) -> str:
         if report.series_curves is not None:
             out += [f"### Budget curves per step, series {title}", ""]
             out += [*_md_table(SERIES_CURVE_HEADERS, curve_lines), ""]
+    models = model_rows(report)
+    if models:  # last: the paper's table: one row per model, over all questions
+        out += [f"## All models, overall (base {_md_escape(shown(report.base))})", ""]
+        out += [*_md_table(MODEL_HEADERS, [[_md_escape(c) for c in m] for m in models]), ""]
     return "\n".join(out)
 
 
@@ -261,8 +266,7 @@ def render_latex(report: Report) -> str:
         pairs = report.rows_of(target)
         rows = [r for r, _ in pairs]
         pair = rf"{latex_escape(shown(report.base))} $\to$ {latex_escape(shown(target))}"
-        eps = latex_escape(epsilon_note(rows, report.zeta)).replace("ε", r"$\varepsilon$")
-        eps = eps.replace("ζ", r"$\zeta$")
+        eps = latex_note(latex_escape(epsilon_note(rows, report.zeta)))
         columns = present(rows)
         lines = [(r["scope"], row_cells(r, columns=columns)) for r in rows]
         out += _latex_table(f"Support dynamics, {pair}. {eps}", headers(columns), lines)
@@ -300,6 +304,11 @@ def render_latex(report: Report) -> str:
         if report.series_curves is not None:
             caption = f"Budget curves per step, {title}."
             out += _latex_table(caption, SERIES_CURVE_HEADERS, curve_lines)
+    models = model_rows(report)
+    if models:  # last: the paper's table: one row per model, over all questions
+        base = latex_escape(shown(report.base))
+        caption = f"Support dynamics of every model over all questions, against {base}."
+        out += _latex_table(caption, MODEL_HEADERS, [(m[1], m) for m in models])
     return "\n".join(out)
 
 

@@ -167,17 +167,56 @@ def render_csv(claims: list[Claim]) -> str:
     return buffer.getvalue()
 
 
-def print_claims(claims: list[Claim], max_samples: int, console: Any) -> None:
-    """A table that fits the terminal: one line per witness, the claim's names on its first."""
-    from rich.text import Text
+#: Claims the table shows by default: the ones to check first (``--all`` shows every one).
+SHOWN_CLAIMS = 40
+#: Claims per table when every one is printed: pages stream, memory stays bounded.
+PAGE_CLAIMS = 500
 
-    from leash_tui.report.fit import FitColumn, FitTable, print_fitted
-    from leash_tui.safe_text import safe
+
+def print_claims(
+    claims: list[Claim], max_samples: int, console: Any, limit: int | None = SHOWN_CLAIMS
+) -> None:
+    """Tables that fit the terminal: one line per witness, the claim's names on its first.
+
+    ``limit`` claims are shown (the suspicious and the thinnest first, as ``claims`` is
+    sorted), then a count of the rest; ``None`` prints every claim, a page at a time.
+    """
+    from rich.text import Text
 
     if not claims:
         console.print(Text(f"No support claim rests on {max_samples} accepted sample(s) or fewer."))
         return
     suspicious = sum(c.suspicious for c in claims)
+    caption = (
+        f"{len(claims):,} claim(s); {suspicious:,} with an accepted answer that differs from"
+        " the gold beyond notation (check those first)"
+    )
+    shown = claims if limit is None else claims[:limit]
+    pages = [shown[i : i + PAGE_CLAIMS] for i in range(0, len(shown), PAGE_CLAIMS)]
+    for number, page in enumerate(pages):
+        last = number + 1 == len(pages)
+        _print_page(page, max_samples, console, caption if last else None, first=number == 0)
+    rest = claims[len(shown) :]
+    if rest:
+        hidden = sum(c.suspicious for c in rest)
+        console.print(
+            Text(
+                f"… and {len(rest):,} more claim(s) not shown ({hidden:,} of them with an answer"
+                " that differs from the gold): --all lists every one, --format csv or json"
+                " writes them for a spreadsheet or a script"
+            )
+        )
+
+
+def _print_page(
+    claims: list[Claim], max_samples: int, console: Any, caption: str | None, first: bool
+) -> None:
+    from rich.text import Text
+
+    from leash_tui.report.fit import FitColumn, FitTable, print_fitted
+    from leash_tui.safe_text import safe
+
+    title = f"support claims resting on ≤ {max_samples} accepted samples"
     table = FitTable(
         [
             FitColumn("benchmark", justify="left", key=True),
@@ -191,11 +230,8 @@ def print_claims(claims: list[Claim], max_samples: int, console: Any) -> None:
             FitColumn("×", group=2),
             FitColumn("differs", justify="left", group=2),
         ],
-        title=Text(f"support claims resting on ≤ {max_samples} accepted samples", style="bold"),
-        caption=Text(
-            f"{len(claims)} claim(s); {suspicious} with an accepted answer that differs from"
-            " the gold beyond notation (check those first)"
-        ),
+        title=Text(title, style="bold") if first else None,
+        caption=Text(caption) if caption else None,
     )
     for c in claims:
         for i, w in enumerate(c.witnesses):

@@ -411,7 +411,8 @@ class ImportSession:
                 "; evaluation outputs are numbered from sample 0 for each model, so import"
                 " all the files of a model in one run (or under another model name)"
                 if self.model_source != "import" and self.model_source != "jsonl"
-                else ""
+                else f"; importing the same file again? The folder already has it: import into"
+                f" a new folder (another -o), or remove {self.root} first"
             )
         )
 

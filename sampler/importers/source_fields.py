@@ -184,6 +184,24 @@ def find_input_files(path: Path, pattern: str, what: str) -> list[Path]:
     return files
 
 
+def skipped_folders(path: Path, files: list[Path], pattern: str, what: str) -> list[str]:
+    """One line per folder below ``path`` that holds files but none of ``files`` (a folder of
+    metrics files only, such as ``college_math/``): it is skipped, and said so."""
+    if not path.is_dir():
+        return []
+    used = {parent for f in files for parent in f.parents}
+    notes = []
+    for folder in sorted(p for p in path.rglob("*") if p.is_dir() and p not in used):
+        held = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
+        if held:
+            names = ", ".join(sorted(f.name for f in held)[:3])
+            notes.append(
+                f"{folder}: no {what} ({pattern}), skipped; it holds {len(held)} other"
+                f" file(s): {names}{' …' if len(held) > 3 else ''}"
+            )
+    return notes
+
+
 def read_harness_source(
     module: Any,
     session: ImportSession,
@@ -200,6 +218,7 @@ def read_harness_source(
     source_metric)``); ``--bench`` may name one benchmark only.
     """
     files = find_input_files(path, module.FILE_PATTERN, module.FILES_ARE)
+    session.summary.warnings += skipped_folders(path, files, module.FILE_PATTERN, module.FILES_ARE)
     refuse_mixed_bench(bench, path, {str(module.task_of(f)) for f in files})
     refuse_mixed_runs(path, {f: bench or str(module.task_of(f)) for f in files})
     for file in files:

@@ -268,3 +268,31 @@ def test_explorer_series_plot_opens_on_P_and_is_refused_without_a_series(folder,
             assert type(app.screen).__name__ == "MainScreen"
 
     run()
+
+
+def test_the_loss_step_sort_is_offered_only_with_a_series(folder, tmp_path):
+    plain = build_folder(tmp_path / "plain", {("alg", "1"): {"base": "C", "rlvr": "I"}})
+    model = _explorer_model(plain, "rlvr")
+    seen = {model.cycle_sort() for _ in range(12)}
+    assert "lost" not in seen and {"support", "p", "id"} <= seen
+    with_series = _explorer_model(folder, "rl@300")
+    assert "lost" in {with_series.cycle_sort() for _ in range(12)}
+
+
+def test_series_plot_range_fits_the_values_and_prints_them():
+    from leash_tui.explorer.screens.series_screen import value_lines, y_range
+
+    rows = [
+        {"step": 0, "SRR": 1.0, "NDR": 0.0, "NSCR": 0.0},
+        {"step": 1000, "SRR": 0.929, "NDR": 0.0, "NSCR": None},
+        {"step": 2000, "SRR": 0.964, "NDR": 0.01, "NSCR": -0.05},
+    ]
+    low, high = y_range(rows)
+    assert -0.2 < low < -0.05 and 1.0 <= high <= 1.0  # the values' span, within -1..1
+    narrow = y_range([{"step": 0, "SRR": 0.929, "NDR": None, "NSCR": None},
+                      {"step": 1, "SRR": 0.964, "NDR": None, "NSCR": None}])  # fmt: skip
+    assert 0.9 < narrow[0] < 0.929 and 0.964 < narrow[1] < 1.0  # not a flat line at 1.00
+    lines = value_lines(rows).splitlines()
+    assert lines[0].split() == ["step", "0", "1000", "2000"]  # no thousands separators
+    by_rate = {line.split()[0]: line for line in lines[1:]}
+    assert "0.929" in by_rate["SRR"] and "–" in by_rate["NSCR"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -163,6 +164,32 @@ def test_witnesses_compare_the_text_the_model_wrote_not_sympy_forms(tmp_path):
     assert witness["answer"] == "\\frac{2}{3}" and witness["normal_form"] == "2/3"
     assert witness["differs"] is None and witness["rule"] == "box"
     assert claim["suspicious"] is False
+
+
+@pytest.fixture
+def many_claims(tmp_path):
+    """45 questions whose target rests on one accepted sample; ids 1..45 (natural order)."""
+    spec = {("b", str(q)): {"base": "C C", "rlvr": "I1 C"} for q in range(1, 46)}
+    return build_folder(tmp_path / "many", spec)
+
+
+def test_witnesses_table_shows_the_first_claims_and_counts_the_rest(many_claims):
+    from leash_tui.report.witness_table import SHOWN_CLAIMS
+
+    out = run("witnesses", str(many_claims), "--max-samples", "1")
+    ids = re.findall(r"^\s*b\s+(\d+)\s", out, flags=re.M)
+    assert ids == [str(q) for q in range(1, SHOWN_CLAIMS + 1)]  # 1, 2, …, 10 (not 1, 10, 11)
+    assert f"and {45 - SHOWN_CLAIMS:,} more claim(s) not shown" in " ".join(out.split())
+    every = run("witnesses", str(many_claims), "--max-samples", "1", "--all")
+    assert re.findall(r"^\s*b\s+(\d+)\s", every, flags=re.M) == [str(q) for q in range(1, 46)]
+    assert "more claim(s) not shown" not in every
+
+
+def test_witnesses_json_lists_ids_in_natural_order(many_claims):
+    payload = json.loads(
+        run("witnesses", str(many_claims), "--format", "json", "--max-samples", "1")
+    )
+    assert [c["question_id"] for c in payload["claims"]] == [str(q) for q in range(1, 46)]
 
 
 def test_a_folder_without_fragile_claims_says_so(tmp_path):

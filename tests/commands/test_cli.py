@@ -181,3 +181,30 @@ def test_demo_says_how_to_reopen_after_the_explorer_quits(tmp_path, monkeypatch)
     assert result.exit_code == 0, result.output
     assert opened == [folder]
     assert result.output.rstrip().endswith(f"reopen it with: leash explore '{folder}'")
+
+
+def test_import_prints_its_summary_on_stdout(tmp_path):
+    records = [
+        {
+            "benchmark": "toy",
+            "question_id": "1",
+            "model": "base",
+            "sample": 0,
+            "text": "\\boxed{1}",
+        },
+        {"benchmark": "toy", "question_id": "1", "model": "rl", "sample": 0, "text": "\\boxed{2}"},
+    ]
+    src = write_jsonl(tmp_path / "s.jsonl", records)
+    result = CliRunner().invoke(
+        cli, ["import", str(src), "--base", "base", "-o", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "created" in result.stdout and "2 samples" in result.stdout
+    assert "next: leash verify" in result.stdout
+
+
+def test_a_mistyped_command_gets_the_closest_names():
+    result = CliRunner().invoke(cli, ["reprot"])
+    assert result.exit_code == 2
+    assert "Did you mean report" in result.output
+    assert "Did you mean" not in CliRunner().invoke(cli, ["zzzz"]).output

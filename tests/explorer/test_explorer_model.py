@@ -61,6 +61,14 @@ def test_unverified_and_textless_questions(tmp_path: Path) -> None:
     assert len(detail.base) == 2 and len(detail.target) == 2
 
 
+def test_a_question_loads_without_texts_and_reads_the_shown_one(tmp_path: Path) -> None:
+    model = ExplorerModel(ResultsFolder.open(_folder(tmp_path / "r")))
+    detail = model.load_question(model.row(0))  # question 2
+    assert "text" not in detail.base.samples.column_names  # texts are read by row
+    assert [detail.target.sample(p)["text"] for p in (1, 0, 1)] == ["2t1", "2t0", "2t1"]
+    assert detail.base.sample(0)["answer"] == "1" and detail.base.sample(0)["text"] == "2b0"
+
+
 @sync
 async def test_the_screens_show_an_unverified_question(tmp_path: Path) -> None:
     app = open_app(_folder(tmp_path / "r"))

@@ -130,3 +130,61 @@ def test_budget_plot(snap_compare, fixture_folder: Path, size, theme) -> None:
 def test_disagreement_view(snap_compare, disagreement_folder: Path, size, theme) -> None:
     app = open_app(disagreement_folder)
     assert snap_compare(app, terminal_size=size, run_before=disagreements_open)
+
+
+@pytest.fixture(scope="module")
+def series_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.analysis.test_series import SPEC, TARGETS
+
+    root = tmp_path_factory.mktemp("snapshots-series") / "r"
+    return build_folder(root, SPEC, targets=TARGETS)
+
+
+@pytest.fixture(scope="module")
+def long_problem_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One question whose problem is far longer than its box (the gold must stay in view)."""
+    from tests.support.folder_builders import sample_rows, write_folder
+
+    root = tmp_path_factory.mktemp("snapshots-long") / "r"
+    problem = " ".join(f"clause {i} of a long olympiad problem." for i in range(60))
+    row = {"benchmark": "olympiadbench", "question_id": "334", "problem": problem, "gold": "42"}
+    rows = sample_rows("olympiadbench", "334", "base", "C I1 I1")
+    rows += sample_rows("olympiadbench", "334", "rlvr", "I1 I1 I1")
+    write_folder(root, [row], [rows], models=["base", "rlvr"])
+    return root
+
+
+async def series_open(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("P")
+    await pilot.pause(0.3)
+
+
+async def summary_second_page(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("tab", "right")
+    await pilot.pause(0.2)
+
+
+async def long_question_open(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("enter")
+    await wait_loaded(pilot, pilot.app.screen)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_series_plot(snap_compare, series_folder: Path, size, theme) -> None:
+    app = open_app(series_folder, target="rl@300")
+    assert snap_compare(app, terminal_size=size, run_before=series_open)
+
+
+def test_summary_columns_second_page_at_80x24(snap_compare, fixture_folder: Path, theme) -> None:
+    app = open_app(fixture_folder)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=summary_second_page)
+
+
+def test_long_problem_keeps_the_gold_at_80x24(
+    snap_compare, long_problem_folder: Path, theme
+) -> None:
+    app = open_app(long_problem_folder)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=long_question_open)

@@ -530,3 +530,15 @@ def test_the_import_command_offers_exactly_the_importer_table():
     assert list(choices) == list(FORMATS)
     result = CliRunner().invoke(cli, ["import", "--help"], terminal_width=200)
     assert "|".join(FORMATS) in result.output
+
+
+def test_a_folder_of_metrics_files_only_is_skipped_with_a_note(tmp_path):
+    out = tmp_path / "out"
+    write_qwen_eval(out, "aime24", [["2"]])
+    metrics = out / "college_math"
+    metrics.mkdir()
+    (metrics / "test_qwen25-math-cot_-1_seed0_t0.6_s0_e-1_metrics.json").write_text("{}")
+    summary = import_samples("qwen-eval", [Source("base", out)], tmp_path / "res", base="base")
+    (note,) = [w for w in summary.warnings if "college_math" in w]
+    assert "skipped" in note and "_metrics.json" in note
+    assert not [w for w in summary.warnings if "aime24" in w]

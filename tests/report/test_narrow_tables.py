@@ -106,3 +106,25 @@ def test_info_fits_the_width_with_every_name_and_count(folder, width):
         assert name in text
     for entry in description["samples"]:
         assert f"{entry['n_correct']:,}" in text and f"{entry['n']:,}" in text
+
+
+def test_info_to_a_pipe_shows_long_sources_and_sampling_whole(folder):
+    import json
+
+    manifest = json.loads((folder / "manifest.json").read_text())
+    source = "qwen-eval: /data/evals/prime-qwen-eval-run-2025-07-14/outputs/" + "x" * 60
+    manifest["models"][0]["source"] = source
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    result = CliRunner().invoke(cli, ["info", str(folder)])  # not a terminal: a pipe
+    assert result.exit_code == 0, result.output
+    assert source in result.output and "…" not in result.output
+
+
+def test_report_notes_come_after_the_table(tmp_path):
+    spec = {("b", "1"): {"base": "C I", "rlvr": "C ?"}, ("b", "2"): {"base": "C", "rlvr": "I"}}
+    root = build_folder(tmp_path / "notes", spec)
+    result = CliRunner().invoke(cli, ["report", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "not verified yet" in result.stderr and "note:" not in result.stdout
+    output = result.output  # both streams, in the order written
+    assert output.index(" SRR ") < output.index("note:")

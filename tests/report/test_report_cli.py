@@ -116,9 +116,35 @@ def test_markdown_and_latex(folder):
     assert "**overall**" in md.stdout
     tex = run(folder, "--format", "latex")
     assert tex.exit_code == 0
-    assert tex.stdout.count(r"\begin{tabular}") == 2
+    assert tex.stdout.count(r"\begin{tabular}") == 3  # one per target, then all models
     assert r"minerva\_math" in tex.stdout and "minerva_math" not in tex.stdout
     assert r"\toprule" in tex.stdout and r"$\to$" in tex.stdout
+
+
+def test_markdown_and_latex_give_one_row_per_model_over_all_questions(folder):
+    rows = {r["target"]: r for r in report_json(folder)["rows"] if r["scope"] == "overall"}
+    md = run(folder, "--format", "markdown").stdout
+    table = md.split("## All models, overall")[1].split("\n\n")[1].splitlines()
+    assert table[0].startswith("| model | role | k | N | pass@1 | pass@k | P | E | S | O |")
+    cells = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in table[2:]}
+    assert set(cells) == {"base", "rlvr", "rl2"}
+    assert cells["base"][1] == "base" and cells["rl2"][1] == "target"
+    assert cells["base"][4] == f"{rows['rlvr']['pass@1']['base']:.3f}"
+    for target in ("rlvr", "rl2"):
+        assert cells[target][4] == f"{rows[target]['pass@1']['target']:.3f}"
+        assert cells[target][6:10] == [str(rows[target][c]) for c in "PESO"]
+    tex = run(folder, "--format", "latex").stdout
+    assert r"base & base &" in tex and r"rl2 & target &" in tex
+
+
+def test_latex_captions_keep_formulas_in_math_mode(folder):
+    tex = run(folder, "--format", "latex").stdout
+    captions = [line for line in tex.splitlines() if line.startswith(r"\caption")]
+    note = next(c for c in captions if "never seen" in c)
+    assert r"$\varepsilon = -\ln \zeta / k$" in note and r"($\zeta = 0.05$)" in note
+    assert "ε" not in tex and "ζ" not in tex
+    for caption in captions:
+        assert caption.replace(r"\$", "").count("$") % 2 == 0, caption
 
 
 def test_output_file_is_written_and_matches_stdout(folder, tmp_path):

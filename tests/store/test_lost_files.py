@@ -33,6 +33,7 @@ def test_a_deleted_shard_is_named_by_info_report_export_and_verify(tmp_path: Pat
         assert run.returncode == 0, (args, run.stderr)
         said = " ".join((run.stdout + run.stderr).split())  # rich wraps long lines
         assert "2 question(s) of questions.parquet have no samples of base" in said, args
+        assert "a shard deleted?" in said, args
         assert "toy/1, toy/3" in said or "toy/2, toy/4" in said, args
         assert "Traceback" not in said
 
@@ -43,3 +44,27 @@ def test_a_deleted_questions_table_is_noted(tmp_path: Path) -> None:
     run = _leash("report", str(root))
     assert run.returncode == 0, run.stderr
     assert "4 question(s) have samples but no row in questions.parquet" in run.stderr
+
+
+def test_a_model_never_run_on_a_benchmark_is_said_so_not_a_lost_shard(tmp_path: Path) -> None:
+    from sampler.store.folder import ResultsFolder
+    from sampler.store.shards.coverage import coverage_notes
+
+    spec = {("toy", str(q)): {"base": "C", "rlvr": "I"} for q in (4, 29, 100)}
+    spec |= {("extra", str(q)): {"base": "C"} for q in (1, 2)}  # rlvr never run on extra
+    root = build_folder(tmp_path / "r", spec)
+    results = ResultsFolder.open(root)
+    notes = coverage_notes(results.manifest, results.questions, results.verdict_counts())
+    assert notes == ["rlvr was never run on extra (2 question(s) without its samples)"]
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    (shard,) = (root / SAMPLES_DIR).glob("part-*.parquet")  # lose rlvr's rows of toy/29
+    table = pq.read_table(shard)
+    keep = pc.invert(
+        pc.and_(pc.equal(table["question_id"], "29"), pc.equal(table["model"], "rlvr"))
+    )
+    pq.write_table(table.filter(keep), shard)
+    results = ResultsFolder.open(root)
+    notes = coverage_notes(results.manifest, results.questions, results.verdict_counts())
+    assert any("have no samples of rlvr although" in n and "toy/29" in n for n in notes)

@@ -148,8 +148,8 @@ def test_an_oversized_summary_is_left_out_and_the_shard_scanned(tmp_path, monkey
     assert (row["n"], row["n_correct"], row["n_incorrect"]) == (3, 1, 2)
 
 
-def test_the_explorer_opens_with_entropies_from_footers_alone(tmp_path, monkeypatch):
-    from leash_tui.explorer.model.explorer_model import open_counts
+def test_the_explorer_opens_on_counts_and_gets_entropies_from_footers_alone(tmp_path, monkeypatch):
+    from leash_tui.explorer.model.explorer_model import load_answer_stats, open_counts
 
     spec = {("alg", "1"): {"base": "C I7 I7 N", "rlvr": "C C I8 ?"}}
     entropy = {("alg", "1", "base"): [0.5, 1.0, 1.5, 2.0]}
@@ -157,8 +157,9 @@ def test_the_explorer_opens_with_entropies_from_footers_alone(tmp_path, monkeypa
     with pytest.MonkeyPatch.context() as mp:
         _block_row_reads(mp)
         counts, stats = open_counts(ResultsFolder.open(root))
-    assert counts.column("n").to_pylist() == [4, 4]
-    assert stats is not None
+        assert counts.column("n").to_pylist() == [4, 4]
+        assert stats is None  # answer statistics come after the first paint
+        stats = load_answer_stats(ResultsFolder.open(root))
     base = next(r for r in stats.to_pylist() if r["model"] == "base")
     assert (base["token_entropy_sum"], base["token_entropy_n"]) == (5.0, 4)
     assert base["answer_classes"] == 3  # correct, "7", no answer
@@ -193,3 +194,34 @@ def test_a_summary_of_an_older_version_is_ignored_and_the_shard_scanned(tmp_path
         pytest.approx(-(1 / 3) * math.log(1 / 3) - (2 / 3) * math.log(2 / 3)),
         pytest.approx(-(1 / 3) * math.log(1 / 3) - (2 / 3) * math.log(2 / 3)),
     ]
+
+
+def test_answer_classes_merge_across_parts_as_one_scan_counts_them():
+    """A question whose samples sit in two shards: its classes are summed; the others kept."""
+    from sampler.store.shards.key_stats import chunk_stats, merge_stats
+
+    def rows(question, answers, first=0):
+        return pa.table(
+            {
+                "benchmark": ["b"] * len(answers),
+                "question_id": [question] * len(answers),
+                "model": ["m"] * len(answers),
+                "sample": list(range(first, first + len(answers))),
+                "status": ["incorrect"] * len(answers),
+                "answer": answers,
+            }
+        )
+
+    one = pa.concat_tables([rows("1", ["7", "8", "7"]), rows("2", ["5"])])
+    two = pa.concat_tables([rows("1", ["8", "9"], first=3), rows("3", ["4", "4"])])
+    merged = merge_stats([chunk_stats(one), chunk_stats(two)])
+    whole = chunk_stats(pa.concat_tables([one, two]).sort_by("question_id"))
+
+    def counted(stats):
+        keys = stats.keys.column("question_id").to_pylist()
+        classes = stats.classes.to_pylist()
+        return sorted((keys[c["group"]], c["kind"], c["answer"], c["count"]) for c in classes)
+
+    assert counted(merged) == counted(whole)
+    by_answer = {(q, a): n for q, _, a, n in counted(merged)}
+    assert by_answer[("1", "8")] == 2 and by_answer[("1", "7")] == 2 and by_answer[("3", "4")] == 2

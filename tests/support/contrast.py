@@ -61,7 +61,7 @@ def low_contrast(
                 fg = tuple((f + b) // 2 for f, b in zip(fg, bg, strict=True))  # type: ignore[assignment]
             ratio = contrast(fg, bg)
             if _graphic(text):
-                if text.strip("─│╭╮╯╰┌┐└┘▁▏▕▔▉ ") and ratio < graphics:
+                if text.strip("─│╭╮╯╰┌┐└┘▁▏▕▔▉▄▀ ") and ratio < graphics:
                     bad.append((text.strip(), round(ratio, 2)))
             elif ratio < minimum:
                 bad.append((text.strip(), round(ratio, 2)))

@@ -150,6 +150,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "0", "clear_filters", "main", "Clear all filters and the search", footer="clear", rank=7
     ),
+    Command("escape", "clear_search", "main", "Clear the search (in the list or the box)"),
     Command("t", "cycle_tag_filter", "main", "Cycle the tag filter (tagged, untagged, each tag)"),
     Command(
         "p", "budget", "main", "Budget plot: pass@k and P/E/S/O against k", footer="plot", rank=10

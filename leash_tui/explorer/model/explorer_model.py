@@ -44,7 +44,6 @@ from leash_tui.explorer.model.question_detail import QuestionDetail, load_questi
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TAGS, TriageEntry, TriageJournal
-from sampler.store.shards.key_stats import counts_table
 
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
@@ -65,12 +64,9 @@ SERIES_PLOT_RATES = SERIES_RATES
 
 
 def open_counts(results: ResultsFolder) -> tuple[pa.Table, pa.Table | None]:
-    """Verdict counts, and per-question answer statistics when the store's statistics cache
-    of this folder is current or every shard carries a footer summary (else None: the
-    caller computes them after the first paint, as they need a pass over every answer)."""
-    stats = results.key_stats(scan=False)
-    if stats is not None:
-        return counts_table(stats), answer_stats_table(stats)
+    """Verdict counts for the first paint; answer statistics None: the caller computes them
+    after the first paint (``load_answer_stats``), as their cost grows with the variety of
+    the answers (1,000 distinct per question: seconds) while the counts' does not."""
     return results.verdict_counts(), None
 
 
@@ -210,6 +206,11 @@ class ExplorerModel:
         if changed:
             self._tag_codes = None
         return changed
+
+    @property
+    def has_notes(self) -> bool:
+        """Whether a question of this pair carries a note (``*`` in the tag column)."""
+        return any(e.note for e in self.journal.tags_for_pair(self.base, self.target).values())
 
     def _tags(self) -> np.ndarray:
         """Per pair row: -1 untagged, else the tag's position in TAGS (len(TAGS) = note only)."""
@@ -365,8 +366,10 @@ class ExplorerModel:
         return self.fragile_filter
 
     def cycle_sort(self) -> str:
-        keys = [k for k, _ in SORTS]
-        self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
+        """The next sort; the loss-step sort only when the target is part of a series."""
+        keys = [k for k, _ in SORTS if k != "lost" or self.series() is not None]
+        at = keys.index(self.sort) if self.sort in keys else -1
+        self.sort = keys[(at + 1) % len(keys)]
         self.refresh_view()
         return self.sort
 
@@ -421,10 +424,16 @@ class ExplorerModel:
             mask &= fragile_mask(pair.c_base) | fragile_mask(pair.c_target)
         if self.search:
             needle = self.search
+            ids = pair.table.column("question_id")
             hit = pc.or_(
                 pc.fill_null(pc.match_substring(pair.problem, needle, ignore_case=True), False),
-                pc.match_substring(pair.table.column("question_id"), needle, ignore_case=True),
+                pc.match_substring(ids, needle, ignore_case=True),
             )
+            if "/" in needle:  # benchmark/id, the form warnings and witnesses print
+                named = pc.binary_join_element_wise(
+                    pair.table.column("benchmark").cast(pa.string()), ids.cast(pa.string()), "/"
+                )
+                hit = pc.or_(hit, pc.match_substring(named, needle, ignore_case=True))
             mask &= hit.to_numpy(zero_copy_only=False)
         rows = np.flatnonzero(mask)
         self.view = rows[self._order(rows)]

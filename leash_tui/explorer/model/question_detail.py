@@ -1,15 +1,18 @@
 """One question on view: both models' samples, their answer histograms, and reference traces.
 
-``load_question_detail`` is the explorer's only read of completion text: it reads the
-row groups that can hold the question (``ResultsFolder.question_samples``) and the
-question's rows of the perplexity table (``ResultsFolder.perplexity``), and runs in a
-worker thread. ``answer_span`` locates the final answer to highlight in a completion.
+``load_question_detail`` runs in a worker thread: it reads the question's samples
+without their texts (answers, statuses and other narrow columns of the row groups
+that can hold it, ``read_question_rows``) and the question's rows of the perplexity
+table (``ResultsFolder.perplexity``). A completion's text is read by row when its
+sample is shown (``SideSamples.sample``), so a question of 8,192 samples of 40 KB per
+model costs what its narrow columns cost. ``answer_span`` locates the final answer to highlight.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,14 +23,20 @@ from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
 from sampler.store.folder import ResultsFolder
+from sampler.store.shards.question_rows import (
+    LOCATION_COLUMNS,
+    WIDE_COLUMNS,
+    RowCursor,
+    read_question_rows,
+)
 
 if TYPE_CHECKING:
     from leash_tui.explorer.model.pair_view import QuestionRow
 
+#: Columns read for every sample of the question on view (the texts are read by row).
 SAMPLE_COLUMNS = (
     "model",
     "sample",
-    "text",
     "answer",
     "correct",
     "status",
@@ -35,11 +44,15 @@ SAMPLE_COLUMNS = (
     "n_tokens",
     "token_entropy",
     "score",
-    "verdict_detail",
     "answer_written",
     "answer_rule",
 )
 HISTOGRAM_ANSWERS = 5
+#: Samples whose texts a side keeps after showing them (stepping back is instant).
+TEXT_CACHE = 8
+#: Where each side opens (``SideSamples.default_position``): the base on a correct sample
+#: (what was lost), the target on its most common answer.
+OPEN_BASE_ON, OPEN_TARGET_ON = "correct", "common"
 
 
 @dataclass
@@ -47,17 +60,38 @@ class SideSamples:
     """One model's samples of the question on view, and its answer histogram."""
 
     model: str
-    samples: pa.Table  # SAMPLE_COLUMNS, sorted by sample
+    samples: pa.Table  # SAMPLE_COLUMNS and LOCATION_COLUMNS, sorted by sample
     histogram: list[tuple[str, int, bool]]  # most frequent answers first
     distinct_answers: int
     gold_share: float | None
     gold_rank: int | None
+    shards: tuple[Path, ...] = ()  # where the rows' ``_shard`` locations point
+    _texts: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _cursor: RowCursor | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return self.samples.num_rows
 
     def sample(self, position: int) -> dict[str, Any]:
-        return self.samples.slice(position, 1).to_pylist()[0]
+        """Sample ``position`` with its text and verdict detail (read now, by row)."""
+        row = self.samples.slice(position, 1).to_pylist()[0]
+        wide = self._texts.pop(position, None)
+        if wide is None:
+            where = [row[c] for c in LOCATION_COLUMNS]
+            if self.shards and None not in where:
+                path, group = self.shards[where[0]], where[1]
+                cursor = self._cursor
+                if cursor is None or (cursor.path, cursor.group) != (path, group):
+                    cursor = self._cursor = RowCursor(path, group)  # stepping on continues
+                wide = cursor.read(where[2])
+            else:
+                wide = dict.fromkeys(WIDE_COLUMNS)
+        self._texts[position] = wide  # most recent last
+        while len(self._texts) > TEXT_CACHE:
+            self._texts.pop(next(iter(self._texts)))
+        for name in LOCATION_COLUMNS:
+            row.pop(name, None)
+        return {**row, **wide}
 
     def correct_flags(self) -> np.ndarray:
         return pc.fill_null(self.samples.column("correct"), False).to_numpy(zero_copy_only=False)
@@ -123,14 +157,20 @@ def answer_span(text: str, answer: str | None) -> tuple[int, int] | None:
 def load_question_detail(
     results: ResultsFolder, row: QuestionRow, base: str, target: str
 ) -> QuestionDetail:
-    """One question's samples (only its row groups are read) and its reference traces."""
-    table = results.question_samples(row.benchmark, row.question_id, columns=list(SAMPLE_COLUMNS))
-    return QuestionDetail(
+    """One question's samples without their texts (only its row groups are read, only the
+    narrow columns) and its reference traces."""
+    rows = read_question_rows(results, row.benchmark, row.question_id, SAMPLE_COLUMNS)
+    detail = QuestionDetail(
         row=row,
-        base=side_samples(table, base),
-        target=side_samples(table, target),
+        base=side_samples(rows.table, base, rows.shards),
+        target=side_samples(rows.table, target, rows.shards),
         traces=question_traces(results, row, base, target),
     )
+    # the texts each side opens on, read here in the worker: the screen paints at once
+    for side, prefer in ((detail.base, OPEN_BASE_ON), (detail.target, OPEN_TARGET_ON)):
+        if len(side):
+            side.sample(side.default_position(prefer))
+    return detail
 
 
 def question_traces(
@@ -166,7 +206,7 @@ def question_traces(
     return out
 
 
-def side_samples(table: pa.Table, model: str) -> SideSamples:
+def side_samples(table: pa.Table, model: str, shards: tuple[Path, ...] = ()) -> SideSamples:
     """One model's samples of the question, with its answer histogram, share and rank."""
     mine = table.filter(pc.equal(table.column("model"), model))
     answers, correct = mine.column("answer"), pc.fill_null(mine.column("correct"), False)
@@ -181,4 +221,5 @@ def side_samples(table: pa.Table, model: str) -> SideSamples:
         distinct_answers=len(histogram),
         gold_share=None if share is None else float(share),
         gold_rank=rank,
+        shards=shards,
     )

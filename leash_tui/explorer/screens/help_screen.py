@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,22 +14,26 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from leash_tui.explorer.keys.commands import COMMANDS, SCOPES, bindings
+from leash_tui.explorer.widgets.still_scroll import StillScroll
 
 
-def help_text() -> Text:
-    """Every command of the table under its scope's heading: keys, then what they do."""
+def help_text() -> Group:
+    """Every command of the table under its scope's heading: keys, then what they do, in
+    two columns (a wrapped description keeps its indent under the description)."""
     width = max(len(c.display_keys) for c in COMMANDS) + 2
-    text = Text()
+    parts: list[Text | Table] = []
     for scope, heading in SCOPES.items():
-        text.append(f"{heading}\n", style="bold underline")
+        parts.append(Text(heading, style="bold underline"))
+        grid = Table.grid(padding=(0, 0))
+        grid.add_column(width=width + 2, no_wrap=True)
+        grid.add_column(ratio=1)
         for command in (c for c in COMMANDS if c.scope == scope):
-            text.append(f"  {command.display_keys.ljust(width)}", style="bold")
-            text.append(f"{command.description}\n")
-        text.append("\n")
-    return text
+            grid.add_row(Text(f"  {command.display_keys}", style="bold"), Text(command.description))
+        parts.extend([grid, Text("")])
+    return Group(*parts)
 
 
-class HelpScroll(VerticalScroll):
+class HelpScroll(StillScroll, VerticalScroll):
     """The help text, scrolled with the keys of a completion (j/k, g/G, space, pgup/pgdn)."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("scroll")

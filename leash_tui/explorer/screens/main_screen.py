@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 
 from leash_tui.analysis.support_names import CATEGORY_NAMES
+from leash_tui.analysis.unverified import unverified_without_gold
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.keys.triage_actions import TriageActions
 from leash_tui.explorer.model.explorer_model import ExplorerModel
@@ -51,7 +52,7 @@ class MainScreen(TriageActions, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("main", "triage")
     DEFAULT_CSS = """
-    MainScreen #search { dock: bottom; display: none; border: round $accent; }
+    MainScreen #search { display: none; border: round $accent; height: 3; }
     MainScreen #search.-open { display: block; }
     MainScreen #preview {
         height: 7; border: round $panel-lighten-2; padding: 0 1; display: none;
@@ -124,13 +125,20 @@ class MainScreen(TriageActions, Screen[None]):
         hint.set_class(pending > 0, "-show")
         if pending:
             root = self.app.results.root  # type: ignore[attr-defined]
-            hint.update(
-                Text(
-                    f"{pending:,} samples are not verified yet, so they count as neither right"
-                    f" nor wrong: quit (q) and run  leash verify {shlex.quote(str(root))}",
-                    style="bold",
+            goldless = unverified_without_gold(self.model.counts, self.model.questions)
+            if goldless >= pending:  # verify cannot grade them: do not send people there
+                message = (
+                    f"{pending:,} samples are of questions without a gold, so they count as"
+                    " neither right nor wrong (give golds, or import with --trust-verdicts)"
                 )
-            )
+            else:
+                message = (
+                    f"{pending:,} samples are not verified yet, so they count as neither right"
+                    f" nor wrong: quit (q) and run  leash verify {shlex.quote(str(root))}"
+                )
+                if goldless:
+                    message += f" ({goldless:,} of them have no gold to grade against)"
+            hint.update(Text(message, style="bold"))
 
     def refresh_all(self, keep: tuple[str, str] | None = None) -> None:
         """The pair or the view changed: repaint the list with the cursor on ``keep``
@@ -183,6 +191,7 @@ class MainScreen(TriageActions, Screen[None]):
             self.model.refresh_view()
             self.refresh_all(keep)
         else:
+            self.question_list.update_titles()  # a first note adds the "* note" key
             self.question_list.refresh()
         self._update_preview(self.question_list.current)
 
@@ -211,6 +220,16 @@ class MainScreen(TriageActions, Screen[None]):
         self.model.clear_filters()
         search = self.query_one(SearchInput)
         search.value = ""
+        self.close_search()
+        self.refresh_all()
+
+    def action_clear_search(self) -> None:
+        """Esc in the list: the search is cleared and its box closed (other filters stay)."""
+        search = self.query_one(SearchInput)
+        if not search.value and not self.model.search:
+            return
+        search.value = ""
+        self.model.set_search("")
         self.close_search()
         self.refresh_all()
 

@@ -33,15 +33,19 @@ from leash_tui.explorer.keys.triage_actions import TriageActions
 from leash_tui.explorer.model.explorer_model import ExplorerModel
 from leash_tui.explorer.model.pair_view import QuestionRow
 from leash_tui.explorer.model.question_detail import (
+    OPEN_BASE_ON,
+    OPEN_TARGET_ON,
     QuestionDetail,
     SideSamples,
     TraceScore,
     answer_span,
 )
 from leash_tui.explorer.styles import GAIN, LOSS, STATUS_STYLES
+from leash_tui.explorer.widgets.border_text import BORDER_CELLS, fit_parts
 from leash_tui.explorer.widgets.completion_view import CompletionView, display_text
 from leash_tui.explorer.widgets.key_footer import KeyFooter
 from leash_tui.explorer.widgets.question_list import format_p
+from leash_tui.explorer.widgets.still_scroll import StillScroll
 from leash_tui.safe_text import one_line, visible
 from sampler.store.journals.triage_journal import TAGS
 
@@ -65,14 +69,15 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
     correct = int(side.correct_flags().sum()) if n else 0
     text = Text()
     text.append(f"{one_line(side.model, 40)}", style="bold")
-    text.append(f" · {correct}/{n} correct")
+    text.append(f" · {correct:,}/{n:,} correct")
     k = side.distinct_answers
+    noun = "answer" if k == 1 else "answers"
     if side.gold_share is None:
         summary = "no verified samples"
     elif side.gold_rank is None:
-        summary = f"gold never given; {k} distinct answers"
+        summary = f"gold never given; {k:,} distinct {noun}"
     else:
-        summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k} answers"
+        summary = f"gold share {side.gold_share:.0%}, rank #{side.gold_rank} of {k:,} {noun}"
     if is_fragile(correct):  # the evidence behind a fragile support claim, in full view
         accepted = side.samples.filter(pc.fill_null(side.samples.column("correct"), False))
         answers = dict.fromkeys(a or "" for a in accepted.column("answer").to_pylist())
@@ -93,7 +98,7 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
     return text
 
 
-class ProblemBox(VerticalScroll):
+class ProblemBox(StillScroll, VerticalScroll):
     """The problem and gold answer; scrolls with the same keys as a completion."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("scroll")
@@ -128,6 +133,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         border: round $panel-lighten-2; border-title-color: $text;
         border-subtitle-color: $text-muted; padding: 0 1;
     }
+    QuestionScreen #gold { dock: top; height: auto; max-height: 2; }
     QuestionScreen #sides { height: 1fr; }
     """
 
@@ -152,10 +158,13 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         self._spans: dict[tuple[int, str, int], tuple[int, int] | None] = {}
         #: sides whose answer span is still being located
         self._locating: set[str] = set()
+        #: each side's border title and subtitle parts, fitted to its width at each paint
+        self._border_parts: dict[str, tuple[list[Text], list[Text]]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
         with ProblemBox(id="problem-box"):
+            yield Static(id="gold", markup=False)  # docked: in view while the problem scrolls
             yield Static(id="problem", markup=False)
         with Horizontal(id="sides"):
             for side in SIDES:
@@ -192,8 +201,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         if detail.traces:
             self._show_problem(detail.row, detail.traces)
         self.positions = {
-            "base": detail.base.default_position("correct"),
-            "target": detail.target.default_position("common"),
+            "base": detail.base.default_position(OPEN_BASE_ON),
+            "target": detail.target.default_position(OPEN_TARGET_ON),
         }
         if self.correct_only:
             self._snap_to_correct()
@@ -214,8 +223,9 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
                 text.append(
                     f" … ({len(problem) - PROBLEM_DISPLAY_LIMIT:,} more characters)", style="italic"
                 )
-        text.append("\ngold: ", style="bold")
-        text.append(visible(row.gold) if row.gold is not None else "–", style=GAIN)
+        gold = Text("gold: ", style="bold")
+        gold.append(visible(row.gold) if row.gold is not None else "–", style=GAIN)
+        self.query_one("#gold", Static).update(gold)
         for trace in traces:
             text.append("\ntrace ", style="bold")
             text.append(one_line(trace.source, 30))
@@ -227,12 +237,13 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             )
         self.query_one("#problem", Static).update(text)
         box = self.query_one("#problem-box")
-        box.border_title = Text(
-            f"{one_line(row.benchmark, 30)} / {one_line(row.question_id, 30)} · "
-            f"{CATEGORY_NAMES.get(row.category, row.category)} · "
-            f"base {row.c_base}/{row.n_base} → target {row.c_target}/{row.n_target} · "
-            f"p={format_p(row.fisher_p)}"
-        )
+        title = [
+            Text(f"{one_line(row.benchmark, 30)} / {one_line(row.question_id, 30)}"),
+            Text(CATEGORY_NAMES.get(row.category, row.category)),
+            Text(f"base {row.c_base:,}/{row.n_base:,} → target {row.c_target:,}/{row.n_target:,}"),
+            Text(f"p={format_p(row.fisher_p)}"),
+        ]
+        box.border_title = fit_parts(title, (box.size.width or self.size.width) - BORDER_CELLS)
         entry = self.model.triage(row)
         subtitle = ""
         if entry is not None:
@@ -254,8 +265,10 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
 
     def on_resize(self) -> None:
         """Answer bars take the width they have now: redraw them after a resize."""
+        self._fit_problem_box()
         for side in ("base", "target"):
             self.call_after_refresh(self._paint_histogram, side)
+            self.call_after_refresh(self._fit_borders, side)
 
     def _paint_side(self, side: str) -> None:
         detail = self.detail
@@ -268,8 +281,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             self._paint_serial[side] += 1
             self._locating.discard(side)
             view.show(display_text("(no samples of this model for this question)"))
-            view.border_title = Text(f"{side}: no samples")
-            view.border_subtitle = Text("")
+            self._border_parts[side] = ([Text(f"{side}: no samples")], [])
+            self._fit_borders(side)
             return
         position = self.positions[side]
         sample = samples.sample(position)
@@ -292,24 +305,36 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             has_correct = bool(samples.correct_flags().any())
             only = " · correct only" if has_correct else " · no correct sample: showing all"
         # the position is 1-based for people; the stored sample index is an id, named so
-        view.border_title = Text(
-            f"{side}: sample {position + 1} of {len(samples)} (id {sample['sample']}){only}"
-        )
+        title = [Text(f"{side}: sample {position + 1:,} of {len(samples):,}")]
+        title.append(Text(f"id {sample['sample']}"))
+        if only:
+            title.append(Text(only.removeprefix(" · ")))
         status = sample["status"] or "unverified"
-        subtitle = Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))
-        subtitle.append(f" · answer {one_line(answer, 24) if answer is not None else '–'}")
+        subtitle = [Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))]
+        subtitle.append(Text(f"answer {one_line(answer, 24) if answer is not None else '–'}"))
         written = sample.get("answer_written")
         if written and written != answer:  # as the model wrote it, beside the normal form
-            subtitle.append(f" (written {one_line(written, 16)})")
+            subtitle.append(Text(f"written {one_line(written, 16)}"))
         if sample.get("answer_rule"):  # which extraction rule found it
-            subtitle.append(f" · by {one_line(sample['answer_rule'], 20)}")
+            subtitle.append(Text(f"by {one_line(sample['answer_rule'], 20)}"))
         if sample["score"] is not None:  # a puzzle's partial score (Reasoning Gym)
-            subtitle.append(f" · score {sample['score']:.3g}")
+            subtitle.append(Text(f"score {sample['score']:.3g}"))
         if sample["finish_reason"]:
-            subtitle.append(f" · {one_line(sample['finish_reason'], 12)}")
+            subtitle.append(Text(one_line(sample["finish_reason"], 12)))
         if sample["n_tokens"] is not None:
-            subtitle.append(f" · {sample['n_tokens']} tok")
-        view.border_subtitle = subtitle
+            subtitle.append(Text(f"{sample['n_tokens']:,} tok"))
+        self._border_parts[side] = (title, subtitle)
+        self._fit_borders(side)
+
+    def _fit_borders(self, side: str) -> None:
+        """The completion's border title and subtitle, whole parts that fit its width."""
+        parts = self._border_parts.get(side)
+        if parts is None:
+            return
+        view = self.query_one(f"#view-{side}", CompletionView)
+        width = (view.size.width or self.size.width // 2) - BORDER_CELLS
+        view.border_title = fit_parts(parts[0], width)
+        view.border_subtitle = fit_parts(parts[1], width)
 
     @property
     def answers_pending(self) -> bool:
@@ -336,6 +361,10 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         view = self.query_one(f"#view-{side}", CompletionView)
         view.set_highlight(span)
         view.scroll_to_highlight()
+
+    def _fit_problem_box(self) -> None:
+        """A short terminal gives the completions the room: the problem box is smaller."""
+        self.query_one("#problem-box").styles.max_height = 8 if self.size.height >= 40 else 6
 
     def _histogram_rows(self) -> int:
         return 5 if self.size.height >= 40 else 3

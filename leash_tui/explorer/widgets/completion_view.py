@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from leash_tui.explorer.keys.commands import bindings
+from leash_tui.explorer.widgets.still_scroll import StillScroll
 from leash_tui.safe_text import visible
 
 TAB = "    "
@@ -78,7 +79,7 @@ def wrap_offsets(text: str, width: int) -> list[tuple[int, int]]:
     return lines
 
 
-class CompletionView(ScrollView, can_focus=True):
+class CompletionView(StillScroll, ScrollView, can_focus=True):
     """One completion, wrapped, with the answer span highlighted."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("scroll")

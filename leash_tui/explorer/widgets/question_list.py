@@ -39,10 +39,10 @@ class Column:
 
 
 def format_p(p: float | None) -> str:
+    """A p-value as every explorer screen writes it: three decimals (``1.000``, ``0.024``),
+    or two significant digits in scientific form below 0.001."""
     if p is None:
         return "–"
-    if p == 1.0:
-        return "1"
     if p >= 0.001:
         return f"{p:.3f}"
     return f"{p:.0e}"
@@ -148,17 +148,20 @@ class QuestionList(ScrollView, can_focus=True):
         position = self.model.position_of(*keep) if keep else None
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.model) + 1)
         self.cursor = position if position is not None else self.cursor
-        self._update_titles()
+        self.update_titles()
         self.refresh()
 
-    def _update_titles(self) -> None:
+    def update_titles(self) -> None:
         model = self.model
         shown = f"{len(model):,} of {model.total:,} questions"
         if model.disagreement_filter:
             shown += " · grading disagreements"
         self.border_title = shown
         extra = model.filter_description()
-        self.border_subtitle = f"sort: {model.sort_label}" + (f" · {extra}" if extra else "")
+        subtitle = f"sort: {model.sort_label}" + (f" · {extra}" if extra else "")
+        if model.has_notes:  # the tag column's mark, said where it shows
+            subtitle = f"* note · {subtitle}"
+        self.border_subtitle = subtitle
 
     def on_mount(self) -> None:
         self.reload()
@@ -263,8 +266,8 @@ class QuestionList(ScrollView, can_focus=True):
             "benchmark": one_line(row.benchmark, 200),
             "id": one_line(row.question_id, 200),
             "cat": row.category,
-            "base c/n": f"{row.c_base}/{row.n_base}",
-            "target c/n": f"{row.c_target}/{row.n_target}",
+            "base c/n": f"{row.c_base:,}/{row.n_base:,}",
+            "target c/n": f"{row.c_target:,}/{row.n_target:,}",
             # sorted by evidence: the losing side's 95% upper bound instead of Fisher's p
             "p": format_p(row.losing_upper if self.model.sort == "evidence" else row.fisher_p),
             "tag": self.model.tag_label(row),

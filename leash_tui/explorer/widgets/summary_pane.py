@@ -3,13 +3,16 @@
 Shows what ``analysis.support.summary_rows`` computes (N, P/E/S/O, SRR, NDR, SDS,
 NSCR, pass@1 and pass@k of both models, token and answer entropy when known).
 Selecting a row (Enter) filters the question list to that benchmark, that
-domain's benchmarks, or everything (overall).
+domain's benchmarks, or everything (overall). The scope names stay in place; the
+other columns are split into pages of whole columns that fit the pane (as
+``leash report`` splits its tables), and ←/→ turn the page.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import BindingType
 from textual.message import Message
@@ -93,21 +96,96 @@ class SummaryPane(DataTable):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=False)
         self._rows: list[dict] = []
+        self._cells: list[list[Text]] = []
         self._domains: dict[str, str] = {}
+        self._pages: list[list[int]] = [list(range(1, len(COLUMNS)))]
+        self._page = 0
+
+    @property
+    def column_pages(self) -> list[list[str]]:
+        """The column titles of each page (the scope column is on every page)."""
+        return [[COLUMNS[i][1] for i in page] for page in self._pages]
+
+    @property
+    def page(self) -> int:
+        return self._page
+
+    def _paginate(self) -> list[list[int]]:
+        """Whole columns that fit the pane's width, page by page, after the scope names."""
+        width = self.size.width or (self.app.size.width - 2)
+        if len(self._cells) + 1 > 7:  # rows beyond the pane's height: a vertical scrollbar
+            width -= 2
+        widths = [w + 2 for w in self._widths()]  # a cell's padding on each side
+        room = max(1, width - widths[0])
+        pages: list[list[int]] = [[]]
+        used = 0
+        for i in range(1, len(COLUMNS)):
+            if pages[-1] and used + widths[i] > room:
+                pages.append([])
+                used = 0
+            pages[-1].append(i)
+            used += widths[i]
+        return pages
+
+    def _widths(self) -> list[int]:
+        """Each column's content width: its title or its widest cell."""
+        return [
+            max([cell_len(title), *(c[i].cell_len for c in self._cells)])
+            for i, (_, title) in enumerate(COLUMNS)
+        ]
+
+    def _draw(self) -> None:
+        cursor = self.cursor_row
+        shown = [0, *self._pages[self._page]]
+        widths = self._widths()
+        self.clear(columns=True)
+        for i in shown:  # fixed widths: a page never draws cut before its rows are measured
+            title = COLUMNS[i][1]
+            self.add_column(Text(title, justify="left" if i == 0 else "right"), width=widths[i])
+        for n, row in enumerate(self._cells):
+            self.add_row(*(row[i] for i in shown), key=str(n))
+        if len(self._pages) > 1:
+            self.border_subtitle = Text(f"columns {self._page + 1}/{len(self._pages)} · ←/→")
+        else:
+            self.border_subtitle = None
+        if self._cells:
+            self.move_cursor(row=min(cursor, len(self._cells) - 1), animate=False)
+
+    def _repaginate(self) -> None:
+        pages = self._paginate()
+        if pages != self._pages or not self.columns:
+            self._pages = pages
+            self._page = min(self._page, len(pages) - 1)
+            self._draw()
 
     def on_mount(self) -> None:
-        for _, title in COLUMNS:
-            self.add_column(Text(title, justify="left" if title == "scope" else "right"))
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._repaginate()
 
     def show(self, rows: list[dict], domains: dict[str, str], title: Text) -> None:
-        cursor = self.cursor_row
         self._rows, self._domains = rows, domains
-        self.clear()
-        for i, row in enumerate(rows):
-            self.add_row(*cells(row), key=str(i))
+        self._cells = [cells(row) for row in rows]
         self.border_title = title
-        if rows:
-            self.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
+        self._pages = self._paginate()
+        self._page = min(self._page, len(self._pages) - 1)
+        self._draw()
+
+    def action_cursor_right(self) -> None:
+        """The next page of columns (a pane that fits them all scrolls as a table does)."""
+        if len(self._pages) > 1:
+            self._page = (self._page + 1) % len(self._pages)
+            self._draw()
+        else:
+            super().action_cursor_right()
+
+    def action_cursor_left(self) -> None:
+        if len(self._pages) > 1:
+            self._page = (self._page - 1) % len(self._pages)
+            self._draw()
+        else:
+            super().action_cursor_left()
 
     def action_cursor_first(self) -> None:
         self.move_cursor(row=0)

@@ -3,14 +3,17 @@
 The questions table lists every question a folder was built with; sample shards
 hold the samples. A deleted shard (or a deleted questions table) loses rows
 without any error, and a count over what is left looks plausible. These notes say
-so: per model, the listed questions it has no sample of, and the questions that
-have samples but no row in the questions table (so no problem and no gold).
+so: per model, the benchmarks it was never run on, the listed questions of the
+other benchmarks it has no sample of (rows lost), and the questions that have
+samples but no row in the questions table (so no problem and no gold). Ids are
+listed in natural order (4 before 29).
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
 
+from sampler.store.question_order import natural_key
 from sampler.store.schema import Manifest
 
 #: question names listed in one note before "… and N more"
@@ -20,6 +23,11 @@ LISTED = 8
 def _listing(names: list[str]) -> str:
     shown = ", ".join(names[:LISTED])
     return shown + (f" … and {len(names) - LISTED} more" if len(names) > LISTED else "")
+
+
+def _natural(keys: set[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(benchmark, question_id) pairs by benchmark, then id in natural order (4 before 29)."""
+    return sorted(keys, key=lambda key: (key[0], natural_key(key[1])))
 
 
 def coverage_notes(manifest: Manifest, questions: pa.Table, counts: pa.Table) -> list[str]:
@@ -44,17 +52,27 @@ def coverage_notes(manifest: Manifest, questions: pa.Table, counts: pa.Table) ->
     notes = []
     for model in manifest.models:
         have = by_model.get(model.name, set())
-        lacking = sorted(listed - have)
         if not have:
             notes.append(f"model {model.name} has no samples")
-        elif lacking:
-            names = [f"{b}/{q}" for b, q in lacking]
+            continue
+        run_on = {b for b, _ in have}
+        lacking = _natural(listed - have)
+        never = [key for key in lacking if key[0] not in run_on]
+        for bench in dict.fromkeys(b for b, _ in never):
+            n = sum(1 for b, _ in never if b == bench)
             notes.append(
-                f"{len(lacking)} question(s) of questions.parquet have no samples of"
-                f" {model.name} (a shard deleted?): {_listing(names)}"
+                f"{model.name} was never run on {bench} ({n} question(s) without its samples)"
+            )
+        lost = [key for key in lacking if key[0] in run_on]
+        if lost:
+            names = [f"{b}/{q}" for b, q in lost]
+            notes.append(
+                f"{len(lost)} question(s) of questions.parquet have no samples of"
+                f" {model.name} although it has samples of their benchmark (a shard"
+                f" deleted?): {_listing(names)}"
             )
     sampled = set().union(*by_model.values()) if by_model else set()
-    unlisted = sorted(sampled - listed)
+    unlisted = _natural(sampled - listed)
     if unlisted:
         names = [f"{b}/{q}" for b, q in unlisted]
         what = "is missing" if not listed else "lacks them"

@@ -350,21 +350,41 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
         if with_first and part.first is not None and part.first.num_rows:
             local = part.first.column("group").to_numpy()
             first_tables.append(part.first.set_column(0, "group", pa.array(target[local])))
-    classes = empty_classes()
-    if class_tables:
-        summed = (
-            pa.concat_tables(class_tables)
-            .group_by(["group", "kind", "answer"], use_threads=False)
-            .aggregate([("count", "sum")])
-        )
-        classes = summed.rename_columns(
-            ["count" if c == "count_sum" else c for c in summed.column_names]
-        ).select(["group", "kind", "answer", "count"])
+    classes = _sum_classes(class_tables, size)
     return SampleStats(
         merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max,
         trusted=trusted, first=merge_first(first_tables, keep) if with_first else None,
         first_keep=keep,
     )  # fmt: skip
+
+
+def _sum_classes(tables: list[pa.Table], size: int) -> pa.Table:
+    """The class counts of ``tables`` (merged group codes) summed per (group, kind, answer).
+
+    A group held by one part only (the usual case: shards are sorted by question, so a
+    question's samples sit in one shard) needs no summing; only the rows of groups that
+    several parts hold go through a hash aggregation, so time and memory stay those of
+    a concatenation however varied the answers are.
+    """
+    if not tables:
+        return empty_classes()
+    parts_of = np.zeros(size, dtype=np.int64)
+    for table in tables:
+        parts_of[np.unique(table.column("group").to_numpy())] += 1
+    whole = pa.concat_tables(tables)
+    if whole.num_rows == 0 or parts_of.max(initial=0) <= 1:
+        return whole.select(["group", "kind", "answer", "count"])
+    shared = parts_of[whole.column("group").to_numpy()] > 1
+    summed = (
+        whole.filter(pa.array(shared))
+        .group_by(["group", "kind", "answer"], use_threads=False)
+        .aggregate([("count", "sum")])
+    )
+    summed = summed.rename_columns(
+        ["count" if c == "count_sum" else c for c in summed.column_names]
+    ).select(["group", "kind", "answer", "count"])
+    alone = whole.filter(pa.array(~shared)).select(["group", "kind", "answer", "count"])
+    return pa.concat_tables([alone, summed.cast(alone.schema)])
 
 
 def counts_table(stats: SampleStats) -> pa.Table:

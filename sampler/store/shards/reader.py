@@ -197,12 +197,8 @@ class SampleReads:
         """
         wanted = list(columns) if columns is not None else SAMPLES_SCHEMA.names
         needed = list(dict.fromkeys([*wanted, "benchmark", "question_id", "model", "sample"]))
-        by_shard: dict[Path, list[int]] = {}
-        for span in self._row_group_index:
-            if span.may_hold(benchmark, question_id):
-                by_shard.setdefault(span.shard, []).append(span.index)
         pieces = []
-        for path, groups in by_shard.items():
+        for path, groups in self.question_row_groups(benchmark, question_id).items():
             try:
                 handle = pq.ParquetFile(path)
                 present = [c for c in needed if c in handle.schema_arrow.names]
@@ -221,6 +217,14 @@ class SampleReads:
         table = pa.concat_tables(pieces)
         order = pc.sort_indices(table, sort_keys=[("model", "ascending"), ("sample", "ascending")])
         return table.take(order).select(wanted)
+
+    def question_row_groups(self, benchmark: str, question_id: str) -> dict[Path, list[int]]:
+        """The row groups, by shard, whose statistics can hold the question."""
+        by_shard: dict[Path, list[int]] = {}
+        for span in self._row_group_index:
+            if span.may_hold(benchmark, question_id):
+                by_shard.setdefault(span.shard, []).append(span.index)
+        return by_shard
 
     def row_groups_for(self, benchmark: str, question_id: str) -> int:
         """How many row groups a read of one question touches (for tests and benches)."""
