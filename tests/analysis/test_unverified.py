@@ -24,11 +24,15 @@ def test_unverified_samples_without_a_gold_are_counted(tmp_path):
     assert unverified_without_gold(results.verdict_counts(), results.questions) == 0
 
 
-def test_info_does_not_send_gold_less_samples_to_verify(tmp_path):
+def test_info_sends_gold_less_samples_to_verify_once_then_counts_them_as_no_gold(tmp_path):
+    """Before a verify, samples of questions without a gold are unverified (verify gives them
+    status no_gold); after it, info counts them apart and sends nobody to verify again."""
+    from sampler.verify.run import verify_results
+
     root = build_folder(tmp_path / "r", SPEC, golds={("b", "1"): None})
     said = " ".join(CliRunner().invoke(cli, ["info", str(root)]).output.split())
-    assert "3 not yet verified" in said and "without a gold" in said
+    assert "not yet verified (run: leash verify)" in said
+    verify_results(root, workers=1)
+    said = " ".join(CliRunner().invoke(cli, ["info", str(root)]).output.split())
     assert "run: leash verify" not in said
-    graded = build_folder(tmp_path / "g", SPEC)
-    said = " ".join(CliRunner().invoke(cli, ["info", str(graded)]).output.split())
-    assert "run: leash verify" in said and "without a gold" not in said
+    assert "samples of questions without a gold answer (no_gold)" in said

@@ -87,10 +87,10 @@ async def test_the_question_screen_shows_the_answer_as_written_and_its_rule(tmp_
     root = write_folder(tmp_path / "two", QUESTIONS[:1], [rows], models=["base", "rl"])
     verify_results(root, workers=1)
     app = open_app(root)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(160, 40)) as pilot:
         await wait_ready(pilot, app)
         await open_question(pilot, app, "toy", "0")
         view = app.screen.query_one("#view-base", CompletionView)
         subtitle = str(view.border_subtitle)
-        assert "answer 102.300000000000 (written 102.3)" in subtitle
+        assert "answer 102.300000000000 · written 102.3" in subtitle
         assert "by box" in subtitle
