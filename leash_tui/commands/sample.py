@@ -137,6 +137,15 @@ def _progress_sink(console: Any) -> Any:
     section="run",
     help="Verification worker processes.",
 )
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    default=False,
+    cls=SectionOption,
+    section="run",
+    help="Print the plan and the samples and tokens of a full and an adaptive run (estimated"
+    " from the samples already in RESULTS, if any); sample nothing.",
+)
 def sample(
     config_file: Path | None,
     models: tuple[str, ...],
@@ -149,6 +158,7 @@ def sample(
     domain: str | None,
     output: Path | None,
     verify_workers: int | None,
+    dry_run: bool,
     **options: Any,
 ) -> None:
     """Sample k completions per question from a base model and RLVR models into RESULTS.
@@ -187,11 +197,20 @@ def sample(
     console.print(
         f"checking {len(config.models)} model(s) and {len(config.benchmarks)} benchmark(s)..."
     )
+    if dry_run:
+        from leash_tui.commands.sample_dry_run import print_dry_run
+
+        print_dry_run(console, config)
+        return
     plan = prepare_run(config)
     for bench in plan.benchmarks:
         for warning in bench.warnings:
             console.print(f"warning: {warning}", style="yellow", markup=False)
     progress, sink = _progress_sink(console)
+    if config.adaptive:
+        summaries = _sample_adaptive(console, plan, progress, sink, verify_workers)
+        _print_summary(console, plan, summaries)
+        return
     with progress:
         summaries = execute_run(plan, sink)
     _print_summary(console, plan, summaries)
@@ -199,6 +218,45 @@ def sample(
         _verify(console, config.output, verify_workers, config)
     else:
         console.print(f"not verified (--no-verify): run  leash verify {config.output}")
+
+
+def _sample_adaptive(
+    console: Any, plan: Any, progress: Any, sink: Any, workers: int | None
+) -> list[Any]:
+    """``--adaptive``: rounds of sampling, each verified on one warm pool before the next."""
+    from sampler.sample.adaptive import execute_adaptive, stop_rows, verify_waiting
+    from sampler.verify.run import VERIFY_LOCK_FILE, verify_results
+    from sampler.verify.workers.pool import VerifyPool
+
+    config = plan.config
+    if config.ray:
+        from sampler.verify.workers.ray_pool import RayVerifyPool
+
+        pool: Any = RayVerifyPool(workers=workers, address=config.ray_address)
+    else:
+        pool = VerifyPool(workers=workers)
+
+    def verify() -> Any:
+        return verify_waiting(
+            lambda: verify_results(config.output, pool=pool), config.output / VERIFY_LOCK_FILE
+        )
+
+    def on_round(budget: int, number: int, work: dict[str, int]) -> None:
+        who = ", ".join(f"{m} {n:,}" for m, n in work.items())
+        console.print(f"round {number}: up to {budget:,} samples for questions of {who}")
+
+    with pool, progress:
+        summaries = execute_adaptive(plan, verify, sink, on_round)
+    rows, _ = stop_rows(plan)
+    stops = {"success": 0, "budget": 0, "open": 0}
+    for row in rows:
+        stops[row["stop"]] += 1
+    console.print(
+        f"adaptive: {stops['success']:,} (model, question) pairs stopped at a verified success,"
+        f" {stops['budget']:,} drew all {config.samples:,} samples without one"
+        + (f", {stops['open']:,} still open" if stops["open"] else "")
+    )
+    return summaries
 
 
 def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:

@@ -23,6 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from leash_tui.analysis.adaptive_support import adaptive_curve, adaptive_row
 from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import agreement_by_model, agreement_notes
@@ -38,6 +39,7 @@ from leash_tui.analysis.support import (
 )
 from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.analysis.token_entropy_kind import prefer_exact
+from leash_tui.report.adaptive_pair import adaptive_first_n, adaptive_pair
 from leash_tui.report.blocks import (
     Block,
     estimate_block,
@@ -257,10 +259,9 @@ def build_report(
     unverified: list[str] = []
     scopes: list[tuple[dict[str, Any], pa.Table]] = []
     for target in chosen:
-        try:
-            questions = compare_questions(data.counts, base, target, k, tau)
-        except ValueError as exc:
-            raise LeashError(f"--k {k}: {exc}") from None
+        questions, budget, n_first = _pair_questions(
+            data, base, target, k, tau, allow_partial, notes
+        )
         for model, keys in missing_questions(data.counts, base, target).items():
             if keys:
                 names = [f"{b}/{q}" for b, q in keys]
@@ -268,12 +269,15 @@ def build_report(
                     f"{len(keys)} question(s) have samples of {model} only, left out of"
                     f" {base} vs {target}: {_listing(names)}"
                 )
-        unverified += _unverified_questions(questions, base, target)
+        if n_first is None:  # an adaptive pair refused or noted its undecided questions
+            unverified += _unverified_questions(questions, base, target)
         if data.perplexity is not None and data.perplexity.num_rows:
             perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
         checkpoint = parse_checkpoint(target)
         for scope, name, part in scope_tables(questions, domains):
-            row = summary_row(part, scope, name, base, target, k, entropies, tau)
+            row = summary_row(part, scope, name, base, target, budget, entropies, tau)
+            if n_first is not None:
+                row = adaptive_row(row, part, n_first)
             row["token_entropy_kind"] = _kinds(row, kinds)
             if bootstrap:
                 row["ci"] = scope_intervals(part, row["k"], tau, bootstrap, level)
@@ -284,7 +288,7 @@ def build_report(
             rows.append(row)
             scopes.append((row, part))
             if curves:
-                row_curves.append(_curve_points(part, tau))
+                row_curves.append(_curve_points(part, tau, n_first))
     if unverified:
         detail = f"{len(unverified)} question(s) have no verified sample for a model: " + _listing(
             unverified
@@ -344,6 +348,31 @@ def _blocks(
     return blocks
 
 
+def _pair_questions(
+    data: ReportData,
+    base: str,
+    target: str,
+    k: int | None,
+    tau: float,
+    allow_partial: bool,
+    notes: list[str],
+) -> tuple[pa.Table, int | None, int | None]:
+    """(per-question table, budget, N of an adaptive pair or None) of base vs target."""
+    n_first = adaptive_first_n(data, base, target)
+    if n_first is not None:  # sampled with --adaptive: exact support from first successes
+        if tau:
+            raise LeashError(
+                f"{base} vs {target} was sampled adaptively: a support threshold needs each"
+                " question's success rate over all k samples, which were not drawn"
+            )
+        questions, budget = adaptive_pair(data, base, target, k, n_first, allow_partial, notes)
+        return questions, budget, n_first
+    try:
+        return compare_questions(data.counts, base, target, k, tau), k, None
+    except ValueError as exc:
+        raise LeashError(f"--k {k}: {exc}") from None
+
+
 def _series_rows(
     data: ReportData,
     base: str,
@@ -365,24 +394,23 @@ def _series_rows(
     rows: list[dict[str, Any]] = []
     row_curves: list[list[dict[str, Any]]] = []
     for run in series:
-        by_scope: dict[tuple[str, str], list[tuple[dict[str, Any], pa.Table]]] = {}
+        by_scope: dict[tuple[str, str], list[tuple[dict[str, Any], pa.Table, int | None]]] = {}
         for step, model in run.models(base):
-            try:
-                questions = compare_questions(data.counts, base, model, k, tau)
-            except ValueError as exc:
-                raise LeashError(f"--k {k}: {exc}") from None
+            questions, budget, n_first = _pair_questions(data, base, model, k, tau, True, [])
             for scope, name, part in scope_tables(questions, domains):
-                row = summary_row(part, scope, name, base, model, k, entropies, tau)
+                row = summary_row(part, scope, name, base, model, budget, entropies, tau)
+                if n_first is not None:
+                    row = adaptive_row(row, part, n_first)
                 row["token_entropy_kind"] = _kinds(row, kinds)
                 if trusted:
                     row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, model)
                 row["series"], row["step"] = run.name, step
-                by_scope.setdefault((scope, name), []).append((row, part))
+                by_scope.setdefault((scope, name), []).append((row, part, n_first))
         for entries in by_scope.values():
-            for row, part in entries:
+            for row, part, n_first in entries:
                 rows.append(row)
                 if curves:
-                    row_curves.append(_curve_points(part, tau=tau))
+                    row_curves.append(_curve_points(part, tau=tau, n_first=n_first))
     return rows, row_curves
 
 
@@ -458,8 +486,13 @@ def _unverified_questions(questions: pa.Table, base: str, target: str) -> list[s
     return out
 
 
-def _curve_points(questions: pa.Table, tau: float = 0.0) -> list[dict[str, Any]]:
-    curve = budget_curve(questions, tau=tau).to_pylist()
+def _curve_points(
+    questions: pa.Table, tau: float = 0.0, n_first: int | None = None
+) -> list[dict[str, Any]]:
+    if n_first is None:
+        curve = budget_curve(questions, tau=tau).to_pylist()
+    else:
+        curve = adaptive_curve(questions, n_first).to_pylist()
     return [
         {
             "k": p["k"],

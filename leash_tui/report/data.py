@@ -49,6 +49,10 @@ class ReportData:
     questions: pa.Table | None = None
     #: model -> extraction rule -> samples whose answer it found (``answer_rule``)
     rules: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: store.first_success rows, when some model was sampled with ``leash sample --adaptive``
+    #: (their n_first / c_first over the first ``adaptive_min_samples``); None otherwise
+    adaptive: pa.Table | None = None
+    adaptive_min_samples: dict[str, int] = field(default_factory=dict)  # model -> N
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -84,6 +88,8 @@ def load_report_data(
     assert tables is not None  # scanning is allowed, so there is always an answer
     counts, stats = tables
     exact = folder.exact_entropy_samples()
+    min_samples = adaptive_models(folder.manifest)
+    adaptive = folder.first_success(min(min_samples.values())) if min_samples else None
     return ReportData(
         root=folder.root,
         manifest=folder.manifest,
@@ -95,4 +101,16 @@ def load_report_data(
         perplexity=folder.perplexity(),
         questions=folder.questions,
         rules=rule_counts(folder, [m.name for m in folder.manifest.models]),
+        adaptive=adaptive,
+        adaptive_min_samples=min_samples,
     )
+
+
+def adaptive_models(manifest: Manifest) -> dict[str, int]:
+    """model -> its min_samples N, for the models sampled with ``leash sample --adaptive``."""
+    out = {}
+    for entry in manifest.models:
+        record = (entry.sampling or {}).get("adaptive")
+        if isinstance(record, dict) and isinstance(record.get("min_samples"), int):
+            out[entry.name] = int(record["min_samples"])
+    return out

@@ -173,6 +173,17 @@ class RunConfig:
     ray_address: str | None = setting(
         None, "Address of the Ray cluster (implies --ray).", section="run"
     )
+    #: ``--adaptive``: after ``min_samples`` per (model, question), doubling rounds; a pair
+    #: stops at the round in which it has a verified success (sample.adaptive)
+    adaptive: bool = setting(
+        False,
+        "Draw --min-samples per question, then in doubling rounds verified as they come;"
+        " a (model, question) stops at its first verified success, the others go on to k.",
+        section="run",
+    )
+    min_samples: int = setting(
+        32, "Samples every (model, question) gets with --adaptive.", metavar="N", section="run"
+    )
     config_file: str | None = None
 
     base_name: str = ""
@@ -560,6 +571,7 @@ RUN_CHECKS: dict[str, Callable[[Any], Any]] = {
     "logprobs": _at_least(0, "logprobs must be >= 0 (0 = no token entropy), got {value}"),
     "token_detail": _at_least(0, "token_detail must be >= 0, got {value}"),
     "flush_seconds": _at_least(0, "flush_seconds must be >= 0, got {value}"),
+    "min_samples": _at_least(1, "min_samples (--min-samples) must be at least 1, got {value}"),
 }
 
 
@@ -582,4 +594,10 @@ def _run_settings(run_value: Callable[[str], Any], where: str) -> dict[str, Any]
         for f in flag_fields(RunConfig)
     }
     settings["ray"] = settings["ray"] or settings["ray_address"] is not None
+    if settings["adaptive"] and not settings["verify"]:
+        raise LeashError(
+            "--adaptive stops on verified successes, so it verifies as it samples; drop"
+            " --no-verify (or verify = false in --config)"
+        )
+    settings["min_samples"] = min(settings["min_samples"], settings["samples"])
     return settings

@@ -114,9 +114,15 @@ def existing_samples(
     return as_folder(folder).sample_ranges()
 
 
-def list_missing_work(plan: RunPlan) -> None:
-    """Fill each model's ``items`` with what the folder still lacks in this shard."""
+def list_missing_work(
+    plan: RunPlan,
+    upto: int | None = None,
+    done: frozenset[tuple[str, str, str]] = frozenset(),
+) -> None:
+    """Fill each model's ``items`` with what the folder still lacks in this shard: samples
+    up to ``upto`` (default: -k) of every (benchmark, question_id, model) not in ``done``."""
     config = plan.config
+    upto = config.samples if upto is None else upto
     keys = plan.shard_keys()
     folder = plan.folder if plan.folder is not None else ResultsFolder.open(config.output)
     manifest = folder.reopened().manifest
@@ -135,8 +141,10 @@ def list_missing_work(plan: RunPlan) -> None:
                     f" has samples {low}..{high} with gaps; leash sample extends only"
                     " samples 0..n-1"
                 )
-            if count >= config.samples:
+            if count >= config.samples or (bench.name, question.question_id, mp.name) in done:
                 mp.complete += 1
+                continue
+            if count >= upto:
                 continue
             ids = mp.prompts[(bench.name, question.question_id)]
             mp.items.append(
@@ -145,7 +153,7 @@ def list_missing_work(plan: RunPlan) -> None:
                     question_id=question.question_id,
                     prompt_token_ids=ids,
                     first_sample=count,
-                    n=config.samples - count,
+                    n=upto - count,
                     seed=question_seed(
                         config.seed, model_slot[mp.name], bench_slot[bench.name], index
                     ),

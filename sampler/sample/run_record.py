@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from sampler.sample.config import ModelSpec, RunConfig
+from sampler.store.side_tables.adaptive_stops import STOPS_FILE
+
+#: How an adaptive run's budget grows between rounds (sample.adaptive).
+ADAPTIVE_ROUNDS = "doubling"
 
 #: Sampling parameters that change what is drawn; a folder refuses a run that differs.
 DISTRIBUTION_KEYS = (
@@ -71,6 +75,12 @@ def sampling_record(
         "tensor_parallel_size": s.tensor_parallel_size,
         "data_parallel_size": s.data_parallel_size,
         "max_model_len": s.max_model_len,
+        # how the samples were drawn; null: every (model, question) got all k samples
+        "adaptive": (
+            {"min_samples": run.min_samples, "rounds": ADAPTIVE_ROUNDS, "stops": STOPS_FILE}
+            if run.adaptive
+            else None
+        ),
     }
     if s.engine == "openai":
         record["url"] = s.url

@@ -36,6 +36,7 @@ from sampler.store.schema import (
 )
 from sampler.store.shards import compaction, shard_files, writer
 from sampler.store.shards.coverage import coverage_notes
+from sampler.store.shards.first_success import first_success_table
 from sampler.store.shards.folder_key_stats import folder_key_stats
 from sampler.store.shards.key_stats import SampleStats, counts_table
 from sampler.store.shards.reader import SampleReads
@@ -279,6 +280,11 @@ class ResultsFolder(SampleReads):
                 keys, counts, stats.sample_min, stats.sample_max, strict=True
             )
         }
+
+    def first_success(self, first: int) -> pa.Table:
+        """Per key: samples, first verified success, verified prefix, verified and correct
+        among the first ``first`` samples, tokens (``shards.first_success``)."""
+        return first_success_table(self.shard_paths(), first)
 
     def shards_without_summary(self) -> int:
         """Shards whose footer holds no trustworthy summary (they are scanned)."""

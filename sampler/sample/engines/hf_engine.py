@@ -1,11 +1,14 @@
 """The transformers engine: ``generate`` with sampling, for small models and CPU machines.
 
-Samples of a question are drawn in batches of ``hf_batch_size``; the torch generator
-is seeded with the seed of each batch's first sample, so a question's samples are
-reproducible. The raw logits of every step (``output_logits``) give the exact
-full-vocabulary entropy of each generated token, so a sample's top-k part and both
-bounds are the same number. A sample ends at an end-of-sequence or stop token
-(counted in ``n_tokens``, as vLLM does) or at a stop string (cut from the text).
+Samples of a question are drawn in batches of ``hf_batch_size`` on a fixed grid: batch b
+holds samples b*B .. (b+1)*B - 1, is always drawn whole and its torch generator is seeded
+with the seed of its first sample, so sample i is the same whichever samples a run asks
+for (a resumed, extended or adaptive run draws the very samples of one full run; rows of
+a batch that were not asked for are dropped). The raw logits of every step
+(``output_logits``) give the exact full-vocabulary entropy of each generated token, so a
+sample's top-k part and both bounds are the same number. A sample ends at an
+end-of-sequence or stop token (counted in ``n_tokens``, as vLLM does) or at a stop string
+(cut from the text).
 """
 
 from __future__ import annotations
@@ -60,9 +63,10 @@ class HfEngine:
         batch = self.settings.hf_batch_size
         for item in items:
             records: list[SampleRecord] = []
-            for offset in range(0, item.n, batch):
-                size = min(batch, item.n - offset)
-                records.extend(self._generate(item, item.first_sample + offset, size))
+            end = item.first_sample + item.n
+            for first in range(item.first_sample - item.first_sample % batch, end, batch):
+                drawn = self._generate(item, first, batch)
+                records.extend(r for r in drawn if item.first_sample <= r.sample < end)
             on_done(item, records)
 
     def _generate(self, item: WorkItem, first: int, size: int) -> list[SampleRecord]:
