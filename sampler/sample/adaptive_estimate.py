@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pyarrow.compute as pc
 
 from sampler.sample.adaptive import budget_rounds
 from sampler.sample.config import RunConfig
@@ -74,7 +75,7 @@ def estimate_run(config: RunConfig) -> tuple[RunPlan, list[int], list[ModelEstim
     for spec in config.models:
         rows: dict[tuple[str, str], dict[str, Any]] = {}
         if table is not None:
-            mine = table.filter(table.column("model") == spec.name) if table.num_rows else table
+            mine = table.filter(pc.equal(table.column("model"), spec.name))
             rows = {(r["benchmark"], r["question_id"]): r for r in mine.to_pylist()}
         seen = [rows[key] for key in keys if key in rows]
         drawn = np.array([rows[key]["n"] if key in rows else 0 for key in keys], dtype=np.int64)
