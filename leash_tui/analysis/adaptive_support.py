@@ -28,13 +28,13 @@ from leash_tui.analysis.budget_curves import curve_budgets
 from leash_tui.analysis.exact_tests import fisher_exact_two_sided
 from leash_tui.analysis.pass_at_k import pass_at_ks
 from leash_tui.analysis.support import (
-    CATEGORIES,
     compare_questions,
     compared_rows,
     expected_counts,
     int_column,
     support_rates,
 )
+from leash_tui.analysis.support_names import CATEGORIES, RATES
 
 #: Per-question columns added to ``support.QUESTION_COLUMNS`` (* = base / target).
 ADAPTIVE_COLUMNS = ("first_*", "prefix_*", "nfirst_*", "cfirst_*")
@@ -141,7 +141,7 @@ def adaptive_curve(questions: pa.Table, n_first: int, ks: Sequence[int] | None =
     """``budget_curves.budget_curve``'s columns for adaptive rows: at k <= N the estimator
     over the first N samples, above N exact counts from the first success (pass@k null)."""
     compared = compared_rows(questions)
-    names = ["k", "passk_base", "passk_target", *CATEGORIES, "SRR", "NDR", "SDS", "NSCR"]
+    names = ["k", "passk_base", "passk_target", *CATEGORIES, *RATES]
     columns: dict[str, list] = {n: [] for n in names}
     if compared.num_rows:
         budget = int(int_column(compared, "k").min())

@@ -197,6 +197,9 @@ def sample(
     console.print(
         f"checking {len(config.models)} model(s) and {len(config.benchmarks)} benchmark(s)..."
     )
+    from sampler.sample.adaptive import check_adaptive
+
+    check_adaptive(config)
     if dry_run:
         from leash_tui.commands.sample_dry_run import print_dry_run
 

@@ -23,6 +23,7 @@ from dataclasses import fields
 from typing import Any
 
 from sampler.errors import LeashError
+from sampler.sample.config import RunConfig
 from sampler.sample.plan import RunPlan
 from sampler.sample.run import (
     ModelSummary,
@@ -97,6 +98,15 @@ def _add(total: ModelSummary, part: ModelSummary) -> None:
             setattr(total, f.name, getattr(total, f.name) + getattr(part, f.name))
     total.questions = max(total.questions, part.questions)
     total.skipped = False
+
+
+def check_adaptive(config: RunConfig) -> None:
+    """Refuse, before anything starts, an adaptive run that could not verify its rounds."""
+    if config.adaptive and not config.verify:
+        raise LeashError(
+            "--adaptive stops on verified successes, so it verifies as it samples; drop"
+            " --no-verify (or verify = false in --config)"
+        )
 
 
 Verify = Callable[[], Any]

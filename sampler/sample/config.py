@@ -594,10 +594,5 @@ def _run_settings(run_value: Callable[[str], Any], where: str) -> dict[str, Any]
         for f in flag_fields(RunConfig)
     }
     settings["ray"] = settings["ray"] or settings["ray_address"] is not None
-    if settings["adaptive"] and not settings["verify"]:
-        raise LeashError(
-            "--adaptive stops on verified successes, so it verifies as it samples; drop"
-            " --no-verify (or verify = false in --config)"
-        )
     settings["min_samples"] = min(settings["min_samples"], settings["samples"])
     return settings

@@ -113,6 +113,8 @@ NON_DEFAULT_RUN_VALUES = {
     "flush_seconds": 1.5,
     "ray": True,
     "ray_address": "ray://head:10001",
+    "adaptive": True,
+    "min_samples": 2,
 }
 
 

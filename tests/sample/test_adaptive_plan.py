@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.errors import LeashError
-from sampler.sample.adaptive import budget_rounds
+from sampler.sample.adaptive import budget_rounds, check_adaptive
 from sampler.sample.adaptive_estimate import adaptive_cost
 from sampler.sample.config import build_run_config
 from sampler.sample.run_record import sampling_record
@@ -42,7 +42,8 @@ def test_adaptive_settings_from_command_line_and_file(tmp_path):
 
 def test_adaptive_needs_verification_and_a_positive_n(tmp_path):
     with pytest.raises(LeashError, match="--no-verify"):
-        build(tmp_path, adaptive=True, verify=False)
+        check_adaptive(build(tmp_path, adaptive=True, verify=False))
+    check_adaptive(build(tmp_path, adaptive=False, verify=False))
     with pytest.raises(LeashError, match="min_samples"):
         build(tmp_path, adaptive=True, min_samples=0)
 
