@@ -108,10 +108,9 @@ def leash(*args: str) -> str:
 
 def folder_figures(root: Path) -> tuple[int, int, dict[tuple, int | None]]:
     """(samples, tokens, first success per key) of a results folder."""
-    from sampler.store.shards.first_success import first_success_table
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
-    table = first_success_table(Results.open(root).shard_paths(), 1).to_pylist()
+    table = ResultsFolder.open(root).first_success(1).to_pylist()
     firsts = {(r["benchmark"], r["question_id"], r["model"]): r["first_success"] for r in table}
     return sum(r["n"] for r in table), sum(r["tokens"] for r in table), firsts
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from sampler.store.folder import ResultsFolder
 from sampler.store.shards.first_success import first_success_table
-from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import append_samples
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
 
 
 def rows_by_key(root, first):
-    table = first_success_table(Results.open(root).shard_paths(), first)
+    table = ResultsFolder.open(root).first_success(first)
     return {(r["benchmark"], r["question_id"], r["model"]): r for r in table.to_pylist()}
 
 
