@@ -228,7 +228,8 @@ def _sample_adaptive(
 ) -> list[Any]:
     """``--adaptive``: rounds of sampling, each verified on one warm pool before the next."""
     from sampler.sample.adaptive import execute_adaptive, stop_rows, verify_waiting
-    from sampler.verify.run import VERIFY_LOCK_FILE, verify_results
+    from sampler.store.schema import VERIFY_LOCK_FILE
+    from sampler.verify.run import verify_results
     from sampler.verify.workers.pool import VerifyPool
 
     config = plan.config

@@ -126,7 +126,7 @@ def execute_adaptive(
     config = plan.config
     totals = {mp.name: ModelSummary(mp.name, skipped=True) for mp in plan.models}
     cluster = None
-    with shard_lock(plan.root, config.shard):
+    with shard_lock(plan):
         try:
             for number, budget in enumerate(budget_rounds(config.min_samples, config.samples)):
                 verify()
