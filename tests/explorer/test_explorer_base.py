@@ -7,7 +7,7 @@ import pytest
 from leash_tui.commands.explore import run_explorer
 from leash_tui.explorer.model.explorer_model import ExplorerModel
 from sampler.errors import LeashError
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.folder_builders import build_folder
 
 SPEC = {
@@ -24,9 +24,9 @@ def categories(model):
 
 def test_base_makes_two_checkpoints_a_pair(tmp_path):
     folder = build_folder(tmp_path / "r", SPEC, targets=("rl@10", "rl@20"))
-    default = ExplorerModel(Results.open(folder))
+    default = ExplorerModel(ResultsFolder.open(folder))
     assert default.series() is not None  # the series runs from the manifest's base
-    model = ExplorerModel(Results.open(folder), base="rl@10")
+    model = ExplorerModel(ResultsFolder.open(folder), base="rl@10")
     assert model.base == "rl@10" and model.targets == ["base", "rl@20"]
     model.set_target("rl@20")
     assert categories(model) == {"1": "E", "2": "S"}

@@ -8,7 +8,7 @@ import pytest
 
 from leash_tui.explorer.model.explorer_model import SORTS, ExplorerModel
 from leash_tui.explorer.model.pair_view import evidence_text
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.explorer_helpers import isolated_cache  # noqa: F401 (autouse fixture)
 from tests.support.folder_builders import build_folder, counts_spec
 
@@ -21,7 +21,7 @@ SPEC = {
 
 
 def test_evidence_sort_puts_the_strongest_claims_first(tmp_path: Path) -> None:
-    model = ExplorerModel(Results.open(build_folder(tmp_path / "r", SPEC)))
+    model = ExplorerModel(ResultsFolder.open(build_folder(tmp_path / "r", SPEC)))
     while model.sort != "evidence":
         model.cycle_sort()
     assert dict(SORTS)["evidence"] == model.sort_label
@@ -37,7 +37,7 @@ def test_evidence_sort_puts_the_strongest_claims_first(tmp_path: Path) -> None:
 
 
 def test_support_threshold_reaches_list_summary_and_budget(tmp_path: Path) -> None:
-    results = Results.open(build_folder(tmp_path / "r", SPEC))
+    results = ResultsFolder.open(build_folder(tmp_path / "r", SPEC))
     model = ExplorerModel(results, tau=0.5)
     # c/n >= 0.5: base 4/4 (q1) only; target 3/8 (q3) is below: q1 S, everything else O
     categories = {model.row(i).question_id: model.row(i).category for i in range(len(model))}

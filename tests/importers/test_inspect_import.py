@@ -6,7 +6,7 @@ import pytest
 
 from sampler.errors import LeashError
 from sampler.importers.run_import import Source, import_samples
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.eval_outputs import PROBLEMS, completion
 
 inspect_ai = pytest.importorskip(
@@ -52,7 +52,7 @@ def test_inspect_log_epochs_are_samples_and_scores_source_verdicts(tmp_path):
     path = write_log(tmp_path / "logs", [["2", "2"], ["5", "6"]], epochs=2)
     summary = import_samples("inspect", [Source("m", tmp_path / "logs")], tmp_path / "r", "m")
     assert summary.models == {"m": 4} and summary.benchmarks == {"toy_math": 4}
-    results = Results.open(tmp_path / "r")
+    results = ResultsFolder.open(tmp_path / "r")
     rows = results.samples(columns=["question_id", "sample", "text", "source_correct"]).to_pylist()
     by_question = {}
     for row in rows:

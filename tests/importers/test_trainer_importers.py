@@ -13,7 +13,7 @@ from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_prompt
 from sampler.importers.run_import import Source, import_samples
 from sampler.importers.source_fields import text_question_id
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.eval_outputs import PROBLEMS, write_qwen_eval
 from tests.support.trainer_dumps import (
     verl_lines,
@@ -29,14 +29,14 @@ from tests.support.trainer_dumps import (
 
 
 def samples(root):
-    table = Results.open(root).samples(
+    table = ResultsFolder.open(root).samples(
         columns=["benchmark", "question_id", "model", "sample", "text", "source_correct"]
     )
     return table.to_pylist()
 
 
 def questions(root):
-    return {r["question_id"]: r for r in Results.open(root).questions.to_pylist()}
+    return {r["question_id"]: r for r in ResultsFolder.open(root).questions.to_pylist()}
 
 
 def qid(index):
@@ -75,7 +75,7 @@ def test_verl_validation_dump_is_a_checkpoint_series_with_step_0_the_base(tmp_pa
     write_verl_step(dump, 40, later)
     root = tmp_path / "res"
     summary = import_samples("verl", [Source("run", dump)], root)
-    manifest = Results.open(root).manifest
+    manifest = ResultsFolder.open(root).manifest
     assert manifest.base.name == "run@0"
     assert [t.name for t in manifest.targets] == ["run@40"]
     assert summary.models == {"run@0": 6, "run@40": 6}
@@ -304,7 +304,7 @@ def test_skyrl_dumped_evals_are_a_checkpoint_series(tmp_path):
     write_skyrl_step(dumped, 0, [["2", "3"], ["5", "5"]])
     write_skyrl_step(dumped, 10, [["2", "2"], ["6", "5"]])
     summary = import_samples("skyrl", [Source("sky", dumped)], tmp_path / "r")
-    manifest = Results.open(tmp_path / "r").manifest
+    manifest = ResultsFolder.open(tmp_path / "r").manifest
     assert manifest.base.name == "sky@0" and [t.name for t in manifest.targets] == ["sky@10"]
     assert summary.benchmarks == {"gsm8k": 8}
     rows = {(r["model"], r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
@@ -397,7 +397,7 @@ def test_prime_rl_eval_episodes_are_a_series(tmp_path):
     write_prime_rl_step(tmp_path / "out", 50, [["7", "7"]], kind="train")  # not evaluations
     summary = import_samples("prime-rl", [Source("p", tmp_path / "out")], tmp_path / "r")
     assert summary.models == {"p@0": 4, "p@50": 4} and summary.benchmarks == {"gsm8k": 8}
-    assert Results.open(tmp_path / "r").manifest.base.name == "p@0"
+    assert ResultsFolder.open(tmp_path / "r").manifest.base.name == "p@0"
     rows = {(r["model"], r["question_id"], r["sample"]): r for r in samples(tmp_path / "r")}
     assert [rows[("p@50", "1", i)]["source_correct"] for i in (0, 1)] == [False, True]
     assert questions(tmp_path / "r")["1"]["gold"] == "6"

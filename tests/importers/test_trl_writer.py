@@ -8,7 +8,7 @@ import pytest
 
 from sampler.importers.run_import import Source, import_samples
 from sampler.importers.source_fields import text_question_id
-from sampler.store.shards.reader import Results
+from sampler.store.folder import ResultsFolder
 from tests.support.eval_outputs import PROBLEMS
 
 pytest.importorskip("trl", reason="trl is not installed (pip install trl)")
@@ -98,7 +98,7 @@ def test_grpo_trainer_completion_logs_import_as_a_series(tmp_path):
     assert set(summary.models) == {"grpo@1", "grpo@2"}
     assert sum(summary.models.values()) == 8  # two steps of a generation batch of 4
     assert summary.warnings == []  # every prompt has its num_generations = 2 completions
-    results = Results.open(tmp_path / "r")
+    results = ResultsFolder.open(tmp_path / "r")
     golds = {q["question_id"]: (q["problem"], q["gold"]) for q in results.questions.to_pylist()}
     ids = {text_question_id(p): (p, g) for p, g in problems}
     assert golds.keys() <= ids.keys() and all(golds[q] == ids[q] for q in golds)

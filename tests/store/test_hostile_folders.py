@@ -1,4 +1,4 @@
-"""Results folders written by someone else (issue #22 items 9-11, 13-15): paths read from the
+"""ResultsFolder folders written by someone else (issue #22 items 9-11, 13-15): paths read from the
 folder stay inside it, links and special files are refused, JSON is parsed with limits, and
 CSV printed to a terminal shows control characters. Each failure is one line naming the file.
 """
@@ -15,10 +15,10 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
 from sampler.store.journals.locks import exclusive_lock
 from sampler.store.journals.triage_journal import TriageJournal
 from sampler.store.manifest import load_manifest
-from sampler.store.shards.reader import Results
 from sampler.store.shards.writer import read_questions
 from tests.support.folder_builders import build_folder
 
@@ -43,11 +43,11 @@ def test_a_commit_journal_cannot_move_files_out_of_the_folder(folder, tmp_path, 
     (folder / "mine.txt").write_text("x")
     _journal(folder, [[str(victim) if "{" in target else target, "stolen.txt"]])
     with pytest.raises(LeashError, match=r"\.commit-hostile0001\.json: path .* leaves the folder"):
-        Results.open(folder)
+        ResultsFolder.open(folder)
     assert victim.read_text() == "notes" and not (folder / "stolen.txt").exists()
     _journal(folder, [["mine.txt", target.format(victim=victim)]])
     with pytest.raises(LeashError, match="leaves the folder"):
-        Results.open(folder)
+        ResultsFolder.open(folder)
     assert (folder / "mine.txt").exists() and victim.read_text() == "notes"
 
 
@@ -58,7 +58,7 @@ def test_a_commit_journal_cannot_move_through_a_link(folder, tmp_path):
     (folder / "link").symlink_to(outside)
     _journal(folder, [["link/notes.txt", "taken.txt"]])
     with pytest.raises(LeashError, match="goes through a link"):
-        Results.open(folder)
+        ResultsFolder.open(folder)
     assert (outside / "notes.txt").read_text() == "notes"
 
 
@@ -126,7 +126,7 @@ def test_a_samples_folder_linked_to_another_folder_is_refused(folder, tmp_path):
     shutil.rmtree(folder / "samples")
     (folder / "samples").symlink_to(victim / "samples")
     with pytest.raises(LeashError, match="samples folder is a symbolic link"):
-        Results.open(folder).shard_paths()
+        ResultsFolder.open(folder).shard_paths()
     result = CliRunner().invoke(cli, ["verify", str(folder), "--force", "--no-progress"])
     assert result.exit_code != 0 and "Traceback" not in result.output
 
@@ -137,7 +137,7 @@ def test_a_shard_that_is_a_link_is_refused(folder, tmp_path):
     shard.rename(moved)
     shard.symlink_to(moved)
     with pytest.raises(LeashError, match="a sample shard is a symbolic link"):
-        Results.open(folder).shard_paths()
+        ResultsFolder.open(folder).shard_paths()
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from sampler.store.schema import SAMPLES_SCHEMA
 from sampler.store.shards.writer import conform_table
 
 if TYPE_CHECKING:
-    from sampler.store.shards.reader import Results
+    from sampler.store.folder import ResultsFolder
 
 #: Columns too wide to read for every sample of a question.
 WIDE_COLUMNS = ("text", "verdict_detail")
@@ -78,7 +78,7 @@ def _unreadable(path: Path, exc: BaseException) -> LeashError:
 
 
 def read_question_rows(
-    results: Results, benchmark: str, question_id: str, columns: Sequence[str]
+    results: ResultsFolder, benchmark: str, question_id: str, columns: Sequence[str]
 ) -> QuestionRows:
     """The samples of one question in ``columns`` (wide ones refused), with their locations.
 

@@ -229,12 +229,3 @@ class SampleReads:
     def row_groups_for(self, benchmark: str, question_id: str) -> int:
         """How many row groups a read of one question touches (for tests and benches)."""
         return sum(span.may_hold(benchmark, question_id) for span in self._row_group_index)
-
-
-def __getattr__(name: str):
-    """``Results``, the old name of ResultsFolder, for code written before it moved."""
-    if name == "Results":
-        from sampler.store.folder import ResultsFolder
-
-        return ResultsFolder
-    raise AttributeError(name)
