@@ -119,6 +119,40 @@ def test_fifos_and_devices_are_refused_without_hanging(folder, name):
     assert isinstance(error, LeashError) and "symbolic link" in str(error)
 
 
+@pytest.mark.parametrize(
+    "name", ["perplexity.parquet", "adaptive_stops.parquet", "token_detail/part-0.parquet"]
+)
+def test_side_tables_that_are_fifos_or_links_are_refused_without_hanging(folder, name):
+    from sampler.store.side_tables.adaptive_stops import read_stops
+    from sampler.store.side_tables.perplexity_table import read_perplexity
+    from sampler.store.side_tables.token_detail import read_token_detail
+
+    read = {
+        "perplexity.parquet": lambda: read_perplexity(folder),
+        "adaptive_stops.parquet": lambda: read_stops(folder),
+        "token_detail/part-0.parquet": lambda: read_token_detail(folder),
+    }[name]
+    (folder / name).parent.mkdir(exist_ok=True)
+    _fifo(folder / name)
+    error = _finishes(read)
+    assert isinstance(error, LeashError) and "a FIFO, not a regular file" in str(error)
+    (folder / name).unlink()
+    (folder / name).symlink_to("/dev/zero")
+    error = _finishes(read)
+    assert isinstance(error, LeashError) and "symbolic link" in str(error)
+
+
+def test_a_side_table_directory_linked_elsewhere_is_refused(folder, tmp_path):
+    from sampler.store.side_tables.token_detail import read_token_detail
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "part-0.parquet").write_bytes(b"PAR1")
+    (folder / "token_detail").symlink_to(elsewhere)
+    with pytest.raises(LeashError, match="symbolic link"):
+        read_token_detail(folder)
+
+
 def test_a_samples_folder_linked_to_another_folder_is_refused(folder, tmp_path):
     victim = build_folder(tmp_path / "victim", SPEC)
     import shutil

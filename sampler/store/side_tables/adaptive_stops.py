@@ -9,6 +9,7 @@ folder lock (rows of other shards are kept) and rewrites the file atomically.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pyarrow as pa
@@ -18,6 +19,7 @@ from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.journals.locks import exclusive_lock
 from sampler.store.schema import LOCK_FILE
+from sampler.store.side_tables.side_file import open_side_table
 
 STOPS_FILE = "adaptive_stops.parquet"
 STOP_KEYS = ("benchmark", "question_id", "model")
@@ -37,10 +39,11 @@ STOPS_SCHEMA = pa.schema(
 def read_stops(root: Path) -> pa.Table:
     """The folder's stop rows (empty when it was never sampled adaptively)."""
     path = Path(root) / STOPS_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return STOPS_SCHEMA.empty_table()
     try:
-        return pq.ParquetFile(path).read().cast(STOPS_SCHEMA)
+        with open_side_table(Path(root), path) as handle:
+            return pq.ParquetFile(handle).read().cast(STOPS_SCHEMA)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable adaptive stops table ({exc})") from exc
 

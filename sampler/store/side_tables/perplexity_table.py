@@ -9,6 +9,7 @@ folder lock and rewrites the file atomically; a rerun replaces rows with the sam
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.journals.locks import exclusive_lock
 from sampler.store.schema import LOCK_FILE
+from sampler.store.side_tables.side_file import open_side_table
 
 PERPLEXITY_FILE = "perplexity.parquet"
 PERPLEXITY_KEYS = ("benchmark", "question_id", "source", "trace", "model")
@@ -49,13 +51,14 @@ def read_perplexity(
     schema = PERPLEXITY_SCHEMA
     if columns is not None:
         schema = pa.schema([schema.field(c) for c in columns])
-    if not path.exists():
+    if not os.path.lexists(path):
         return schema.empty_table()
     try:
-        if question is None:
-            return pq.ParquetFile(path).read(columns=columns).cast(schema)
-        filters = [("benchmark", "=", question[0]), ("question_id", "=", question[1])]
-        return pq.read_table(path, columns=columns, filters=filters).cast(schema)
+        with open_side_table(Path(root), path) as handle:
+            if question is None:
+                return pq.ParquetFile(handle).read(columns=columns).cast(schema)
+            filters = [("benchmark", "=", question[0]), ("question_id", "=", question[1])]
+            return pq.read_table(handle, columns=columns, filters=filters).cast(schema)
     except (pa.ArrowException, OSError) as exc:
         raise LeashError(f"{path}: not a readable perplexity table ({exc})") from exc
 

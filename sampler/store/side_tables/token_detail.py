@@ -12,7 +12,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import atomic_path
+from sampler.store.side_tables.side_file import open_side_table
 
 TOKEN_DETAIL_DIR = "token_detail"
 TOKEN_DETAIL_SCHEMA = pa.schema(
@@ -37,5 +39,11 @@ def write_token_detail(root: Path, name: str, table: pa.Table) -> Path:
 def read_token_detail(root: Path) -> pa.Table:
     """Every token-detail row of the folder (an empty table when there are none)."""
     paths = sorted((Path(root) / TOKEN_DETAIL_DIR).glob("part-*.parquet"))
-    tables = [pq.ParquetFile(p).read().cast(TOKEN_DETAIL_SCHEMA) for p in paths]
+    tables = []
+    for path in paths:
+        try:
+            with open_side_table(Path(root), path) as handle:
+                tables.append(pq.ParquetFile(handle).read().cast(TOKEN_DETAIL_SCHEMA))
+        except (pa.ArrowException, OSError) as exc:
+            raise LeashError(f"{path}: not a readable token-detail table ({exc})") from exc
     return pa.concat_tables(tables) if tables else TOKEN_DETAIL_SCHEMA.empty_table()
