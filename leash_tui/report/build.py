@@ -238,6 +238,11 @@ def build_report(
     if graded_by:
         notes.append(graded_by)
     notes += format_effect_notes(data.counts, data.rules, base, chosen)
+    if data.rules_skipped is not None:
+        notes.append(
+            f"the rules that found the answers were not compared over {data.rules_skipped:,}"
+            " samples (a read of every shard); `leash info` compares them"
+        )
     trusted = trusted_questions(data.counts, [base, *chosen])
     if trusted:
         notes.append(_trusted_note(trusted))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from leash_tui.analysis.answer_stats import answer_stats_table
 from leash_tui.analysis.token_entropy_kind import exact_stats
@@ -49,6 +50,8 @@ class ReportData:
     questions: pa.Table | None = None
     #: model -> extraction rule -> samples whose answer it found (``answer_rule``)
     rules: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: samples of a folder too large for the answer-rule comparison (None: compared)
+    rules_skipped: int | None = None
     #: store.first_success rows, when some model was sampled with ``leash sample --adaptive``
     #: (their n_first / c_first over the first ``adaptive_min_samples``); None otherwise
     adaptive: pa.Table | None = None
@@ -75,6 +78,11 @@ def report_tables(
     return counts_table(stats), answer_stats_table(stats, entropy_samples)
 
 
+#: Up to this many samples the report compares the rules that found each model's answers
+#: (a read of the answer_rule column of every shard); above it ``leash info`` does.
+RULE_CHECK_SAMPLES = 2_000_000
+
+
 def load_report_data(
     folder: ResultsFolder | Path | str,
     use_cache: bool = True,
@@ -88,6 +96,8 @@ def load_report_data(
     assert tables is not None  # scanning is allowed, so there is always an answer
     counts, stats = tables
     exact = folder.exact_entropy_samples()
+    total = int(pc.sum(counts.column("n")).as_py() or 0) if counts.num_rows else 0
+    compare_rules = total <= RULE_CHECK_SAMPLES
     min_samples = adaptive_models(folder.manifest)
     adaptive = folder.first_success(min(min_samples.values())) if min_samples else None
     return ReportData(
@@ -100,7 +110,10 @@ def load_report_data(
         exact_entropy=exact_stats(exact) if exact is not None else None,
         perplexity=folder.perplexity(),
         questions=folder.questions,
-        rules=rule_counts(folder, [m.name for m in folder.manifest.models]),
+        rules=rule_counts(folder, [m.name for m in folder.manifest.models])
+        if compare_rules
+        else {},
+        rules_skipped=None if compare_rules else total,
         adaptive=adaptive,
         adaptive_min_samples=min_samples,
     )

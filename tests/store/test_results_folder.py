@@ -86,6 +86,26 @@ def test_key_stats_of_a_scanned_folder_are_cached_until_a_shard_changes(tmp_path
     assert grown is not None and grown.groups == first.groups + 1
 
 
+def test_merged_footer_summaries_of_many_shards_are_cached(tmp_path, monkeypatch):
+    """A folder of many small shards (an import of long completions) decodes each footer
+    summary once; the next read takes the merged statistics from one cache file."""
+    from sampler.store.shards.folder_key_stats import CACHE_FROM_SHARDS
+
+    spec = {("alg", str(q)): {"base": "C I", "rlvr": "I C"} for q in range(CACHE_FROM_SHARDS)}
+    root = build_folder(tmp_path / "many", spec, shards=CACHE_FROM_SHARDS)
+    folder = ResultsFolder.open(root)
+    assert len(folder.shard_paths()) >= CACHE_FROM_SHARDS
+    first = folder.key_stats()
+    assert first is not None and stats_cache.cache_path(root).is_file()
+    with monkeypatch.context() as patch:
+        patch.setattr(shard_summary, "decode_stats", lambda *a, **k: pytest.fail("decoded"))
+        again = ResultsFolder.open(root).key_stats()
+    assert again is not None and again.status.tolist() == first.status.tolist()
+    few = build_folder(tmp_path / "few", SPEC)  # a few shards: their footers, no cache file
+    assert ResultsFolder.open(few).key_stats() is not None
+    assert not stats_cache.cache_path(few).exists()
+
+
 def test_footer_probes(tmp_path):
     root = build_folder(tmp_path / "r", SPEC)
     folder = ResultsFolder.open(root)
