@@ -17,11 +17,40 @@ the model saw it and no question id, and some trainers reorder samples before du
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
+from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import resolve_question, text_question_id
+from sampler.importers.source_fields import (
+    refuse_mixed_runs,
+    resolve_question,
+    text_question_id,
+)
+
+
+def numbered_files(
+    path: Path, step_file: re.Pattern[str], glob: str, kind: str, not_one: str, none_found: str
+) -> list[tuple[int, Path]]:
+    """A trainer dump's files numbered by step (``step_file``'s first group), by step: ``path``
+    itself, or every match of ``glob`` below it, all of one run (``refuse_mixed_runs``).
+    ``not_one`` and ``none_found`` end the errors for a wrong file and an empty folder."""
+    if path.is_file():
+        match = step_file.match(path.name)
+        if not match:
+            raise LeashError(f"{path}: {not_one}")
+        return [(int(match.group(1)), path)]
+    found = [
+        (int(m.group(1)), p)
+        for p in path.rglob(glob)
+        if p.is_file() and (m := step_file.match(p.name))
+    ]
+    if not found:
+        raise LeashError(f"{path}: {none_found}")
+    refuse_mixed_runs(path, {p: kind for _, p in found})
+    return sorted(found)
 
 
 def score_verdict(value: Any) -> bool | None:

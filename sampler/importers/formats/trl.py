@@ -46,8 +46,8 @@ import pyarrow.parquet as pq
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import Fields, refuse_mixed_runs
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.source_fields import Fields
+from sampler.importers.trainer_samples import QuestionGroups, numbered_files, score_verdict
 
 FORMAT = "trl"
 STEP_FILE = re.compile(r"^completions_(\d+)\.parquet$")
@@ -73,25 +73,15 @@ def read_source(
 
 
 def _files(path: Path) -> list[tuple[int, Path]]:
-    if path.is_file():
-        match = STEP_FILE.match(path.name)
-        if not match:
-            raise LeashError(
-                f"{path}: not a TRL completions file: expected completions_STEP.parquet"
-            )
-        return [(int(match.group(1)), path)]
-    found = [
-        (int(m.group(1)), p)
-        for p in path.rglob("completions_*.parquet")
-        if p.is_file() and (m := STEP_FILE.match(p.name))
-    ]
-    if not found:
-        raise LeashError(
-            f"{path}: no TRL completions_STEP.parquet files found in any subfolder"
-            " (GRPOConfig(log_completions=True) writes them to OUTPUT_DIR/completions)"
-        )
-    refuse_mixed_runs(path, {p: "trl completions" for _, p in found})
-    return sorted(found)
+    return numbered_files(
+        path,
+        STEP_FILE,
+        "completions_*.parquet",
+        "trl completions",
+        "not a TRL completions file: expected completions_STEP.parquet",
+        "no TRL completions_STEP.parquet files found in any subfolder"
+        " (GRPOConfig(log_completions=True) writes them to OUTPUT_DIR/completions)",
+    )
 
 
 def _read_file(

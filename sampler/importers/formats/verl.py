@@ -52,8 +52,8 @@ from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import Fields, benchmark_name, refuse_mixed_runs
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.source_fields import Fields, benchmark_name
+from sampler.importers.trainer_samples import QuestionGroups, numbered_files, score_verdict
 
 FORMAT = "verl"
 STEP_FILE = re.compile(r"^(\d+)\.jsonl$")
@@ -83,26 +83,16 @@ def read_source(
 
 def step_files(path: Path) -> list[tuple[int, Path]]:
     """The ``STEP.jsonl`` files of a dump, by step; all in one folder (else refused)."""
-    if path.is_file():
-        match = STEP_FILE.match(path.name)
-        if not match:
-            raise LeashError(
-                f"{path}: not a verl dump file: expected STEP.jsonl (0.jsonl, 10.jsonl, ...)"
-                " or the .parquet of main_generation"
-            )
-        return [(int(match.group(1)), path)]
-    found = [
-        (int(m.group(1)), p)
-        for p in path.rglob("*.jsonl")
-        if p.is_file() and (m := STEP_FILE.match(p.name))
-    ]
-    if not found:
-        raise LeashError(
-            f"{path}: no verl STEP.jsonl files found in any subfolder (the dump folder of"
-            " trainer.validation_data_dir or trainer.rollout_data_dir)"
-        )
-    refuse_mixed_runs(path, {p: "verl steps" for _, p in found})
-    return sorted(found)
+    return numbered_files(
+        path,
+        STEP_FILE,
+        "*.jsonl",
+        "verl steps",
+        "not a verl dump file: expected STEP.jsonl (0.jsonl, 10.jsonl, ...)"
+        " or the .parquet of main_generation",
+        "no verl STEP.jsonl files found in any subfolder (the dump folder of"
+        " trainer.validation_data_dir or trainer.rollout_data_dir)",
+    )
 
 
 def read_step_file(
