@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from leash_tui.commands.shared.options import support_threshold_option
 from sampler.errors import LeashError
 
 
@@ -52,16 +53,7 @@ def run_explorer(
     metavar="NAME",
     help="Compare with this model instead of the folder's base (two checkpoints head to head).",
 )
-@click.option(
-    "--support-threshold",
-    "tau",
-    type=click.FloatRange(min=0, max=1),
-    default=0.0,
-    show_default=True,
-    metavar="TAU",
-    help="A model supports a question when at least a share TAU of its samples is correct"
-    " (0: one success, the paper's rule).",
-)
+@support_threshold_option
 def explore(results: Path, target: str | None, base: str | None, tau: float) -> None:
     """Explore a results folder: summaries, questions by support change, completions, triage.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from leash_tui.commands.shared.options import output_option
+from leash_tui.commands.shared.options import output_option, support_threshold_option
 from leash_tui.report.formats import FORMATS
 
 #: sampler.store.side_tables.entropy_samples.DEFAULT_ENTROPY_SAMPLES, repeated here so that
@@ -86,16 +86,7 @@ DEFAULT_ENTROPY_SAMPLES = 32
     metavar="LEVEL",
     help="Confidence level of the intervals.",
 )
-@click.option(
-    "--support-threshold",
-    "tau",
-    type=click.FloatRange(min=0, max=1),
-    default=0.0,
-    show_default=True,
-    metavar="TAU",
-    help="A model supports a question when at least a share TAU of k samples is correct"
-    " (c/n >= TAU at k = n); 0 is one success, the paper's rule.",
-)
+@support_threshold_option
 @click.option(
     "--threshold-curve",
     is_flag=True,

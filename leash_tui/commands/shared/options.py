@@ -52,3 +52,16 @@ def output_option(
         )
 
     return decorate
+
+
+#: ``--support-threshold TAU`` of the commands that count support (report, explore).
+support_threshold_option = click.option(
+    "--support-threshold",
+    "tau",
+    type=click.FloatRange(min=0, max=1),
+    default=0.0,
+    show_default=True,
+    metavar="TAU",
+    help="A model supports a question when at least a share TAU of k samples is correct"
+    " (c/n >= TAU at k = n); 0 is one success, the paper's rule.",
+)
