@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.loss_audit import LossClaim, loss_claims
 from leash_tui.analysis.support import compare_questions
+from leash_tui.report.plain_columns import plain_strings
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder, as_folder
 from sampler.store.statuses import STATUS_CORRECT
@@ -49,6 +50,10 @@ CSV_COLUMNS = (
     "samples",
     "classes",
 )
+
+
+#: the label columns of rejected samples, plain strings before the join
+LABEL_COLUMNS = ("benchmark", "question_id", "model", "status", "answer_rule")
 
 
 def _base(results: ResultsFolder) -> str:
@@ -97,19 +102,11 @@ def load_losses(
                 "question_id": lost.column("question_id").cast(pa.string()),
             }
         )
-        rejected = _plain(rejected).join(keys, ["benchmark", "question_id"], join_type="inner")
+        rejected = plain_strings(
+            rejected, ("benchmark", "question_id", "model", "status", "answer_rule")
+        ).join(keys, ["benchmark", "question_id"], join_type="inner")
         claims += loss_claims(questions, rejected, golds, target, top)
     return results, claims
-
-
-def _plain(table: pa.Table) -> pa.Table:
-    for name in ("benchmark", "question_id", "model", "status", "answer_rule"):
-        column = table.column(name)
-        if pa.types.is_dictionary(column.type):
-            table = table.set_column(
-                table.schema.get_field_index(name), name, column.cast(pa.string())
-            )
-    return table
 
 
 def rule_counts(results: ResultsFolder, models: Sequence[str]) -> dict[str, dict[str, int]]:
@@ -119,22 +116,16 @@ def rule_counts(results: ResultsFolder, models: Sequence[str]) -> dict[str, dict
     )
     if table.num_rows == 0:
         return {}
-    grouped = _plain_pair(table).group_by(["model", "answer_rule"]).aggregate([([], "count_all")])
+    grouped = (
+        plain_strings(table, ("model", "answer_rule"))
+        .group_by(["model", "answer_rule"])
+        .aggregate([([], "count_all")])
+    )
     out: dict[str, dict[str, int]] = {}
     for row in grouped.to_pylist():
         if row["model"] in models:
             out.setdefault(row["model"], {})[row["answer_rule"]] = int(row["count_all"])
     return out
-
-
-def _plain_pair(table: pa.Table) -> pa.Table:
-    for name in ("model", "answer_rule"):
-        column = table.column(name)
-        if pa.types.is_dictionary(column.type):
-            table = table.set_column(
-                table.schema.get_field_index(name), name, column.cast(pa.string())
-            )
-    return table
 
 
 def loss_records(claims: list[LossClaim]) -> list[dict[str, Any]]:

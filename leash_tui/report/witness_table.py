@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
+from leash_tui.report.plain_columns import plain_strings
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder, as_folder
 from sampler.store.shards.reader import COUNT_KEYS
@@ -81,7 +82,9 @@ def load_claims(
         filter=pc.field("status") == STATUS_CORRECT,
     )
     keys = fragile.select(list(COUNT_KEYS))
-    accepted = _plain(accepted).join(_plain(keys), list(COUNT_KEYS), join_type="inner")
+    accepted = plain_strings(accepted, COUNT_KEYS).join(
+        plain_strings(keys, COUNT_KEYS), list(COUNT_KEYS), join_type="inner"
+    )
     questions = results.questions
     golds = {
         (b, q): g
@@ -93,17 +96,6 @@ def load_claims(
         )
     }
     return results, build_claims(fragile, accepted, golds, roles)
-
-
-def _plain(table: pa.Table) -> pa.Table:
-    """Key columns as plain strings (the reader hands them dictionary-encoded)."""
-    for name in COUNT_KEYS:
-        column = table.column(name)
-        if pa.types.is_dictionary(column.type):
-            table = table.set_column(
-                table.schema.get_field_index(name), name, column.cast(pa.string())
-            )
-    return table
 
 
 def claim_records(claims: list[Claim]) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from typing import Any
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import (
+    Fields,
     refuse_mixed_runs,
     resolve_question,
     text_question_id,
@@ -135,3 +136,21 @@ class QuestionGroups:
 def _clip(text: str, limit: int = 40) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def completion_text(fields: Fields) -> str:
+    """A logged completion (field ``completion``): text, or its assistant messages joined."""
+    value = fields.value("completion")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = [
+            m["content"]
+            for m in value
+            if isinstance(m, dict)
+            and m.get("role") == "assistant"
+            and isinstance(m.get("content"), str)
+        ]
+        if parts:
+            return "\n".join(parts)
+    raise fields.expected("completion", "the completion: text, or assistant messages", value)

@@ -47,7 +47,12 @@ from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import Fields
-from sampler.importers.trainer_samples import QuestionGroups, numbered_files, score_verdict
+from sampler.importers.trainer_samples import (
+    QuestionGroups,
+    completion_text,
+    numbered_files,
+    score_verdict,
+)
 
 FORMAT = "trl"
 STEP_FILE = re.compile(r"^completions_(\d+)\.parquet$")
@@ -115,7 +120,7 @@ def _read_file(
         for record in batch.to_pylist():
             number += 1
             fields = Fields(session.where(index, number), record, FORMAT)
-            problem, text = _problem(fields), _completion(fields)
+            problem, text = _problem(fields), completion_text(fields)
             logged = record.get("step")
             if logged is not None and logged != step:
                 raise fields.fail(f"field 'step' is {logged!r} in the file of step {step}")
@@ -139,24 +144,6 @@ def _problem(fields: Fields) -> str:
             "prompt", "the prompt: text, or chat messages with a user message", value
         )
     return problem
-
-
-def _completion(fields: Fields) -> str:
-    """A logged completion: text, or its assistant messages joined."""
-    value = fields.value("completion")
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        parts = [
-            m["content"]
-            for m in value
-            if isinstance(m, dict)
-            and m.get("role") == "assistant"
-            and isinstance(m.get("content"), str)
-        ]
-        if parts:
-            return "\n".join(parts)
-    raise fields.expected("completion", "the completion: text, or assistant messages", value)
 
 
 def _verdict_column(schema: pa.Schema, requested: str | None, path: Path) -> str | None:

@@ -39,7 +39,7 @@ from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages
 from sampler.importers.core import ImportSession
 from sampler.importers.source_fields import Fields, benchmark_name
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.trainer_samples import QuestionGroups, completion_text, score_verdict
 
 FORMAT = "verifiers"
 FILE_PATTERN = "results.jsonl"
@@ -82,7 +82,7 @@ def read_file(
             model,
             problem,
             fields.gold("answer", required=False) or None,
-            _completion(fields),
+            completion_text(fields),
             _verdict(fields, source_metric),
             finish_reason="length" if record.get("is_truncated") is True else None,
             question_id=question_id,
@@ -90,23 +90,6 @@ def read_file(
     if not groups.sizes:
         raise LeashError(f"{path}: no rollouts (empty file)")
     groups.check_sizes()
-
-
-def _completion(fields: Fields) -> str:
-    value = fields.value("completion")
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        parts = [
-            m["content"]
-            for m in value
-            if isinstance(m, dict)
-            and m.get("role") == "assistant"
-            and isinstance(m.get("content"), str)
-        ]
-        if parts:
-            return "\n".join(parts)
-    raise fields.expected("completion", "the completion: a string or assistant messages", value)
 
 
 def _verdict(fields: Fields, source_metric: str | None) -> bool | None:
