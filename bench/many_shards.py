@@ -41,7 +41,9 @@ BENCHMARKS = ("bench_a", "bench_b", "bench_c", "bench_d")
 MODELS = ("base", "rlvr")
 
 
-def build_folder(root: Path, samples: int, shards: int, per_question: int, answers: int) -> int:
+def build_folder(
+    root: Path, samples: int, shards: int, per_question: int, answers: int, index: bool = True
+) -> int:
     """Write about ``samples`` samples in ``shards`` shards; return how many were written."""
     import numpy as np
     import pyarrow as pa
@@ -75,34 +77,41 @@ def build_folder(root: Path, samples: int, shards: int, per_question: int, answe
     p_target = np.clip(p_base + rng.normal(0, 0.2, questions), 0, 1) * (
         rng.random(questions) > 0.15
     )
-    # rows in the shard sort order: benchmark, question id, model, sample
+    # rows in the shard sort order (benchmark, question id, model, sample), made one shard
+    # at a time so that 25 million samples need the memory of one shard
     order = np.lexsort((qid, bench))
-    q = np.repeat(order, per_question * len(MODELS))
-    m = np.tile(np.repeat(np.arange(len(MODELS)), per_question), questions)
-    s = np.tile(np.arange(per_question, dtype=np.int32), questions * len(MODELS))
-    rows = q.size
-    correct = rng.random(rows) < np.where(m == 0, p_base[q], p_target[q])
-    wrong = gold[q] + 1 + rng.integers(0, answers, size=rows)
-    answer = np.where(correct, gold[q], wrong).astype(str)
-    table = pa.table(
-        {
-            "benchmark": pa.array(bench[q]),
-            "question_id": pa.array(qid[q]),
-            "model": pa.array(np.array(MODELS)[m]),
-            "sample": pa.array(s),
-            "text": pa.array(np.char.add("The answer is ", answer), pa.large_string()),
-            "n_tokens": pa.array(rng.integers(50, 4000, size=rows).astype(np.int32)),
-            "finish_reason": pa.array(np.full(rows, "stop")),
-            "answer": pa.array(answer),
-            "correct": pa.array(correct),
-            "status": pa.array(np.where(correct, "correct", "incorrect")),
-            "token_entropy": pa.array(rng.gamma(2.0, 0.2, size=rows)),
-        }
-    )
-    bounds = np.linspace(0, rows, shards + 1).astype(int)
-    for start, stop in itertools.pairwise(bounds.tolist()):
-        if stop > start:
-            folder.append_samples(table.slice(start, stop - start))
+    group = per_question * len(MODELS)
+    rows = questions * group
+    bounds = np.linspace(0, rows, shards + 1).astype(np.int64)
+    for number, (start, stop) in enumerate(itertools.pairwise(bounds.tolist())):
+        if stop <= start:
+            continue
+        r = np.arange(start, stop, dtype=np.int64)
+        q = order[r // group]
+        m = (r // per_question) % len(MODELS)
+        s = (r % per_question).astype(np.int32)
+        part = np.random.default_rng([0, number])
+        correct = part.random(r.size) < np.where(m == 0, p_base[q], p_target[q])
+        wrong = gold[q] + 1 + part.integers(0, answers, size=r.size)
+        answer = np.where(correct, gold[q], wrong).astype(str)
+        table = pa.table(
+            {
+                "benchmark": pa.array(bench[q]),
+                "question_id": pa.array(qid[q]),
+                "model": pa.array(np.array(MODELS)[m]),
+                "sample": pa.array(s),
+                "text": pa.array(np.char.add("The answer is ", answer), pa.large_string()),
+                "n_tokens": pa.array(part.integers(50, 4000, size=r.size).astype(np.int32)),
+                "finish_reason": pa.array(np.full(r.size, "stop")),
+                "answer": pa.array(answer),
+                "correct": pa.array(correct),
+                "status": pa.array(np.where(correct, "correct", "incorrect")),
+                "token_entropy": pa.array(part.gamma(2.0, 0.2, size=r.size)),
+            }
+        )
+        folder.append_samples(table)
+    if index:
+        folder.refresh_index()  # as an import, sample or verify does as it ends
     return rows
 
 

@@ -271,4 +271,5 @@ def write_demo_results(
     # columns the demo has no values for (score, verdict_detail: no non-math verifier here)
     columns = {name: values or [None] * rows for name, values in columns.items()}
     folder.append_samples(pa.table(columns, schema=SAMPLES_SCHEMA))
+    folder.refresh_index()
     return root

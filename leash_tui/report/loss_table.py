@@ -110,7 +110,10 @@ def load_losses(
 
 
 def rule_counts(results: ResultsFolder, models: Sequence[str]) -> dict[str, dict[str, int]]:
-    """model -> extraction rule -> verified samples it found an answer for."""
+    """model -> extraction rule -> verified samples it found an answer for (no read when
+    the footer statistics show no rule recorded: imports of other harnesses' verdicts)."""
+    if results.column_all_null("answer_rule"):
+        return {}
     table = results.samples(
         columns=["model", "answer_rule"], filter=pc.field("answer_rule").is_valid()
     )

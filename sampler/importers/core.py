@@ -442,6 +442,7 @@ class ImportSession:
                 self._add_entries(manifest, base)
                 moves = self._prepare(manifest, self.root)
                 self.folder.commit_moves(moves, self._work)
+        self.folder.refresh_index()
         return summary
 
     def _join_golds(self) -> None:

@@ -243,6 +243,15 @@ def run_model_on_ray(
     return summary
 
 
+def _refresh_index(plan: RunPlan) -> None:
+    """Bring the folder's shard index up to date with the shards written (also after a
+    failure: the questions finished are saved); a refresh that fails leaves readers to
+    the footers, and the run's own error, if any, is the one reported."""
+    folder = plan.folder if plan.folder is not None else ResultsFolder.at(plan.root)
+    with contextlib.suppress(LeashError, OSError):
+        folder.refresh_index()
+
+
 def execute_run(plan: RunPlan, sink: ProgressSink | None = None) -> list[ModelSummary]:
     """Sample every model's missing questions, one model at a time (on Ray with ``ray``)."""
     sink = sink or NullSink()
@@ -264,6 +273,7 @@ def execute_run(plan: RunPlan, sink: ProgressSink | None = None) -> list[ModelSu
                 else:
                     summaries.append(run_model(plan, mp, sink))
         finally:
+            _refresh_index(plan)
             if cluster is not None:
                 from sampler.ray_cluster import disconnect
 

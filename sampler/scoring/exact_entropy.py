@@ -185,6 +185,7 @@ def exact_entropy(
                 write_values(results, shard_path, _finite(values))
         finally:
             scorer.close()
+            results.refresh_index()
     return summary
 
 

@@ -15,6 +15,7 @@ no ``pyarrow.parquet`` (tests/store/test_store_door.py).
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from sampler.store.schema import (
     VERIFY_LOCK_FILE,
     Manifest,
 )
-from sampler.store.shards import compaction, shard_files, writer
+from sampler.store.shards import compaction, shard_files, shard_index, writer
 from sampler.store.shards.coverage import coverage_notes
 from sampler.store.shards.first_success import first_success_table
 from sampler.store.shards.folder_key_stats import folder_key_stats
@@ -62,6 +63,7 @@ class ResultsFolder(SampleReads):
         self._questions: pa.Table | None = None
         #: footer facts per shard, with the (size, mtime, inode) they were read at
         self._facts: dict[Path, tuple[tuple[int, int, int] | None, FooterFacts]] = {}
+        self._index_cache: tuple[tuple[int, int, int], shard_index.ShardIndex | None] | None = None
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -165,13 +167,29 @@ class ResultsFolder(SampleReads):
         return shard_files.read_shard(path, columns, conform)
 
     def footer_facts(self, path: Path) -> FooterFacts:
-        """Row count, columns and probed null counts of a shard by its footer, read once
-        per open folder while the file is unchanged (LeashError if it cannot be read)."""
+        """Row count, columns and probed null counts of a shard by its footer: from the
+        shard index while the file is as indexed, else read once per open folder while
+        the file is unchanged (LeashError if it cannot be read)."""
         stamp = _stamp(path)
+        if stamp is not None:
+            entry = self._indexed_entry(path, stamp)
+            if entry is not None:
+                return entry.facts
         cached = self._facts.get(path)
         if stamp is not None and cached is not None and cached[0] == stamp:
             return cached[1]
         return self._remember(path, shard_files.read_footer(path), stamp)
+
+    def _indexed_entry(
+        self, path: Path, stamp: tuple[int, int, int]
+    ) -> shard_index.ShardEntry | None:
+        index = self.shard_index()
+        if index is None or path.parent != self.root / SAMPLES_DIR:
+            return None
+        entry = index.entries.get(path.name)
+        if entry is None or (entry.size, entry.mtime_ns) != stamp[:2]:
+            return None
+        return entry
 
     def _remember(
         self, path: Path, meta: pq.FileMetaData, stamp: tuple[int, int, int] | None = None
@@ -196,17 +214,51 @@ class ResultsFolder(SampleReads):
     def column_all_null(self, column: str, path: Path | None = None) -> bool:
         """Whether the footer statistics show ``column`` all null in shard ``path`` (or in
         every shard when None): the one such check. Unknown or unreadable counts as not."""
-        for shard in [path] if path is not None else self.shard_paths():
+        if path is not None:
             try:
-                facts = self.footer_facts(shard)
+                return self._all_null(column, path, self.footer_facts(path))
             except (LeashError, OSError):
                 return False
-            if column in facts.nulls or column not in facts.columns:
-                if not facts.all_null(column):
-                    return False
-            elif not shard_files.column_all_null(shard, column):
-                return False
-        return True
+        return not self.shards_with_values(column, stop_at_first=True)
+
+    def shards_with_values(self, column: str, stop_at_first: bool = False) -> list[Path]:
+        """The shards whose footer statistics do not show ``column`` all null (from the
+        shard index for shards unchanged since it was written; unreadable ones included)."""
+        index = self.shard_index()
+        found = []
+        for shard in self.shard_listing():
+            entry = index.lookup(shard) if index is not None else None
+            try:
+                facts = entry.facts if entry is not None else self.footer_facts(shard.path)
+                empty = self._all_null(column, shard.path, facts)
+            except (LeashError, OSError):
+                empty = False
+            if not empty:
+                found.append(shard.path)
+                if stop_at_first:
+                    break
+        return found
+
+    @staticmethod
+    def _all_null(column: str, path: Path, facts: FooterFacts) -> bool:
+        if column in facts.nulls or column not in facts.columns:
+            return facts.all_null(column)
+        return shard_files.column_all_null(path, column)
+
+    def refresh_index(self) -> None:
+        """Bring the folder's shard index (shards.shard_index) up to date with its shards,
+        under the folder lock, reading only the footers of shards new or changed since
+        it was written; every command that changes shards calls it as it ends. A folder
+        that cannot be written (read-only media) keeps its index as it was."""
+        with self.folder_lock():
+            listing = self.shard_listing()
+            previous = shard_index.read(self.root)
+            if previous is not None and shard_index.up_to_date(previous, listing):
+                return
+            index = shard_index.build(listing, previous)
+            with contextlib.suppress(PermissionError, OSError):
+                shard_index.write(self.root, index)
+        self._index_cache = None
 
     def iter_key_batches(
         self, paths: Sequence[Path], columns: Sequence[str]
@@ -230,9 +282,11 @@ class ResultsFolder(SampleReads):
         )
         with self.verify_lock(busy):
             self.clean_stale_files()
-            return compaction.compact_shards(
+            summary = compaction.compact_shards(
                 self.root, self.shard_paths(), self.folder_lock, target_rows, max_bytes, progress
             )
+            self.refresh_index()
+            return summary
 
     def clean_stale_files(self) -> int:
         """Remove temporaries left by killed writers (older than an hour)."""
@@ -242,31 +296,57 @@ class ResultsFolder(SampleReads):
     def key_stats(
         self, use_cache: bool = True, scan: bool = True, keep: int = DEFAULT_ENTROPY_SAMPLES
     ) -> SampleStats | None:
-        """Per-key statistics of every sample: footers, else a scan, else the cache
-        (folder_key_stats); None only when ``scan`` is false and a scan was needed."""
-        return folder_key_stats(
-            self.root, self.shard_paths(), use_cache, scan, keep, seen=self._remember
-        )
+        """Per-key statistics of every sample: the shard index (with the footers of shards
+        added since it was written), else footers, else a scan, else the cache
+        (folder_key_stats); None only when ``scan`` is false and a scan was needed.
+        Without ``use_cache`` every sample is counted again from the rows."""
+        listing = self.shard_listing()
+        if use_cache:
+            indexed = self._indexed_stats(listing, keep)
+            if indexed is not None:
+                return indexed
+        paths = [shard.path for shard in listing]
+        return folder_key_stats(self.root, paths, use_cache, scan, keep, seen=self._remember)
+
+    def _indexed_stats(
+        self, listing: Sequence[shard_index.ShardFile], keep: int
+    ) -> SampleStats | None:
+        """The key statistics from the shard index when it covers every shard listed
+        (unchanged since, or added and summarised in their footers), else None."""
+        index = self.shard_index()
+        if index is None or index.stats is None or index.stats.first_keep < keep:
+            return None
+        seen = shard_index.view(index, listing)
+        if seen.stale or any(not index.entries[s.name].summarised for s in seen.current):
+            return None
+        merged = shard_index.merged_with(index, seen.added)
+        if merged is None or merged[1]:
+            return None
+        return copy.copy(merged[0])
 
     def verdict_counts(self) -> pa.Table:
         """Per (benchmark, question_id, model): samples, verified, and counts per status.
 
-        From the shards' footer summaries; shards without one are scanned (key and
-        status columns only). Columns: benchmark, question_id, model,
+        From the shard index or the shards' footer summaries; shards without one are
+        scanned (key and status columns only). Columns: benchmark, question_id, model,
         n, n_verified, n_correct, n_incorrect, n_no_answer, n_timeout, n_error, n_trusted
         (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``),
         n_no_gold (samples of questions without a gold: status ``no_gold``).
         """
+        indexed = self._indexed_stats(self.shard_listing(), 0)
+        if indexed is not None:
+            return counts_table(indexed)
         return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
 
     def sample_ranges(self) -> dict[tuple[str, str, str], SampleRange]:
         """(benchmark, question_id, model) -> (count, smallest, largest sample index), from
         the footer summaries (a scan of key columns where a shard has none, or one that
         predates ranges); a sample key held twice is a LeashError."""
-        paths = self.shard_paths()
-        if not paths:
+        listing = self.shard_listing()
+        if not listing:
             return {}
-        stats = folder_stats(paths, ["status"])
+        paths = [shard.path for shard in listing]
+        stats = self._indexed_stats(listing, 0) or folder_stats(paths, ["status"])
         if stats.sample_min is None or stats.sample_max is None:
             stats = folder_stats(paths, ["status"], summaries=False)
         assert stats.sample_min is not None and stats.sample_max is not None
@@ -317,8 +397,7 @@ class ResultsFolder(SampleReads):
         entropy (``leash entropy``), or None when no shard has one."""
         pieces = [
             shard_files.read_shard(path, EXACT_ENTROPY_COLUMNS)
-            for path in self.shard_paths()
-            if not self.column_all_null("token_entropy_exact", path)
+            for path in self.shards_with_values("token_entropy_exact")
         ]
         if not pieces:
             return None

@@ -375,6 +375,8 @@ def verify_results(
                         _record(results, _marker(plan.path.name))
         if pending is not None:
             _record(results, lambda v: v.pop("pending", None))
+        if work:
+            results.refresh_index()
         summary.distinct_answers = len(distinct)
         others.close()
         summary.verifier_calls = verifier.counts.verifier_calls + others.calls

@@ -225,6 +225,7 @@ def test_bad_second_file_leaves_existing_folder_unchanged(tmp_path):
         "manifest.json",
         "questions.parquet",
         "samples",
+        "shard-index.arrow",
     ]
 
 

@@ -21,9 +21,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.store.journals.safe_files import check_regular, within
+from sampler.store.journals.safe_files import within
 from sampler.store.schema import SAMPLES_DIR, SAMPLES_SCHEMA
+from sampler.store.shards import shard_index
 from sampler.store.shards.key_stats import chunk_stats, counts_table
+from sampler.store.shards.shard_index import ShardFile
 from sampler.store.shards.writer import conform_table
 
 if TYPE_CHECKING:
@@ -70,35 +72,43 @@ class RowGroupSpan:
         return True  # the group spans benchmarks: question ranges are not comparable
 
 
-def _string_range(stats: pq.Statistics | None) -> bool:
-    """Whether row-group ``stats`` give a usable string min and max."""
-    return (
-        stats is not None
-        and stats.has_min_max
-        and isinstance(stats.min, str)
-        and isinstance(stats.max, str)
-    )
-
-
 class SampleReads:
     """Reads of the sample shards under ``root`` (the base of ResultsFolder)."""
 
     root: Path
 
     # -- files --------------------------------------------------------------------
-    def shard_paths(self) -> list[Path]:
-        """Sample shards, oldest first; temporaries of running writers are skipped."""
+    def shard_listing(self) -> list[ShardFile]:
+        """Sample shards by name (oldest first) with their size and time, one ``lstat``
+        each; temporaries of running writers are skipped, a shard that is a link or a
+        special file is refused (LeashError), never read."""
         directory = self.root / SAMPLES_DIR
         if not os.path.lexists(directory):
             return []
         within(self.root, directory, "the samples folder")
         if not directory.is_dir():
             return []
-        paths = sorted(directory.glob("part-*.parquet"))
-        for path in paths:  # a shard that is a link or a special file is refused, not read
-            within(self.root, path, "a sample shard")
-            check_regular(path)
-        return paths
+        return shard_index.list_shards(self.root)
+
+    def shard_paths(self) -> list[Path]:
+        """Sample shards, oldest first (see ``shard_listing``)."""
+        return [shard.path for shard in self.shard_listing()]
+
+    def shard_index(self) -> shard_index.ShardIndex | None:
+        """The folder's shard index (shards.shard_index), read once per open folder
+        and again when the file changes; None when it has none or it cannot be used."""
+        path = self.root / shard_index.INDEX_FILE
+        try:
+            info = os.lstat(path)
+            stamp = (info.st_size, info.st_mtime_ns, info.st_ino)
+        except OSError:
+            return None
+        cached = getattr(self, "_index_cache", None)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        index = shard_index.read(self.root)
+        self._index_cache = (stamp, index)
+        return index
 
     def _check_shards(self, paths: Sequence[Path], columns: Sequence[str] = ()) -> None:
         """Find the unreadable shard after a dataset read failed, and name it: first by
@@ -164,24 +174,15 @@ class SampleReads:
     # -- one question -----------------------------------------------------------------
     @cached_property
     def _row_group_index(self) -> list[RowGroupSpan]:
+        """Each row group's key ranges: from the shard index for the shards it holds
+        unchanged, from the footer for the others."""
+        index = self.shard_index() or shard_index.ShardIndex()
         spans: list[RowGroupSpan] = []
-        for path in self.shard_paths():
-            try:
-                meta = pq.ParquetFile(path).metadata
-            except (pa.ArrowException, OSError) as exc:
-                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
-            names = [meta.schema.column(i).name for i in range(meta.num_columns)]
-            b_col, q_col = names.index("benchmark"), names.index("question_id")
-            for i in range(meta.num_row_groups):
-                group = meta.row_group(i)
-                b_stats, q_stats = group.column(b_col).statistics, group.column(q_col).statistics
-                # pyarrow writes no min/max for a value over 4 KiB (a very long question id)
-                if not _string_range(b_stats) or not _string_range(q_stats):
-                    spans.append(RowGroupSpan(path, i, "", "\U0010ffff", "", "\U0010ffff"))
-                    continue
-                spans.append(
-                    RowGroupSpan(path, i, b_stats.min, b_stats.max, q_stats.min, q_stats.max)
-                )
+        for shard in self.shard_listing():
+            entry = index.lookup(shard)
+            if entry is None:
+                entry, _ = shard_index.read_entry(shard, summary=False)
+            spans.extend(RowGroupSpan(shard.path, i, *span) for i, span in enumerate(entry.spans))
         return spans
 
     def question_samples(

@@ -57,8 +57,14 @@ def iter_shard_batches(
 
 
 #: the columns whose footer null counts a reader asks for (verification, trusted verdicts,
-#: grading agreement, exact token entropy)
-PROBED_COLUMNS = ("status", "verdict_source", "source_correct", "token_entropy_exact")
+#: grading agreement, exact token entropy, the rules that found answers)
+PROBED_COLUMNS = (
+    "status",
+    "verdict_source",
+    "source_correct",
+    "token_entropy_exact",
+    "answer_rule",
+)
 
 
 @dataclass(frozen=True)

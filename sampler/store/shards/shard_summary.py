@@ -70,6 +70,9 @@ _SLOT_NAMES = tuple(f"slot{i}" for i in range(SLOTS))
 
 
 def _ipc_bytes(table: pa.Table) -> bytes:
+    # one record batch: a merge of thousands of shards leaves as many chunks, and each
+    # batch of a stream costs a decode of its own (1 s for 8,138 against 25 ms for one)
+    table = table.combine_chunks()
     sink = pa.BufferOutputStream()
     options = ipc.IpcWriteOptions(compression="zstd")
     with ipc.new_stream(sink, table.schema, options=options) as writer:

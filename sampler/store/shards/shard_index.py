@@ -1,0 +1,381 @@
+"""The folder's shard index: every shard's footer facts and their summaries merged, in one file.
+
+Issue 24: a folder of thousands of small shards (an import of paper-length completions
+stages one per 32 MB of text) cost a footer read per shard on every open, about a
+millisecond each to decode its summary: 13 s for 8,138 shards where DuckDB answers in
+about 1 s. Of the three layouts the issue offers (shards sized by rows, texts apart,
+a folder-level index) this is the index, because it keeps every shard file as it is
+(immutable, replaced by rename, its summary published with it, so an index that is
+missing, stale or damaged costs speed, never a result), needs no rewrite of folders
+other versions wrote, and makes the cost of an open independent of the shard count
+whatever wrote the shards. ``leash compact`` still merges small shards on request.
+
+``INDEX_FILE`` (at the folder root; an Arrow IPC file) holds one row per shard (its
+name, size and modification time in ns when read; the facts readers ask before
+reading rows: rows, columns, null counts of the probed columns, whether its footer
+held a trustworthy summary; the benchmark and question-id range of each row group,
+which the one-question reader prunes by) and, in the schema metadata, the merged
+footer summaries of the summarised shards (shard_summary.encode_stats), with
+their smallest ``first_keep``.
+
+Writers bring it up to date (``refresh``) at the end of every command that changes
+shards (import, sample, verify, entropy, compact, demo), under the folder lock,
+reading only the footers of shards that are new or changed since. Readers list the
+shards (one ``lstat`` each) and compare: shards whose name, size and modification
+time match use the index; shards added since (a run still going) are read from
+their footers and merged in; a shard changed or removed since makes the merged
+statistics unusable (the reader falls back to footers and the statistics cache), but
+the per-shard facts of the unchanged ones still serve. A folder copied with its
+times (``cp -a``, ``rsync -a``) keeps its index valid; the inode is not part of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.ipc as ipc
+
+from sampler.errors import LeashError
+from sampler.store.journals.atomic_io import atomic_path
+from sampler.store.journals.safe_files import open_regular
+from sampler.store.schema import SAMPLES_DIR
+from sampler.store.shards.duplicate_keys import check_unique_samples, overlapping_groups
+from sampler.store.shards.key_stats import SampleStats, merge_stats
+from sampler.store.shards.shard_files import (
+    PROBED_COLUMNS,
+    FooterFacts,
+    footer_facts,
+    read_footer,
+)
+from sampler.store.shards.shard_summary import (
+    KEY_CLASSES,
+    KEY_FIRST,
+    KEY_GROUPS,
+    decode_stats,
+    encode_stats,
+    read_summary,
+)
+
+INDEX_FILE = "shard-index.arrow"
+#: 1: the first layout
+INDEX_VERSION = 1
+_KEY_INFO = b"leash.index"
+#: (benchmark min, max, question id min, max) of one row group; "" .. U+10FFFF when unknown
+Span = tuple[str, str, str, str]
+UNKNOWN_SPAN: Span = ("", "\U0010ffff", "", "\U0010ffff")
+
+
+@dataclass(frozen=True)
+class ShardFile:
+    """A shard as listed: its path, and size and modification time when listed."""
+
+    path: Path
+    size: int
+    mtime_ns: int
+    inode: int
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+@dataclass(frozen=True)
+class ShardEntry:
+    """What the index knows of one shard (as it was at ``size`` and ``mtime_ns``)."""
+
+    name: str
+    size: int
+    mtime_ns: int
+    facts: FooterFacts
+    spans: tuple[Span, ...]
+    #: its footer held a trustworthy summary, merged into ShardIndex.stats
+    summarised: bool
+
+    def matches(self, shard: ShardFile) -> bool:
+        return (self.size, self.mtime_ns) == (shard.size, shard.mtime_ns)
+
+
+@dataclass
+class ShardIndex:
+    """Entries by shard name, and the merged summaries of the summarised ones."""
+
+    entries: dict[str, ShardEntry] = field(default_factory=dict)
+    stats: SampleStats | None = None
+
+    def lookup(self, shard: ShardFile) -> ShardEntry | None:
+        """The entry of ``shard`` if it is unchanged since indexed, else None."""
+        entry = self.entries.get(shard.name)
+        return entry if entry is not None and entry.matches(shard) else None
+
+
+@dataclass(frozen=True)
+class IndexView:
+    """The index against the shards listed now."""
+
+    #: indexed shards still unchanged
+    current: list[ShardFile]
+    #: shards not in the index (added since)
+    added: list[ShardFile]
+    #: indexed shards since changed or removed: the merged statistics no longer hold
+    stale: bool
+
+
+def view(index: ShardIndex, listing: Sequence[ShardFile]) -> IndexView:
+    current, added = [], []
+    for shard in listing:
+        entry = index.entries.get(shard.name)
+        if entry is None:
+            added.append(shard)
+        elif entry.matches(shard):
+            current.append(shard)
+        else:
+            return IndexView(current, added, stale=True)
+    return IndexView(current, added, stale=len(current) != len(index.entries))
+
+
+def up_to_date(index: ShardIndex, listing: Sequence[ShardFile]) -> bool:
+    """Whether ``index`` describes exactly the shards ``listing``, all unchanged."""
+    seen = view(index, listing)
+    return not seen.stale and not seen.added
+
+
+# -- listing ------------------------------------------------------------------------------
+def list_shards(root: Path) -> list[ShardFile]:
+    """The sample shards of the folder at ``root`` (``samples/part-*.parquet``) by name,
+    with one ``lstat`` each; a shard that is a link or not a regular file is refused
+    (LeashError), never followed. The caller has checked ``samples/`` itself."""
+    directory = Path(root) / SAMPLES_DIR
+    shards = []
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            name = entry.name
+            if not (name.startswith("part-") and name.endswith(".parquet")):
+                continue
+            path = directory / name
+            if entry.is_symlink():
+                raise LeashError(
+                    f"{path}: a sample shard is a symbolic link; refused (it is not followed)"
+                )
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                raise LeashError(f"{path}: a sample shard is not a regular file; refused")
+            shards.append(ShardFile(path, info.st_size, info.st_mtime_ns, info.st_ino))
+    shards.sort(key=lambda s: s.name)
+    return shards
+
+
+# -- entries from footers ------------------------------------------------------------------
+def _spans(meta) -> tuple[Span, ...]:
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if "benchmark" not in names or "question_id" not in names:
+        return tuple(UNKNOWN_SPAN for _ in range(meta.num_row_groups))
+    b_col, q_col = names.index("benchmark"), names.index("question_id")
+    spans = []
+    for i in range(meta.num_row_groups):
+        group = meta.row_group(i)
+        b, q = group.column(b_col).statistics, group.column(q_col).statistics
+        # pyarrow writes no min/max for a value over 4 KiB (a very long question id)
+        if not (_string_range(b) and _string_range(q)):
+            spans.append(UNKNOWN_SPAN)
+        else:
+            spans.append((b.min, b.max, q.min, q.max))
+    return tuple(spans)
+
+
+def _string_range(stats) -> bool:
+    return (
+        stats is not None
+        and stats.has_min_max
+        and isinstance(stats.min, str)
+        and isinstance(stats.max, str)
+    )
+
+
+def read_entry(shard: ShardFile, summary: bool = True) -> tuple[ShardEntry, SampleStats | None]:
+    """The entry of ``shard`` and (with ``summary``) its footer summary, from its footer
+    (LeashError if the footer cannot be read). Without ``summary`` the entry's
+    ``summarised`` only says whether the footer has summary keys."""
+    meta = read_footer(shard.path)
+    stats = read_summary(meta) if summary else None
+    if stats is not None:
+        stats.source = str(shard.path)
+    held = stats is not None if summary else KEY_GROUPS in (meta.metadata or {})
+    entry = ShardEntry(
+        shard.name, shard.size, shard.mtime_ns, footer_facts(meta), _spans(meta), held
+    )
+    return entry, stats
+
+
+def _unchanged(shard: ShardFile) -> bool:
+    try:
+        info = os.lstat(shard.path)
+    except OSError:
+        return False
+    return (info.st_size, info.st_mtime_ns) == (shard.size, shard.mtime_ns)
+
+
+def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> ShardIndex:
+    """The index of the shards ``listing``, reusing ``previous`` where it still holds.
+
+    Only footers of shards new or changed since ``previous`` are read when it holds
+    merged statistics of unchanged shards; otherwise every summarised shard's footer is
+    read again to merge them. A shard that changes while it is read is left out (a
+    reader then takes it as added). A sample held twice is a LeashError.
+    """
+    previous = previous or ShardIndex()
+    seen = view(previous, listing)
+    entries: dict[str, ShardEntry] = {}
+    added: list[SampleStats] = []
+    for shard in listing:
+        entry = previous.lookup(shard)
+        if entry is not None:
+            entries[shard.name] = entry
+            continue
+        entry, summary = read_entry(shard)
+        if not _unchanged(shard):
+            continue
+        entries[shard.name] = entry
+        if summary is not None:
+            added.append(summary)
+    reusable = not seen.stale and (previous.stats is not None or not previous.entries)
+    if reusable:
+        parts = [*([previous.stats] if previous.stats is not None else []), *added]
+        if overlapping_groups(parts)[0].num_rows == 0:
+            return ShardIndex(entries, merge_stats(parts) if parts else None)
+    parts = []
+    for shard in listing:
+        entry = entries.get(shard.name)
+        if entry is None or not entry.summarised:
+            continue
+        _, summary = read_entry(shard)
+        if summary is None or not _unchanged(shard):
+            entries.pop(shard.name)
+            continue
+        parts.append(summary)
+    check_unique_samples(parts)
+    return ShardIndex(entries, merge_stats(parts) if parts else None)
+
+
+def merged_with(
+    index: ShardIndex, shards: Iterable[ShardFile]
+) -> tuple[SampleStats, list[ShardFile]] | None:
+    """The index's merged statistics with the footer summaries of ``shards`` (added since)
+    merged in, and the shards among them without a summary (to be scanned); None when
+    that cannot be decided from summaries alone (a group's sample ranges overlap between
+    the index and an added shard: the caller checks sample keys the slow way)."""
+    if index.stats is None:
+        return None
+    parts, unsummarised = [index.stats], []
+    for shard in shards:
+        try:
+            _, summary = read_entry(shard)
+        except LeashError:
+            unsummarised.append(shard)
+            continue
+        if summary is None:
+            unsummarised.append(shard)
+        else:
+            parts.append(summary)
+    if overlapping_groups(parts)[0].num_rows:
+        return None
+    return merge_stats(parts), unsummarised
+
+
+# -- the file --------------------------------------------------------------------------------
+def _nulls_column(entries: Sequence[ShardEntry], column: str) -> pa.Array:
+    return pa.array([e.facts.nulls.get(column) for e in entries], pa.int64())
+
+
+def _span_column(entries: Sequence[ShardEntry], part: int) -> pa.Array:
+    return pa.array([[s[part] for s in e.spans] for e in entries], pa.list_(pa.string()))
+
+
+def write(root: Path, index: ShardIndex) -> Path:
+    """Write ``index`` as the folder's INDEX_FILE, atomically; returns its path."""
+    entries = list(index.entries.values())
+    table = pa.table(
+        {
+            "name": pa.array([e.name for e in entries], pa.string()),
+            "size": pa.array([e.size for e in entries], pa.int64()),
+            "mtime_ns": pa.array([e.mtime_ns for e in entries], pa.int64()),
+            "rows": pa.array([e.facts.rows for e in entries], pa.int64()),
+            "columns": pa.array([sorted(e.facts.columns) for e in entries], pa.list_(pa.string())),
+            **{f"nulls.{c}": _nulls_column(entries, c) for c in PROBED_COLUMNS},
+            "summarised": pa.array([e.summarised for e in entries], pa.bool_()),
+            "benchmark_min": _span_column(entries, 0),
+            "benchmark_max": _span_column(entries, 1),
+            "question_min": _span_column(entries, 2),
+            "question_max": _span_column(entries, 3),
+        }
+    )
+    info = {"version": INDEX_VERSION, "first_keep": 0, "stats": index.stats is not None}
+    metadata = {}
+    if index.stats is not None:
+        metadata.update(encode_stats(index.stats))
+        info["first_keep"] = index.stats.first_keep
+    metadata[_KEY_INFO] = json.dumps(info).encode()
+    table = table.replace_schema_metadata(metadata)
+    path = Path(root) / INDEX_FILE
+    with atomic_path(path) as tmp, ipc.new_file(str(tmp), table.schema) as writer:
+        writer.write_table(table)
+    return path
+
+
+def read(root: Path) -> ShardIndex | None:
+    """The folder's index, or None when it has none or it cannot be trusted to be one
+    (another version's, damaged, a link or special file: readers then use footers)."""
+    path = Path(root) / INDEX_FILE
+    try:
+        fd = open_regular(path)
+    except (FileNotFoundError, LeashError, OSError):
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            table = ipc.open_file(pa.PythonFile(handle, mode="r")).read_all()
+        metadata = table.schema.metadata or {}
+        info = json.loads(metadata[_KEY_INFO])
+        if info.get("version") != INDEX_VERSION:
+            return None
+        stats = None
+        if info.get("stats"):
+            blobs = {k: metadata[k] for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)}
+            stats = decode_stats(blobs, int(info.get("first_keep", 0)))
+        return ShardIndex(_entries(table), stats)
+    except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
+        return None
+
+
+def _entries(table: pa.Table) -> dict[str, ShardEntry]:
+    columns = {name: table.column(name).to_pylist() for name in table.column_names}
+    unknown = [None] * table.num_rows  # a probed column the writer did not know: the footer's
+    probed = {c: columns.get(f"nulls.{c}", unknown) for c in PROBED_COLUMNS}
+    entries = {}
+    for i, name in enumerate(columns["name"]):
+        nulls = {c: probed[c][i] for c in PROBED_COLUMNS}
+        facts = FooterFacts(int(columns["rows"][i]), frozenset(columns["columns"][i]), nulls)
+        spans = tuple(
+            zip(
+                columns["benchmark_min"][i],
+                columns["benchmark_max"][i],
+                columns["question_min"][i],
+                columns["question_max"][i],
+                strict=True,
+            )
+        )
+        if not isinstance(name, str) or "/" in name or not name.startswith("part-"):
+            raise ValueError(f"not a shard name: {name!r}")
+        entries[name] = ShardEntry(
+            name,
+            int(columns["size"][i]),
+            int(columns["mtime_ns"][i]),
+            facts,
+            spans,
+            bool(columns["summarised"][i]),
+        )
+    return entries

@@ -1,0 +1,183 @@
+"""The folder's shard index: an open reads one file, not a footer per shard, and is never wrong.
+
+Whatever happened to the shards since the index was written (added, rewritten, removed,
+the index damaged or replaced by a link), the statistics equal a count from the rows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from leash_tui.analysis.answer_stats import answer_stats_table
+from sampler.errors import LeashError
+from sampler.store.folder import ResultsFolder
+from sampler.store.shards import shard_index
+from sampler.store.shards.key_stats import counts_table
+from sampler.store.shards.writer import append_samples, replace_shard
+from tests.support.folder_builders import build_folder, counts_spec, sample_rows, samples_table
+
+
+def _spec(questions: int) -> dict:
+    return {
+        ("alg", str(q)): {
+            "base": counts_spec(q % 3, 4) + " I7",
+            "rlvr": counts_spec((q + 1) % 4, 4) + " N",
+        }
+        for q in range(questions)
+    }
+
+
+def _folder(tmp_path, shards: int = 12, questions: int = 24):
+    root = build_folder(tmp_path / "r", _spec(questions), shards=shards)
+    folder = ResultsFolder.open(root)
+    folder.refresh_index()
+    return ResultsFolder.open(root)
+
+
+def _rows_count(root) -> tuple[list, list]:
+    """The statistics counted from the rows, ignoring index, footers and cache."""
+    stats = ResultsFolder.open(root).key_stats(use_cache=False)
+    return counts_table(stats).to_pylist(), answer_stats_table(stats).to_pylist()
+
+
+def _indexed(root) -> tuple[list, list]:
+    stats = ResultsFolder.open(root).key_stats()
+    return counts_table(stats).to_pylist(), answer_stats_table(stats).to_pylist()
+
+
+class FooterReads:
+    """Counts Parquet footer reads (the cost that grew with the shard count)."""
+
+    def __init__(self, monkeypatch):
+        self.paths: list[str] = []
+        real = pq.read_metadata
+
+        def counted(where, *args, **kwargs):
+            self.paths.append(os.path.basename(str(where)))
+            return real(where, *args, **kwargs)
+
+        monkeypatch.setattr(pq, "read_metadata", counted)
+
+
+def test_an_indexed_folder_opens_without_reading_any_footer(tmp_path, monkeypatch):
+    folder = _folder(tmp_path, shards=12)
+    assert (folder.root / shard_index.INDEX_FILE).is_file()
+    expected = _rows_count(folder.root)
+    reads = FooterReads(monkeypatch)
+    fresh = ResultsFolder.open(folder.root)
+    assert _indexed(folder.root) == expected
+    assert fresh.verdict_counts().to_pylist() == counts_table(fresh.key_stats()).to_pylist()
+    assert fresh.column_all_null("source_correct")
+    assert not fresh.column_all_null("status")
+    assert fresh.sample_ranges()[("alg", "3", "base")] == (5, 0, 4)
+    assert reads.paths == []
+
+
+def test_shards_added_since_are_read_alone_and_merged_in(tmp_path, monkeypatch):
+    folder = _folder(tmp_path, shards=6, questions=12)
+    rows = sample_rows("alg", "99", "base", "C C I5") + sample_rows("alg", "99", "rlvr", "I5")
+    added = append_samples(folder.root, samples_table(rows))  # a run still going: no refresh
+    reads = FooterReads(monkeypatch)
+    assert _indexed(folder.root) == _rows_count(folder.root)
+    # only the new shard's footer was read for the indexed statistics (the row count
+    # read its rows, not footers, apart from its own handles)
+    assert set(reads.paths) <= {added.name}
+    assert ("alg", "99", "base") in ResultsFolder.open(folder.root).sample_ranges()
+
+
+def test_a_rewritten_or_removed_shard_is_never_taken_from_the_index(tmp_path):
+    folder = _folder(tmp_path, shards=6, questions=12)
+    first, second = folder.shard_paths()[:2]
+    table = pq.read_table(first)
+    status = ["incorrect"] * table.num_rows
+    replace_shard(first, table.set_column(table.schema.get_field_index("status"), "status",
+                                          pa.array(status)))  # fmt: skip
+    assert _indexed(folder.root) == _rows_count(folder.root)
+    second.unlink()
+    assert _indexed(folder.root) == _rows_count(folder.root)
+    ResultsFolder.open(folder.root).refresh_index()
+    index = shard_index.read(folder.root)
+    assert second.name not in index.entries
+    assert _indexed(folder.root) == _rows_count(folder.root)
+
+
+def test_a_sample_copied_into_a_second_shard_is_refused_as_without_an_index(tmp_path):
+    folder = _folder(tmp_path, shards=3, questions=6)
+    again = pq.read_table(folder.shard_paths()[0])
+    append_samples(folder.root, again.slice(0, 1))
+    with pytest.raises(LeashError, match="twice|also in"):
+        ResultsFolder.open(folder.root).key_stats()
+    with pytest.raises(LeashError, match="twice|also in"):
+        ResultsFolder.open(folder.root).refresh_index()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "link", "fifo", "other version"])
+def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
+    folder = _folder(tmp_path, shards=4, questions=8)
+    path = folder.root / shard_index.INDEX_FILE
+    expected = _rows_count(folder.root)
+    if damage == "garbage":
+        path.write_bytes(b"not an arrow file" * 10)
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[:200])
+    elif damage == "link":
+        target = tmp_path / "elsewhere.arrow"
+        shutil.move(path, target)
+        path.symlink_to(target)
+    elif damage == "fifo":
+        path.unlink()
+        os.mkfifo(path)
+    else:
+        index = shard_index.read(folder.root)
+        table = pa.ipc.open_file(path).read_all()
+        meta = dict(table.schema.metadata)
+        meta[b"leash.index"] = b'{"version": 999, "stats": true, "first_keep": 32}'
+        with pa.ipc.new_file(str(path), table.schema.with_metadata(meta)) as writer:
+            writer.write_table(table.replace_schema_metadata(meta))
+        assert index is not None
+    assert shard_index.read(folder.root) is None
+    assert _indexed(folder.root) == expected
+
+
+def test_a_copy_with_its_times_keeps_its_index(tmp_path, monkeypatch):
+    folder = _folder(tmp_path, shards=5, questions=10)
+    copy = tmp_path / "copy"
+    shutil.copytree(folder.root, copy)  # copy2: times kept, as cp -a and rsync -a do
+    reads = FooterReads(monkeypatch)
+    assert _indexed(copy) == _rows_count(folder.root)
+    assert reads.paths == []
+
+
+def test_one_question_is_found_through_the_index_spans(tmp_path, monkeypatch):
+    folder = _folder(tmp_path, shards=8, questions=16)
+    expected = ResultsFolder.open(folder.root).question_samples("alg", "7").to_pylist()
+    groups = ResultsFolder.open(folder.root).row_groups_for("alg", "7")
+    (folder.root / shard_index.INDEX_FILE).unlink()
+    without = ResultsFolder.open(folder.root)
+    assert without.question_samples("alg", "7").to_pylist() == expected
+    assert without.row_groups_for("alg", "7") == groups
+    assert len(expected) == 10
+
+
+def test_refresh_reads_only_new_footers(tmp_path, monkeypatch):
+    folder = _folder(tmp_path, shards=6, questions=12)
+    rows = sample_rows("alg", "50", "base", "C")
+    added = append_samples(folder.root, samples_table(rows))
+    reads = FooterReads(monkeypatch)
+    ResultsFolder.open(folder.root).refresh_index()
+    assert reads.paths == [added.name]
+    assert set(shard_index.read(folder.root).entries) == {p.name for p in folder.shard_paths()}
+
+
+def test_a_shard_that_is_a_link_is_refused_by_the_listing(tmp_path):
+    folder = _folder(tmp_path, shards=2, questions=4)
+    outside = tmp_path / "outside.parquet"
+    shutil.copy(folder.shard_paths()[0], outside)
+    (folder.root / "samples" / "part-zzzz.parquet").symlink_to(outside)
+    with pytest.raises(LeashError, match="symbolic link"):
+        ResultsFolder.open(folder.root).key_stats()
