@@ -22,8 +22,12 @@ question (``bincount``) times the matrix of per-question quantities gives every 
 every resample at once. A resample where a rate is undefined (a zero denominator) is
 left out of that rate's quantiles; a rate undefined on the data has no interval.
 
-The generator's seed is a hash of the data (per-question counts, strata, budget) and B,
-so two readers of one folder get the same interval.
+Each stratum draws from a generator seeded by ``seed`` and a hash of the stratum's own
+per-question quantities, so two readers of one folder get the same interval, and a
+benchmark's B resample sums are the same in every row that holds it: a domain's or the
+overall row's resamples are the sums of its benchmarks' (each benchmark resampled within
+itself, as above), drawn once per report when the caller passes a ``memo`` (a report of
+four benchmarks draws a third of the questions it drew with a draw per row).
 """
 
 from __future__ import annotations
@@ -105,13 +109,16 @@ def paired_bootstrap(
     seed: int = 0,
     passk_b: np.ndarray | None = None,
     passk_t: np.ndarray | None = None,
+    memo: dict[tuple[int, int, bytes], np.ndarray] | None = None,
 ) -> dict[str, list[float] | None]:
     """{statistic: [lo, hi] or None} at ``level`` by a paired percentile bootstrap.
 
     ``b``, ``t``: per-question in-support probabilities of base and target; ``p1_b``,
     ``p1_t``: per-question pass@1; ``strata``: a label per question (each stratum is
     resampled within itself), None for one stratum; ``passk_b``, ``passk_t``: per-question
-    pass@k when it differs from the support probability (a support threshold), else b, t.
+    pass@k when it differs from the support probability (a support threshold), else b, t;
+    ``memo``: the resample sums of strata already drawn (by seed, B and the stratum's
+    data), shared by the rows of one report.
     """
     if resamples < 1:
         raise ValueError("the number of bootstrap resamples must be at least 1")
@@ -129,19 +136,19 @@ def paired_bootstrap(
     n = x.shape[0]
     if n == 0:
         return dict.fromkeys(INTERVAL_NAMES)
-    groups = [np.arange(n)] if strata is None else _strata(np.asarray(strata))
-    rng = np.random.default_rng(seed)
+    groups = [("", np.arange(n))] if strata is None else _strata(np.asarray(strata))
     sums = np.zeros((resamples, x.shape[1]))
-    for members in groups:
-        size = members.size
-        rows = max(1, _CELLS_PER_CHUNK // size)
-        part = x[members]
-        for start in range(0, resamples, rows):
-            stop = min(resamples, start + rows)
-            draws = rng.integers(0, size, size=(stop - start, size))
-            offsets = np.arange(stop - start)[:, None] * size
-            weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * size)
-            sums[start:stop] += weights.reshape(stop - start, size) @ part
+    for label, members in groups:
+        part = np.ascontiguousarray(x[members])
+        # the label too: two strata holding equal values still draw independently
+        digest = hashlib.sha256(f"{label}\x1f".encode() + part.tobytes()).digest()
+        key = (seed, resamples, digest)
+        drawn = memo.get(key) if memo is not None else None
+        if drawn is None:
+            drawn = _resample_sums(part, resamples, seed, digest)
+            if memo is not None:
+                memo[key] = drawn
+        sums += drawn
     point = rates_from_sums(x.sum(axis=0, keepdims=True), n)
     values = rates_from_sums(sums, n)
     alpha = 1.0 - level
@@ -157,8 +164,26 @@ def paired_bootstrap(
     return out
 
 
-def _strata(labels: np.ndarray) -> list[np.ndarray]:
-    _, codes = np.unique(labels, return_inverse=True)
+def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
+    """Column sums of ``part`` (questions x quantities) over ``resamples`` resamples of its
+    rows with replacement, from a generator seeded by ``seed`` and the data's ``digest``."""
+    size = part.shape[0]
+    rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little")])
+    sums = np.empty((resamples, part.shape[1]))
+    rows = max(1, _CELLS_PER_CHUNK // size)
+    for start in range(0, resamples, rows):
+        stop = min(resamples, start + rows)
+        draws = rng.integers(0, size, size=(stop - start, size))
+        offsets = np.arange(stop - start)[:, None] * size
+        weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * size)
+        sums[start:stop] = weights.reshape(stop - start, size) @ part
+    return sums
+
+
+def _strata(labels: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """(label, its questions' positions) of each stratum, labels sorted."""
+    names, codes = np.unique(labels, return_inverse=True)
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
-    return np.split(order, bounds)
+    parts = np.split(order, bounds)
+    return [(str(names[codes[part[0]]]), part) for part in parts]

@@ -358,13 +358,20 @@ def summary_row(
 
 
 def scope_intervals(
-    questions: pa.Table, budget: int, tau: float = 0.0, resamples: int = 2000, level: float = 0.95
+    questions: pa.Table,
+    budget: int,
+    tau: float = 0.0,
+    resamples: int = 2000,
+    level: float = 0.95,
+    memo: dict | None = None,
 ) -> dict[str, Any]:
     """A row's ``ci``: {"level", "resamples", then [lo, hi] or None per statistic}.
 
     The paired percentile bootstrap of ``analysis.bootstrap`` over the questions of a
     scope at the row's budget and support threshold, each benchmark resampled within
-    itself, seeded by a hash of the per-question counts (two readers, one interval).
+    itself, seeded by the budget, threshold and a hash of each benchmark's per-question
+    values (two readers, one interval); ``memo`` (one dict for the rows of a report)
+    lets a domain or overall row reuse its benchmarks' resamples.
     """
     n_b, c_b = int_column(questions, "n_base"), int_column(questions, "c_base")
     n_t, c_t = int_column(questions, "n_target"), int_column(questions, "c_target")
@@ -372,9 +379,9 @@ def scope_intervals(
     b = in_support(n_b, c_b, budget, tau, passk_b)
     t = in_support(n_t, c_t, budget, tau, passk_t)
     bench = questions.column("benchmark").to_numpy(zero_copy_only=False)
-    seed = data_seed(n_b, c_b, n_t, c_t, bench, extra=(budget, tau, resamples))
+    seed = data_seed(extra=(budget, tau, resamples))
     intervals = paired_bootstrap(
-        b, t, c_b / n_b, c_t / n_t, bench, resamples, level, seed, passk_b, passk_t
+        b, t, c_b / n_b, c_t / n_t, bench, resamples, level, seed, passk_b, passk_t, memo
     )
     return {"level": level, "resamples": resamples, **intervals}
 

@@ -263,6 +263,7 @@ def build_report(
     perplexity: list[dict[str, Any]] = []
     unverified: list[str] = []
     scopes: list[tuple[dict[str, Any], pa.Table]] = []
+    memo: dict = {}  # the bootstrap's resamples of each benchmark, shared by its rows
     for target in chosen:
         questions, budget, n_first = _pair_questions(
             data, base, target, k, tau, allow_partial, notes
@@ -285,7 +286,7 @@ def build_report(
                 row = adaptive_row(row, part, n_first)
             row["token_entropy_kind"] = _kinds(row, kinds)
             if bootstrap:
-                row["ci"] = scope_intervals(part, row["k"], tau, bootstrap, level)
+                row["ci"] = scope_intervals(part, row["k"], tau, bootstrap, level, memo)
             if trusted:
                 row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, target)
             if checkpoint is not None:

@@ -91,3 +91,32 @@ def test_bad_arguments_are_refused():
         paired_bootstrap(one, one, one, one, resamples=0)
     with pytest.raises(ValueError, match="level"):
         paired_bootstrap(one, one, one, one, level=1.0)
+
+
+def test_rows_of_one_report_share_each_benchmarks_resamples():
+    # a domain or overall row is stratified by benchmark, so its resamples are the sums of
+    # its benchmarks' own: drawn once for the report, the same intervals as drawn afresh
+    n, c_b, c_t = _questions(90, seed=4)
+    b, t = pass_at_k(n, c_b, 4), pass_at_k(n, c_t, 4)
+    strata = np.array(["alg"] * 40 + ["geo"] * 50)
+    memo: dict = {}
+    rows = [strata == "alg", strata == "geo", np.ones(90, dtype=bool)]
+    shared = [
+        paired_bootstrap(b[r], t[r], c_b[r] / 8, c_t[r] / 8, strata[r], 400, memo=memo)
+        for r in rows
+    ]
+    assert len(memo) == 2  # the overall row drew nothing new
+    fresh = [paired_bootstrap(b[r], t[r], c_b[r] / 8, c_t[r] / 8, strata[r], 400) for r in rows]
+    assert shared == fresh
+
+
+def test_equal_strata_still_draw_independently():
+    # two benchmarks with the same values must not share their draws (that would double
+    # the overall row's variance); their labels seed them apart
+    b = np.tile([1.0, 0.0, 1.0, 1.0, 0.0], 8)
+    t = np.tile([1.0, 1.0, 0.0, 1.0, 0.0], 8)
+    memo: dict = {}
+    strata = np.array(["a"] * 40 + ["b"] * 40)
+    paired_bootstrap(np.r_[b, b], np.r_[t, t], np.r_[b, b], np.r_[t, t], strata, 300, memo=memo)
+    first, second = memo.values()
+    assert not np.array_equal(first, second)
