@@ -186,10 +186,9 @@ class ResultsFolder(SampleReads):
         index = self.shard_index()
         if index is None or path.parent != self.root / SAMPLES_DIR:
             return None
-        entry = index.entries.get(path.name)
-        if entry is None or (entry.size, entry.mtime_ns) != stamp[:2]:
+        if index.stamp(path.name) != stamp[:2]:
             return None
-        return entry
+        return index.entries[path.name]
 
     def _remember(
         self, path: Path, meta: pq.FileMetaData, stamp: tuple[int, int, int] | None = None
@@ -309,17 +308,21 @@ class ResultsFolder(SampleReads):
         return folder_key_stats(self.root, paths, use_cache, scan, keep, seen=self._remember)
 
     def _indexed_stats(
-        self, listing: Sequence[shard_index.ShardFile], keep: int
+        self, listing: Sequence[shard_index.ShardFile], keep: int, only_groups: bool = False
     ) -> SampleStats | None:
         """The key statistics from the shard index when it covers every shard listed
-        (unchanged since, or added and summarised in their footers), else None."""
+        (unchanged since, or added and summarised in their footers), else None;
+        ``only_groups``: without answer classes and first samples (a few ms to decode)."""
         index = self.shard_index()
-        if index is None or index.stats is None or index.stats.first_keep < keep:
+        if index is None or not index.has_stats or index.first_keep < keep:
             return None
         seen = shard_index.view(index, listing)
-        if seen.stale or any(not index.entries[s.name].summarised for s in seen.current):
+        if seen.stale or any(not index.summarised(s.name) for s in seen.current):
             return None
-        merged = shard_index.merged_with(index, seen.added)
+        try:
+            merged = shard_index.merged_with(index, seen.added, only_groups)
+        except (ValueError, KeyError, pa.ArrowException):
+            return None  # the index's statistics cannot be decoded: the footers decide
         if merged is None or merged[1]:
             return None
         return copy.copy(merged[0])
@@ -333,7 +336,7 @@ class ResultsFolder(SampleReads):
         (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``),
         n_no_gold (samples of questions without a gold: status ``no_gold``).
         """
-        indexed = self._indexed_stats(self.shard_listing(), 0)
+        indexed = self._indexed_stats(self.shard_listing(), 0, only_groups=True)
         if indexed is not None:
             return counts_table(indexed)
         return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
@@ -346,7 +349,7 @@ class ResultsFolder(SampleReads):
         if not listing:
             return {}
         paths = [shard.path for shard in listing]
-        stats = self._indexed_stats(listing, 0) or folder_stats(paths, ["status"])
+        stats = self._indexed_stats(listing, 0, only_groups=True) or folder_stats(paths, ["status"])
         if stats.sample_min is None or stats.sample_max is None:
             stats = folder_stats(paths, ["status"], summaries=False)
         assert stats.sample_min is not None and stats.sample_max is not None

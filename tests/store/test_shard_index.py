@@ -116,7 +116,9 @@ def test_a_sample_copied_into_a_second_shard_is_refused_as_without_an_index(tmp_
         ResultsFolder.open(folder.root).refresh_index()
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "link", "fifo", "other version"])
+@pytest.mark.parametrize(
+    "damage", ["garbage", "truncated", "link", "fifo", "other version", "bad statistics"]
+)
 def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
     folder = _folder(tmp_path, shards=4, questions=8)
     path = folder.root / shard_index.INDEX_FILE
@@ -133,15 +135,26 @@ def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
         path.unlink()
         os.mkfifo(path)
     else:
-        index = shard_index.read(folder.root)
         table = pa.ipc.open_file(path).read_all()
         meta = dict(table.schema.metadata)
-        meta[b"leash.index"] = b'{"version": 999, "stats": true, "first_keep": 32}'
+        if damage == "other version":
+            meta[b"leash.index"] = b'{"version": 999, "stats": true, "first_keep": 32}'
+        else:
+            meta[b"leash.summary.groups"] = b"\x00" * 64
         with pa.ipc.new_file(str(path), table.schema.with_metadata(meta)) as writer:
             writer.write_table(table.replace_schema_metadata(meta))
-        assert index is not None
-    assert shard_index.read(folder.root) is None
+    if damage != "bad statistics":
+        assert shard_index.read(folder.root) is None
     assert _indexed(folder.root) == expected
+    assert ResultsFolder.open(folder.root).verdict_counts().to_pylist() == expected[0]
+    ResultsFolder.open(folder.root).refresh_index()  # a writer mends it, or leaves it be
+    assert _indexed(folder.root) == expected
+    if damage == "link":
+        assert path.is_symlink()  # never renamed over
+    elif damage == "fifo":
+        assert path.is_fifo()
+    else:
+        assert shard_index.read(folder.root) is not None
 
 
 def test_a_copy_with_its_times_keeps_its_index(tmp_path, monkeypatch):
@@ -181,3 +194,14 @@ def test_a_shard_that_is_a_link_is_refused_by_the_listing(tmp_path):
     (folder.root / "samples" / "part-zzzz.parquet").symlink_to(outside)
     with pytest.raises(LeashError, match="symbolic link"):
         ResultsFolder.open(folder.root).key_stats()
+
+
+def test_entries_read_back_as_written_one_by_one_or_all_at_once(tmp_path):
+    folder = _folder(tmp_path, shards=70, questions=70)
+    listing = folder.shard_listing()
+    built = shard_index.build(listing)
+    for walk in (listing[:3], listing):  # a few (one by one), then every shard (at once)
+        index = shard_index.read(folder.root)
+        for shard in walk:
+            assert index.lookup(shard) == built.entries[shard.name]
+    assert len(shard_index.read(folder.root).entries) == 70

@@ -31,12 +31,15 @@ times (``cp -a``, ``rsync -a``) keeps its index valid; the inode is not part of 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.ipc as ipc
@@ -46,7 +49,7 @@ from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.journals.safe_files import open_regular
 from sampler.store.schema import SAMPLES_DIR
 from sampler.store.shards.duplicate_keys import check_unique_samples, overlapping_groups
-from sampler.store.shards.key_stats import SampleStats, merge_stats
+from sampler.store.shards.key_stats import SampleStats, empty_classes, merge_stats
 from sampler.store.shards.shard_files import (
     PROBED_COLUMNS,
     FooterFacts,
@@ -57,6 +60,7 @@ from sampler.store.shards.shard_summary import (
     KEY_CLASSES,
     KEY_FIRST,
     KEY_GROUPS,
+    decode_group_stats,
     decode_stats,
     encode_stats,
     read_summary,
@@ -69,6 +73,9 @@ _KEY_INFO = b"leash.index"
 #: (benchmark min, max, question id min, max) of one row group; "" .. U+10FFFF when unknown
 Span = tuple[str, str, str, str]
 UNKNOWN_SPAN: Span = ("", "\U0010ffff", "", "\U0010ffff")
+SPAN_COLUMNS = ("benchmark_min", "benchmark_max", "question_min", "question_max")
+#: entries an IndexedEntries builds one at a time before it converts the rest at once
+_BUILT_ONE_BY_ONE = 64
 
 
 @dataclass(frozen=True)
@@ -101,17 +108,61 @@ class ShardEntry:
         return (self.size, self.mtime_ns) == (shard.size, shard.mtime_ns)
 
 
-@dataclass
 class ShardIndex:
-    """Entries by shard name, and the merged summaries of the summarised ones."""
+    """Entries by shard name, and the merged summaries of the summarised ones: decoded on
+    first use (``stats``), or only their per-group counts (``group_stats``, what a first
+    paint and verdict counts need: a few ms where the whole takes tenths of a second)."""
 
-    entries: dict[str, ShardEntry] = field(default_factory=dict)
-    stats: SampleStats | None = None
+    def __init__(
+        self,
+        entries: Mapping[str, ShardEntry] | None = None,
+        stats: SampleStats | None = None,
+        blobs: dict[bytes, bytes] | None = None,
+        first_keep: int = 0,
+    ):
+        self.entries = entries if entries is not None else {}
+        self._stats = stats
+        self._blobs = blobs
+        self.first_keep = stats.first_keep if stats is not None else first_keep
+
+    @property
+    def has_stats(self) -> bool:
+        return self._stats is not None or self._blobs is not None
+
+    @property
+    def stats(self) -> SampleStats | None:
+        """The merged summaries, decoded once (pa.ArrowException if the file lied)."""
+        if self._stats is None and self._blobs is not None:
+            self._stats = decode_stats(self._blobs, self.first_keep)
+            self._blobs = None
+        return self._stats
+
+    def group_stats(self) -> SampleStats | None:
+        """The merged summaries without answer classes and first samples (status counts,
+        token-entropy sums, sample ranges)."""
+        if self._blobs is not None:
+            return decode_group_stats(self._blobs[KEY_GROUPS])
+        return groups_only(self._stats) if self._stats is not None else None
+
+    def stamp(self, name: str) -> tuple[int, int] | None:
+        """(size, modification time in ns) of shard ``name`` when indexed (None: not)."""
+        if isinstance(self.entries, IndexedEntries):
+            return self.entries.stamp(name)
+        entry = self.entries.get(name)
+        return (entry.size, entry.mtime_ns) if entry is not None else None
+
+    def summarised(self, name: str) -> bool:
+        """Whether shard ``name``'s summary is among the merged statistics."""
+        if isinstance(self.entries, IndexedEntries):
+            return self.entries.summarised(name)
+        entry = self.entries.get(name)
+        return entry is not None and entry.summarised
 
     def lookup(self, shard: ShardFile) -> ShardEntry | None:
         """The entry of ``shard`` if it is unchanged since indexed, else None."""
-        entry = self.entries.get(shard.name)
-        return entry if entry is not None and entry.matches(shard) else None
+        if self.stamp(shard.name) != (shard.size, shard.mtime_ns):
+            return None
+        return self.entries[shard.name]
 
 
 @dataclass(frozen=True)
@@ -129,10 +180,10 @@ class IndexView:
 def view(index: ShardIndex, listing: Sequence[ShardFile]) -> IndexView:
     current, added = [], []
     for shard in listing:
-        entry = index.entries.get(shard.name)
-        if entry is None:
+        stamp = index.stamp(shard.name)
+        if stamp is None:
             added.append(shard)
-        elif entry.matches(shard):
+        elif stamp == (shard.size, shard.mtime_ns):
             current.append(shard)
         else:
             return IndexView(current, added, stale=True)
@@ -143,6 +194,11 @@ def up_to_date(index: ShardIndex, listing: Sequence[ShardFile]) -> bool:
     """Whether ``index`` describes exactly the shards ``listing``, all unchanged."""
     seen = view(index, listing)
     return not seen.stale and not seen.added
+
+
+def groups_only(stats: SampleStats) -> SampleStats:
+    """``stats`` without answer classes and first samples (what ``group_stats`` decodes)."""
+    return dataclasses.replace(stats, classes=empty_classes(), first=None, first_keep=0)
 
 
 # -- listing ------------------------------------------------------------------------------
@@ -243,9 +299,12 @@ def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> S
         entries[shard.name] = entry
         if summary is not None:
             added.append(summary)
-    reusable = not seen.stale and (previous.stats is not None or not previous.entries)
-    if reusable:
-        parts = [*([previous.stats] if previous.stats is not None else []), *added]
+    try:
+        kept = previous.stats
+    except (ValueError, KeyError, pa.ArrowException):
+        kept = None  # statistics that do not decode: merged again from the footers
+    if not seen.stale and (kept is not None or not previous.entries):
+        parts = [*([kept] if kept is not None else []), *added]
         if overlapping_groups(parts)[0].num_rows == 0:
             return ShardIndex(entries, merge_stats(parts) if parts else None)
     parts = []
@@ -263,15 +322,17 @@ def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> S
 
 
 def merged_with(
-    index: ShardIndex, shards: Iterable[ShardFile]
+    index: ShardIndex, shards: Iterable[ShardFile], only_groups: bool = False
 ) -> tuple[SampleStats, list[ShardFile]] | None:
-    """The index's merged statistics with the footer summaries of ``shards`` (added since)
-    merged in, and the shards among them without a summary (to be scanned); None when
-    that cannot be decided from summaries alone (a group's sample ranges overlap between
-    the index and an added shard: the caller checks sample keys the slow way)."""
-    if index.stats is None:
+    """The index's merged statistics (``only_groups``: its ``group_stats``) with the footer
+    summaries of ``shards`` (added since) merged in, and the shards among them without a
+    summary (to be scanned); None when that cannot be decided from summaries alone (a
+    group's sample ranges overlap between the index and an added shard: the caller checks
+    sample keys the slow way)."""
+    own = index.group_stats() if only_groups else index.stats
+    if own is None:
         return None
-    parts, unsummarised = [index.stats], []
+    parts, unsummarised = [own], []
     for shard in shards:
         try:
             _, summary = read_entry(shard)
@@ -281,7 +342,7 @@ def merged_with(
         if summary is None:
             unsummarised.append(shard)
         else:
-            parts.append(summary)
+            parts.append(groups_only(summary) if only_groups else summary)
     if overlapping_groups(parts)[0].num_rows:
         return None
     return merge_stats(parts), unsummarised
@@ -296,8 +357,16 @@ def _span_column(entries: Sequence[ShardEntry], part: int) -> pa.Array:
     return pa.array([[s[part] for s in e.spans] for e in entries], pa.list_(pa.string()))
 
 
-def write(root: Path, index: ShardIndex) -> Path:
-    """Write ``index`` as the folder's INDEX_FILE, atomically; returns its path."""
+def write(root: Path, index: ShardIndex) -> Path | None:
+    """Write ``index`` as the folder's INDEX_FILE, atomically; returns its path. A link or
+    special file in its place is left as it is (never renamed over; readers ignore it):
+    None."""
+    path = Path(root) / INDEX_FILE
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+    except FileNotFoundError:
+        pass
     entries = list(index.entries.values())
     table = pa.table(
         {
@@ -314,14 +383,14 @@ def write(root: Path, index: ShardIndex) -> Path:
             "question_max": _span_column(entries, 3),
         }
     )
-    info = {"version": INDEX_VERSION, "first_keep": 0, "stats": index.stats is not None}
+    stats = index.stats
+    info = {"version": INDEX_VERSION, "first_keep": 0, "stats": stats is not None}
     metadata = {}
-    if index.stats is not None:
-        metadata.update(encode_stats(index.stats))
-        info["first_keep"] = index.stats.first_keep
+    if stats is not None:
+        metadata.update(encode_stats(stats))
+        info["first_keep"] = stats.first_keep
     metadata[_KEY_INFO] = json.dumps(info).encode()
     table = table.replace_schema_metadata(metadata)
-    path = Path(root) / INDEX_FILE
     with atomic_path(path) as tmp, ipc.new_file(str(tmp), table.schema) as writer:
         writer.write_table(table)
     return path
@@ -342,40 +411,93 @@ def read(root: Path) -> ShardIndex | None:
         info = json.loads(metadata[_KEY_INFO])
         if info.get("version") != INDEX_VERSION:
             return None
-        stats = None
+        blobs = None
         if info.get("stats"):
             blobs = {k: metadata[k] for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)}
-            stats = decode_stats(blobs, int(info.get("first_keep", 0)))
-        return ShardIndex(_entries(table), stats)
+        keep = int(info.get("first_keep", 0))
+        return ShardIndex(IndexedEntries(table), blobs=blobs, first_keep=keep)
     except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
         return None
 
 
-def _entries(table: pa.Table) -> dict[str, ShardEntry]:
-    columns = {name: table.column(name).to_pylist() for name in table.column_names}
-    unknown = [None] * table.num_rows  # a probed column the writer did not know: the footer's
-    probed = {c: columns.get(f"nulls.{c}", unknown) for c in PROBED_COLUMNS}
-    entries = {}
-    for i, name in enumerate(columns["name"]):
-        nulls = {c: probed[c][i] for c in PROBED_COLUMNS}
-        facts = FooterFacts(int(columns["rows"][i]), frozenset(columns["columns"][i]), nulls)
-        spans = tuple(
-            zip(
-                columns["benchmark_min"][i],
-                columns["benchmark_max"][i],
-                columns["question_min"][i],
-                columns["question_max"][i],
-                strict=True,
+class IndexedEntries(Mapping[str, ShardEntry]):
+    """The entries of an index file by shard name, each built when first asked for: an
+    open compares names, sizes and times of thousands of shards (``stamp``) and needs the
+    facts of few (a tenth of a second for 8,138 entries built at once)."""
+
+    def __init__(self, table: pa.Table):
+        self._table = table
+        names = table.column("name").to_pylist()
+        for name in names:
+            if not isinstance(name, str) or "/" in name or not name.startswith("part-"):
+                raise ValueError(f"not a shard name: {name!r}")
+        self._row = {name: i for i, name in enumerate(names)}
+        sizes, times = table.column("size").to_pylist(), table.column("mtime_ns").to_pylist()
+        self._stamps = dict(zip(names, zip(sizes, times, strict=True), strict=True))
+        self._summarised = dict(zip(names, table.column("summarised").to_pylist(), strict=True))
+        self._built: dict[str, ShardEntry] = {}
+
+    def stamp(self, name: str) -> tuple[int, int] | None:
+        return self._stamps.get(name)
+
+    def summarised(self, name: str) -> bool:
+        return bool(self._summarised.get(name))
+
+    def __getitem__(self, name: str) -> ShardEntry:
+        entry = self._built.get(name)
+        if entry is None:
+            if len(self._built) >= _BUILT_ONE_BY_ONE:
+                self._build_all()  # a reader walking every shard: convert columns whole
+                return self._built[name]
+            entry = self._built[name] = self._entry(self._row[name])
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._row)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+    def _cell(self, column: str, row: int) -> Any:
+        if column not in self._table.column_names:
+            return None  # a probed column the writer did not know: the footer's
+        return self._table.column(column)[row].as_py()
+
+    def _build_all(self) -> None:
+        table = self._table
+        columns = {c: table.column(c).to_pylist() for c in ("name", "rows", "columns")}
+        unknown = [None] * table.num_rows
+        nulls = {
+            c: table.column(f"nulls.{c}").to_pylist()
+            if f"nulls.{c}" in table.column_names
+            else unknown
+            for c in PROBED_COLUMNS
+        }
+        spans = [table.column(c).to_pylist() for c in SPAN_COLUMNS]
+        for i, name in enumerate(columns["name"]):
+            if name in self._built:
+                continue
+            facts = FooterFacts(
+                int(columns["rows"][i]),
+                frozenset(columns["columns"][i]),
+                {c: nulls[c][i] for c in PROBED_COLUMNS},
             )
-        )
-        if not isinstance(name, str) or "/" in name or not name.startswith("part-"):
-            raise ValueError(f"not a shard name: {name!r}")
-        entries[name] = ShardEntry(
-            name,
-            int(columns["size"][i]),
-            int(columns["mtime_ns"][i]),
-            facts,
-            spans,
-            bool(columns["summarised"][i]),
-        )
-    return entries
+            size, mtime_ns = self._stamps[name]
+            self._built[name] = ShardEntry(
+                name,
+                int(size),
+                int(mtime_ns),
+                facts,
+                tuple(zip(*(part[i] for part in spans), strict=True)),
+                self.summarised(name),
+            )
+
+    def _entry(self, i: int) -> ShardEntry:
+        cell = partial(self._cell, row=i)
+        nulls = {c: cell(f"nulls.{c}") for c in PROBED_COLUMNS}
+        facts = FooterFacts(int(cell("rows")), frozenset(cell("columns")), nulls)
+        parts = [cell(c) for c in SPAN_COLUMNS]
+        spans = tuple(zip(*parts, strict=True))
+        name = cell("name")
+        size, mtime_ns = self._stamps[name]
+        return ShardEntry(name, int(size), int(mtime_ns), facts, spans, self.summarised(name))

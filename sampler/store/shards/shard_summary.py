@@ -109,11 +109,19 @@ def encode_stats(stats: SampleStats) -> dict[bytes, bytes]:
     }
 
 
+def decode_group_stats(groups_stream: bytes) -> SampleStats:
+    """The SampleStats of an ``encode_stats`` groups stream alone: counts, token-entropy
+    sums and sample ranges, no answer classes nor first samples (as a scan without the
+    ``answer`` column makes them)."""
+    return decode_stats({KEY_GROUPS: groups_stream}, 0)
+
+
 def decode_stats(entries: dict[bytes, bytes], first_keep: int) -> SampleStats:
-    """The SampleStats of ``encode_stats`` entries (pa.ArrowException if they are damaged)."""
+    """The SampleStats of ``encode_stats`` entries (pa.ArrowException if they are damaged);
+    without a classes or first-samples entry, none of them (and no first samples)."""
     groups = _ipc_table(entries[KEY_GROUPS])
-    classes = _ipc_table(entries[KEY_CLASSES])
-    first = _ipc_table(entries[KEY_FIRST])
+    classes = _ipc_table(entries[KEY_CLASSES]) if KEY_CLASSES in entries else empty_classes()
+    first = _ipc_table(entries[KEY_FIRST]) if KEY_FIRST in entries else None
     status = np.column_stack(
         [groups.column(n).to_numpy().astype(np.int64) for n in _SLOT_NAMES]
     ).reshape(groups.num_rows, SLOTS)
