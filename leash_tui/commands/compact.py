@@ -22,9 +22,17 @@ import click
     default=None,
     help="Uncompressed shard data held in memory at once (default 1024).",
 )
-def compact(results: Path, target_rows: int | None, max_memory_mb: int | None) -> None:
+@click.option(
+    "--index-only",
+    is_flag=True,
+    help="Only bring the shard index (shard-index.arrow) up to date; rewrite no shard.",
+)
+def compact(
+    results: Path, target_rows: int | None, max_memory_mb: int | None, index_only: bool
+) -> None:
     """Rewrite runs of small shards of RESULTS as large ones, and give shards written by
-    older versions their footer summaries, so reports and the explorer read few footers.
+    older versions their footer summaries, so reports and the explorer read few footers;
+    then bring the folder's shard index up to date.
 
     Safe to stop at any point: each new shard replaces its old ones in one journaled
     commit. Refused while a `leash verify` runs; samplers and imports may keep adding.
@@ -33,6 +41,15 @@ def compact(results: Path, target_rows: int | None, max_memory_mb: int | None) -
     from sampler.store.shards import compaction
 
     folder = ResultsFolder.open(results)
+    if index_only:
+        from sampler.store.shards.shard_index import INDEX_FILE
+
+        before = folder.shards_not_indexed()
+        folder.refresh_index()
+        shards = len(folder.shard_paths())
+        state = "was up to date" if before == 0 else "written"
+        click.echo(f"{folder.file(INDEX_FILE)}: {state} ({shards:,} shard(s))")
+        return
     summary = folder.compact(
         target_rows=target_rows or compaction.DEFAULT_TARGET_ROWS,
         max_bytes=(max_memory_mb << 20) if max_memory_mb else compaction.DEFAULT_MAX_BYTES,

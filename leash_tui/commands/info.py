@@ -119,7 +119,7 @@ def render_info(info: dict[str, Any], console: Console) -> None:
     for note in info.get("coverage", []):
         console.print(Text(f"warning: {note}", style="yellow"))
     totals = info["totals"]
-    line = f"{totals['samples']:,} samples in {info['shards']} shard(s)"
+    line = f"{totals['samples']:,} samples in {info['shards']:,} shard(s)"
     line += f", {totals['verified']:,} verified"
     if totals["unverified"]:
         line += f"; {totals['unverified']:,} not yet verified (run: leash verify)"
@@ -138,7 +138,15 @@ def render_info(info: dict[str, Any], console: Console) -> None:
             f"; {info['shards_without_summary']} shard(s) without stored counts (written by"
             " another tool or an older leash): reports and the explorer scan them"
         )
+    stale = info.get("shards_not_indexed")
+    if info["shards"] and (stale or (stale is None and info["shards"] >= INDEX_NOTE_FROM)):
+        what = "no shard index" if stale is None else f"{stale:,} shard(s) not in the shard index"
+        line += f"; {what}: opens read their footers (leash compact --index-only mends it)"
     console.print(line)
+
+
+#: a folder without a shard index gets a note from this many shards on (fewer open fast)
+INDEX_NOTE_FROM = 64
 
 
 def render_series(series: list[dict[str, Any]], console: Console) -> None:

@@ -141,6 +141,8 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         },
         "shards": len(results.shard_paths()),
         "shards_without_summary": results.shards_without_summary(),
+        # shards the shard index does not describe as they are (None: no index)
+        "shards_not_indexed": results.shards_not_indexed(),
     }
 
 

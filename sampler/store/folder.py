@@ -370,8 +370,26 @@ class ResultsFolder(SampleReads):
         return first_success_table(self.shard_paths(), first)
 
     def shards_without_summary(self) -> int:
-        """Shards whose footer holds no trustworthy summary (they are scanned)."""
-        return sum(shard_summary(path) is None for path in self.shard_paths())
+        """Shards whose footer holds no trustworthy summary (they are scanned); the shard
+        index answers for the shards unchanged since it was written."""
+        index = self.shard_index()
+        missing = 0
+        for shard in self.shard_listing():
+            if index is not None and index.stamp(shard.name) == (shard.size, shard.mtime_ns):
+                missing += not index.summarised(shard.name)
+            else:
+                missing += shard_summary(shard.path) is None
+        return missing
+
+    def shards_not_indexed(self) -> int | None:
+        """Shards the shard index does not hold as they are now (added, rewritten; plus any
+        it holds that are gone); None when the folder has no usable index."""
+        index = self.shard_index()
+        if index is None:
+            return None
+        listing = self.shard_listing()
+        current = sum(index.stamp(s.name) == (s.size, s.mtime_ns) for s in listing)
+        return (len(listing) - current) + (len(index.entries) - current)
 
     def coverage_notes(self, counts: pa.Table | None = None) -> list[str]:
         """Notes on listed questions a model has no sample of, and unlisted sampled ones."""

@@ -108,3 +108,29 @@ def test_compact_is_refused_while_verify_runs_and_reports_from_the_command_line(
     )
     again = CliRunner().invoke(cli, ["compact", str(root)])
     assert again.output == "1 shards: nothing to compact\n"
+
+
+def test_index_only_writes_the_shard_index_and_rewrites_no_shard(tmp_path):
+    root = build_folder(tmp_path / "r", SPEC, shards=3)  # the builder writes no index
+    shards = ResultsFolder.open(root).shard_paths()
+    stamps = [p.stat().st_mtime_ns for p in shards]
+    info = CliRunner().invoke(cli, ["info", str(root)])
+    assert "3 shard(s)" in info.output and "shard index" not in info.output  # few: no note
+    rows = sample_rows("alg", "90", "base", "C")
+    for _ in range(70):  # many small shards, as an import of long completions writes
+        rows = [dict(r, sample=r["sample"] + 1) for r in rows]
+        ResultsFolder.open(root).append_samples(samples_table(rows))
+    info = CliRunner().invoke(cli, ["info", str(root)])
+    assert "no shard index: opens read their footers" in info.output
+    result = CliRunner().invoke(cli, ["compact", str(root), "--index-only"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{root / 'shard-index.arrow'}: written (73 shard(s))\n"
+    assert [p.stat().st_mtime_ns for p in shards] == stamps
+    assert len(ResultsFolder.open(root).shard_paths()) == 73
+    info = CliRunner().invoke(cli, ["info", str(root)])
+    assert "shard index" not in info.output
+    ResultsFolder.open(root).append_samples(samples_table([dict(rows[0], sample=500)]))
+    info = CliRunner().invoke(cli, ["info", str(root)])
+    assert "1 shard(s) not in the shard index" in info.output
+    again = CliRunner().invoke(cli, ["compact", str(root), "--index-only"])
+    assert again.output == f"{root / 'shard-index.arrow'}: written (74 shard(s))\n"
