@@ -37,12 +37,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.shards.key_stats import KIND_CORRECT, SLOT_UNVERIFIED, SampleStats, chunk_stats
+from leash_tui.analysis.answer_class_votes import class_ranks, vote_classes
+from sampler.store.shards.key_stats import SLOT_UNVERIFIED, SampleStats, chunk_stats
 from sampler.store.side_tables.answer_classes import answer_class_key
 from sampler.store.side_tables.entropy_samples import (
     DEFAULT_ENTROPY_SAMPLES,
     KIND_ANSWER,
-    KIND_NA,
 )
 
 NO_ANSWER = "NA"
@@ -100,14 +100,9 @@ def answer_stats_table(
     size = stats.groups
     n_verified = stats.status[:, :SLOT_UNVERIFIED].sum(axis=1).astype(np.int64)
     n_correct = stats.status[:, 0]
-    group = stats.classes.column("group").to_numpy().astype(np.int64)
-    count = stats.classes.column("count").to_numpy().astype(np.float64)
-    is_correct = stats.classes.column("kind").to_numpy() == KIND_CORRECT
     with np.errstate(divide="ignore", invalid="ignore"):
         gold_share = n_correct / n_verified
-    more_frequent = (count > n_correct[group]) & ~is_correct
-    rank = 1 + np.bincount(group[more_frequent], minlength=size)
-    n_classes = np.bincount(group, minlength=size).astype(np.int64)
+    n_classes, rank = class_ranks(stats.classes, n_correct, size)
     majority, distinct = vote_classes(stats.classes, size)
     if stats.first is None:
         entropy, used = np.zeros(size), np.zeros(size, dtype=np.int64)
@@ -137,47 +132,6 @@ def answer_stats_table(
             "distinct_answers": pa.array(distinct),
         }
     )
-
-
-def vote_classes(classes: pa.Table, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(maj@n, distinct answers) of each group.
-
-    maj@n: 1 when the correct class is the most frequent answer class of all verified
-    samples, 1/t when it ties with t − 1 others, else 0. Samples without an answer
-    do not vote; wrong answers vote by their store.answer_classes key, so ``2.5`` and
-    ``5/2`` are one vote (``classes``: SampleStats.classes, one row per answer string).
-
-    maj@n (Wang et al., self-consistency, arXiv 2203.11171) with ties broken uniformly.
-    Distinct answers: the number of these voting classes (correct one included).
-    """
-    group = classes.column("group").to_numpy().astype(np.int64)
-    count = classes.column("count").to_numpy().astype(np.float64)
-    kind = classes.column("kind").to_numpy().astype(np.int64)
-    answers = classes.column("answer").to_pylist()
-    keys = {a: answer_class_key(a) for a in set(answers) if a is not None}
-    codes = {key: i for i, key in enumerate(dict.fromkeys(keys.values()))}
-    # vote class: -1 no vote (NA), 0 correct, 1 + i the i-th wrong answer class key
-    vote = np.array(
-        [
-            -1 if k == KIND_NA else 0 if k == KIND_CORRECT else 1 + codes[keys[a]]
-            for k, a in zip(kind.tolist(), answers, strict=True)
-        ],
-        dtype=np.int64,
-    )
-    keep = vote >= 0
-    width = int(vote.max()) + 1 if vote.size else 1
-    cells, inverse = np.unique(group[keep] * width + vote[keep], return_inverse=True)
-    totals = np.bincount(inverse.reshape(-1), weights=count[keep]) if cells.size else cells
-    cell_group, cell_vote = cells // width, cells % width
-    top = np.zeros(size)
-    np.maximum.at(top, cell_group, totals)
-    correct = np.zeros(size)
-    np.add.at(correct, cell_group[cell_vote == 0], totals[cell_vote == 0])
-    ties = np.bincount(cell_group[totals == top[cell_group]], minlength=size).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        share = np.where((correct > 0) & (correct == top), 1.0 / ties, 0.0)
-    distinct = np.bincount(cell_group, minlength=size).astype(np.int64)
-    return np.nan_to_num(share), distinct
 
 
 def question_answer_stats(

@@ -27,6 +27,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 _DROP = re.compile(r"\\left(?![a-zA-Z])|\\right(?![a-zA-Z])|\\displaystyle|\\[!,;: ]|~|\$|\s+")
 _FRACTION_COMMAND = re.compile(r"\\[dt]frac(?![a-zA-Z])")
 _NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
@@ -110,3 +114,66 @@ def answer_class_key(answer: str) -> str:
     if value is not None:
         return f"#{value}"
     return f"={text}"
+
+
+#: printable ASCII that canonical_writing leaves alone: no white space, ``$``, ``\``, braces
+#: or ``~`` (RE2 syntax, for pyarrow.compute)
+_PLAIN_RE2 = r"^[!-#%-\[\]-z|]*$"
+#: what rational_value may read as a number (its _SIGNED or _SLASH, ASCII digits)
+_NUMBER_RE2 = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMERIC_RE2 = rf"^[+-]*{_NUMBER_RE2}(?:/[+-]*{_NUMBER_RE2})?$"
+#: a decimal whose exact value int64 arithmetic gets right: signs, at most 18 digits
+_DECIMAL_RE2 = r"^(?P<sign>[+-]*)(?P<whole>\d+)(?:\.(?P<part>\d+))?$"
+_MAX_DIGITS = 18
+
+
+def answer_class_keys(values: pa.Array) -> pa.Array:
+    """``answer_class_key`` of every string of ``values`` (null stays null), vectorised.
+
+    Answers that canonical_writing leaves as they are and that are either no number or a
+    decimal of at most 18 digits (``42``, ``-0.50``, ``x+1``: most answers) get their key
+    from pyarrow and numpy, with no Python per string; the others (LaTeX, fractions,
+    exponents, long numbers) from ``answer_class_key``, one call each.
+    """
+    values = values.cast(pa.string())
+    size = len(values)
+    plain = pc.fill_null(
+        pc.and_(
+            pc.match_substring_regex(values, _PLAIN_RE2),
+            pc.invert(pc.ends_with(values, ".")),
+        ),
+        False,
+    )
+    numeric = pc.fill_null(pc.match_substring_regex(values, _NUMERIC_RE2), False)
+    parts = pc.extract_regex(pc.if_else(plain, values, pa.scalar(None, pa.string())), _DECIMAL_RE2)
+    whole = pc.fill_null(parts.field("whole"), "")
+    part = pc.fill_null(parts.field("part"), "")
+    digits = pc.binary_join_element_wise(whole, part, "")
+    decimal = pc.fill_null(
+        pc.and_(pc.is_valid(parts), pc.less_equal(pc.utf8_length(digits), _MAX_DIGITS)), False
+    )
+    word = pc.and_(plain, pc.invert(numeric))
+    keys = pc.if_else(word, pc.binary_join_element_wise("=", values, ""), None)
+    # exact value of a short decimal: sign * digits / 10^len(part), in lowest terms
+    is_decimal = decimal.to_numpy(zero_copy_only=False)
+    if is_decimal.any():
+        rows = pa.array(np.flatnonzero(is_decimal))
+        mantissa = pc.cast(digits.take(rows), pa.int64()).to_numpy()
+        scale = np.int64(10) ** pc.utf8_length(part.take(rows)).to_numpy().astype(np.int64)
+        minus = pc.count_substring(parts.field("sign").take(rows), "-").to_numpy() % 2 == 1
+        common = np.gcd(mantissa, scale)
+        top = np.where(minus, -1, 1) * (mantissa // common)
+        bottom = scale // common
+        top_text = pc.cast(pa.array(top), pa.string())
+        fraction = pc.binary_join_element_wise(
+            "#", top_text, "/", pc.cast(pa.array(bottom), pa.string()), ""
+        )
+        number = pc.if_else(pa.array(bottom == 1), pc.binary_join_element_wise("#", top_text, ""),
+                            fraction)  # fmt: skip
+        keys = pc.replace_with_mask(keys, decimal, number)
+    slow = pc.and_(pc.is_valid(values), pc.invert(pc.or_(word, decimal)))
+    slow_rows = np.flatnonzero(slow.to_numpy(zero_copy_only=False))
+    if slow_rows.size:
+        texts = values.take(pa.array(slow_rows)).to_pylist()
+        keys = pc.replace_with_mask(keys, slow, pa.array([answer_class_key(t) for t in texts]))
+    return keys if size else pa.array([], pa.string())
