@@ -135,4 +135,3 @@ def vote_classes(classes: pa.Table, size: int) -> tuple[np.ndarray, np.ndarray]:
     wins = has_correct & (correct == top)
     share = np.where(wins, 1.0 / np.maximum(ties + wins, 1), 0.0)
     return share, distinct + has_correct
-

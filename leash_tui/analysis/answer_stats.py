@@ -68,16 +68,23 @@ def first_n_entropy(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(entropy, samples used) per group from a store.entropy_samples table: the answer
     entropy of the first ``n`` samples of each group by sample index (module docstring)."""
-    group = first.column("group").to_numpy().astype(np.int64)
-    sample = first.column("sample").to_numpy().astype(np.int64)
-    order = np.lexsort((sample, group))
-    group = group[order]
+    group = first.column("group").to_numpy().astype(np.int64, copy=False)
+    sample = first.column("sample").to_numpy().astype(np.int64, copy=False)
+    # merged tables come ordered by (group, sample): sort only when they are not
+    step = np.diff(group)
+    ordered = bool(np.all((step > 0) | ((step == 0) & (np.diff(sample) > 0))))
+    order = np.arange(group.size) if ordered else np.lexsort((sample, group))
+    group = group[order] if not ordered else group
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if group.size else group
     rank = np.arange(group.size) - np.repeat(starts, np.diff(np.r_[starts, group.size]))
-    chosen = order[rank < n]
-    kept = group[rank < n]  # the groups of ``chosen``, in the same order
+    first_n = rank < n
+    chosen = order[first_n]
+    kept = group[first_n]  # the groups of ``chosen``, in the same order
     kind = first.column("kind").to_numpy().astype(np.int64)[chosen]
-    keys = pc.dictionary_encode(first.column("key").take(pa.array(chosen, pa.int64())))
+    key = first.column("key")
+    if not (ordered and bool(first_n.all())):
+        key = key.take(pa.array(chosen, pa.int64()))
+    keys = pc.dictionary_encode(key)
     keys = keys.combine_chunks() if isinstance(keys, pa.ChunkedArray) else keys
     key_code = pc.fill_null(keys.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
     # class: 0 correct, 1 NA, 2 + i the i-th distinct answer key
