@@ -11,6 +11,7 @@ model costs what its narrow columns cost. ``answer_span`` locates the final answ
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,27 +69,51 @@ class SideSamples:
     shards: tuple[Path, ...] = ()  # where the rows' ``_shard`` locations point
     _texts: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
     _cursor: RowCursor | None = field(default=None, repr=False)
+    #: the question screen reads texts in worker threads: one read at a time (the cursor),
+    #: and the cache of texts held only for a lookup, so a cached text never waits on a read
+    _read_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __len__(self) -> int:
         return self.samples.num_rows
 
+    def cached(self, position: int) -> dict[str, Any] | None:
+        """Sample ``position`` as ``sample`` gives it when its text is at hand, else None
+        (never reads a file)."""
+        with self._cache_lock:
+            wide = self._texts.pop(position, None)
+            if wide is None:
+                return None
+            self._texts[position] = wide  # most recent last
+        return self._with_row(position, wide)
+
     def sample(self, position: int) -> dict[str, Any]:
-        """Sample ``position`` with its text and verdict detail (read now, by row)."""
+        """Sample ``position`` with its text and verdict detail (read now, by row, unless
+        at hand; safe to call from several threads)."""
+        at_hand = self.cached(position)
+        if at_hand is not None:
+            return at_hand
+        with self._read_lock:
+            wide = self._read_wide(position)
+        with self._cache_lock:
+            self._texts[position] = wide
+            while len(self._texts) > TEXT_CACHE:
+                self._texts.pop(next(iter(self._texts)))
+        return self._with_row(position, wide)
+
+    def _read_wide(self, position: int) -> dict[str, Any]:
+        where = self.samples.select(list(LOCATION_COLUMNS)).slice(position, 1).to_pylist()[0]
+        location = [where[c] for c in LOCATION_COLUMNS]
+        if not self.shards or None in location:
+            return dict.fromkeys(WIDE_COLUMNS)
+        path, group = self.shards[location[0]], location[1]
+        cursor = self._cursor
+        if cursor is None or (cursor.path, cursor.group) != (path, group):
+            cursor = self._cursor = RowCursor(path, group)  # stepping on continues
+        return cursor.read(location[2])
+
+    def _with_row(self, position: int, wide: dict[str, Any]) -> dict[str, Any]:
         row = self.samples.slice(position, 1).to_pylist()[0]
-        wide = self._texts.pop(position, None)
-        if wide is None:
-            where = [row[c] for c in LOCATION_COLUMNS]
-            if self.shards and None not in where:
-                path, group = self.shards[where[0]], where[1]
-                cursor = self._cursor
-                if cursor is None or (cursor.path, cursor.group) != (path, group):
-                    cursor = self._cursor = RowCursor(path, group)  # stepping on continues
-                wide = cursor.read(where[2])
-            else:
-                wide = dict.fromkeys(WIDE_COLUMNS)
-        self._texts[position] = wide  # most recent last
-        while len(self._texts) > TEXT_CACHE:
-            self._texts.pop(next(iter(self._texts)))
         for name in LOCATION_COLUMNS:
             row.pop(name, None)
         return {**row, **wide}

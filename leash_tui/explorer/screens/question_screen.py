@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 from rich.cells import cell_len
 from rich.text import Text
@@ -47,11 +48,14 @@ from leash_tui.explorer.widgets.key_footer import KeyFooter
 from leash_tui.explorer.widgets.question_list import format_p
 from leash_tui.explorer.widgets.still_scroll import StillScroll
 from leash_tui.safe_text import one_line, visible
+from sampler.errors import LeashError
 from sampler.store.journals.triage_journal import TAGS
 
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).
 PROBLEM_DISPLAY_LIMIT = 20_000
+#: A sample's text read for longer than this is said to be reading (before: the last one).
+READING_NOTICE_S = 0.15
 
 
 def _ppl(value: float | None) -> str:
@@ -156,8 +160,10 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         self._paint_serial = {"base": 0, "target": 0}
         #: answer spans found so far: (question index, side, position) -> span
         self._spans: dict[tuple[int, str, int], tuple[int, int] | None] = {}
-        #: sides whose answer span is still being located
+        #: sides whose text is still being read, or its answer span located
         self._locating: set[str] = set()
+        #: (paint serial, position) of the sample each side shows
+        self._showing: dict[str, tuple[int, int]] = {}
         #: each side's border title and subtitle parts, fitted to its width at each paint
         self._border_parts: dict[str, tuple[list[Text], list[Text]]] = {}
 
@@ -285,12 +291,56 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             self._fit_borders(side)
             return
         position = self.positions[side]
-        sample = samples.sample(position)
+        self._paint_serial[side] += 1
+        serial = self._paint_serial[side]
+        sample = samples.cached(position)
+        if sample is not None:
+            self._show_sample(side, serial, position, sample)
+            return
+        # the text is read in a worker: keys stay responsive on a slow or busy disk
+        self._locating.add(side)  # its answer cannot be located before the text is there
+        self._read_sample(side, serial, samples, position)
+        self.set_timer(READING_NOTICE_S, lambda: self._say_reading(side, serial, position))
+
+    @work(thread=True, group="sample-text")
+    def _read_sample(self, side: str, serial: int, samples: SideSamples, position: int) -> None:
+        """Read sample ``position``'s text off the event loop, then paint it if still wanted."""
+        if serial != self._paint_serial[side]:
+            return  # another key moved this side on before the read began
+        try:
+            sample: dict | str = samples.sample(position)
+        except (LeashError, OSError, pa.ArrowException) as exc:  # the shard changed meanwhile
+            sample = f"(sample {position + 1:,} could not be read: {exc})"
+        self.app.call_from_thread(self._sample_read, side, serial, position, sample)
+
+    def _sample_read(self, side: str, serial: int, position: int, sample: dict | str) -> None:
+        if serial != self._paint_serial[side] or not self.is_attached:
+            return
+        if isinstance(sample, str):
+            self._locating.discard(side)
+            self._showing[side] = (serial, position)
+            self.query_one(f"#view-{side}", CompletionView).show(display_text(sample))
+            return
+        self._show_sample(side, serial, position, sample)
+
+    def _say_reading(self, side: str, serial: int, position: int) -> None:
+        """A read that takes a while says so, rather than leaving the last text in view."""
+        if serial == self._paint_serial[side] and self.is_attached and side in self._locating:
+            view = self.query_one(f"#view-{side}", CompletionView)
+            if self._showing.get(side) != (serial, position):
+                view.show(display_text(f"(reading sample {position + 1:,}…)"))
+
+    def _show_sample(self, side: str, serial: int, position: int, sample: dict) -> None:
+        """Paint a sample's text, title and verdict on its side."""
+        detail = self.detail
+        assert detail is not None
+        samples = detail.sides[side]
+        view = self.query_one(f"#view-{side}", CompletionView)
+        self._showing[side] = (serial, position)
         shown = display_text(sample["text"] or "")
         if sample["verdict_detail"]:  # the failing test of code, a verifier's reason
             shown += display_text(f"\n\n── verdict: {sample['verdict_detail']}")
         answer = sample["answer"]
-        self._paint_serial[side] += 1
         key = (detail.row.index, side, position)
         if key in self._spans:
             self._locating.discard(side)
@@ -299,7 +349,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         else:
             view.show(shown)
             self._locating.add(side)
-            self._locate_answer(side, self._paint_serial[side], key, shown, answer)
+            self._locate_answer(side, serial, key, shown, answer)
         only = ""
         if self.correct_only:  # never call an incorrect sample "correct"
             has_correct = bool(samples.correct_flags().any())
@@ -338,7 +388,8 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
 
     @property
     def answers_pending(self) -> bool:
-        """Whether a side's answer span is still being located (tests wait on it)."""
+        """Whether a side's text is still being read or its answer span located (tests
+        wait on it)."""
         return bool(self._locating)
 
     @work(thread=True, group="answer-span")
