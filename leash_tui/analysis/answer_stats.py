@@ -28,6 +28,7 @@ drawn, unlike the plug-in entropy over all of them.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable
@@ -37,6 +38,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from leash_tui.analysis import answer_class_votes
 from leash_tui.analysis.answer_class_votes import class_ranks, vote_classes
 from sampler.store.shards.key_stats import SLOT_UNVERIFIED, SampleStats, chunk_stats
 from sampler.store.side_tables.answer_classes import answer_class_key
@@ -67,36 +69,54 @@ def first_n_entropy(
     first: pa.Table, size: int, n: int = DEFAULT_ENTROPY_SAMPLES
 ) -> tuple[np.ndarray, np.ndarray]:
     """(entropy, samples used) per group from a store.entropy_samples table: the answer
-    entropy of the first ``n`` samples of each group by sample index (module docstring)."""
+    entropy of the first ``n`` samples of each group by sample index (module docstring).
+
+    Runs over batches of whole groups (about BATCH_ROWS rows each), so its temporaries stay
+    those of a batch however many groups there are."""
     group = first.column("group").to_numpy().astype(np.int64, copy=False)
     sample = first.column("sample").to_numpy().astype(np.int64, copy=False)
-    # merged tables come ordered by (group, sample): sort only when they are not
-    step = np.diff(group)
-    ordered = bool(np.all((step > 0) | ((step == 0) & (np.diff(sample) > 0))))
-    order = np.arange(group.size) if ordered else np.lexsort((sample, group))
-    group = group[order] if not ordered else group
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if group.size else group
-    rank = np.arange(group.size) - np.repeat(starts, np.diff(np.r_[starts, group.size]))
-    first_n = rank < n
-    chosen = order[first_n]
-    kept = group[first_n]  # the groups of ``chosen``, in the same order
-    kind = first.column("kind").to_numpy().astype(np.int64)[chosen]
-    key = first.column("key")
-    if not (ordered and bool(first_n.all())):
-        key = key.take(pa.array(chosen, pa.int64()))
-    keys = pc.dictionary_encode(key)
-    keys = keys.combine_chunks() if isinstance(keys, pa.ChunkedArray) else keys
-    key_code = pc.fill_null(keys.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
-    # class: 0 correct, 1 NA, 2 + i the i-th distinct answer key
-    cls = np.where(kind == KIND_ANSWER, 2 + key_code, kind)
-    width = int(cls.max()) + 1 if cls.size else 1
-    pairs, f = np.unique(kept * width + cls, return_counts=True)
-    f = f.astype(np.float64)
-    used = np.bincount(kept, minlength=size).astype(np.int64)
-    f_ln_f = np.bincount(pairs // width, weights=f * np.log(f), minlength=size)
+    same = group[1:] == group[:-1]
+    # merged tables come ordered by (group, sample): sort only one that is not
+    if not (
+        bool(np.all(group[1:] >= group[:-1])) and bool(np.all(~same | (sample[1:] > sample[:-1])))
+    ):
+        first = first.take(pa.array(np.lexsort((sample, group)), pa.int64()))
+        group = first.column("group").to_numpy().astype(np.int64, copy=False)
+        same = group[1:] == group[:-1]
+    starts = np.flatnonzero(np.r_[True, ~same]) if group.size else np.zeros(0, np.int64)
+    del same
+    kind = first.column("kind").to_numpy()
+    keys = first.column("key")
+    used = np.zeros(size, dtype=np.int64)
+    f_ln_f = np.zeros(size)
+    for lo, hi in _group_batches(starts, group.size):
+        local = starts[(starts >= lo) & (starts < hi)] - lo
+        rank = np.arange(hi - lo) - np.repeat(local, np.diff(np.r_[local, hi - lo]))
+        chosen = np.flatnonzero(rank < n)
+        kept = group[lo:hi][chosen]
+        code = pc.dictionary_encode(keys.slice(lo, hi - lo).take(pa.array(chosen)))
+        code = code.combine_chunks() if isinstance(code, pa.ChunkedArray) else code
+        key_code = pc.fill_null(code.indices, 0).to_numpy(zero_copy_only=False)
+        # class: 0 correct, 1 NA, 2 + i the i-th distinct answer key of the batch
+        batch_kind = kind[lo:hi][chosen]
+        cls = np.where(batch_kind == KIND_ANSWER, 2 + key_code.astype(np.int64), batch_kind)
+        width = int(cls.max(initial=0)) + 1
+        pairs, f = np.unique(kept * width + cls, return_counts=True)
+        used += np.bincount(kept, minlength=size)
+        f_ln_f += np.bincount(pairs // width, weights=f * np.log(f), minlength=size)
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = np.where(used > 0, np.log(used) - f_ln_f / used, 0.0)
     return np.maximum(entropy, 0.0), used
+
+
+def _group_batches(starts: np.ndarray, total: int) -> list[tuple[int, int]]:
+    """Row ranges of about BATCH_ROWS rows that begin at a group's first row (``starts``)
+    and end where the next group begins."""
+    edges = [0]
+    while edges[-1] < total:
+        at = int(np.searchsorted(starts, edges[-1] + answer_class_votes.BATCH_ROWS))
+        edges.append(int(starts[at]) if at < starts.size else total)
+    return list(itertools.pairwise(edges))
 
 
 def answer_stats_table(

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from leash_tui.analysis import answer_class_votes
 from leash_tui.analysis.answer_stats import (
     answer_distribution,
+    answer_entropy,
     answer_stats_table,
     gold_share_and_rank,
     question_answer_stats,
@@ -48,7 +49,7 @@ def test_keys_of_random_strings_equal_the_scalar_key(texts):
     ]
 
 
-def reference(answers: list[str | None], correct: list[bool]) -> dict:
+def reference(answers: list[str | None], correct: list[bool], samples: list[int]) -> dict:
     """One question's statistics straight from the definitions, one sample at a time."""
     votes: Counter = Counter()
     for answer, ok in zip(answers, correct, strict=True):
@@ -65,6 +66,7 @@ def reference(answers: list[str | None], correct: list[bool]) -> dict:
         "answer_classes": len(answer_distribution(answers, correct)),
         "gold_share": share,
         "gold_rank": rank,
+        "answer_entropy": answer_entropy(answers, correct, samples=samples),
     }
 
 
@@ -110,16 +112,25 @@ def rounded(row: dict) -> dict:
 
 
 def expected(table: pa.Table) -> dict[tuple[str, str], dict]:
-    groups: dict[tuple[str, str], tuple[list, list]] = {}
+    groups: dict[tuple[str, str], tuple[list, list, list]] = {}
     for row in table.to_pylist():
-        answers, correct = groups.setdefault((row["question_id"], row["model"]), ([], []))
+        key = (row["question_id"], row["model"])
+        answers, correct, samples = groups.setdefault(key, ([], [], []))
         answers.append(row["answer"])
         correct.append(row["status"] == "correct")
+        samples.append(row["sample"])
     return {key: rounded(reference(*lists)) for key, lists in groups.items()}
 
 
 def got(stats: pa.Table) -> dict[tuple[str, str], dict]:
-    names = ("majority", "distinct_answers", "answer_classes", "gold_share", "gold_rank")
+    names = (
+        "majority",
+        "distinct_answers",
+        "answer_classes",
+        "gold_share",
+        "gold_rank",
+        "answer_entropy",
+    )
     return {
         (row["question_id"], row["model"]): rounded({name: row[name] for name in names})
         for row in stats.to_pylist()

@@ -14,6 +14,8 @@ narrow columns, no text) and hands over with ``set_disagreements``.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 from typing import Any
 
 import numpy as np
@@ -67,7 +69,9 @@ def open_counts(results: ResultsFolder) -> tuple[pa.Table, pa.Table | None]:
     """Verdict counts for the first paint; answer statistics None: the caller computes them
     after the first paint (``load_answer_stats``), as their cost grows with the variety of
     the answers (1,000 distinct per question: seconds) while the counts' does not."""
-    return results.verdict_counts(), None
+    counts = results.verdict_counts()
+    give_back_memory()
+    return counts, None
 
 
 def load_answer_stats(results: ResultsFolder) -> pa.Table:
@@ -75,7 +79,20 @@ def load_answer_stats(results: ResultsFolder) -> pa.Table:
     store caches the result, so the next open has them at once)."""
     stats = results.key_stats()
     assert stats is not None  # scanning is allowed
-    return answer_stats_table(stats)
+    table = answer_stats_table(stats)
+    del stats
+    give_back_memory()
+    return table
+
+
+def give_back_memory() -> None:
+    """Return freed memory to the system (Arrow's pool, then glibc's heap where there is
+    one): the per-answer statistics of a folder of varied answers take hundreds of MB while
+    they are summed, and the allocators would keep them, so that a long explorer session on
+    a shared server holds only what it shows."""
+    pa.default_memory_pool().release_unused()
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        ctypes.CDLL(None).malloc_trim(0)  # glibc only; elsewhere there is nothing to do
 
 
 class ExplorerModel:
