@@ -19,8 +19,9 @@ in them, so compare the ratios printed in the same run.
 Goals (issue 5): first paint < 1 s at 10 M samples, switch < 100 ms, RSS < 500 MB.
 ``--distinct-answers 1000`` gives each question and model up to 1,000 distinct answers
 (as varied as a base model's) instead of 5.
+``--no-pandas`` skips the pandas baseline (reading 25 million samples whole takes several GB).
 Run: ``python bench/explore_speed.py [--sizes 100000,1000000,10000000] [--distinct-answers 5]
-[--keep DIR]``.
+[--keep DIR] [--no-pandas]``.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def child(mode: str, folder: Path, cache: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def bench_size(n: int, workdir: Path, distinct_answers: int = 5) -> dict:
+def bench_size(n: int, workdir: Path, distinct_answers: int = 5, pandas_too: bool = True) -> dict:
     sys.path.insert(0, str(ROOT))
     from bench.synthetic_folder import write_synthetic_folder
 
@@ -183,7 +184,7 @@ def bench_size(n: int, workdir: Path, distinct_answers: int = 5) -> dict:
         generate_s = time.perf_counter() - start
     cache = workdir / f"cache-{n}"
     shutil.rmtree(cache, ignore_errors=True)
-    pandas = child("pandas", folder, cache)
+    pandas = child("pandas", folder, cache) if pandas_too else None
     cold = child("explorer", folder, cache)
     fill = child("fill-cache", folder, cache)
     warm = child("explorer", folder, cache)
@@ -205,7 +206,7 @@ def report(results: list[dict]) -> None:
         "| switch median/max | RSS now/peak MB"
     )
     for r in results:
-        p = r["pandas"]["read_s"]
+        p = r["pandas"]["read_s"] if r["pandas"] else float("nan")
         for key, label in (("cold", "first"), ("warm", "again")):  # again: after a report
             e = r[key]
             paint = e["first_paint_from_app_s"]
@@ -216,8 +217,9 @@ def report(results: list[dict]) -> None:
                 f"| {e['switch_median_ms']:6.1f} / {e['switch_max_ms']:6.1f} ms "
                 f"| {e['rss_mb']:5.0f} / {e['peak_rss_mb']:5.0f}"
             )
+        pandas_peak = r["pandas"]["peak_rss_mb"] if r["pandas"] else float("nan")
         print(
-            f"{'':>21} pandas peak RSS {r['pandas']['peak_rss_mb']:.0f} MB; "
+            f"{'':>21} pandas peak RSS {pandas_peak:.0f} MB; "
             f"a report's load between the opens took {r['fill_cache_s']:.2f} s, "
             f"peak {r['fill_cache_peak_rss_mb']:.0f} MB; "
             f"writing the folder took {r['generate_s']:.1f} s"
@@ -233,6 +235,11 @@ def main() -> None:
         "--distinct-answers", type=int, default=5, help="distinct answers per question (max)"
     )
     parser.add_argument("--keep", type=Path, help="Folder for the synthetic data (kept).")
+    parser.add_argument(
+        "--no-pandas",
+        action="store_true",
+        help="Skip the pandas baseline (at 25M samples it needs several GB).",
+    )
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help="Also write the numbers to this file.")
     args = parser.parse_args()
@@ -252,7 +259,7 @@ def main() -> None:
     results = []
     try:
         for n in (int(s) for s in args.sizes.split(",")):
-            results.append(bench_size(n, workdir, args.distinct_answers))
+            results.append(bench_size(n, workdir, args.distinct_answers, not args.no_pandas))
             print(json.dumps(results[-1]), flush=True)
     finally:
         if args.keep is None:
