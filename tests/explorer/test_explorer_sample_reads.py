@@ -75,3 +75,41 @@ async def test_a_slow_read_keeps_the_keys_and_paints_the_text_when_it_arrives(
         await pilot.press("shift+tab", "h")
         await pilot.pause()
         assert reads == []
+
+
+@sync
+async def test_a_read_still_running_when_the_question_changes_is_dropped(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = open_app(folder)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, QuestionScreen)
+        await wait_loaded(pilot, screen)
+        first = screen.row
+
+        text_read, question_read = threading.Event(), threading.Event()
+        read_text, read_question = SideSamples._read_wide, type(app.model).load_question
+
+        def slow_text(self: SideSamples, position: int) -> dict:
+            assert text_read.wait(10)
+            return read_text(self, position)
+
+        def slow_question(self, row):
+            assert question_read.wait(10)
+            return read_question(self, row)
+
+        monkeypatch.setattr(SideSamples, "_read_wide", slow_text)
+        monkeypatch.setattr(type(app.model), "load_question", slow_question)
+        await pilot.press("l", "right_square_bracket")  # a text read, then the next question
+        assert screen.detail is None and screen.row.index != first.index
+        text_read.set()  # the old question's text arrives while the next one loads: dropped
+        await pilot.pause(0.3)
+        assert screen.is_attached and screen.detail is None
+        question_read.set()
+        await wait_loaded(pilot, screen)
+        view = screen.query_one("#view-base", CompletionView)
+        expected = screen.detail.base.sample(screen.positions["base"])["text"]
+        assert view.text.startswith(display_text(expected))

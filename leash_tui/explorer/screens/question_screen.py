@@ -190,6 +190,9 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         self.position = position
         self.row = row = self.model.row(position)
         self.detail = None
+        for side in SIDES:  # a text still being read for the last question is dropped
+            self._paint_serial[side] += 1
+            self._locating.discard(side)
         self._show_problem(row)
         for side in SIDES:
             self.query_one(f"#hist-{side}", Static).update(Text("loading samples…"))
@@ -314,7 +317,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
         self.app.call_from_thread(self._sample_read, side, serial, position, sample)
 
     def _sample_read(self, side: str, serial: int, position: int, sample: dict | str) -> None:
-        if serial != self._paint_serial[side] or not self.is_attached:
+        if serial != self._paint_serial[side] or not self.is_attached or self.detail is None:
             return
         if isinstance(sample, str):
             self._locating.discard(side)
