@@ -57,8 +57,12 @@ def _answer_codes(
     """Per batch, the index of each row's answer in one dictionary of the distinct strings;
     per distinct string, the code of its class key and whether another string has that
     key too (``2.5`` beside ``5/2``)."""
-    answers = pa.chunked_array([b.column(3) for b in batches], pa.string())
-    encoded = pc.dictionary_encode(answers)  # one dictionary shared by every chunk
+    answers = pa.chunked_array([b.column(3) for b in batches])
+    if pa.types.is_dictionary(answers.type):  # a dictionary-encoded answer column, as is
+        encoded = answers.unify_dictionaries()
+    else:
+        encoded = pc.dictionary_encode(answers.cast(pa.string()))
+    # one dictionary shared by every chunk (a value twice in it: its rows are summed)
     dictionary = encoded.chunk(0).dictionary
     index = [pc.fill_null(c.indices, 0).to_numpy() for c in encoded.chunks]
     keys = pc.dictionary_encode(answer_class_keys(dictionary))

@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -149,6 +150,11 @@ def test_vectorised_statistics_equal_the_definitions(monkeypatch, batch_rows):
     parts = [chunk_stats(table.slice(i, 500)) for i in range(0, table.num_rows, 500)]
     assert len(parts) >= 4
     assert got(answer_stats_table(merge_stats(parts))) == want
+    # answer strings stored dictionary-encoded give the same statistics
+    stats = chunk_stats(table)
+    answers = stats.classes.column("answer")
+    stats.classes = stats.classes.set_column(2, "answer", pc.dictionary_encode(answers))
+    assert got(answer_stats_table(stats)) == want
 
 
 def test_notation_equal_answers_are_one_vote_however_many_strings():
