@@ -15,11 +15,11 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.answer_stats import answer_stats_table
 from leash_tui.analysis.token_entropy_kind import exact_stats
 from leash_tui.report.loss_table import rule_counts
 from sampler.store.folder import ResultsFolder, as_folder
 from sampler.store.schema import Manifest
+from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.folder_key_stats import KEY_STATS_COLUMNS
 from sampler.store.shards.key_stats import counts_table
 from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
@@ -71,7 +71,12 @@ def report_tables(
     entropy_samples: int = DEFAULT_ENTROPY_SAMPLES,
 ) -> tuple[pa.Table, pa.Table] | None:
     """(verdict counts, answer statistics) of the folder; the options are those of
-    ``ResultsFolder.key_stats`` (None only when ``scan`` is false and a scan was needed)."""
+    ``ResultsFolder.key_stats`` (None only when ``scan`` is false and a scan was needed).
+    From the shard index when it is current (the answer classes are never decoded)."""
+    if use_cache:
+        answers = folder.indexed_answer_stats(entropy_samples)
+        if answers is not None:
+            return folder.verdict_counts(), answers
     stats = folder.key_stats(use_cache=use_cache, scan=scan, keep=entropy_samples)
     if stats is None:
         return None

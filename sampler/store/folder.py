@@ -327,6 +327,28 @@ class ResultsFolder(SampleReads):
             return None
         return copy.copy(merged[0])
 
+    def indexed_answer_stats(
+        self, entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
+    ) -> pa.Table | None:
+        """Per-group answer statistics (answer_summary.ANSWER_STATS_COLUMNS) as the shard
+        index keeps them, computed by the writer at the default N, while the index holds
+        every shard as it is now (and all with summaries); else None: the caller computes
+        them from ``key_stats`` (answer classes and first samples decoded or scanned)."""
+        if entropy_samples != DEFAULT_ENTROPY_SAMPLES:
+            return None
+        index = self.shard_index()
+        if index is None:
+            return None
+        listing = self.shard_listing()
+        if not shard_index.up_to_date(index, listing):
+            return None
+        if any(not index.summarised(s.name) for s in listing):
+            return None
+        try:
+            return index.answer_stats()
+        except (ValueError, KeyError, pa.ArrowException):
+            return None
+
     def verdict_counts(self) -> pa.Table:
         """Per (benchmark, question_id, model): samples, verified, and counts per status.
 

@@ -72,8 +72,8 @@ def test_a_copied_shard_with_a_summary_older_than_sample_ranges_is_refused(
     # rewrite the copy's summary as a leash without sample ranges wrote it
     handle = pq.ParquetFile(copy)
     meta = dict(handle.metadata.metadata)
-    groups = shard_summary._ipc_table(meta[shard_summary.KEY_GROUPS])
-    meta[shard_summary.KEY_GROUPS] = shard_summary._ipc_bytes(
+    groups = shard_summary.ipc_table(meta[shard_summary.KEY_GROUPS])
+    meta[shard_summary.KEY_GROUPS] = shard_summary.ipc_bytes(
         groups.drop_columns(["sample_min", "sample_max"])
     )
     table = handle.read().replace_schema_metadata(meta)

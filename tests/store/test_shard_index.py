@@ -13,10 +13,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from leash_tui.analysis.answer_stats import answer_stats_table
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder
 from sampler.store.shards import shard_index
+from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import counts_table
 from sampler.store.shards.writer import append_samples, replace_shard
 from tests.support.folder_builders import build_folder, counts_spec, sample_rows, samples_table
@@ -139,10 +139,14 @@ def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
         meta = dict(table.schema.metadata)
         if damage == "other version":
             meta[b"leash.index"] = b'{"version": 999, "stats": true, "first_keep": 32}'
-        else:
-            meta[b"leash.summary.groups"] = b"\x00" * 64
-        with pa.ipc.new_file(str(path), table.schema.with_metadata(meta)) as writer:
-            writer.write_table(table.replace_schema_metadata(meta))
+        else:  # every encoded stream garbage: groups, classes, first samples, answers
+            for i, name in enumerate(table.column_names):
+                if name.startswith("stream "):
+                    cells = [b"\x00" * 64] + [None] * (table.num_rows - 1)
+                    table = table.set_column(i, name, pa.array(cells, pa.large_binary()))
+        table = table.replace_schema_metadata(meta)
+        with pa.ipc.new_file(str(path), table.schema) as writer:
+            writer.write_table(table)
     if damage != "bad statistics":
         assert shard_index.read(folder.root) is None
     assert _indexed(folder.root) == expected
@@ -205,3 +209,33 @@ def test_entries_read_back_as_written_one_by_one_or_all_at_once(tmp_path):
         for shard in walk:
             assert index.lookup(shard) == built.entries[shard.name]
     assert len(shard_index.read(folder.root).entries) == 70
+
+
+def test_answer_statistics_come_from_the_index_without_decoding_answer_classes(
+    tmp_path, monkeypatch
+):
+    from leash_tui.report.data import report_tables
+    from sampler.store.shards import shard_summary
+
+    folder = _folder(tmp_path, shards=6, questions=12)
+    expected = _rows_count(folder.root)
+
+    decode = shard_summary.decode_stats
+
+    def refuse(entries, *args, **kwargs):
+        if shard_summary.KEY_CLASSES in entries:
+            raise AssertionError("answer classes were decoded")
+        return decode(entries, *args, **kwargs)
+
+    monkeypatch.setattr(shard_index, "decode_stats", refuse)
+    monkeypatch.setattr(shard_summary, "decode_stats", refuse)
+    counts, answers = report_tables(ResultsFolder.open(folder.root))
+    assert (counts.to_pylist(), answers.to_pylist()) == expected
+    fresh = ResultsFolder.open(folder.root)
+    assert fresh.indexed_answer_stats(8) is None  # another N: computed by the caller
+    monkeypatch.undo()
+    rows = sample_rows("alg", "77", "base", "C I3") + sample_rows("alg", "77", "rlvr", "C")
+    append_samples(folder.root, samples_table(rows))  # not yet in the index
+    later = ResultsFolder.open(folder.root)
+    assert later.indexed_answer_stats() is None
+    assert [t.to_pylist() for t in report_tables(later)] == list(_rows_count(folder.root))

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui.analysis.answer_stats import answer_stats_table
 from leash_tui.report.data import REPORT_COLUMNS, load_report_data
 from sampler.store.folder import ResultsFolder
 from sampler.store.shards import key_groups, shard_summary
+from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import counts_table
 from sampler.store.shards.shard_summary import folder_stats
 from sampler.store.shards.writer import replace_shard

@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.answer_stats import answer_stats_table, model_stats
+from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.grading_agreement import disagreements_by_question
 from leash_tui.analysis.series import (
@@ -46,6 +46,7 @@ from leash_tui.explorer.model.question_detail import QuestionDetail, load_questi
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TAGS, TriageEntry, TriageJournal
+from sampler.store.shards.answer_summary import answer_stats_table
 
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
@@ -75,8 +76,12 @@ def open_counts(results: ResultsFolder) -> tuple[pa.Table, pa.Table | None]:
 
 
 def load_answer_stats(results: ResultsFolder) -> pa.Table:
-    """Per-question answer statistics of the folder, scanning the shards that need it (the
-    store caches the result, so the next open has them at once)."""
+    """Per-question answer statistics of the folder: the shard index's when it is current,
+    else from the key statistics, scanning the shards that need it (the store caches the
+    result, so the next open has them at once)."""
+    indexed = results.indexed_answer_stats()
+    if indexed is not None:
+        return indexed
     stats = results.key_stats()
     assert stats is not None  # scanning is allowed
     table = answer_stats_table(stats)

@@ -41,6 +41,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
@@ -48,6 +49,7 @@ from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.journals.safe_files import open_regular
 from sampler.store.schema import SAMPLES_DIR
+from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.duplicate_keys import check_unique_samples, overlapping_groups
 from sampler.store.shards.key_stats import SampleStats, empty_classes, merge_stats
 from sampler.store.shards.shard_files import (
@@ -63,12 +65,19 @@ from sampler.store.shards.shard_summary import (
     decode_group_stats,
     decode_stats,
     encode_stats,
+    ipc_bytes,
+    ipc_table,
     read_summary,
 )
+from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
 
 INDEX_FILE = "shard-index.arrow"
-#: 1: the first layout
-INDEX_VERSION = 1
+#: the answer statistics at the default N, an Arrow IPC stream in the schema metadata
+KEY_ANSWERS = b"leash.index.answers"
+_BLOB_KEYS = (KEY_GROUPS, KEY_CLASSES, KEY_FIRST, KEY_ANSWERS)
+#: 3: the encoded streams in columns of their own, the file memory-mapped (1 and 2, with
+#: them in the schema metadata, were development layouts: rebuilt)
+INDEX_VERSION = 3
 _KEY_INFO = b"leash.index"
 #: (benchmark min, max, question id min, max) of one row group; "" .. U+10FFFF when unknown
 Span = tuple[str, str, str, str]
@@ -117,13 +126,17 @@ class ShardIndex:
         self,
         entries: Mapping[str, ShardEntry] | None = None,
         stats: SampleStats | None = None,
-        blobs: dict[bytes, bytes] | None = None,
+        blobs: dict[bytes, bytes | pa.Buffer] | None = None,
         first_keep: int = 0,
+        answers: pa.Table | bytes | pa.Buffer | None = None,
     ):
         self.entries = entries if entries is not None else {}
         self._stats = stats
         self._blobs = blobs
         self.first_keep = stats.first_keep if stats is not None else first_keep
+        #: answer_summary.answer_stats_table of the merged statistics at the default N
+        #: (DEFAULT_ENTROPY_SAMPLES), or its encoded stream as read
+        self._answers = answers
 
     @property
     def has_stats(self) -> bool:
@@ -136,6 +149,13 @@ class ShardIndex:
             self._stats = decode_stats(self._blobs, self.first_keep)
             self._blobs = None
         return self._stats
+
+    def answer_stats(self) -> pa.Table | None:
+        """The per-group answer statistics of the merged summaries at the default N (None
+        when the statistics keep fewer first samples, or the file holds none)."""
+        if isinstance(self._answers, (bytes, pa.Buffer)):
+            self._answers = ipc_table(self._answers)
+        return self._answers
 
     def group_stats(self) -> SampleStats | None:
         """The merged summaries without answer classes and first samples (status counts,
@@ -306,7 +326,7 @@ def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> S
     if not seen.stale and (kept is not None or not previous.entries):
         parts = [*([kept] if kept is not None else []), *added]
         if overlapping_groups(parts)[0].num_rows == 0:
-            return ShardIndex(entries, merge_stats(parts) if parts else None)
+            return _with_answers(entries, merge_stats(parts) if parts else None)
     parts = []
     for shard in listing:
         entry = entries.get(shard.name)
@@ -318,7 +338,16 @@ def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> S
             continue
         parts.append(summary)
     check_unique_samples(parts)
-    return ShardIndex(entries, merge_stats(parts) if parts else None)
+    return _with_answers(entries, merge_stats(parts) if parts else None)
+
+
+def _with_answers(entries: dict[str, ShardEntry], stats: SampleStats | None) -> ShardIndex:
+    """The index of ``entries`` and ``stats``, with the answer statistics that a report and
+    the explorer read at the default N computed once here, by the writer."""
+    answers = None
+    if stats is not None and stats.first_keep >= DEFAULT_ENTROPY_SAMPLES:
+        answers = answer_stats_table(stats, DEFAULT_ENTROPY_SAMPLES)
+    return ShardIndex(entries, stats, answers=answers)
 
 
 def merged_with(
@@ -383,17 +412,56 @@ def write(root: Path, index: ShardIndex) -> Path | None:
             "question_max": _span_column(entries, 3),
         }
     )
-    stats = index.stats
+    stats = index.stats if entries else None
     info = {"version": INDEX_VERSION, "first_keep": 0, "stats": stats is not None}
-    metadata = {}
+    blobs: dict[bytes, bytes] = {}
     if stats is not None:
-        metadata.update(encode_stats(stats))
+        blobs.update(encode_stats(stats))
         info["first_keep"] = stats.first_keep
-    metadata[_KEY_INFO] = json.dumps(info).encode()
-    table = table.replace_schema_metadata(metadata)
+        answers = index.answer_stats()
+        if answers is not None:
+            blobs[KEY_ANSWERS] = ipc_bytes(answers)
+    # each stream in the first row of a column of its own: a reader maps the file and
+    # touches only the streams it decodes (an explorer's first paint: the counts)
+    padding = [None] * max(0, len(entries) - 1)
+    for key in _BLOB_KEYS:
+        values = [blobs.get(key), *padding] if entries else []
+        table = table.append_column(_blob_column(key), pa.array(values, pa.large_binary()))
+    table = table.replace_schema_metadata({_KEY_INFO: json.dumps(info).encode()})
     with atomic_path(path) as tmp, ipc.new_file(str(tmp), table.schema) as writer:
         writer.write_table(table)
     return path
+
+
+def _blob_column(key: bytes) -> str:
+    return "stream " + key.decode()
+
+
+def _mapped(fd: int) -> pa.NativeFile:
+    """The file open at ``fd`` (checked regular, opened without following links) memory
+    mapped through /proc, so that only the pages read are resident; read whole where
+    /proc is missing."""
+    try:
+        return pa.memory_map(f"/proc/self/fd/{fd}")
+    except (OSError, pa.ArrowException):
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return pa.BufferReader(handle.read())
+
+
+def _streams(table: pa.Table) -> dict[bytes, pa.Buffer]:
+    """The encoded streams held in the first row of the stream columns (zero copy)."""
+    out = {}
+    for key in _BLOB_KEYS:
+        name = _blob_column(key)
+        if name not in table.column_names or not table.num_rows:
+            continue
+        cells = table.column(name).chunk(0)  # large_binary: validity, int64 offsets, data
+        if not pa.types.is_large_binary(cells.type) or not cells.is_valid()[0].as_py():
+            continue
+        _, offsets, data = cells.buffers()
+        start, end = np.frombuffer(offsets, np.int64, count=2, offset=cells.offset * 8)
+        out[key] = data.slice(int(start), int(end - start))  # a scalar would copy it
+    return out
 
 
 def read(root: Path) -> ShardIndex | None:
@@ -405,17 +473,21 @@ def read(root: Path) -> ShardIndex | None:
     except (FileNotFoundError, LeashError, OSError):
         return None
     try:
-        with os.fdopen(fd, "rb") as handle:
-            table = ipc.open_file(pa.PythonFile(handle, mode="r")).read_all()
+        try:
+            table = ipc.open_file(_mapped(fd)).read_all()
+        finally:
+            os.close(fd)
         metadata = table.schema.metadata or {}
         info = json.loads(metadata[_KEY_INFO])
         if info.get("version") != INDEX_VERSION:
             return None
+        streams = _streams(table) if info.get("stats") else {}
         blobs = None
-        if info.get("stats"):
-            blobs = {k: metadata[k] for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)}
+        if all(k in streams for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)):
+            blobs = {k: streams[k] for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)}
         keep = int(info.get("first_keep", 0))
-        return ShardIndex(IndexedEntries(table), blobs=blobs, first_keep=keep)
+        answers = streams.get(KEY_ANSWERS)
+        return ShardIndex(IndexedEntries(table), blobs=blobs, first_keep=keep, answers=answers)
     except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
         return None
 

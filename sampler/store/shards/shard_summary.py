@@ -22,7 +22,7 @@ scanned as before. Shards without a summary
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -69,7 +69,7 @@ MAX_SUMMARY_BYTES = 32 << 20
 _SLOT_NAMES = tuple(f"slot{i}" for i in range(SLOTS))
 
 
-def _ipc_bytes(table: pa.Table) -> bytes:
+def ipc_bytes(table: pa.Table) -> bytes:
     # one record batch: a merge of thousands of shards leaves as many chunks, and each
     # batch of a stream costs a decode of its own (1 s for 8,138 against 25 ms for one)
     table = table.combine_chunks()
@@ -80,8 +80,8 @@ def _ipc_bytes(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _ipc_table(data: bytes) -> pa.Table:
-    return ipc.open_stream(pa.py_buffer(data)).read_all()
+def ipc_table(data: bytes | pa.Buffer) -> pa.Table:
+    return ipc.open_stream(data if isinstance(data, pa.Buffer) else pa.py_buffer(data)).read_all()
 
 
 def encode_stats(stats: SampleStats) -> dict[bytes, bytes]:
@@ -103,25 +103,25 @@ def encode_stats(stats: SampleStats) -> dict[bytes, bytes]:
         )
     first = stats.first if stats.first is not None else empty_first()
     return {
-        KEY_GROUPS: _ipc_bytes(groups),
-        KEY_CLASSES: _ipc_bytes(stats.classes),
-        KEY_FIRST: _ipc_bytes(first),
+        KEY_GROUPS: ipc_bytes(groups),
+        KEY_CLASSES: ipc_bytes(stats.classes),
+        KEY_FIRST: ipc_bytes(first),
     }
 
 
-def decode_group_stats(groups_stream: bytes) -> SampleStats:
+def decode_group_stats(groups_stream: bytes | pa.Buffer) -> SampleStats:
     """The SampleStats of an ``encode_stats`` groups stream alone: counts, token-entropy
     sums and sample ranges, no answer classes nor first samples (as a scan without the
     ``answer`` column makes them)."""
     return decode_stats({KEY_GROUPS: groups_stream}, 0)
 
 
-def decode_stats(entries: dict[bytes, bytes], first_keep: int) -> SampleStats:
+def decode_stats(entries: Mapping[bytes, bytes | pa.Buffer], first_keep: int) -> SampleStats:
     """The SampleStats of ``encode_stats`` entries (pa.ArrowException if they are damaged);
     without a classes or first-samples entry, none of them (and no first samples)."""
-    groups = _ipc_table(entries[KEY_GROUPS])
-    classes = _ipc_table(entries[KEY_CLASSES]) if KEY_CLASSES in entries else empty_classes()
-    first = _ipc_table(entries[KEY_FIRST]) if KEY_FIRST in entries else None
+    groups = ipc_table(entries[KEY_GROUPS])
+    classes = ipc_table(entries[KEY_CLASSES]) if KEY_CLASSES in entries else empty_classes()
+    first = ipc_table(entries[KEY_FIRST]) if KEY_FIRST in entries else None
     status = np.column_stack(
         [groups.column(n).to_numpy().astype(np.int64) for n in _SLOT_NAMES]
     ).reshape(groups.num_rows, SLOTS)

@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leash_tui.analysis import answer_class_votes
 from leash_tui.analysis.answer_stats import (
     answer_distribution,
     answer_entropy,
-    answer_stats_table,
     gold_share_and_rank,
     question_answer_stats,
 )
+from sampler.store.shards import answer_class_votes
+from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import chunk_stats, merge_stats
 from sampler.store.side_tables.answer_classes import answer_class_key, answer_class_keys
 
