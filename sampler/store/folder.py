@@ -64,6 +64,7 @@ class ResultsFolder(SampleReads):
         #: footer facts per shard, with the (size, mtime, inode) they were read at
         self._facts: dict[Path, tuple[tuple[int, int, int] | None, FooterFacts]] = {}
         self._index_cache: tuple[tuple[int, int, int], shard_index.ShardIndex | None] | None = None
+        self._listing_cache: tuple[tuple[int, int, int], list[shard_index.ShardFile]] | None = None
 
     # -- opening ----------------------------------------------------------------------
     @classmethod

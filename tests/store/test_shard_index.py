@@ -239,3 +239,17 @@ def test_answer_statistics_come_from_the_index_without_decoding_answer_classes(
     later = ResultsFolder.open(folder.root)
     assert later.indexed_answer_stats() is None
     assert [t.to_pylist() for t in report_tables(later)] == list(_rows_count(folder.root))
+
+
+def test_one_open_folder_sees_shards_added_and_removed_while_it_is_open(tmp_path):
+    folder = _folder(tmp_path, shards=3, questions=6)
+    samples = folder.root / "samples"
+    old = samples.stat().st_mtime_ns - 60 * 10**9
+    os.utime(samples, ns=(old, old))  # settled a minute ago: the listing is kept
+    first = folder.shard_listing()
+    assert folder.shard_listing() == first
+    added = folder.append_samples(samples_table(sample_rows("alg", "70", "base", "C")))
+    assert {s.name for s in folder.shard_listing()} == {s.name for s in first} | {added.name}
+    added.unlink()
+    assert folder.shard_listing() == first
+    assert _indexed(folder.root) == _rows_count(folder.root)

@@ -12,6 +12,7 @@ listed in natural order (4 before 29).
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from sampler.store.question_order import natural_key
 from sampler.store.schema import Manifest
@@ -30,33 +31,37 @@ def _natural(keys: set[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted(keys, key=lambda key: (key[0], natural_key(key[1])))
 
 
+def _pairs(table: pa.Table) -> pa.Table:
+    """The distinct (benchmark, question_id) of ``table`` as plain strings."""
+    keys = pa.table({k: table.column(k).cast(pa.string()) for k in ("benchmark", "question_id")})
+    return keys.group_by(["benchmark", "question_id"], use_threads=False).aggregate([])
+
+
+def _without(left: pa.Table, right: pa.Table) -> set[tuple[str, str]]:
+    """The pairs of ``left`` not in ``right`` (an anti-join: only the few found become
+    Python tuples, so 50,000 questions cost what a join costs)."""
+    rows = left.join(right, ["benchmark", "question_id"], join_type="left anti")
+    return set(
+        zip(rows.column("benchmark").to_pylist(), rows.column("question_id").to_pylist(),
+            strict=True)
+    )  # fmt: skip
+
+
 def coverage_notes(manifest: Manifest, questions: pa.Table, counts: pa.Table) -> list[str]:
     """Notes (one line each) on questions without samples of a model, and on samples
     of questions the questions table lacks. ``counts`` has benchmark, question_id,
     model (one row per group with samples)."""
-    listed = set(
-        zip(
-            questions.column("benchmark").to_pylist(),
-            questions.column("question_id").to_pylist(),
-            strict=True,
-        )
-    )
-    by_model: dict[str, set[tuple[str, str]]] = {}
-    for b, q, m in zip(
-        counts.column("benchmark").to_pylist(),
-        counts.column("question_id").to_pylist(),
-        counts.column("model").to_pylist(),
-        strict=True,
-    ):
-        by_model.setdefault(m, set()).add((b, q))
+    listed = _pairs(questions)
+    model_col = counts.column("model").cast(pa.string())
     notes = []
     for model in manifest.models:
-        have = by_model.get(model.name, set())
-        if not have:
+        mine = counts.filter(pc.equal(model_col, model.name))
+        if mine.num_rows == 0:
             notes.append(f"model {model.name} has no samples")
             continue
-        run_on = {b for b, _ in have}
-        lacking = _natural(listed - have)
+        have = _pairs(mine)
+        run_on = set(pc.unique(have.column("benchmark")).to_pylist())
+        lacking = _natural(_without(listed, have))
         never = [key for key in lacking if key[0] not in run_on]
         for bench in dict.fromkeys(b for b, _ in never):
             n = sum(1 for b, _ in never if b == bench)
@@ -71,11 +76,10 @@ def coverage_notes(manifest: Manifest, questions: pa.Table, counts: pa.Table) ->
                 f" {model.name} although it has samples of their benchmark (a shard"
                 f" deleted?): {_listing(names)}"
             )
-    sampled = set().union(*by_model.values()) if by_model else set()
-    unlisted = _natural(sampled - listed)
+    unlisted = _natural(_without(_pairs(counts), listed)) if counts.num_rows else []
     if unlisted:
         names = [f"{b}/{q}" for b, q in unlisted]
-        what = "is missing" if not listed else "lacks them"
+        what = "is missing" if listed.num_rows == 0 else "lacks them"
         notes.append(
             f"{len(unlisted)} question(s) have samples but no row in questions.parquet"
             f" (which {what}; no problem or gold for them): {_listing(names)}"

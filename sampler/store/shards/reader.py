@@ -10,6 +10,7 @@ corrupt files raise LeashError naming the file.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     import pyarrow.dataset as ds
 
 COUNT_KEYS = ("benchmark", "question_id", "model")
+#: a samples folder changed more recently than this is listed again on every ask
+LISTING_SETTLE_NS = 2_000_000_000
 VERDICT_COUNT_COLUMNS = (
     "n_verified",
     "n_correct",
@@ -81,14 +84,27 @@ class SampleReads:
     def shard_listing(self) -> list[ShardFile]:
         """Sample shards by name (oldest first) with their size and time, one ``lstat``
         each; temporaries of running writers are skipped, a shard that is a link or a
-        special file is refused (LeashError), never read."""
+        special file is refused (LeashError), never read.
+
+        Listed again only when ``samples/`` changed (its time, inode or size: every
+        append, replacement by rename and removal changes them) or changed less than
+        LISTING_SETTLE_NS ago (a second change within the clock's tick would keep its
+        time); a report asks several times, the explorer on every open."""
         directory = self.root / SAMPLES_DIR
         if not os.path.lexists(directory):
             return []
         within(self.root, directory, "the samples folder")
         if not directory.is_dir():
             return []
-        return shard_index.list_shards(self.root)
+        info = os.stat(directory)
+        key = (info.st_ino, info.st_mtime_ns, info.st_size)
+        cached = getattr(self, "_listing_cache", None)
+        settled = time.time_ns() - info.st_mtime_ns > LISTING_SETTLE_NS
+        if cached is not None and cached[0] == key and settled:
+            return list(cached[1])
+        listing = shard_index.list_shards(self.root)
+        self._listing_cache = (key, listing)
+        return list(listing)
 
     def shard_paths(self) -> list[Path]:
         """Sample shards, oldest first (see ``shard_listing``)."""

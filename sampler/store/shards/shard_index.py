@@ -87,18 +87,15 @@ SPAN_COLUMNS = ("benchmark_min", "benchmark_max", "question_min", "question_max"
 _BUILT_ONE_BY_ONE = 64
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShardFile:
-    """A shard as listed: its path, and size and modification time when listed."""
+    """A shard as listed: its path and name, and size and modification time when listed."""
 
     path: Path
+    name: str
     size: int
     mtime_ns: int
     inode: int
-
-    @property
-    def name(self) -> str:
-        return self.path.name
 
 
 @dataclass(frozen=True)
@@ -241,7 +238,7 @@ def list_shards(root: Path) -> list[ShardFile]:
             info = entry.stat(follow_symlinks=False)
             if not stat.S_ISREG(info.st_mode):
                 raise LeashError(f"{path}: a sample shard is not a regular file; refused")
-            shards.append(ShardFile(path, info.st_size, info.st_mtime_ns, info.st_ino))
+            shards.append(ShardFile(path, name, info.st_size, info.st_mtime_ns, info.st_ino))
     shards.sort(key=lambda s: s.name)
     return shards
 
