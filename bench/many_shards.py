@@ -4,11 +4,14 @@ Issue 24: imports stage a shard per 32 MB of text, so paper-length completions g
 of a few thousand samples, and the report's cost grew with the shard count (8,138 shards
 of 25 million samples: 13 s, against 1.1 s for a DuckDB P/E/S/O query on the same files).
 This bench writes a synthetic folder with leash's own shard writer (footer summaries
-included) split into ``--shards`` shards, then times, best of ``--repeat``:
+included) split into ``--shards`` shards, and its shard index as a writing command ends,
+then times, best of ``--repeat``:
 
-- the store's key statistics (``ResultsFolder.key_stats``: footer summaries, merged),
-- the whole report in this process (``load_report_data`` + ``build_report`` + JSON),
-- ``leash report --format json`` in a fresh process,
+- the store's key statistics (``ResultsFolder.key_stats``: the shard index),
+- the whole report in this process (``load_report_data`` + ``build_report`` + JSON,
+  no intervals),
+- ``leash report --format json`` in a fresh process, with its default intervals and
+  with ``--bootstrap 0``,
 - a DuckDB query of the same P/E/S/O per benchmark over ``samples/*.parquet``
   (skipped with a message when ``duckdb`` is not installed: ``pip install duckdb``),
 
@@ -16,7 +19,8 @@ checks that DuckDB and leash agree, and prints the ratios; with ``--compact`` it
 ``leash compact`` on the folder and times the report again. ``--answers`` sets the distinct
 wrong answers per question (real base models: hundreds). Defaults fit a 2-core machine
 (400k samples, 400 shards, under a minute); ``--samples 25000000 --shards 8138`` is the
-issue's shape.
+issue's shape, ``--per-question 4096`` the paper's k (8,192 samples per question), and
+``--shards 13 --answers 1000`` the issue's varied answers.
 
     python bench/many_shards.py
     python bench/many_shards.py --shards 2000 --answers 1000 --folder /tmp/ms
@@ -177,7 +181,8 @@ def main() -> None:
     else:
         folder = args.folder
     try:
-        if not (folder / "manifest.json").exists():
+        built = not (folder / "manifest.json").exists()
+        if built:
             start = time.perf_counter()
             n = build_folder(folder, args.samples, args.shards, args.per_question, args.answers)
             took = time.perf_counter() - start
@@ -194,10 +199,20 @@ def main() -> None:
             subprocess.run([*cmd, "-o", str(out)], check=True, cwd=ROOT)
 
         fresh_s = best_of(args.repeat, fresh)
-        print(f"{shards:,} shards, {args.answers} distinct wrong answers per question")
+
+        def fresh_no_intervals() -> None:
+            subprocess.run([*cmd, "--bootstrap", "0", "-o", str(out)], check=True, cwd=ROOT)
+
+        plain_s = best_of(args.repeat, fresh_no_intervals)
+        stats = ResultsFolder.open(folder).verdict_counts()
+        print(
+            f"{shards:,} shards, {stats.num_rows:,} (question, model) pairs"
+            + (f", {args.answers} distinct wrong answers per question" if built else "")
+        )
         print(f"  store key statistics (in process)   {stats_s:7.3f} s")
         print(f"  report, in process                  {report_s:7.3f} s")
         print(f"  leash report, fresh process         {fresh_s:7.3f} s")
+        print(f"  ... --bootstrap 0 (no intervals)    {plain_s:7.3f} s")
         expected = duckdb_peso(folder)
         if expected is None:
             print("  duckdb: not installed (pip install duckdb); comparison skipped")
@@ -208,6 +223,7 @@ def main() -> None:
         print(f"  DuckDB P/E/S/O query                {duck_s:7.3f} s")
         print(f"  ratio report (in process) / DuckDB  {report_s / duck_s:7.2f}")
         print(f"  ratio report (fresh) / DuckDB       {fresh_s / duck_s:7.2f}")
+        print(f"  ratio --bootstrap 0 (fresh) / DuckDB {plain_s / duck_s:6.2f}")
         print(f"  same P/E/S/O as DuckDB: {'yes' if same else 'NO'}")
         if not same:
             sys.exit(1)

@@ -33,8 +33,11 @@ def write_synthetic_folder(
     samples_per_question: int = 256,
     seed: int = 0,
     distinct_answers: int = 5,
+    index: bool = True,
 ) -> int:
     """Write about ``n_samples`` samples (3 models, 2 benchmarks); return the real count.
+    With ``index``, the folder's shard index too, as every leash command that writes shards
+    leaves it.
 
     A wrong answer is one of ``distinct_answers - 1`` values per question (5: answers as
     concentrated as an RLVR model's; 1000: as varied as a base model's)."""
@@ -117,4 +120,8 @@ def write_synthetic_folder(
         # the writer's own shard layout (sorted, row groups, statistics, dictionaries)
         write_shard_file(Path(root) / SAMPLES_DIR / f"part-bench-{shard:05d}.parquet", table)
         written += rows
+    if index:  # as every writing command leaves a folder (sampler.store.shards.shard_index)
+        from sampler.store.folder import ResultsFolder
+
+        ResultsFolder.open(root).refresh_index()
     return written

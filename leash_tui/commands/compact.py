@@ -42,7 +42,7 @@ def compact(
 
     folder = ResultsFolder.open(results)
     if index_only:
-        from sampler.store.shards.shard_index import INDEX_FILE
+        from sampler.store.shards.shard_index_file import INDEX_FILE
 
         before = folder.shards_not_indexed()
         folder.refresh_index()

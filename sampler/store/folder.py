@@ -35,13 +35,14 @@ from sampler.store.schema import (
     VERIFY_LOCK_FILE,
     Manifest,
 )
-from sampler.store.shards import compaction, shard_files, shard_index, writer
+from sampler.store.shards import compaction, shard_files, shard_index, shard_index_file, writer
 from sampler.store.shards.coverage import coverage_notes
 from sampler.store.shards.first_success import first_success_table
 from sampler.store.shards.folder_key_stats import folder_key_stats
 from sampler.store.shards.key_stats import SampleStats, counts_table
 from sampler.store.shards.reader import SampleReads
 from sampler.store.shards.shard_files import FooterFacts
+from sampler.store.shards.shard_listing import ShardFile
 from sampler.store.shards.shard_summary import folder_stats, shard_summary
 from sampler.store.side_tables import perplexity_table, token_detail
 from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
@@ -64,7 +65,7 @@ class ResultsFolder(SampleReads):
         #: footer facts per shard, with the (size, mtime, inode) they were read at
         self._facts: dict[Path, tuple[tuple[int, int, int] | None, FooterFacts]] = {}
         self._index_cache: tuple[tuple[int, int, int], shard_index.ShardIndex | None] | None = None
-        self._listing_cache: tuple[tuple[int, int, int], list[shard_index.ShardFile]] | None = None
+        self._listing_cache: tuple[tuple[int, int, int], list[ShardFile]] | None = None
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -252,12 +253,12 @@ class ResultsFolder(SampleReads):
         that cannot be written (read-only media) keeps its index as it was."""
         with self.folder_lock():
             listing = self.shard_listing()
-            previous = shard_index.read(self.root)
+            previous = shard_index_file.read(self.root)
             if previous is not None and shard_index.up_to_date(previous, listing):
                 return
             index = shard_index.build(listing, previous)
             with contextlib.suppress(PermissionError, OSError):
-                shard_index.write(self.root, index)
+                shard_index_file.write(self.root, index)
         self._index_cache = None
 
     def iter_key_batches(
@@ -309,7 +310,7 @@ class ResultsFolder(SampleReads):
         return folder_key_stats(self.root, paths, use_cache, scan, keep, seen=self._remember)
 
     def _indexed_stats(
-        self, listing: Sequence[shard_index.ShardFile], keep: int, only_groups: bool = False
+        self, listing: Sequence[ShardFile], keep: int, only_groups: bool = False
     ) -> SampleStats | None:
         """The key statistics from the shard index when it covers every shard listed
         (unchanged since, or added and summarised in their footers), else None;

@@ -15,7 +15,7 @@ import pytest
 
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder
-from sampler.store.shards import shard_index
+from sampler.store.shards import shard_index, shard_index_file
 from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import counts_table
 from sampler.store.shards.writer import append_samples, replace_shard
@@ -66,7 +66,7 @@ class FooterReads:
 
 def test_an_indexed_folder_opens_without_reading_any_footer(tmp_path, monkeypatch):
     folder = _folder(tmp_path, shards=12)
-    assert (folder.root / shard_index.INDEX_FILE).is_file()
+    assert (folder.root / shard_index_file.INDEX_FILE).is_file()
     expected = _rows_count(folder.root)
     reads = FooterReads(monkeypatch)
     fresh = ResultsFolder.open(folder.root)
@@ -101,7 +101,7 @@ def test_a_rewritten_or_removed_shard_is_never_taken_from_the_index(tmp_path):
     second.unlink()
     assert _indexed(folder.root) == _rows_count(folder.root)
     ResultsFolder.open(folder.root).refresh_index()
-    index = shard_index.read(folder.root)
+    index = shard_index_file.read(folder.root)
     assert second.name not in index.entries
     assert _indexed(folder.root) == _rows_count(folder.root)
 
@@ -121,7 +121,7 @@ def test_a_sample_copied_into_a_second_shard_is_refused_as_without_an_index(tmp_
 )
 def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
     folder = _folder(tmp_path, shards=4, questions=8)
-    path = folder.root / shard_index.INDEX_FILE
+    path = folder.root / shard_index_file.INDEX_FILE
     expected = _rows_count(folder.root)
     if damage == "garbage":
         path.write_bytes(b"not an arrow file" * 10)
@@ -148,7 +148,7 @@ def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
         with pa.ipc.new_file(str(path), table.schema) as writer:
             writer.write_table(table)
     if damage != "bad statistics":
-        assert shard_index.read(folder.root) is None
+        assert shard_index_file.read(folder.root) is None
     assert _indexed(folder.root) == expected
     assert ResultsFolder.open(folder.root).verdict_counts().to_pylist() == expected[0]
     ResultsFolder.open(folder.root).refresh_index()  # a writer mends it, or leaves it be
@@ -158,7 +158,7 @@ def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
     elif damage == "fifo":
         assert path.is_fifo()
     else:
-        assert shard_index.read(folder.root) is not None
+        assert shard_index_file.read(folder.root) is not None
 
 
 def test_a_copy_with_its_times_keeps_its_index(tmp_path, monkeypatch):
@@ -174,7 +174,7 @@ def test_one_question_is_found_through_the_index_spans(tmp_path, monkeypatch):
     folder = _folder(tmp_path, shards=8, questions=16)
     expected = ResultsFolder.open(folder.root).question_samples("alg", "7").to_pylist()
     groups = ResultsFolder.open(folder.root).row_groups_for("alg", "7")
-    (folder.root / shard_index.INDEX_FILE).unlink()
+    (folder.root / shard_index_file.INDEX_FILE).unlink()
     without = ResultsFolder.open(folder.root)
     assert without.question_samples("alg", "7").to_pylist() == expected
     assert without.row_groups_for("alg", "7") == groups
@@ -188,7 +188,7 @@ def test_refresh_reads_only_new_footers(tmp_path, monkeypatch):
     reads = FooterReads(monkeypatch)
     ResultsFolder.open(folder.root).refresh_index()
     assert reads.paths == [added.name]
-    assert set(shard_index.read(folder.root).entries) == {p.name for p in folder.shard_paths()}
+    assert set(shard_index_file.read(folder.root).entries) == {p.name for p in folder.shard_paths()}
 
 
 def test_a_shard_that_is_a_link_is_refused_by_the_listing(tmp_path):
@@ -205,10 +205,10 @@ def test_entries_read_back_as_written_one_by_one_or_all_at_once(tmp_path):
     listing = folder.shard_listing()
     built = shard_index.build(listing)
     for walk in (listing[:3], listing):  # a few (one by one), then every shard (at once)
-        index = shard_index.read(folder.root)
+        index = shard_index_file.read(folder.root)
         for shard in walk:
             assert index.lookup(shard) == built.entries[shard.name]
-    assert len(shard_index.read(folder.root).entries) == 70
+    assert len(shard_index_file.read(folder.root).entries) == 70
 
 
 def test_answer_statistics_come_from_the_index_without_decoding_answer_classes(

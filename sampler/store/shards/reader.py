@@ -24,9 +24,9 @@ import pyarrow.parquet as pq
 from sampler.errors import LeashError
 from sampler.store.journals.safe_files import within
 from sampler.store.schema import SAMPLES_DIR, SAMPLES_SCHEMA
-from sampler.store.shards import shard_index
+from sampler.store.shards import shard_index, shard_index_file, shard_listing
 from sampler.store.shards.key_stats import chunk_stats, counts_table
-from sampler.store.shards.shard_index import ShardFile
+from sampler.store.shards.shard_listing import ShardFile
 from sampler.store.shards.writer import conform_table
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class SampleReads:
         settled = time.time_ns() - info.st_mtime_ns > LISTING_SETTLE_NS
         if cached is not None and cached[0] == key and settled:
             return list(cached[1])
-        listing = shard_index.list_shards(self.root)
+        listing = shard_listing.list_shards(self.root)
         self._listing_cache = (key, listing)
         return list(listing)
 
@@ -113,7 +113,7 @@ class SampleReads:
     def shard_index(self) -> shard_index.ShardIndex | None:
         """The folder's shard index (shards.shard_index), read once per open folder
         and again when the file changes; None when it has none or it cannot be used."""
-        path = self.root / shard_index.INDEX_FILE
+        path = self.root / shard_index_file.INDEX_FILE
         try:
             info = os.lstat(path)
             stamp = (info.st_size, info.st_mtime_ns, info.st_ino)
@@ -122,7 +122,7 @@ class SampleReads:
         cached = getattr(self, "_index_cache", None)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        index = shard_index.read(self.root)
+        index = shard_index_file.read(self.root)
         self._index_cache = (stamp, index)
         return index
 

@@ -1,0 +1,59 @@
+"""The sample shards of a results folder as listed: name, size and time, one ``lstat`` each.
+
+A shard that is a link or not a regular file is refused, never followed (the folder may
+be someone else's); temporaries of running writers (``.tmp-*``) are not shards.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from sampler.errors import LeashError
+from sampler.store.schema import SAMPLES_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class ShardFile:
+    """A shard as listed: its path and name, and size and modification time when listed."""
+
+    path: Path
+    name: str
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+def list_shards(root: Path) -> list[ShardFile]:
+    """The sample shards of the folder at ``root`` (``samples/part-*.parquet``) by name,
+    with one ``lstat`` each; a shard that is a link or not a regular file is refused
+    (LeashError), never followed. The caller has checked ``samples/`` itself."""
+    directory = Path(root) / SAMPLES_DIR
+    shards = []
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            name = entry.name
+            if not (name.startswith("part-") and name.endswith(".parquet")):
+                continue
+            path = directory / name
+            if entry.is_symlink():
+                raise LeashError(
+                    f"{path}: a sample shard is a symbolic link; refused (it is not followed)"
+                )
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                raise LeashError(f"{path}: a sample shard is not a regular file; refused")
+            shards.append(ShardFile(path, name, info.st_size, info.st_mtime_ns, info.st_ino))
+    shards.sort(key=lambda s: s.name)
+    return shards
+
+
+def unchanged(shard: ShardFile) -> bool:
+    """Whether ``shard`` still has the size and time it was listed with."""
+    try:
+        info = os.lstat(shard.path)
+    except OSError:
+        return False
+    return (info.st_size, info.st_mtime_ns) == (shard.size, shard.mtime_ns)
