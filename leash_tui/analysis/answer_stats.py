@@ -8,22 +8,9 @@ the per-group answer-class counts of store.key_stats (the ``status``, ``answer``
 ``token_entropy`` columns, never the completion text); ``question_answer_stats`` applies
 it to one question's rows.
 
-Only verified samples (status not null) enter the answer statistics. Token entropy
-is a property of the generated text, so every sample that carries a value counts.
-A group has answer data when some verified sample has an answer or the verifier
-found none (status ``no_answer``); otherwise its answer entropy and gold rank are
-null (its gold share, c/n, is still defined).
-
-Answer entropy is the paper's (docs/support-dynamics.md, "Entropies"): over the first N
-verified samples of the group by sample index (N = ``entropy_samples``, 32 by default;
-all of them when fewer), with classes by verifier equivalence as store.key_stats makes
-them (all correct samples one class; no answer or truncated: "NA"; any other answer:
-its store.answer_classes key, so ``2.5`` and ``\\frac52`` are one class),
-
-    H = -sum_j p_j ln p_j,   p_j = f_j / n,   n = min(N, verified samples),
-
-computed as ln n - (sum_j f_j ln f_j) / n. It does not grow with the number of samples
-drawn, unlike the plug-in entropy over all of them.
+The answer classes, which samples count, and the answer entropy over the first N samples
+(the paper's) are defined once, in the store's answer_summary module docstring; the
+functions here follow the same definitions sample by sample.
 """
 
 from __future__ import annotations

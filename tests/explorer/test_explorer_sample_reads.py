@@ -27,17 +27,23 @@ def folder(tmp_path: Path) -> Path:
     return write_fixture(tmp_path)
 
 
+async def _first_question(pilot, app) -> QuestionScreen:
+    """The question screen of the list's first question, its samples loaded."""
+    await wait_ready(pilot, app)
+    await pilot.press("enter")
+    screen = app.screen
+    assert isinstance(screen, QuestionScreen)
+    await wait_loaded(pilot, screen)
+    return screen
+
+
 @sync
 async def test_a_slow_read_keeps_the_keys_and_paints_the_text_when_it_arrives(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = open_app(folder)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_ready(pilot, app)
-        await pilot.press("enter")
-        screen = app.screen
-        assert isinstance(screen, QuestionScreen)
-        await wait_loaded(pilot, screen)
+        screen = await _first_question(pilot, app)
         detail = screen.detail
         n = len(detail.base)
         start = screen.positions["base"]
@@ -83,11 +89,7 @@ async def test_a_read_still_running_when_the_question_changes_is_dropped(
 ) -> None:
     app = open_app(folder)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_ready(pilot, app)
-        await pilot.press("enter")
-        screen = app.screen
-        assert isinstance(screen, QuestionScreen)
-        await wait_loaded(pilot, screen)
+        screen = await _first_question(pilot, app)
         first = screen.row
 
         text_read, question_read = threading.Event(), threading.Event()

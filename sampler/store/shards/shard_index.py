@@ -69,9 +69,6 @@ class ShardEntry:
     #: its footer held a trustworthy summary, merged into ShardIndex.stats
     summarised: bool
 
-    def matches(self, shard: ShardFile) -> bool:
-        return (self.size, self.mtime_ns) == (shard.size, shard.mtime_ns)
-
 
 class ShardIndex:
     """Entries by shard name, and the merged summaries of the summarised ones: decoded on
