@@ -17,6 +17,7 @@ from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     screen_text,
     sync,
     wait_ready,
+    workers_done,
     write_fixture,
 )
 
@@ -41,6 +42,32 @@ async def test_summary_columns_come_in_whole_pages_beside_fixed_scope_names(tmp_
             await pilot.pause(0.1)
         assert pane.page == 0  # round again
         assert "SDS" in " ".join(pages[pane.page] + pages[-1])
+
+
+@sync
+async def test_a_refreshed_summary_keeps_its_page_and_a_stale_one_is_dropped(tmp_path):
+    """The summary is computed in a thread, more than once as the folder opens (entropies
+    come later): a late result of an older computation must not replace a newer one, and
+    a refresh keeps the page of columns shown and its hint."""
+    app = open_app(write_fixture(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        screen = app.screen
+        pane = screen.query_one(SummaryPane)
+        await pilot.press("tab", "right")
+        await pilot.pause(0.1)
+        assert pane.page == 1
+        hint = f"columns 2/{len(pane.column_pages)}"
+        assert hint in str(pane.border_subtitle)
+        stale = screen._summary_generation
+        screen.refresh_summary()
+        await workers_done(pilot)
+        assert not screen.summary_pending
+        assert pane.page == 1 and hint in str(pane.border_subtitle)
+        rows = pane.row_count
+        screen._show_summary(stale, app.model.target, [], "computing")  # arrives late
+        await pilot.pause()
+        assert pane.row_count == rows and "computing" not in str(pane.border_subtitle)
 
 
 @sync

@@ -66,7 +66,8 @@ class MainScreen(TriageActions, Screen[None]):
     def __init__(self, model: ExplorerModel) -> None:
         super().__init__()
         self.model = model
-        self.summary_pending = True  # until the first summary is shown (computed on mount)
+        self.summary_pending = True  # until the newest summary is shown (computed on mount)
+        self._summary_generation = 0  # of the newest summary asked for; older ones are dropped
         self.disagreements_pending = False
 
     def compose(self) -> ComposeResult:
@@ -96,24 +97,32 @@ class MainScreen(TriageActions, Screen[None]):
     def refresh_summary(self) -> None:
         """Recompute the summary pane off the UI thread (it is not needed for the list)."""
         self.summary_pending = True
-        self._compute_summary(self.model.target, getattr(self.app, "entropy_state", "ready"))
+        self._summary_generation += 1
+        self._compute_summary(
+            self._summary_generation,
+            self.model.target,
+            getattr(self.app, "entropy_state", "ready"),
+        )
 
     @work(thread=True, exclusive=True, group="summary")
-    def _compute_summary(self, target: str, entropy_state: str) -> None:
+    def _compute_summary(self, generation: int, target: str, entropy_state: str) -> None:
         rows = self.model.summary(target)
-        self.app.call_from_thread(self._show_summary, target, rows, entropy_state)
+        self.app.call_from_thread(self._show_summary, generation, target, rows, entropy_state)
 
-    def _show_summary(self, target: str, rows: list[dict], entropy_state: str) -> None:
+    def _show_summary(
+        self, generation: int, target: str, rows: list[dict], entropy_state: str
+    ) -> None:
         model = self.model
-        if target != model.target or not self.is_attached:
-            return  # the target changed meanwhile; a newer computation is on its way
+        if generation != self._summary_generation or target != model.target:
+            return  # a newer computation is on its way (a cancelled thread still finishes)
+        if not self.is_attached:
+            return
         title = Text(f"{one_line(model.base, 30)} → {one_line(target, 30)}")
-        pane = self.query_one(SummaryPane)
-        pane.show(rows, model.domains, title)
-        pane.border_subtitle = {
+        status = {
             "missing": "entropies unknown: e retries",
             "computing": "computing entropies…",
         }.get(entropy_state, "")
+        self.query_one(SummaryPane).show(rows, model.domains, title, status)
         self._show_unverified_hint()
         self.summary_pending = False
 

@@ -81,6 +81,7 @@ class SummaryPane(DataTable):
         max-height: 9;
         border: round $panel-lighten-2;
         border-title-color: $text;
+        border-subtitle-color: $text-muted;
     }
     SummaryPane:focus { border: round $accent; }
     """
@@ -100,6 +101,7 @@ class SummaryPane(DataTable):
         self._domains: dict[str, str] = {}
         self._pages: list[list[int]] = [list(range(1, len(COLUMNS)))]
         self._page = 0
+        self._status = ""  # what the screen says of the figures (entropies computing, ...)
 
     @property
     def column_pages(self) -> list[list[str]]:
@@ -144,12 +146,17 @@ class SummaryPane(DataTable):
             self.add_column(Text(title, justify="left" if i == 0 else "right"), width=widths[i])
         for n, row in enumerate(self._cells):
             self.add_row(*(row[i] for i in shown), key=str(n))
-        if len(self._pages) > 1:
-            self.border_subtitle = Text(f"columns {self._page + 1}/{len(self._pages)} · ←/→")
-        else:
-            self.border_subtitle = None
+        self._draw_subtitle()
         if self._cells:
             self.move_cursor(row=min(cursor, len(self._cells) - 1), animate=False)
+
+    def _draw_subtitle(self) -> None:
+        """The status, then the page of columns shown: one subtitle, whichever of them
+        changed last (a refreshed summary keeps the page hint, a turned page the status)."""
+        parts = [self._status] if self._status else []
+        if len(self._pages) > 1:
+            parts.append(f"columns {self._page + 1}/{len(self._pages)} · ←/→")
+        self.border_subtitle = Text(" · ".join(parts)) if parts else None
 
     def _repaginate(self) -> None:
         pages = self._paginate()
@@ -164,8 +171,11 @@ class SummaryPane(DataTable):
     def on_resize(self) -> None:
         self._repaginate()
 
-    def show(self, rows: list[dict], domains: dict[str, str], title: Text) -> None:
-        self._rows, self._domains = rows, domains
+    def show(
+        self, rows: list[dict], domains: dict[str, str], title: Text, status: str = ""
+    ) -> None:
+        """Show ``rows``; ``status`` (plain text) goes in the subtitle before the page hint."""
+        self._rows, self._domains, self._status = rows, domains, status
         self._cells = [cells(row) for row in rows]
         self.border_title = title
         self._pages = self._paginate()
