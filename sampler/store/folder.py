@@ -226,14 +226,17 @@ class ResultsFolder(SampleReads):
         """The shards whose footer statistics do not show ``column`` all null (from the
         shard index for shards unchanged since it was written; unreadable ones included)."""
         index = self.shard_index()
+        verdicts = index.null_verdicts(column) if index is not None else {}
         found = []
         for shard in self.shard_listing():
-            entry = index.lookup(shard) if index is not None else None
-            try:
-                facts = entry.facts if entry is not None else self.footer_facts(shard.path)
-                empty = self._all_null(column, shard.path, facts)
-            except (LeashError, OSError):
-                empty = False
+            empty = verdicts.get(shard.name)
+            if empty is None or index.stamp(shard.name) != (shard.size, shard.mtime_ns):
+                entry = index.lookup(shard) if index is not None else None
+                try:
+                    facts = entry.facts if entry is not None else self.footer_facts(shard.path)
+                    empty = self._all_null(column, shard.path, facts)
+                except (LeashError, OSError):
+                    empty = False
             if not empty:
                 found.append(shard.path)
                 if stop_at_first:

@@ -15,7 +15,7 @@ import pytest
 
 from sampler.errors import LeashError
 from sampler.store.folder import ResultsFolder
-from sampler.store.shards import shard_index, shard_index_file
+from sampler.store.shards import shard_files, shard_index, shard_index_file
 from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import counts_table
 from sampler.store.shards.writer import append_samples, replace_shard
@@ -253,3 +253,30 @@ def test_one_open_folder_sees_shards_added_and_removed_while_it_is_open(tmp_path
     added.unlink()
     assert folder.shard_listing() == first
     assert _indexed(folder.root) == _rows_count(folder.root)
+
+
+def test_which_shards_hold_a_column_is_answered_from_the_index_columns_whole(tmp_path, monkeypatch):
+    """``shards_with_values`` (what report, info and the explorer ask of every shard) gives
+    what the footers give, from the index file's columns without building an entry each."""
+    folder = _folder(tmp_path, shards=8, questions=16)
+    rows = sample_rows("alg", "99", "base", "C I3")
+    for row in rows:
+        row["source_correct"] = True
+    append_samples(folder.root, samples_table(rows))
+    ResultsFolder.open(folder.root).refresh_index()
+    listing = folder.shard_listing()
+    built = shard_index.build(listing)
+    columns = (*shard_files.PROBED_COLUMNS, "problem", "no_such_column")
+    for column in columns:
+        from_file = shard_index_file.read(folder.root).null_verdicts(column)
+        assert from_file == built.null_verdicts(column), column
+    from_index = {
+        column: ResultsFolder.open(folder.root).shards_with_values(column) for column in columns
+    }
+    (folder.root / shard_index_file.INDEX_FILE).unlink()
+    footers = {
+        column: ResultsFolder.open(folder.root).shards_with_values(column) for column in columns
+    }
+    assert from_index == footers
+    assert len(footers["source_correct"]) == 1 and footers["no_such_column"] == []
+    assert len(footers["status"]) == 9

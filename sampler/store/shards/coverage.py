@@ -14,6 +14,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sampler.store.question_keys import question_keys
 from sampler.store.question_order import natural_key
 from sampler.store.schema import Manifest
 
@@ -32,15 +33,16 @@ def _natural(keys: set[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def _pairs(table: pa.Table) -> pa.Table:
-    """The distinct (benchmark, question_id) of ``table`` as plain strings."""
+    """The (benchmark, question_id) of ``table`` as plain strings, with their key (repeats
+    kept: every use below is a set)."""
     keys = pa.table({k: table.column(k).cast(pa.string()) for k in ("benchmark", "question_id")})
-    return keys.group_by(["benchmark", "question_id"], use_threads=False).aggregate([])
+    return keys.append_column("key", question_keys(keys))
 
 
 def _without(left: pa.Table, right: pa.Table) -> set[tuple[str, str]]:
-    """The pairs of ``left`` not in ``right`` (an anti-join: only the few found become
-    Python tuples, so 50,000 questions cost what a join costs)."""
-    rows = left.join(right, ["benchmark", "question_id"], join_type="left anti")
+    """The pairs of ``left`` not in ``right`` (a hash lookup of the keys: only the few
+    found become Python tuples, so 50,000 questions cost a few milliseconds)."""
+    rows = left.filter(pc.invert(pc.is_in(left.column("key"), value_set=right.column("key"))))
     return set(
         zip(rows.column("benchmark").to_pylist(), rows.column("question_id").to_pylist(),
             strict=True)

@@ -131,6 +131,17 @@ class ShardIndex:
         entry = self.entries.get(name)
         return entry is not None and entry.summarised
 
+    def null_verdicts(self, column: str) -> dict[str, bool]:
+        """{shard name: whether its indexed facts show ``column`` all null or absent} for
+        the shards whose facts decide it (FooterFacts.all_null); the others are left out."""
+        if hasattr(self.entries, "null_verdicts"):  # as read from the file: columns whole
+            return self.entries.null_verdicts(column)
+        return {
+            name: entry.facts.all_null(column)
+            for name, entry in self.entries.items()
+            if column in entry.facts.nulls or column not in entry.facts.columns
+        }
+
     def lookup(self, shard: ShardFile) -> ShardEntry | None:
         """The entry of ``shard`` if it is unchanged since indexed, else None."""
         if self.stamp(shard.name) != (shard.size, shard.mtime_ns):

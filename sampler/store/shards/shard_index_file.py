@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 
 from sampler.errors import LeashError
@@ -199,6 +200,29 @@ class IndexedEntries(Mapping[str, ShardEntry]):
 
     def __len__(self) -> int:
         return len(self._row)
+
+    def null_verdicts(self, column: str) -> dict[str, bool]:
+        """{shard name: whether its facts show ``column`` all null or absent} for every
+        shard whose facts decide it, computed on the columns whole (a report asks this
+        of thousands of shards; building their entries one by one took a fifth of a
+        second). A shard holding ``column`` with no null count is left out."""
+        table = self._table
+        n = table.num_rows
+        lists = table.column("columns").combine_chunks()
+        flat = pc.list_flatten(lists).to_numpy(zero_copy_only=False)
+        parents = pc.list_parent_indices(lists).to_numpy()
+        holds = np.zeros(n, dtype=bool)
+        holds[parents[flat == column]] = True
+        empty, known = ~holds, ~holds
+        if f"nulls.{column}" in table.column_names:
+            nulls = table.column(f"nulls.{column}")
+            rows = table.column("rows").to_numpy()
+            counted = pc.is_valid(nulls).to_numpy(zero_copy_only=False)
+            values = pc.fill_null(nulls, 0).to_numpy()
+            empty = empty | (holds & counted & (values == rows))
+            known = known | counted
+        names = table.column("name").to_pylist()
+        return {names[i]: bool(empty[i]) for i in np.flatnonzero(known)}
 
     def _cell(self, column: str, row: int) -> Any:
         if column not in self._table.column_names:
