@@ -99,30 +99,24 @@ def loss_claims(
 
 def no_answer_shares(counts: pa.Table) -> dict[str, float]:
     """Per model: samples with status no_answer over verified samples."""
-    shares: dict[str, float] = {}
-    models = counts.column("model").cast(pa.string()).to_pylist()
-    verified = counts.column("n_verified").to_pylist()
-    missing = counts.column("n_no_answer").to_pylist()
-    totals: dict[str, list[int]] = {}
-    for m, v, n in zip(models, verified, missing, strict=True):
-        pair = totals.setdefault(m, [0, 0])
-        pair[0] += int(n)
-        pair[1] += int(v)
-    for m, (n, v) in totals.items():
-        if v:
-            shares[m] = n / v
-    return shares
+    totals = _per_model_sums(counts, ("n_no_answer", "n_verified"))
+    return {m: n / v for m, (n, v) in totals.items() if v}
 
 
 def _no_answer_counts(counts: pa.Table) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for m, n in zip(
-        counts.column("model").cast(pa.string()).to_pylist(),
-        counts.column("n_no_answer").to_pylist(),
-        strict=True,
-    ):
-        out[m] = out.get(m, 0) + int(n)
-    return out
+    return {m: n for m, (n,) in _per_model_sums(counts, ("n_no_answer",)).items()}
+
+
+def _per_model_sums(counts: pa.Table, columns: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """{model: the sums of ``columns`` over its rows}, in order of first appearance."""
+    table = pa.table(
+        {"model": counts.column("model").cast(pa.string())}
+        | {c: counts.column(c).cast(pa.int64()) for c in columns}
+    )
+    sums = table.group_by("model", use_threads=False).aggregate([(c, "sum") for c in columns])
+    models = sums.column("model").to_pylist()
+    values = [sums.column(f"{c}_sum").to_pylist() for c in columns]
+    return {m: tuple(int(v[i] or 0) for v in values) for i, m in enumerate(models)}
 
 
 def _distance(a: Mapping[str, int], b: Mapping[str, int]) -> float:

@@ -27,7 +27,7 @@ Choices this module makes where the spec leaves room:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 import numpy as np
@@ -70,20 +70,21 @@ def _model_counts(counts: pa.Table, model: str) -> pa.Table:
 
 def missing_questions(counts: pa.Table, base: str, target: str) -> dict[str, list[tuple[str, str]]]:
     """Questions with samples of one model only: {model: [(benchmark, question_id), ...]}."""
-    keys = {}
-    for model in (base, target):
-        rows = _model_counts(counts, model)
-        keys[model] = set(
-            zip(
-                rows.column("benchmark").to_pylist(),
-                rows.column("question_id").to_pylist(),
-                strict=True,
+    rows = {model: _model_counts(counts, model) for model in (base, target)}
+    keys = {model: question_keys(table) for model, table in rows.items()}
+    out = {}
+    for model, other in ((base, target), (target, base)):
+        alone = rows[model].filter(pc.invert(pc.is_in(keys[model], value_set=keys[other])))
+        out[model] = sorted(
+            set(
+                zip(
+                    alone.column("benchmark").cast(pa.string()).to_pylist(),
+                    alone.column("question_id").cast(pa.string()).to_pylist(),
+                    strict=True,
+                )
             )
         )
-    return {
-        base: sorted(keys[base] - keys[target]),
-        target: sorted(keys[target] - keys[base]),
-    }
+    return out
 
 
 def compare_questions(
@@ -364,14 +365,14 @@ def scope_intervals(
     tau: float = 0.0,
     resamples: int = 2000,
     level: float = 0.95,
-    memo: dict | None = None,
+    memo: MutableMapping | None = None,
 ) -> dict[str, Any]:
     """A row's ``ci``: {"level", "resamples", then [lo, hi] or None per statistic}.
 
     The paired percentile bootstrap of ``analysis.bootstrap`` over the questions of a
     scope at the row's budget and support threshold, each benchmark resampled within
     itself, seeded by the budget, threshold and a hash of each benchmark's per-question
-    values (two readers, one interval); ``memo`` (one dict for the rows of a report)
+    values (two readers, one interval); ``memo`` (one mapping for the rows of a report)
     lets a domain or overall row reuse its benchmarks' resamples.
     """
     n_b, c_b = int_column(questions, "n_base"), int_column(questions, "c_base")

@@ -130,7 +130,8 @@ DEFAULT_ENTROPY_SAMPLES = 32
     "--no-cache",
     is_flag=True,
     help="Count every sample again from the rows, ignoring the per-question cache"
-    " (~/.cache/leash) and the counts stored in each shard's footer.",
+    " (~/.cache/leash) and the counts stored in each shard's footer, and draw the"
+    " bootstrap's resamples afresh.",
 )
 def report(
     results: Path,
@@ -163,6 +164,7 @@ def report(
     skip_pandas_probe()
     from leash_tui.report.build import build_report, single_model
     from leash_tui.report.data import load_report_data
+    from leash_tui.report.resample_cache import ResampleCache
     from sampler.store.folder import ResultsFolder
 
     data = load_report_data(
@@ -191,6 +193,7 @@ def report(
         g_tau=g_tau,
         forecast=forecast,
         threshold_curve=threshold_curve,
+        resamples=None if no_cache or not bootstrap else ResampleCache(),
     )
     if fmt == "table" and output is None:
         from leash_tui.report.render import print_table, table_console

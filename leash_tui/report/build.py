@@ -15,7 +15,7 @@ how many of its questions each model's verdicts rest on them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -217,6 +217,7 @@ def build_report(
     g_tau: float = 0.5,
     forecast: int | None = None,
     threshold_curve: bool = False,
+    resamples: MutableMapping | None = None,
 ) -> Report:
     """Compare each chosen target with the base (``base``: any model of the folder, else the
     manifest's); raise LeashError on what cannot be reported.
@@ -224,7 +225,9 @@ def build_report(
     ``tau``: support threshold (0: one success); ``bootstrap`` resamples (0: no
     intervals) at confidence ``level`` (analysis.support.summary_row); ``estimate_ks``
     the budgets of the estimators block (G-Pass at ``g_tau``); ``forecast`` the K of the
-    forecast block; ``threshold_curve`` adds P/E/S/O against τ (report.blocks).
+    forecast block; ``threshold_curve`` adds P/E/S/O against τ (report.blocks);
+    ``resamples``: where the bootstrap keeps each benchmark's resample sums (a
+    resample_cache.ResampleCache keeps them between reports; default: this report only).
     """
     explicit = base is not None and (data.manifest.base is None or base != data.manifest.base.name)
     base, chosen, notes = _choose_models(data, targets, base)
@@ -264,7 +267,8 @@ def build_report(
     perplexity: list[dict[str, Any]] = []
     unverified: list[str] = []
     scopes: list[tuple[dict[str, Any], pa.Table]] = []
-    memo: dict = {}  # the bootstrap's resamples of each benchmark, shared by its rows
+    # the bootstrap's resamples of each benchmark, shared by its rows
+    memo: MutableMapping = resamples if resamples is not None else {}
     for target in chosen:
         questions, budget, n_first = _pair_questions(
             data, base, target, k, tau, allow_partial, notes

@@ -17,13 +17,19 @@ from sampler.store.schema import SAMPLES_DIR
 
 @dataclass(frozen=True, slots=True)
 class ShardFile:
-    """A shard as listed: its path and name, and size and modification time when listed."""
+    """A shard as listed: its folder and name, and size and modification time when listed."""
 
-    path: Path
+    directory: Path
     name: str
     size: int
     mtime_ns: int
     inode: int
+
+    @property
+    def path(self) -> Path:
+        """``directory / name``, made when asked for (8,000 Path objects made at every
+        listing took a tenth of a second; most readers need a few)."""
+        return self.directory / self.name
 
 
 def list_shards(root: Path) -> list[ShardFile]:
@@ -37,15 +43,17 @@ def list_shards(root: Path) -> list[ShardFile]:
             name = entry.name
             if not (name.startswith("part-") and name.endswith(".parquet")):
                 continue
-            path = directory / name
             if entry.is_symlink():
                 raise LeashError(
-                    f"{path}: a sample shard is a symbolic link; refused (it is not followed)"
+                    f"{directory / name}: a sample shard is a symbolic link; refused"
+                    " (it is not followed)"
                 )
             info = entry.stat(follow_symlinks=False)
             if not stat.S_ISREG(info.st_mode):
-                raise LeashError(f"{path}: a sample shard is not a regular file; refused")
-            shards.append(ShardFile(path, name, info.st_size, info.st_mtime_ns, info.st_ino))
+                raise LeashError(
+                    f"{directory / name}: a sample shard is not a regular file; refused"
+                )
+            shards.append(ShardFile(directory, name, info.st_size, info.st_mtime_ns, info.st_ino))
     shards.sort(key=lambda s: s.name)
     return shards
 
