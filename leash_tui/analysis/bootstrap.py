@@ -49,7 +49,7 @@ INTERVAL_NAMES = (
     "pass@k_target",
     "pass@k_diff",
 )
-_CELLS_PER_CHUNK = 1_000_000  # resample indices drawn at once
+_CELLS_PER_CHUNK = 100_000  # resample indices drawn at once (fits the caches: 1.5x faster than 1M)
 #: the sums each resample keeps (the columns of ``_quantities``)
 SUM_COLUMNS = 7
 #: names how ``_resample_sums`` draws: a memo kept between processes (report's

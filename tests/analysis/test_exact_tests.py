@@ -85,3 +85,16 @@ def test_sign_test_matches_scipy_binomtest(s, e):
         return
     expected = scipy_stats.binomtest(s, s + e, 0.5).pvalue
     assert ours == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+def test_fisher_tables_too_wide_to_pack_match_scipy_and_the_packed_ones():
+    """Cells past 2^15 cannot be packed four to an int64: those tables go by rows, with
+    the same p-values (and a table repeated among them is still computed once)."""
+    big = 40_000
+    a, b = np.array([3, big, 3, 7]), np.array([1, 5, 1, big - 7])
+    c, d = np.array([1, big - 10, 1, 2]), np.array([3, 12, 3, big])
+    wide = fisher_exact_two_sided(a, b, c, d)
+    for i in range(a.size):
+        table = [[a[i], b[i]], [c[i], d[i]]]
+        assert wide[i] == pytest.approx(scipy_stats.fisher_exact(table).pvalue, rel=1e-9)
+    assert wide[0] == wide[2] == fisher_exact_two_sided([3], [1], [1], [3])[0]
