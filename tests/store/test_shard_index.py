@@ -280,3 +280,33 @@ def test_which_shards_hold_a_column_is_answered_from_the_index_columns_whole(tmp
     assert from_index == footers
     assert len(footers["source_correct"]) == 1 and footers["no_such_column"] == []
     assert len(footers["status"]) == 9
+
+
+def test_a_refresh_computes_answer_statistics_again_only_for_the_groups_added_to(
+    tmp_path, monkeypatch
+):
+    """A run that adds a shard (an adaptive round, a resumed sampler) touches a few groups:
+    the refresh computes their answer statistics afresh and keeps every other group's row,
+    and the result is what computing all of them from the rows gives."""
+    folder = _folder(tmp_path, shards=6, questions=12)
+    rows = sample_rows("alg", "3", "base", "C C I2 I9 I9", first_sample=100)  # more of a group
+    rows += sample_rows("alg", "77", "rlvr", "I4 C I4")  # a group of its own
+    append_samples(folder.root, samples_table(rows))
+    computed: list[int] = []
+    real = shard_index.answer_stats_table
+
+    def counted(stats, *args):
+        computed.append(stats.groups)
+        return real(stats, *args)
+
+    monkeypatch.setattr(shard_index, "answer_stats_table", counted)
+    ResultsFolder.open(folder.root).refresh_index()
+    assert computed == [2]  # ("alg", "3", "base") and ("alg", "77", "rlvr")
+    index = shard_index_file.read(folder.root)
+    expected = answer_stats_table(ResultsFolder.open(folder.root).key_stats(use_cache=False))
+    assert index.answer_stats().to_pylist() == expected.to_pylist()
+    computed.clear()
+    (folder.root / shard_index_file.INDEX_FILE).unlink()  # no previous index: all of them
+    ResultsFolder.open(folder.root).refresh_index()
+    assert computed == [expected.num_rows]
+    assert shard_index_file.read(folder.root).answer_stats().to_pylist() == expected.to_pylist()

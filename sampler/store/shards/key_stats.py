@@ -358,6 +358,30 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
     )  # fmt: skip
 
 
+def restricted(stats: SampleStats, keep: np.ndarray) -> SampleStats:
+    """``stats`` of the groups where ``keep`` (a bool per group) is set, in their order,
+    group codes renumbered: what a per-group computation needs of those groups alone."""
+    code = np.cumsum(keep) - 1
+
+    def rows(table: pa.Table | None) -> pa.Table | None:
+        if table is None:
+            return None
+        group = table.column("group").to_numpy()
+        held = keep[group]
+        table = table.filter(pa.array(held))
+        return table.set_column(0, "group", pa.array(code[group[held]], pa.int64()))
+
+    def cut(values: np.ndarray | None) -> np.ndarray | None:
+        return None if values is None else values[keep]
+
+    return SampleStats(
+        stats.keys.filter(pa.array(keep)), stats.status[keep], stats.token_sum[keep],
+        stats.token_n[keep], stats.evidence[keep], rows(stats.classes), cut(stats.sample_min),
+        cut(stats.sample_max), trusted=cut(stats.trusted), first=rows(stats.first),
+        first_keep=stats.first_keep,
+    )  # fmt: skip
+
+
 def _sum_classes(tables: list[pa.Table], size: int) -> pa.Table:
     """The class counts of ``tables`` (merged group codes) summed per (group, kind, answer).
 

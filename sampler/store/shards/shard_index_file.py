@@ -37,6 +37,8 @@ from sampler.store.shards.shard_summary import (
 )
 
 INDEX_FILE = "shard-index.arrow"
+#: of the streams in the index: lz4 reads 10x and writes 2x faster than zstd (shard_summary)
+INDEX_COMPRESSION = "lz4"
 #: 3: the encoded streams in columns of their own, the file memory-mapped (1 and 2, with
 #: them in the schema metadata, were development layouts: rebuilt)
 INDEX_VERSION = 3
@@ -87,11 +89,11 @@ def write(root: Path, index: ShardIndex) -> Path | None:
     info = {"version": INDEX_VERSION, "first_keep": 0, "stats": stats is not None}
     blobs: dict[bytes, bytes] = {}
     if stats is not None:
-        blobs.update(encode_stats(stats))
+        blobs.update(encode_stats(stats, INDEX_COMPRESSION))
         info["first_keep"] = stats.first_keep
         answers = index.answer_stats()
         if answers is not None:
-            blobs[KEY_ANSWERS] = ipc_bytes(answers)
+            blobs[KEY_ANSWERS] = ipc_bytes(answers, INDEX_COMPRESSION)
     # each stream in the first row of a column of its own: a reader maps the file and
     # touches only the streams it decodes (an explorer's first paint: the counts)
     padding = [None] * max(0, len(entries) - 1)

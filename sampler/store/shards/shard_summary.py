@@ -69,12 +69,15 @@ MAX_SUMMARY_BYTES = 32 << 20
 _SLOT_NAMES = tuple(f"slot{i}" for i in range(SLOTS))
 
 
-def ipc_bytes(table: pa.Table) -> bytes:
+def ipc_bytes(table: pa.Table, compression: str = "zstd") -> bytes:
+    """``table`` as one compressed Arrow IPC stream: zstd for footers and the cache (small),
+    lz4 for the shard index (16.5M answer-class rows: 0.4 s to write and 0.06 s to read,
+    against 0.8 s and 0.7 s with zstd, for 1.5x the bytes)."""
     # one record batch: a merge of thousands of shards leaves as many chunks, and each
     # batch of a stream costs a decode of its own (1 s for 8,138 against 25 ms for one)
     table = table.combine_chunks()
     sink = pa.BufferOutputStream()
-    options = ipc.IpcWriteOptions(compression="zstd")
+    options = ipc.IpcWriteOptions(compression=compression)
     with ipc.new_stream(sink, table.schema, options=options) as writer:
         writer.write_table(table)
     return sink.getvalue().to_pybytes()
@@ -84,9 +87,10 @@ def ipc_table(data: bytes | pa.Buffer) -> pa.Table:
     return ipc.open_stream(data if isinstance(data, pa.Buffer) else pa.py_buffer(data)).read_all()
 
 
-def encode_stats(stats: SampleStats) -> dict[bytes, bytes]:
-    """``stats`` as three zstd Arrow IPC streams (groups, classes, first samples): the
-    entries of a footer summary, and of the folder's statistics cache (stats_cache)."""
+def encode_stats(stats: SampleStats, compression: str = "zstd") -> dict[bytes, bytes]:
+    """``stats`` as three compressed Arrow IPC streams (groups, classes, first samples): the
+    entries of a footer summary, of the folder's statistics cache (stats_cache), and
+    (``compression`` lz4) of the shard index."""
     groups = stats.keys
     for i, name in enumerate(_SLOT_NAMES):
         groups = groups.append_column(name, pa.array(stats.status[:, i]))
@@ -103,9 +107,9 @@ def encode_stats(stats: SampleStats) -> dict[bytes, bytes]:
         )
     first = stats.first if stats.first is not None else empty_first()
     return {
-        KEY_GROUPS: ipc_bytes(groups),
-        KEY_CLASSES: ipc_bytes(stats.classes),
-        KEY_FIRST: ipc_bytes(first),
+        KEY_GROUPS: ipc_bytes(groups, compression),
+        KEY_CLASSES: ipc_bytes(stats.classes, compression),
+        KEY_FIRST: ipc_bytes(first, compression),
     }
 
 
