@@ -19,8 +19,9 @@ has as many questions of each benchmark as the data (a stratified bootstrap).
 
 Vectorised: a chunk of resamples is an index matrix (rows x questions); its counts per
 question (``bincount``) times the matrix of per-question quantities gives every sum of
-every resample at once. A resample where a rate is undefined (a zero denominator) is
-left out of that rate's quantiles; a rate undefined on the data has no interval.
+every resample at once; the next chunk is drawn in a thread meanwhile. A resample where
+a rate is undefined (a zero denominator) is left out of that rate's quantiles; a rate
+undefined on the data has no interval.
 
 Each stratum draws from a generator seeded by ``seed`` and a hash of the stratum's own
 per-question quantities, so two readers of one folder get the same interval, and a
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -171,18 +173,30 @@ def paired_bootstrap(
 
 def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
     """Column sums of ``part`` (questions x quantities) over ``resamples`` resamples of its
-    rows with replacement, from a generator seeded by ``seed`` and the data's ``digest``."""
+    rows with replacement, from a generator seeded by ``seed`` and the data's ``digest``.
+
+    The next chunk's indices are drawn in a thread (numpy's generator releases the GIL)
+    while this one is counted and summed: the generator is used by that thread alone and
+    in order, so the draws are those of a plain loop, in 0.55 of its time on 2 cores."""
     size = part.shape[0]
     rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little")])
     sums = np.empty((resamples, part.shape[1]))
     rows = max(1, _CELLS_PER_CHUNK // size)
-    for start in range(0, resamples, rows):
-        stop = min(resamples, start + rows)
-        draws = rng.integers(0, size, size=(stop - start, size))
-        offsets = np.arange(stop - start)[:, None] * size
-        weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * size)
-        # as floats: numpy multiplies int64 by float64 matrices without BLAS (3x slower)
-        sums[start:stop] = weights.reshape(stop - start, size).astype(np.float64) @ part
+    chunks = [(start, min(resamples, start + rows)) for start in range(0, resamples, rows)]
+
+    def draw(chunk: tuple[int, int]) -> np.ndarray:
+        return rng.integers(0, size, size=(chunk[1] - chunk[0], size))
+
+    with ThreadPoolExecutor(max_workers=1) as drawer:
+        pending = drawer.submit(draw, chunks[0])
+        for i, (start, stop) in enumerate(chunks):
+            draws = pending.result()
+            if i + 1 < len(chunks):
+                pending = drawer.submit(draw, chunks[i + 1])
+            offsets = np.arange(stop - start)[:, None] * size
+            weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * size)
+            # as floats: numpy multiplies int64 by float64 matrices without BLAS (3x slower)
+            sums[start:stop] = weights.reshape(stop - start, size).astype(np.float64) @ part
     return sums
 
 
