@@ -40,7 +40,8 @@ INDEX_FILE = "shard-index.arrow"
 #: of the streams in the index: lz4 reads 10x and writes 2x faster than zstd (shard_summary)
 INDEX_COMPRESSION = "lz4"
 #: 3: the encoded streams in columns of their own, the file memory-mapped (1 and 2, with
-#: them in the schema metadata, were development layouts: rebuilt)
+#: them in the schema metadata, were development layouts: rebuilt). Bump it when what the
+#: answer statistics mean changes: a refresh keeps the rows of groups no new shard holds.
 INDEX_VERSION = 3
 _KEY_INFO = b"leash.index"
 #: the answer statistics at the default N, an Arrow IPC stream of its own
