@@ -14,6 +14,7 @@ from leash_tui.explorer.widgets.completion_view import CompletionView, display_t
 from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
     isolated_cache,  # noqa: F401
     open_app,
+    open_question,
     screen_text,
     sync,
     wait_loaded,
@@ -30,10 +31,8 @@ def folder(tmp_path: Path) -> Path:
 async def _first_question(pilot, app) -> QuestionScreen:
     """The question screen of the list's first question, its samples loaded."""
     await wait_ready(pilot, app)
-    await pilot.press("enter")
-    screen = app.screen
+    screen = await open_question(pilot, app)
     assert isinstance(screen, QuestionScreen)
-    await wait_loaded(pilot, screen)
     return screen
 
 
