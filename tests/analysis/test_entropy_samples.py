@@ -103,12 +103,15 @@ def sample_table(answers, statuses, finish=None, samples=None):
 
 def test_vectorised_equals_per_question():
     rng = np.random.default_rng(3)
-    pool = ["2.5", r"\frac52", "5", "5.0", "-0.5", r"-\frac12", "7", None, "42"]
-    for _ in range(20):
+    # the store keys answers vectorised: plain words, short decimals, LaTeX and long
+    # numbers take different paths there, an empty answer is no answer
+    pool = ["2.5", r"\frac52", "5", "5.0", "-0.5", r"-\frac12", "7", None, "42", ""]
+    pool += ["x+1", "x + 1", "0.50", "1e-3", "12345678901234567890", r"\text{10 inches}"]
+    for _ in range(40):
         n = int(rng.integers(1, 80))
         answers = [pool[i] for i in rng.integers(0, len(pool), n)]
         statuses = [
-            "correct" if a == "42" else "no_answer" if a is None else "incorrect" for a in answers
+            "correct" if a == "42" else "no_answer" if not a else "incorrect" for a in answers
         ]
         finish = ["length" if x < 0.1 else "stop" for x in rng.random(n)]
         order = [int(x) for x in rng.permutation(n)]
