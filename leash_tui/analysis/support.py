@@ -458,10 +458,26 @@ def summary_rows(
     left out. ``domains`` maps benchmark -> domain (see scope_tables for the order).
     ``entropies`` maps a model name to its per-question stats (see scope_entropies).
     """
-    questions = with_entropies(questions, entropies, {"base": base, "target": target})
     return [
-        summary_row(part, scope, name, base, target, k, entropies, tau)
-        for scope, name, part in scope_tables(questions, domains)
+        summary_row(looked_up, scope, name, base, target, k, entropies, tau)
+        for scope, name, looked_up, _ in pair_scopes(questions, domains, entropies, base, target)
+    ]
+
+
+def pair_scopes(
+    questions: pa.Table,
+    domains: Mapping[str, str],
+    entropies: Mapping[str, pa.Table] | None,
+    base: str,
+    target: str,
+) -> list[tuple[str, str, pa.Table, pa.Table]]:
+    """scope_tables of a pair's ``questions`` as (scope, name, the part with the pair's
+    entropy columns for summary_row (with_entropies, looked up once), the part as given)."""
+    columns = questions.column_names
+    looked_up = with_entropies(questions, entropies, {"base": base, "target": target})
+    return [
+        (scope, name, part, part.select(columns))
+        for scope, name, part in scope_tables(looked_up, domains)
     ]
 
 

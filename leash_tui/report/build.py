@@ -33,10 +33,9 @@ from leash_tui.analysis.series import find_series, parse_checkpoint
 from leash_tui.analysis.support import (
     compare_questions,
     missing_questions,
+    pair_scopes,
     scope_intervals,
-    scope_tables,
     summary_row,
-    with_entropies,
 )
 from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.analysis.token_entropy_kind import prefer_exact
@@ -285,11 +284,10 @@ def build_report(
         if data.perplexity is not None and data.perplexity.num_rows:
             perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
         checkpoint = parse_checkpoint(target)
-        columns = questions.column_names
-        looked_up = with_entropies(questions, entropies, {"base": base, "target": target})
-        for scope, name, part in scope_tables(looked_up, domains):
-            row = summary_row(part, scope, name, base, target, budget, entropies, tau)
-            part = part.select(columns)  # the entropies are in the row now
+        for scope, name, looked_up, part in pair_scopes(
+            questions, domains, entropies, base, target
+        ):
+            row = summary_row(looked_up, scope, name, base, target, budget, entropies, tau)
             if n_first is not None:
                 row = adaptive_row(row, part, n_first)
             row["token_entropy_kind"] = _kinds(row, kinds)
@@ -411,11 +409,10 @@ def _series_rows(
         by_scope: dict[tuple[str, str], list[tuple[dict[str, Any], pa.Table, int | None]]] = {}
         for step, model in run.models(base):
             questions, budget, n_first = _pair_questions(data, base, model, k, tau, True, [])
-            columns = questions.column_names
-            looked_up = with_entropies(questions, entropies, {"base": base, "target": model})
-            for scope, name, part in scope_tables(looked_up, domains):
-                row = summary_row(part, scope, name, base, model, budget, entropies, tau)
-                part = part.select(columns)
+            for scope, name, looked_up, part in pair_scopes(
+                questions, domains, entropies, base, model
+            ):
+                row = summary_row(looked_up, scope, name, base, model, budget, entropies, tau)
                 if n_first is not None:
                     row = adaptive_row(row, part, n_first)
                 row["token_entropy_kind"] = _kinds(row, kinds)
