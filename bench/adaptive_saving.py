@@ -108,9 +108,10 @@ def leash(*args: str) -> str:
 
 def folder_figures(root: Path) -> tuple[int, int, dict[tuple, int | None]]:
     """(samples, tokens, first success per key) of a results folder."""
-    from sampler.store.folder import ResultsFolder
+    from sampler.sample.first_success import first_success
+    from sampler.store import ResultsFolder
 
-    table = ResultsFolder.open(root).first_success(1).to_pylist()
+    table = first_success(ResultsFolder.open(root), 1).to_pylist()
     firsts = {(r["benchmark"], r["question_id"], r["model"]): r["first_success"] for r in table}
     return sum(r["n"] for r in table), sum(r["tokens"] for r in table), firsts
 

@@ -57,7 +57,7 @@ def build_folder(
     import numpy as np
     import pyarrow as pa
 
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
     from sampler.store.manifest import new_manifest
     from sampler.store.schema import BenchmarkEntry, ModelEntry
     from sampler.store.shards.writer import questions_table
@@ -70,7 +70,7 @@ def build_folder(
         synthetic=True,
         notes="bench/many_shards.py synthetic folder",
     )
-    folder = ResultsFolder.create_with(root, manifest)
+    folder = ResultsFolder.create(root, manifest)
     bench = np.array(BENCHMARKS)[np.arange(questions) % len(BENCHMARKS)]
     qid = np.char.zfill((np.arange(questions) // len(BENCHMARKS)).astype(str), 6)
     gold = rng.integers(0, 10**6, size=questions)
@@ -262,8 +262,10 @@ def main() -> None:
             print(f"  leash report --no-cache (fresh, once) {recount_s:5.1f} s")
             print(f"  ratio --no-cache / DuckDB           {recount_s / duck_s:7.1f}")
         if args.compact:
+            from sampler.store import compact
+
             start = time.perf_counter()
-            done = ResultsFolder.open(folder).compact()
+            done = compact(ResultsFolder.open(folder))
             took = time.perf_counter() - start
             print(
                 f"compacted {done.shards_before:,} -> {done.shards_after:,} shards in {took:.1f} s"

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sampler.store.folder import ResultsFolder
 from sampler.store.manifest import new_manifest
 from sampler.store.schema import BenchmarkEntry, ModelEntry
+from sampler.store.shards.reader import row_groups_touched
 from sampler.store.shards.writer import append_samples, create_results
 
 
@@ -109,7 +110,7 @@ def main() -> None:
             ),
             3,
         )
-        groups = results.row_groups_for("synth", qid)
+        groups = row_groups_touched(results, "synth", qid)
         print(
             f"one question via row groups:  {t_one * 1000:8.1f} ms"
             f"   ({groups} of {len(results._row_group_index)} row groups)"

@@ -20,9 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from sampler.store.folder import ResultsFolder
-from sampler.store.manifest import new_manifest
-from sampler.store.schema import (
+from sampler.store import (
     ROLE_BASE,
     ROLE_TARGET,
     SAMPLES_SCHEMA,
@@ -31,8 +29,10 @@ from sampler.store.schema import (
     STATUS_NO_ANSWER,
     BenchmarkEntry,
     ModelEntry,
+    ResultsFolder,
+    new_manifest,
+    questions_table,
 )
-from sampler.store.shards.writer import questions_table
 
 DEMO_BASE = "demo-base"
 DEMO_TARGETS = ("demo-rlvr", "demo-rlvr-early")
@@ -216,7 +216,7 @@ def write_demo_results(
         synthetic=True,
         notes=DEMO_NOTES,
     )
-    folder = ResultsFolder.create_with(root, manifest)
+    folder = ResultsFolder.create(root, manifest)
     folder.merge_questions(
         questions_table(
             [

@@ -23,12 +23,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.shards.answer_summary import answer_stats_table
-from sampler.store.shards.key_stats import chunk_stats
-from sampler.store.side_tables.answer_classes import answer_class_key
-from sampler.store.side_tables.entropy_samples import (
-    DEFAULT_ENTROPY_SAMPLES,
-)
+from sampler.store import DEFAULT_ENTROPY_SAMPLES, answer_class_key, answer_stats_table, chunk_stats
 
 NO_ANSWER = "NA"
 

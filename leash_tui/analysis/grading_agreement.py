@@ -8,7 +8,7 @@ Each disagreement is either a verifier bug (in leash or in the tool) or a real
 finding, so ``leash info``, the report and the explorer show them.
 
 The functions below are pure (pyarrow compute over a samples table with the
-``AGREEMENT_COLUMNS``); ``ResultsFolder.agreement_samples`` reads those columns from a
+``AGREEMENT_COLUMNS``); ``report.folder_reads.agreement_samples`` reads those columns from a
 folder without touching completion text.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.schema import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
+from sampler.store import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
 
 #: leash statuses that are verdicts (timeout and error are not).
 VERDICT_STATUSES = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER)

@@ -39,8 +39,7 @@ from leash_tui.analysis.estimators import binom_upper_bound, support_probability
 from leash_tui.analysis.exact_tests import fisher_exact_two_sided, sign_test_two_sided
 from leash_tui.analysis.pass_at_k import pass_at_k
 from leash_tui.analysis.support_names import CATEGORIES, RATES
-from sampler.store.question_keys import question_keys
-from sampler.store.schema import DEFAULT_DOMAIN
+from sampler.store import DEFAULT_DOMAIN, question_keys
 
 _CELLS_PER_CHUNK = 2_000_000
 

@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.question_order import natural_key
+from sampler.store import natural_key
 
 #: A support claim resting on this many accepted samples or fewer is fragile by default.
 DEFAULT_MAX_SAMPLES = 2

@@ -37,22 +37,29 @@ def compact(
     Safe to stop at any point: each new shard replaces its old ones in one journaled
     commit. Refused while a `leash verify` runs; samplers and imports may keep adding.
     """
-    from sampler.store.folder import ResultsFolder
-    from sampler.store.shards import compaction
+    from sampler.store import (
+        DEFAULT_MAX_BYTES,
+        DEFAULT_TARGET_ROWS,
+        INDEX_FILE,
+        ResultsFolder,
+        shards_not_indexed,
+    )
+    from sampler.store import (
+        compact as compact_folder,
+    )
 
     folder = ResultsFolder.open(results)
     if index_only:
-        from sampler.store.shards.shard_index_file import INDEX_FILE
-
-        before = folder.shards_not_indexed()
+        before = shards_not_indexed(folder)
         folder.refresh_index()
         shards = len(folder.shard_paths())
         state = "was up to date" if before == 0 else "written"
         click.echo(f"{folder.file(INDEX_FILE)}: {state} ({shards:,} shard(s))")
         return
-    summary = folder.compact(
-        target_rows=target_rows or compaction.DEFAULT_TARGET_ROWS,
-        max_bytes=(max_memory_mb << 20) if max_memory_mb else compaction.DEFAULT_MAX_BYTES,
+    summary = compact_folder(
+        folder,
+        target_rows=target_rows or DEFAULT_TARGET_ROWS,
+        max_bytes=(max_memory_mb << 20) if max_memory_mb else DEFAULT_MAX_BYTES,
     )
     if summary.written == 0:
         click.echo(f"{summary.shards_before:,} shards: nothing to compact")

@@ -46,7 +46,7 @@ def entropy(
     from leash_tui.commands.shared.teacher_forcing_options import model_progress, parse_models
     from sampler.sample.config import parse_shard
     from sampler.scoring.exact_entropy import exact_entropy
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     chosen = parse_models(models)
     part = parse_shard(shard) if shard else None

@@ -18,7 +18,7 @@ def run_explorer(
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
 
     skip_pandas_probe()
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     results = ResultsFolder.open(root)  # a bad folder is reported before the screen changes
     models = [m.name for m in results.manifest.models]

@@ -22,7 +22,7 @@ def export(
     from leash_tui.safe_text import visible
     from sampler.errors import LeashError
     from sampler.importers.jsonl_export import export_records, write_jsonl
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     opened = ResultsFolder.open(results)
     for name in models:
@@ -31,9 +31,9 @@ def export(
     for name in benchmarks:
         if opened.manifest.benchmark(name) is None:
             raise LeashError(f"--benchmark {name}: not in {results}")
-    from sampler.store.shards.coverage import coverage_notes
+    from sampler.store import coverage_notes
 
-    notes = coverage_notes(opened.manifest, opened.questions, opened.verdict_counts())
+    notes = coverage_notes(opened)
     records = export_records(opened, models or None, benchmarks or None)
     with open_output(output) as handle:
         count = write_jsonl(records, handle)

@@ -241,7 +241,7 @@ def info(results: Path, as_json: bool) -> None:
 
     skip_pandas_probe()
     from leash_tui.report.info import describe_results
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     description = describe_results(ResultsFolder.open(results))
     if as_json:

@@ -52,7 +52,7 @@ def perplexity(
     """
     from leash_tui.commands.shared.teacher_forcing_options import model_progress, parse_models
     from sampler.scoring.trace_perplexity import score_traces
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     chosen = parse_models(models)
     progress, report = model_progress("perplexity")

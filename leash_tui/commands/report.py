@@ -165,7 +165,7 @@ def report(
     from leash_tui.report.build import build_report, single_model
     from leash_tui.report.data import load_report_data
     from leash_tui.report.resample_cache import ResampleCache
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     data = load_report_data(
         ResultsFolder.open(results), use_cache=not no_cache, entropy_samples=entropy_samples

@@ -228,7 +228,7 @@ def _sample_adaptive(
 ) -> list[Any]:
     """``--adaptive``: rounds of sampling, each verified on one warm pool before the next."""
     from sampler.sample.adaptive import execute_adaptive, stop_rows, verify_waiting
-    from sampler.store.schema import VERIFY_LOCK_FILE
+    from sampler.store import ResultsFolder
     from sampler.verify.run import verify_results
     from sampler.verify.workers.pool import VerifyPool
 
@@ -242,7 +242,8 @@ def _sample_adaptive(
 
     def verify() -> Any:
         return verify_waiting(
-            lambda: verify_results(config.output, pool=pool), config.output / VERIFY_LOCK_FILE
+            lambda: verify_results(config.output, pool=pool),
+            ResultsFolder(config.output).locks.verify_held,
         )
 
     def on_round(budget: int, number: int, work: dict[str, int]) -> None:
@@ -290,7 +291,7 @@ def _print_summary(console: Any, plan: Any, summaries: list[Any]) -> None:
 def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
     from leash_tui.commands.shared.verify_progress import verify_progress
     from sampler.errors import LeashError
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
     from sampler.verify.run import verify_results
 
     pool = None

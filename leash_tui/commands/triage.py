@@ -12,7 +12,7 @@ import click
 
 from leash_tui.commands.shared.options import output_option
 from leash_tui.safe_text import spreadsheet_safe
-from sampler.store.journals.triage_journal import TAGS
+from sampler.store import TAGS
 
 EXPORT_FIELDS = (
     "benchmark",
@@ -28,7 +28,7 @@ EXPORT_FIELDS = (
 
 def export_rows(root: Path) -> list[dict]:
     """One dict per triaged question and pair, in (benchmark, question_id) order."""
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
     folder = ResultsFolder.open(root)  # refuse a folder that is not a results folder
     rows = []

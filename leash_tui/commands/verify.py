@@ -28,7 +28,7 @@ def _extraction(
     """The extraction config the options ask for: the stored one with their changes applied."""
     if default is None and not benchmarks and not models:
         return None
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
     from sampler.verify.answers.extraction import (
         ExtractionConfig,
         parse_assignment,
@@ -98,7 +98,7 @@ def _verify_with_progress(
     """``verify_results`` on ``pool`` with a progress bar (samples, rate, ETA) on stderr."""
     from leash_tui.commands.shared.pandas_probe import skip_pandas_probe
     from leash_tui.commands.shared.verify_progress import verify_progress
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
     from sampler.verify.run import verify_results
 
     skip_pandas_probe()

@@ -27,7 +27,7 @@ from leash_tui.explorer.model.explorer_model import (
 )
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
-from sampler.store.folder import ResultsFolder
+from sampler.store import ResultsFolder
 
 JOURNAL_POLL_S = 2.0
 

@@ -49,7 +49,7 @@ from leash_tui.report.blocks import (
 )
 from leash_tui.report.data import ReportData
 from sampler.errors import LeashError
-from sampler.store.schema import MANIFEST_FILE
+from sampler.store import MANIFEST_FILE
 from sampler.verify.identity import grader_note
 
 REPORT_FORMAT = "leash-report/1"

@@ -16,13 +16,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.token_entropy_kind import exact_stats
+from leash_tui.report.folder_reads import agreement_samples, exact_entropy_samples
 from leash_tui.report.loss_table import rule_counts
-from sampler.store.folder import ResultsFolder, as_folder
-from sampler.store.schema import Manifest
-from sampler.store.shards.answer_summary import answer_stats_table
-from sampler.store.shards.folder_key_stats import KEY_STATS_COLUMNS
-from sampler.store.shards.key_stats import counts_table
-from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
+from sampler.sample.first_success import first_success
+from sampler.store import (
+    DEFAULT_ENTROPY_SAMPLES,
+    KEY_STATS_COLUMNS,
+    Manifest,
+    ResultsFolder,
+    answer_stats_table,
+    as_folder,
+    counts_table,
+    coverage_notes,
+)
 
 #: the sample columns whose per-key statistics a report reads (the store's)
 REPORT_COLUMNS = KEY_STATS_COLUMNS
@@ -36,7 +42,7 @@ class ReportData:
     manifest: Manifest
     counts: pa.Table  # ResultsFolder.verdict_counts() columns
     answer_stats: pa.Table  # answer_stats.ANSWER_STATS_COLUMNS
-    #: ResultsFolder.AGREEMENT_COLUMNS of every sample; None when no shard can hold a
+    #: report.folder_reads.AGREEMENT_COLUMNS of every sample; None when no shard can hold a
     #: source verdict (nothing was imported with one)
     agreement: pa.Table | None = None
     #: store.coverage notes: listed questions a model has no sample of, unlisted ones
@@ -100,18 +106,18 @@ def load_report_data(
     tables = report_tables(folder, use_cache=use_cache, entropy_samples=entropy_samples)
     assert tables is not None  # scanning is allowed, so there is always an answer
     counts, stats = tables
-    exact = folder.exact_entropy_samples()
+    exact = exact_entropy_samples(folder)
     total = int(pc.sum(counts.column("n")).as_py() or 0) if counts.num_rows else 0
     compare_rules = total <= RULE_CHECK_SAMPLES
     min_samples = adaptive_models(folder.manifest)
-    adaptive = folder.first_success(min(min_samples.values())) if min_samples else None
+    adaptive = first_success(folder, min(min_samples.values())) if min_samples else None
     return ReportData(
         root=folder.root,
         manifest=folder.manifest,
         counts=counts,
         answer_stats=stats,
-        agreement=folder.agreement_samples(),
-        coverage=folder.coverage_notes(counts),
+        agreement=agreement_samples(folder),
+        coverage=coverage_notes(folder, counts),
         exact_entropy=exact_stats(exact) if exact is not None else None,
         perplexity=folder.perplexity(),
         questions=folder.questions,

@@ -20,10 +20,17 @@ import pyarrow.compute as pc
 from leash_tui.analysis.grading_agreement import agreement_by_model
 from leash_tui.analysis.loss_audit import format_effect_notes
 from leash_tui.analysis.series import find_series
+from leash_tui.report.folder_reads import agreement_samples
 from leash_tui.report.loss_table import rule_counts
-from sampler.store.folder import ResultsFolder
-from sampler.store.schema import FORMAT, Manifest
-from sampler.store.shards.reader import VERDICT_COUNT_COLUMNS
+from sampler.store import (
+    FORMAT,
+    VERDICT_COUNT_COLUMNS,
+    Manifest,
+    ResultsFolder,
+    coverage_notes,
+    shards_not_indexed,
+    shards_without_summary,
+)
 from sampler.verify.identity import grader_note
 
 
@@ -68,7 +75,7 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
     """A JSON-ready description: format, models, benchmarks and per model x benchmark counts."""
     manifest = results.manifest
     counts = results.verdict_counts()
-    agreement = results.agreement_samples()
+    agreement = agreement_samples(results)
     questions = results.questions
     per_bench_questions: dict[str, int] = {}
     if questions.num_rows:
@@ -121,7 +128,7 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
         "series": series_description(manifest),
         "gold_sources": gold_sources(questions),
         "missing_questions": missing_questions(counts, manifest),
-        "coverage": results.coverage_notes(counts),
+        "coverage": coverage_notes(results, counts),
         # who graded: every verifier identity that wrote verdicts (sampler.verify.identity)
         "graders": list(manifest.verification.get("graders") or []),
         "grader_note": grader_note(manifest.verification),
@@ -140,9 +147,9 @@ def describe_results(results: ResultsFolder) -> dict[str, Any]:
             "trusted_source_verdicts": trusted,
         },
         "shards": len(results.shard_paths()),
-        "shards_without_summary": results.shards_without_summary(),
+        "shards_without_summary": shards_without_summary(results),
         # shards the shard index does not describe as they are (None: no index)
-        "shards_not_indexed": results.shards_not_indexed(),
+        "shards_not_indexed": shards_not_indexed(results),
     }
 
 

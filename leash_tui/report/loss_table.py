@@ -23,8 +23,7 @@ from leash_tui.analysis.loss_audit import LossClaim, loss_claims
 from leash_tui.analysis.support import compare_questions
 from leash_tui.report.plain_columns import plain_strings
 from sampler.errors import LeashError
-from sampler.store.folder import ResultsFolder, as_folder
-from sampler.store.statuses import STATUS_CORRECT
+from sampler.store import STATUS_CORRECT, ResultsFolder, as_folder, column_all_null
 
 FORMAT = "leash-losses/1"
 _REJECTED_COLUMNS = (
@@ -112,7 +111,7 @@ def load_losses(
 def rule_counts(results: ResultsFolder, models: Sequence[str]) -> dict[str, dict[str, int]]:
     """model -> extraction rule -> verified samples it found an answer for (no read when
     the footer statistics show no rule recorded: imports of other harnesses' verdicts)."""
-    if results.column_all_null("answer_rule"):
+    if column_all_null(results, "answer_rule"):
         return {}
     table = results.samples(
         columns=["model", "answer_rule"], filter=pc.field("answer_rule").is_valid()

@@ -26,8 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from leash_tui.analysis.bootstrap import RESAMPLE_METHOD, SUM_COLUMNS
-from sampler.store.journals.atomic_io import atomic_path
-from sampler.store.shards.stats_cache import cache_dir
+from sampler.store import atomic_path, cache_dir
 
 #: resample files kept (about 112 KB each at B = 2,000: 56 MB)
 KEEP = 512

@@ -22,9 +22,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
 from leash_tui.report.plain_columns import plain_strings
 from sampler.errors import LeashError
-from sampler.store.folder import ResultsFolder, as_folder
-from sampler.store.shards.reader import COUNT_KEYS
-from sampler.store.statuses import STATUS_CORRECT
+from sampler.store import COUNT_KEYS, STATUS_CORRECT, ResultsFolder, as_folder
 
 FORMAT = "leash-witnesses/1"
 CSV_COLUMNS = (

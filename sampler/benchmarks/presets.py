@@ -17,7 +17,7 @@ from typing import Any
 from sampler.benchmarks.files import read_records
 from sampler.errors import LeashError
 from sampler.latex_boxed import last_boxed
-from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
+from sampler.store import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
 
 
 @dataclass(frozen=True)

@@ -48,16 +48,7 @@ from sampler.benchmarks.presets import Benchmark, Question
 from sampler.errors import LeashError
 from sampler.importers.import_keys import LINE_BITS, SampleKeys
 from sampler.importers.staging import StagedShards
-from sampler.store.folder import ResultsFolder
-from sampler.store.journals.atomic_io import fsync_directory
-from sampler.store.journals.commit_journal import (
-    STAGING_PREFIX,
-    new_work_dir,
-    own,
-    remove_stale_work_dirs,
-)
-from sampler.store.manifest import load_manifest, new_manifest, save_manifest
-from sampler.store.schema import (
+from sampler.store import (
     DEFAULT_DOMAIN,
     DEFAULT_VERIFIER,
     MANIFEST_FILE,
@@ -65,15 +56,20 @@ from sampler.store.schema import (
     ROLE_BASE,
     ROLE_TARGET,
     SAMPLES_DIR,
+    STAGING_PREFIX,
     STATUS_CORRECT,
     STATUS_INCORRECT,
     VERDICT_SOURCE_TRUSTED,
     BenchmarkEntry,
     Manifest,
     ModelEntry,
-)
-from sampler.store.shards.writer import (
+    ResultsFolder,
+    fsync_directory,
+    new_manifest,
+    new_work_dir,
+    own,
     questions_table,
+    remove_stale_work_dirs,
 )
 
 #: A problem text found inside a prompt identifies the question only from this length on.
@@ -146,12 +142,12 @@ class ImportSession:
         trust_verdicts: bool = False,
         base_later: bool = False,
     ):
-        self.folder = folder if isinstance(folder, ResultsFolder) else ResultsFolder.at(folder)
+        self.folder = folder if isinstance(folder, ResultsFolder) else ResultsFolder(folder)
         self.root = self.folder.root
         self.base = base
         self.model_source = model_source
         self.trust_verdicts = trust_verdicts
-        self.is_new = not (self.root / MANIFEST_FILE).exists()
+        self.is_new = not self.folder.exists()
         self.manifest: Manifest | None = None
         if self.is_new:
             if self.root.exists() and (not self.root.is_dir() or any(self.root.iterdir())):
@@ -159,8 +155,8 @@ class ImportSession:
             if base is None and not base_later:  # base_later: the importer sets self.base
                 raise LeashError("--base is required when creating a new results folder")
         else:
-            self.folder.settle()
-            self.manifest = load_manifest(self.root)
+            self.folder.journal.settle()
+            self.manifest = self.folder.journal.manifest_now()
             current = self.manifest.base
             if current and base and current.name != base:
                 raise LeashError(
@@ -397,9 +393,7 @@ class ImportSession:
         """Refuse samples the folder already holds (scans only the key columns)."""
         folder = self.folder
         columns = ["benchmark", "question_id", "model", "sample"]
-        clash = self._sample_keys.clashes_with(
-            folder.iter_key_batches(folder.shard_paths(), columns)
-        )
+        clash = self._sample_keys.clashes_with(folder.iter_shard_batches(columns))
         if clash is None:
             return
         key, location = clash
@@ -434,14 +428,14 @@ class ImportSession:
                 )
             self._create()
         else:
-            with self.folder.folder_lock():
-                manifest = load_manifest(self.root)  # as it is now, not when we started
+            with self.folder.locks.metadata():
+                manifest = self.folder.journal.manifest_now()  # as it is now, not at the start
                 base = self._check_base(manifest)
                 self._check_not_in_folder()
                 self._check_domains(manifest)
                 self._add_entries(manifest, base)
                 moves = self._prepare(manifest, self.root)
-                self.folder.commit_moves(moves, self._work)
+                self.folder.journal.commit_moves(moves, self._work)
         self.folder.refresh_index()
         return summary
 
@@ -514,7 +508,7 @@ class ImportSession:
                 table = table.set_column(
                     table.schema.get_field_index(name), name, pa.array(values, kind)
                 )
-            self.folder.write_shard_file(path, table)
+            self.folder.journal.stage_shard(path, table)
             self.summary.trusted_verdicts += sum(trust)
             self.summary.with_verdict += sum(trust)
 
@@ -583,15 +577,14 @@ class ImportSession:
             for (b, q), info in self._questions.items()
             if not info.in_folder or info.changed
         ]
-        into = ResultsFolder.at(folder)
-        table, self.summary.questions_added = into.merged_questions(questions_table(rows))
+        into = ResultsFolder(folder)
+        table, self.summary.questions_added = into.journal.merged_questions(questions_table(rows))
         work = self._work
-        moves = [(staged, into.new_shard_path()) for staged in self._staging.files]
+        moves = [(staged, into.journal.new_shard_path()) for staged in self._staging.files]
         if table is not None:
-            into.write_questions_file(work / QUESTIONS_FILE, table)
+            into.journal.stage_questions(work / QUESTIONS_FILE, table)
             moves.append((work / QUESTIONS_FILE, folder / QUESTIONS_FILE))
-        save_manifest(work, manifest)
-        moves.append((work / MANIFEST_FILE, folder / MANIFEST_FILE))
+        moves.append((into.journal.stage_manifest(work, manifest), folder / MANIFEST_FILE))
         return moves
 
     def _create(self) -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import IO, Any
 
-from sampler.store.folder import ResultsFolder
+from sampler.store import ResultsFolder
 
 EXPORT_COLUMNS = (
     "benchmark",
@@ -48,7 +48,7 @@ def export_records(
         ).to_pylist()
     }
     last_group: tuple[str, str, str] | None = None
-    for batch in results.iter_sample_batches(columns=EXPORT_COLUMNS):
+    for _, batch in results.iter_shard_batches(columns=EXPORT_COLUMNS):
         for row in batch.to_pylist():
             if model_set is not None and row["model"] not in model_set:
                 continue

@@ -34,7 +34,7 @@ from sampler.importers.format_table import FORMATS
 from sampler.importers.formats.jsonl import read_jsonl_file
 from sampler.importers.protocol import HarnessFormat, SourceFormat
 from sampler.importers.source_fields import checked_bench, read_harness_source
-from sampler.store.schema import check_name
+from sampler.store import check_name
 
 #: File endings of pickles, which leash never opens (unpickling runs the file's code).
 PICKLED = (".pt", ".pth", ".pkl", ".pickle")

@@ -21,7 +21,7 @@ from typing import Any
 
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
-from sampler.store.schema import check_name
+from sampler.store import check_name
 
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9._+\-]+")
 #: The timestamp lighteval and lm-evaluation-harness put at the end of their file names.

@@ -14,8 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from sampler.store.schema import SAMPLES_SCHEMA
-from sampler.store.shards.writer import write_shard_file
+from sampler.store import SAMPLES_SCHEMA, write_shard_file
 
 #: A staged shard is written when the buffer holds this many rows ...
 STAGE_ROWS = 100_000

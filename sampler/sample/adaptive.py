@@ -24,6 +24,7 @@ from typing import Any
 
 from sampler.errors import LeashError
 from sampler.sample.config import RunConfig
+from sampler.sample.first_success import first_success
 from sampler.sample.plan import RunPlan
 from sampler.sample.run import (
     ModelSummary,
@@ -34,14 +35,7 @@ from sampler.sample.run import (
     shard_lock,
 )
 from sampler.sample.run_folder import list_missing_work
-from sampler.store.folder import ResultsFolder
-from sampler.store.journals.locks import is_locked
-from sampler.store.side_tables.adaptive_stops import (
-    STOP_BUDGET,
-    STOP_OPEN,
-    STOP_SUCCESS,
-    merge_stops,
-)
+from sampler.store import STOP_BUDGET, STOP_OPEN, STOP_SUCCESS, ResultsFolder
 
 #: Seconds an adaptive round waits for another process's ``leash verify`` to end.
 VERIFY_WAIT_S = 3600.0
@@ -67,7 +61,7 @@ def _shard_keys(plan: RunPlan) -> list[Key]:
 
 def stop_rows(plan: RunPlan) -> tuple[list[dict[str, Any]], frozenset[Key]]:
     """(one adaptive_stops row per key of this shard, the keys with a verified success)."""
-    table = ResultsFolder.open(plan.root).first_success(plan.config.min_samples)
+    table = first_success(ResultsFolder.open(plan.root), plan.config.min_samples)
     found = {
         (r["benchmark"], r["question_id"], r["model"]): r
         for r in table.select(
@@ -151,7 +145,7 @@ def execute_adaptive(
                     _add(totals[mp.name], part)
             verify()
             rows, _ = stop_rows(plan)
-            merge_stops(plan.root, rows)
+            ResultsFolder.open(plan.root).merge_adaptive_stops(rows)
         finally:
             if cluster is not None:
                 from sampler.ray_cluster import disconnect
@@ -160,14 +154,15 @@ def execute_adaptive(
     return [totals[mp.name] for mp in plan.models]
 
 
-def verify_waiting(verify: Verify, lock_file: Any, wait_s: float = VERIFY_WAIT_S) -> Any:
-    """``verify()``, waiting while another process holds the folder's verify lock (the
-    rounds of other ``--shard`` runs verify the same folder)."""
+def verify_waiting(verify: Verify, held: Callable[[], bool], wait_s: float = VERIFY_WAIT_S) -> Any:
+    """``verify()``, waiting while another process holds the folder's verify lock
+    (``held``: ``ResultsFolder.locks.verify_held``; the rounds of other ``--shard`` runs
+    verify the same folder)."""
     deadline = time.monotonic() + wait_s
     while True:
         try:
             return verify()
         except LeashError:
-            if not is_locked(lock_file) or time.monotonic() > deadline:
+            if not held() or time.monotonic() > deadline:
                 raise
             time.sleep(1.0)

@@ -20,9 +20,9 @@ import pyarrow.compute as pc
 
 from sampler.sample.adaptive import budget_rounds
 from sampler.sample.config import RunConfig
+from sampler.sample.first_success import first_success
 from sampler.sample.plan import RunPlan, load_benchmarks
-from sampler.store.folder import ResultsFolder
-from sampler.store.schema import MANIFEST_FILE
+from sampler.store import MANIFEST_FILE, ResultsFolder
 
 
 def adaptive_cost(
@@ -70,7 +70,7 @@ def estimate_run(config: RunConfig) -> tuple[RunPlan, list[int], list[ModelEstim
     rounds = budget_rounds(config.min_samples, config.samples)
     table = None
     if (config.output / MANIFEST_FILE).exists():
-        table = ResultsFolder.open(config.output).first_success(config.min_samples)
+        table = first_success(ResultsFolder.open(config.output), config.min_samples)
     out = []
     for spec in config.models:
         rows: dict[tuple[str, str], dict[str, Any]] = {}

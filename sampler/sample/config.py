@@ -45,7 +45,7 @@ from sampler.benchmarks.prompts import DEFAULT_TEMPLATE, ChatSetting, parse_chat
 from sampler.errors import LeashError
 from sampler.sample.seeds import MAX_SAMPLES, check_run_seed
 from sampler.sample.setting_fields import field_default, flag_fields, setting
-from sampler.store.schema import check_name
+from sampler.store import check_name
 
 ENGINES = ("vllm", "openai", "hf")
 DEFAULT_ENGINE = "vllm"

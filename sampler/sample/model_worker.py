@@ -30,7 +30,7 @@ from sampler.errors import LeashError
 from sampler.sample.config import ModelSpec
 from sampler.sample.engines.base import Engine, SamplingOptions, WorkItem, describe_exception
 from sampler.sample.shard_buffer import ShardBuffer
-from sampler.store.folder import ResultsFolder
+from sampler.store import ResultsFolder
 
 
 @dataclass

@@ -22,7 +22,7 @@ from sampler.sample.seeds import check_layout
 from sampler.verify.verifiers.specs import load_benchmark
 
 if TYPE_CHECKING:
-    from sampler.store.folder import ResultsFolder
+    from sampler.store import ResultsFolder
 
 
 @dataclass

@@ -32,7 +32,7 @@ from sampler.ray_cluster import Cluster, import_ray
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.model_worker import ModelJob, build_engine
 from sampler.sample.shard_buffer import ShardBuffer
-from sampler.store.folder import ResultsFolder
+from sampler.store import ResultsFolder
 
 #: Times Ray restarts a dead actor, and retries the call it was running, before giving up.
 MAX_RESTARTS = 4

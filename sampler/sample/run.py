@@ -31,7 +31,7 @@ from sampler.sample.plan import (
     plan_model,
 )
 from sampler.sample.run_folder import list_missing_work, open_results_folder
-from sampler.store.folder import ResultsFolder
+from sampler.store import ResultsFolder
 
 #: Seconds a worker may take to exit after it reported its end, before it is killed.
 WORKER_EXIT_GRACE_S = 120.0
@@ -82,7 +82,7 @@ def shard_lock(plan: RunPlan) -> contextlib.AbstractContextManager[None]:
     """Refuse a second ``leash sample`` on the same shard, or on another shard layout."""
     shard = plan.config.shard
     folder = plan.folder if plan.folder is not None else ResultsFolder.open(plan.root)
-    return folder.shard_lock(shard.index, shard.count, str(shard))
+    return folder.locks.sample_shard(shard.index, shard.count, str(shard))
 
 
 @dataclass
@@ -247,7 +247,7 @@ def _refresh_index(plan: RunPlan) -> None:
     """Bring the folder's shard index up to date with the shards written (also after a
     failure: the questions finished are saved); a refresh that fails leaves readers to
     the footers, and the run's own error, if any, is the one reported."""
-    folder = plan.folder if plan.folder is not None else ResultsFolder.at(plan.root)
+    folder = plan.folder if plan.folder is not None else ResultsFolder(plan.root)
     with contextlib.suppress(LeashError, OSError):
         folder.refresh_index()
 

@@ -18,9 +18,15 @@ from sampler.sample.engines.base import WorkItem
 from sampler.sample.plan import RunPlan
 from sampler.sample.run_record import DISTRIBUTION_KEYS, sampling_record
 from sampler.sample.seeds import SCHEME, check_layout, question_seed
-from sampler.store.folder import ResultsFolder, SampleRange, as_folder
-from sampler.store.schema import BenchmarkEntry, Manifest, ModelEntry
-from sampler.store.shards.writer import questions_table
+from sampler.store import (
+    BenchmarkEntry,
+    Manifest,
+    ModelEntry,
+    ResultsFolder,
+    SampleRange,
+    as_folder,
+    questions_table,
+)
 
 # -- the results folder ---------------------------------------------------------------
 
@@ -102,7 +108,7 @@ def open_results_folder(plan: RunPlan) -> Manifest:
     manifest = folder.update_manifest(change)
     rows = [q.to_row() for bench in plan.benchmarks for q in bench.questions]
     folder.merge_questions(questions_table(rows))
-    folder.clean_stale_files()
+    folder.journal.clean_stale_files()
     return manifest
 
 
@@ -125,7 +131,7 @@ def list_missing_work(
     upto = config.samples if upto is None else upto
     keys = plan.shard_keys()
     folder = plan.folder if plan.folder is not None else ResultsFolder.open(config.output)
-    manifest = folder.reopened().manifest
+    manifest = ResultsFolder.open(folder.root).manifest
     have = folder.sample_ranges()
     model_slot = {m.name: i for i, m in enumerate(manifest.models)}
     bench_slot = {b.name: i for i, b in enumerate(manifest.benchmarks)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from sampler.sample.config import ModelSpec, RunConfig
-from sampler.store.side_tables.adaptive_stops import STOPS_FILE
+from sampler.store import STOPS_FILE
 
 #: How an adaptive run's budget grows between rounds (sample.adaptive).
 ADAPTIVE_ROUNDS = "doubling"

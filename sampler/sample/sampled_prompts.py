@@ -19,7 +19,7 @@ from sampler.benchmarks.prompts import (
     uses_chat,
 )
 from sampler.errors import LeashError
-from sampler.store.schema import ModelEntry
+from sampler.store import ModelEntry
 
 
 @dataclass(frozen=True)

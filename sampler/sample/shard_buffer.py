@@ -19,9 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from sampler.sample.engines.base import SampleRecord, WorkItem
-from sampler.store.folder import ResultsFolder
-from sampler.store.schema import SAMPLES_SCHEMA
-from sampler.store.side_tables.token_detail import TOKEN_DETAIL_DIR, TOKEN_DETAIL_SCHEMA
+from sampler.store import SAMPLES_SCHEMA, TOKEN_DETAIL_DIR, TOKEN_DETAIL_SCHEMA, ResultsFolder
 
 __all__ = ["TOKEN_DETAIL_DIR", "ShardBuffer"]
 
@@ -95,21 +93,20 @@ class ShardBuffer:
         started = self._last_flush = time.monotonic()
         if not self.buffered:
             return
-        if self._detail["sample"]:
-            self._write_detail()
+        detail = self._detail_table() if self._detail["sample"] else None
         table = pa.table(
             {
                 name: pa.array(values, type=SAMPLES_SCHEMA.field(name).type)
                 for name, values in self._columns.items()
             }
         )
-        self.folder.append_samples(table)
+        self.folder.append_samples(table, token_detail_table=detail)
         self.rows_written += table.num_rows
         self.shards_written += 1
         self._columns = {c: [] for c in _COLUMNS}
         self.write_seconds += time.monotonic() - started
 
-    def _write_detail(self) -> None:
+    def _detail_table(self) -> pa.Table:
         d = self._detail
         arrays = [
             pa.array(d["benchmark"], pa.string()),
@@ -118,9 +115,8 @@ class ShardBuffer:
             pa.array(d["sample"], pa.int32()),
             _float_lists(d["token_entropy"]),
         ]
-        table = pa.Table.from_arrays(arrays, schema=TOKEN_DETAIL_SCHEMA)
-        self.folder.write_token_detail(self.folder.new_shard_path().name, table)
         self._detail = {f.name: [] for f in TOKEN_DETAIL_SCHEMA}
+        return pa.Table.from_arrays(arrays, schema=TOKEN_DETAIL_SCHEMA)
 
 
 def _float_lists(arrays: list[np.ndarray]) -> pa.Array:

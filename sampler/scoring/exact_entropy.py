@@ -30,8 +30,7 @@ import pyarrow.compute as pc
 from sampler.errors import LeashError
 from sampler.sample.sampled_prompts import sampled_prompt
 from sampler.scoring.teacher_forcing import teacher_forcing_engine
-from sampler.store.folder import ResultsFolder, as_folder
-from sampler.store.schema import SAMPLE_KEY_COLUMNS
+from sampler.store import SAMPLE_KEY_COLUMNS, ResultsFolder, as_folder
 
 EXACT_COLUMN = "token_entropy_exact"
 _READ = [*SAMPLE_KEY_COLUMNS, "text", "finish_reason", EXACT_COLUMN]
@@ -93,7 +92,7 @@ def write_values(
     under the shard rewrite lock; values already present are kept). Returns rows filled."""
     if not values:
         return 0
-    with results.rewrite_lock():
+    with results.locks.rewrite():
         table = results.read_shard(path, conform=True)
         keys = zip(*(table.column(c).to_pylist() for c in SAMPLE_KEY_COLUMNS), strict=True)
         current = table.column(EXACT_COLUMN).to_pylist()

@@ -19,8 +19,7 @@ from pathlib import Path
 from sampler.errors import LeashError
 from sampler.sample.sampled_prompts import sampled_prompt
 from sampler.scoring.teacher_forcing import teacher_forcing_engine
-from sampler.store.folder import ResultsFolder, as_folder
-from sampler.store.side_tables.perplexity_table import PERPLEXITY_KEYS, trace_id
+from sampler.store import PERPLEXITY_KEYS, ResultsFolder, as_folder, trace_id
 
 REFERENCE = "reference"
 TRACE_FIELDS = ("benchmark", "question_id", "source", "text")

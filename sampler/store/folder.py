@@ -2,21 +2,25 @@
 
 A folder is opened (``open``: an existing one, read once any import committing into
 it has finished), created (``create``: an empty or missing directory becomes a folder;
-an existing folder is opened) or named before it exists (``at``: an import builds a
-new folder beside it and renames it into place). The object owns every fact of the
-format that a stage needs: the manifest and questions; the shards with their reads
-(SampleReads), rewrites and footer probes; the per-key statistics (footers, else a
-scan, else the cache) and the sample ranges a resumed run extends; the side tables
-(perplexity, token detail, triage journal); the locks and their names; the commit
-journal; and every write. Stages hold a ResultsFolder, never a bare path, and import
-no ``pyarrow.parquet`` (tests/store/test_store_door.py).
+with a manifest, a new folder holding it) or named before it exists (``ResultsFolder(root)``:
+an import builds a new folder beside it and renames it into place). The door offers the
+reads and writes of the format and nothing one consumer alone needs: the manifest and
+questions; the shards with their reads (SampleReads), appends, rewrites and footer facts;
+the per-key statistics (shard index, else footers, else a scan, else the cache) and the
+sample ranges a resumed run extends; the side tables (perplexity, token detail, adaptive
+stops, triage journal); the locks (``locks``) and the commit journal of staged writes
+(``journal``, store.folder_parts). A stage's own query (an adaptive run's first successes,
+a report's grading agreement) is a function of that stage built on these reads; the
+folder-wide probes several stages share live in store.probes. Stages hold a ResultsFolder,
+never a bare path, import only ``sampler.store`` (an import-linter contract) and no
+``pyarrow.parquet`` (tests/store/test_store_door.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,39 +28,27 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
+from sampler.store.folder_parts import CommitJournal, FolderLocks
 from sampler.store.journals import commit_journal, locks
 from sampler.store.journals.triage_journal import TriageJournal
 from sampler.store.manifest import load_manifest, new_manifest, save_manifest, update_manifest
-from sampler.store.schema import (
-    LOCK_FILE,
-    MANIFEST_FILE,
-    SAMPLE_LOCK_PREFIX,
-    SAMPLES_DIR,
-    VERIFY_LOCK_FILE,
-    Manifest,
-)
-from sampler.store.shards import compaction, shard_files, shard_index, shard_index_file, writer
-from sampler.store.shards.coverage import coverage_notes
-from sampler.store.shards.first_success import first_success_table
+from sampler.store.schema import LOCK_FILE, MANIFEST_FILE, SAMPLES_DIR, Manifest
+from sampler.store.shards import shard_files, shard_index, shard_index_file, writer
 from sampler.store.shards.folder_key_stats import folder_key_stats
 from sampler.store.shards.key_stats import SampleStats, counts_table
 from sampler.store.shards.reader import SampleReads
 from sampler.store.shards.shard_files import FooterFacts
 from sampler.store.shards.shard_listing import ShardFile
-from sampler.store.shards.shard_summary import folder_stats, shard_summary
-from sampler.store.side_tables import perplexity_table, token_detail
+from sampler.store.shards.shard_summary import folder_stats
+from sampler.store.side_tables import adaptive_stops, perplexity_table, token_detail
 from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
 
-#: the columns of grading agreement (leash's verdict against an imported source verdict)
-AGREEMENT_COLUMNS = ("benchmark", "question_id", "model", "status", "source_correct")
-#: the columns of exact token-entropy sums (``leash entropy``)
-EXACT_ENTROPY_COLUMNS = ("benchmark", "question_id", "model", "token_entropy_exact")
 #: (count, smallest, largest sample index) of one (benchmark, question_id, model)
 SampleRange = tuple[int, int, int]
 
 
 class ResultsFolder(SampleReads):
-    """A results folder: open with ``open``, make with ``create``, name with ``at``."""
+    """A results folder: open with ``open``, make with ``create``, name with the constructor."""
 
     def __init__(self, root: Path | str, manifest: Manifest | None = None):
         self.root = Path(root)
@@ -66,6 +58,9 @@ class ResultsFolder(SampleReads):
         self._facts: dict[Path, tuple[tuple[int, int, int] | None, FooterFacts]] = {}
         self._index_cache: tuple[tuple[int, int, int], shard_index.ShardIndex | None] | None = None
         self._listing_cache: tuple[tuple[int, int, int], list[ShardFile]] | None = None
+        #: the folder's locks, and the commit journal of staged writes (store.folder_parts)
+        self.locks = FolderLocks(self.root)
+        self.journal = CommitJournal(self.root)
 
     # -- opening ----------------------------------------------------------------------
     @classmethod
@@ -78,14 +73,13 @@ class ResultsFolder(SampleReads):
         return cls(root, load_manifest(root))
 
     @classmethod
-    def at(cls, root: Path | str) -> ResultsFolder:
-        """The folder at ``root``, which may not exist yet; nothing is read."""
-        return cls(root)
-
-    @classmethod
-    def create(cls, root: Path | str) -> ResultsFolder:
+    def create(cls, root: Path | str, manifest: Manifest | None = None) -> ResultsFolder:
         """Make ``root`` a results folder (a new manifest) if it is missing or empty, and
-        open it; an existing folder is opened; another non-empty directory is refused."""
+        open it; an existing folder is opened; another non-empty directory is refused.
+        With ``manifest``: a new folder holding it (an existing or non-empty one is refused)."""
+        if manifest is not None:
+            writer.create_results(Path(root), manifest)
+            return cls(root, manifest)
         root = Path(root)
         root.mkdir(parents=True, exist_ok=True)
         if not root.is_dir():
@@ -106,17 +100,8 @@ class ResultsFolder(SampleReads):
                 save_manifest(root, new_manifest())
         return cls.open(root)
 
-    @classmethod
-    def create_with(cls, root: Path | str, manifest: Manifest) -> ResultsFolder:
-        """A new folder holding ``manifest``; an existing or non-empty one is refused."""
-        writer.create_results(Path(root), manifest)
-        return cls(root, manifest)
-
-    def reopened(self) -> ResultsFolder:
-        """The folder as it is on disk now (manifest and questions read again)."""
-        return ResultsFolder.open(self.root)
-
     def exists(self) -> bool:
+        """Whether the folder has a manifest."""
         return (self.root / MANIFEST_FILE).exists()
 
     def file(self, name: str) -> Path:
@@ -147,17 +132,14 @@ class ResultsFolder(SampleReads):
         self._questions = None
         return writer.merge_questions(self.root, table)
 
-    def merged_questions(self, table: pa.Table) -> tuple[pa.Table | None, int]:
-        """The questions table with ``table`` merged in (None: unchanged), and how many are new."""
-        return writer.merged_questions(self.root, table)
-
     # -- shards -------------------------------------------------------------------------
-    def new_shard_path(self) -> Path:
-        return writer.new_shard_path(self.root)
-
-    def append_samples(self, table: pa.Table) -> Path | None:
-        """Append ``table`` as a new shard (with its footer summary); returns its path."""
-        return writer.append_samples(self.root, table)
+    def append_samples(
+        self, table: pa.Table, token_detail_table: pa.Table | None = None
+    ) -> Path | None:
+        """Append ``table`` as a new shard (with its footer summary); returns its path.
+        ``token_detail_table``: the token detail of its samples, written first under the
+        shard's name (side_tables.token_detail)."""
+        return writer.append_samples(self.root, table, token_detail_table)
 
     def replace_shard(self, path: Path, table: pa.Table) -> None:
         """Atomically replace shard ``path`` by ``table`` (same rows, updated columns)."""
@@ -166,6 +148,7 @@ class ResultsFolder(SampleReads):
     def read_shard(
         self, path: Path, columns: Sequence[str] | None = None, conform: bool = False
     ) -> pa.Table:
+        """Shard ``path`` (``columns`` of it); ``conform``: cast to the samples schema."""
         return shard_files.read_shard(path, columns, conform)
 
     def footer_facts(self, path: Path) -> FooterFacts:
@@ -185,7 +168,7 @@ class ResultsFolder(SampleReads):
     def _indexed_entry(
         self, path: Path, stamp: tuple[int, int, int]
     ) -> shard_index.ShardEntry | None:
-        index = self.shard_index()
+        index = self._shard_index()
         if index is None or path.parent != self.root / SAMPLES_DIR:
             return None
         if index.stamp(path.name) != stamp[:2]:
@@ -199,36 +182,13 @@ class ResultsFolder(SampleReads):
         self._facts[path] = (stamp if stamp is not None else _stamp(path), facts)
         return facts
 
-    def shard_columns(self, path: Path) -> frozenset[str]:
-        return self.footer_facts(path).columns
-
-    def shard_rows(self, path: Path) -> int:
-        return self.footer_facts(path).rows
-
-    def footer_null_count(self, path: Path, column: str) -> int | None:
-        """Nulls of ``column`` in a shard by its footer statistics (None: unknown)."""
-        facts = self.footer_facts(path)
-        if column in facts.nulls:
-            return facts.nulls[column]
-        return shard_files.footer_null_count(path, column)
-
-    def column_all_null(self, column: str, path: Path | None = None) -> bool:
-        """Whether the footer statistics show ``column`` all null in shard ``path`` (or in
-        every shard when None): the one such check. Unknown or unreadable counts as not."""
-        if path is not None:
-            try:
-                return self._all_null(column, path, self.footer_facts(path))
-            except (LeashError, OSError):
-                return False
-        return not self.shards_with_values(column, stop_at_first=True)
-
     def shards_with_values(self, column: str, stop_at_first: bool = False) -> list[Path]:
         """The shards whose footer statistics do not show ``column`` all null (from the
         shard index for shards unchanged since it was written; unreadable ones included)."""
-        index = self.shard_index()
+        index = self._shard_index()
         verdicts = index.null_verdicts(column) if index is not None else {}
         found = []
-        for shard in self.shard_listing():
+        for shard in self._shard_listing():
             empty = verdicts.get(shard.name)
             if empty is None or index.stamp(shard.name) != (shard.size, shard.mtime_ns):
                 entry = index.lookup(shard) if index is not None else None
@@ -254,8 +214,8 @@ class ResultsFolder(SampleReads):
         under the folder lock, reading only the footers of shards new or changed since
         it was written; every command that changes shards calls it as it ends. A folder
         that cannot be written (read-only media) keeps its index as it was."""
-        with self.folder_lock():
-            listing = self.shard_listing()
+        with self.locks.metadata():
+            listing = self._shard_listing()
             previous = shard_index_file.read(self.root)
             if previous is not None and shard_index.up_to_date(previous, listing):
                 return
@@ -263,38 +223,6 @@ class ResultsFolder(SampleReads):
             with contextlib.suppress(PermissionError, OSError):
                 shard_index_file.write(self.root, index)
         self._index_cache = None
-
-    def iter_key_batches(
-        self, paths: Sequence[Path], columns: Sequence[str]
-    ) -> Iterator[tuple[Path, pa.Table]]:
-        """(shard, table) of ``columns`` of each of ``paths`` in batches, keys as strings."""
-        for path in paths:
-            for table in shard_files.iter_shard_batches(path, columns):
-                yield path, table
-
-    def compact(
-        self,
-        target_rows: int = compaction.DEFAULT_TARGET_ROWS,
-        max_bytes: int = compaction.DEFAULT_MAX_BYTES,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> compaction.CompactSummary:
-        """Rewrite runs of small shards as large ones (shards.compaction), holding the
-        verify lock; a verify running is a LeashError."""
-        busy = (
-            f"{self.root}: a 'leash verify' (or another compaction) is running on this folder;"
-            " compact once it has ended"
-        )
-        with self.verify_lock(busy):
-            self.clean_stale_files()
-            summary = compaction.compact_shards(
-                self.root, self.shard_paths(), self.folder_lock, target_rows, max_bytes, progress
-            )
-            self.refresh_index()
-            return summary
-
-    def clean_stale_files(self) -> int:
-        """Remove temporaries left by killed writers (older than an hour)."""
-        return writer.clean_stale_files(self.root)
 
     # -- statistics -----------------------------------------------------------------------
     def key_stats(
@@ -304,7 +232,7 @@ class ResultsFolder(SampleReads):
         added since it was written), else footers, else a scan, else the cache
         (folder_key_stats); None only when ``scan`` is false and a scan was needed.
         Without ``use_cache`` every sample is counted again from the rows."""
-        listing = self.shard_listing()
+        listing = self._shard_listing()
         if use_cache:
             indexed = self._indexed_stats(listing, keep)
             if indexed is not None:
@@ -318,7 +246,7 @@ class ResultsFolder(SampleReads):
         """The key statistics from the shard index when it covers every shard listed
         (unchanged since, or added and summarised in their footers), else None;
         ``only_groups``: without answer classes and first samples (a few ms to decode)."""
-        index = self.shard_index()
+        index = self._shard_index()
         if index is None or not index.has_stats or index.first_keep < keep:
             return None
         seen = shard_index.view(index, listing)
@@ -341,10 +269,10 @@ class ResultsFolder(SampleReads):
         them from ``key_stats`` (answer classes and first samples decoded or scanned)."""
         if entropy_samples != DEFAULT_ENTROPY_SAMPLES:
             return None
-        index = self.shard_index()
+        index = self._shard_index()
         if index is None:
             return None
-        listing = self.shard_listing()
+        listing = self._shard_listing()
         if not shard_index.up_to_date(index, listing):
             return None
         if any(not index.summarised(s.name) for s in listing):
@@ -363,7 +291,7 @@ class ResultsFolder(SampleReads):
         (verdicts that are trusted source verdicts, ``leash import --trust-verdicts``),
         n_no_gold (samples of questions without a gold: status ``no_gold``).
         """
-        indexed = self._indexed_stats(self.shard_listing(), 0, only_groups=True)
+        indexed = self._indexed_stats(self._shard_listing(), 0, only_groups=True)
         if indexed is not None:
             return counts_table(indexed)
         return counts_table(folder_stats(self.shard_paths(), ["status", "verdict_source"]))
@@ -372,7 +300,7 @@ class ResultsFolder(SampleReads):
         """(benchmark, question_id, model) -> (count, smallest, largest sample index), from
         the footer summaries (a scan of key columns where a shard has none, or one that
         predates ranges); a sample key held twice is a LeashError."""
-        listing = self.shard_listing()
+        listing = self._shard_listing()
         if not listing:
             return {}
         paths = [shard.path for shard in listing]
@@ -391,67 +319,6 @@ class ResultsFolder(SampleReads):
             )
         }
 
-    def first_success(self, first: int) -> pa.Table:
-        """Per key: samples, first verified success, verified prefix, verified and correct
-        among the first ``first`` samples, tokens (``shards.first_success``)."""
-        return first_success_table(self.shard_paths(), first)
-
-    def shards_without_summary(self) -> int:
-        """Shards whose footer holds no trustworthy summary (they are scanned); the shard
-        index answers for the shards unchanged since it was written."""
-        index = self.shard_index()
-        missing = 0
-        for shard in self.shard_listing():
-            if index is not None and index.stamp(shard.name) == (shard.size, shard.mtime_ns):
-                missing += not index.summarised(shard.name)
-            else:
-                missing += shard_summary(shard.path) is None
-        return missing
-
-    def shards_not_indexed(self) -> int | None:
-        """Shards the shard index does not hold as they are now (added, rewritten; plus any
-        it holds that are gone); None when the folder has no usable index."""
-        index = self.shard_index()
-        if index is None:
-            return None
-        listing = self.shard_listing()
-        current = sum(index.stamp(s.name) == (s.size, s.mtime_ns) for s in listing)
-        return (len(listing) - current) + (len(index.entries) - current)
-
-    def coverage_notes(self, counts: pa.Table | None = None) -> list[str]:
-        """Notes on listed questions a model has no sample of, and unlisted sampled ones."""
-        counts = counts if counts is not None else self.verdict_counts()
-        return coverage_notes(self.manifest, self.questions, counts)
-
-    def agreement_samples(self) -> pa.Table | None:
-        """AGREEMENT_COLUMNS of every sample as plain strings and bools, or None when the
-        footer statistics show ``source_correct`` all null (nothing imported with one)."""
-        if self.column_all_null("source_correct"):
-            return None
-        table = self.samples(columns=list(AGREEMENT_COLUMNS))
-        return pa.table(
-            {
-                name: (
-                    table.column(name).cast(pa.string())
-                    if pa.types.is_dictionary(table.column(name).type)
-                    else table.column(name)
-                )
-                for name in AGREEMENT_COLUMNS
-            }
-        )
-
-    def exact_entropy_samples(self) -> pa.Table | None:
-        """EXACT_ENTROPY_COLUMNS of the shards whose footer statistics show an exact token
-        entropy (``leash entropy``), or None when no shard has one."""
-        pieces = [
-            shard_files.read_shard(path, EXACT_ENTROPY_COLUMNS)
-            for path in self.shards_with_values("token_entropy_exact")
-        ]
-        if not pieces:
-            return None
-        table = pa.concat_tables([p.cast(pieces[0].schema) for p in pieces])
-        return table.select(list(EXACT_ENTROPY_COLUMNS))
-
     # -- side tables ---------------------------------------------------------------------
     def perplexity(
         self, question: tuple[str, str] | None = None, columns: Sequence[str] | None = None
@@ -460,67 +327,24 @@ class ResultsFolder(SampleReads):
         return perplexity_table.read_perplexity(self.root, question, columns)
 
     def merge_perplexity(self, rows: list[dict]) -> None:
+        """Merge perplexity rows in (rows of the same trace replaced)."""
         perplexity_table.merge_perplexity(self.root, rows)
 
-    def write_token_detail(self, shard_name: str, table: pa.Table) -> Path:
-        """Token detail of the samples of the shard about to be written as ``shard_name``."""
-        return token_detail.write_token_detail(self.root, shard_name, table)
-
     def token_detail(self) -> pa.Table:
+        """The token detail side table (per-token entropies of the first samples)."""
         return token_detail.read_token_detail(self.root)
 
+    def adaptive_stops(self) -> pa.Table:
+        """adaptive_stops.parquet rows (empty when never sampled adaptively)."""
+        return adaptive_stops.read_stops(self.root)
+
+    def merge_adaptive_stops(self, rows: list[dict]) -> None:
+        """Merge stop rows in under the folder lock (rows of the same key replaced)."""
+        adaptive_stops.merge_stops(self.root, rows)
+
     def triage_journal(self) -> TriageJournal:
+        """The triage journal (tags and notes on questions)."""
         return TriageJournal(self.root)
-
-    # -- locks ------------------------------------------------------------------------------
-    def folder_lock(self) -> contextlib.AbstractContextManager[None]:
-        """The metadata lock (waiting), with an interrupted commit completed first."""
-        return commit_journal.folder_lock(self.root)
-
-    def verify_lock(self, busy: str | None = None) -> contextlib.AbstractContextManager[None]:
-        """Only one ``leash verify`` (or compaction) per folder at a time; a second one
-        fails at once with ``busy``."""
-        busy = busy or (
-            f"{self.root}: another 'leash verify' is running on this folder; wait for it to end"
-        )
-        return locks.refuse_if_locked(self.root / VERIFY_LOCK_FILE, busy)
-
-    def rewrite_lock(self) -> contextlib.AbstractContextManager[None]:
-        """The shard rewrite lock that ``leash verify`` holds, waited for (``leash entropy``)."""
-        return locks.exclusive_lock(self.root / VERIFY_LOCK_FILE)
-
-    @contextlib.contextmanager
-    def shard_lock(self, index: int, count: int, label: str) -> Iterator[None]:
-        """Refuse a second ``leash sample`` on shard ``index`` of ``count`` (``label`` as the
-        user wrote it), or one of another shard layout."""
-        root = self.root
-        mine = root / f"{SAMPLE_LOCK_PREFIX}{index}-of-{count}.lock"
-        for other in root.glob(f"{SAMPLE_LOCK_PREFIX}*.lock"):
-            if not other.name.endswith(f"-of-{count}.lock") and locks.is_locked(other):
-                raise LeashError(
-                    f"{root}: a leash sample with another --shard layout ({other.name}) is"
-                    " running; shards of different layouts would overlap"
-                )
-        busy = f"{root}: another leash sample is already running shard {label} of this folder"
-        with locks.refuse_if_locked(mine, busy):
-            yield
-
-    # -- the commit journal -----------------------------------------------------------
-    def settle(self) -> None:
-        """Wait for a commit in progress, or complete an interrupted one."""
-        commit_journal.settle(self.root)
-
-    def commit_moves(self, moves: Sequence[tuple[Path, Path]], work: Path) -> None:
-        """Publish prepared files by journaled renames (call under ``folder_lock``)."""
-        commit_journal.commit_moves(self.root, moves, work)
-
-    def write_questions_file(self, path: Path, table: pa.Table) -> None:
-        """A questions table written to ``path`` (a work directory's, committed by rename)."""
-        writer.write_questions_file(path, table)
-
-    def write_shard_file(self, path: Path, table: pa.Table) -> None:
-        """Sorted samples written to ``path`` in the shard layout (a staged shard)."""
-        writer.write_shard_file(path, table)
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:

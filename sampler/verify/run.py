@@ -33,15 +33,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sampler.errors import LeashError
-from sampler.store.folder import ResultsFolder, as_folder
-from sampler.store.manifest import now_iso
-from sampler.store.schema import (
+from sampler.store import (
     STATUS_CORRECT,
     STATUS_ERROR,
     STATUS_NO_ANSWER,
     STATUS_NO_GOLD,
     STATUS_TIMEOUT,
     STATUSES,
+    ResultsFolder,
+    as_folder,
+    coverage_notes,
+    footer_null_count,
+    now_iso,
 )
 from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
 from sampler.verify.answers.golds import Gold, gold_from_question
@@ -124,11 +127,12 @@ class _ShardPlan:
 
 def _unverified_rows(results: ResultsFolder, path: Path, retry: bool) -> tuple[int, int]:
     """(rows, rows to verify) of a shard; from the footer statistics when they suffice."""
-    rows = results.shard_rows(path)
-    if "status" not in results.shard_columns(path):
+    facts = results.footer_facts(path)
+    rows = facts.rows
+    if "status" not in facts.columns:
         return rows, rows
     if not retry:
-        nulls = results.footer_null_count(path, "status")
+        nulls = footer_null_count(results, path, "status")
         if nulls is not None:
             return rows, nulls
     status = results.read_shard(path, ["status"]).column("status")
@@ -306,8 +310,8 @@ def verify_results(
     if pool is None:
         limits = {"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}
         pool = VerifyPool(workers=workers, deadline_s=deadline_s, **limits)
-    with results.verify_lock(), pool if own_pool else contextlib.nullcontext():
-        results.clean_stale_files()
+    with results.locks.verify(), pool if own_pool else contextlib.nullcontext():
+        results.journal.clean_stale_files()
         stored = dict(results.manifest.verification)
         config = resolve_extraction(stored, extraction, str(root / "manifest.json"))
         pending = stored.get("pending") if isinstance(stored.get("pending"), dict) else None
@@ -391,7 +395,7 @@ def verify_results(
                 record_grader(v, identity, replace=pending is not None, when=now_iso())
 
         _record(results, finish)
-    summary.notes = results.reopened().coverage_notes()
+    summary.notes = coverage_notes(ResultsFolder.open(results.root))
     return summary
 
 

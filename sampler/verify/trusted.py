@@ -16,8 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.folder import ResultsFolder
-from sampler.store.schema import VERDICT_SOURCE_TRUSTED
+from sampler.store import VERDICT_SOURCE_TRUSTED, ResultsFolder, column_all_null
 
 Question = tuple[str, str]  # (benchmark, question_id)
 
@@ -49,8 +48,8 @@ def shard_trusted_rows(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``trusted_rows`` of shard ``path``: nothing read when its footer statistics show
     ``verdict_source`` all null, else three narrow columns."""
-    if results.column_all_null("verdict_source", path):
-        empty = np.zeros(results.shard_rows(path), dtype=bool)
+    if column_all_null(results, "verdict_source", path):
+        empty = np.zeros(results.footer_facts(path).rows, dtype=bool)
         return empty, empty.copy()
     table = results.read_shard(path, ["benchmark", "question_id", "verdict_source"])
     return trusted_rows(table, graded)

@@ -19,8 +19,10 @@ from leash_tui.analysis.grading_agreement import (
 )
 from leash_tui.cli import cli
 from leash_tui.commands.info import render_info
+from leash_tui.report.folder_reads import agreement_samples
 from leash_tui.report.info import describe_results
 from sampler.importers.run_import import Source, import_samples
+from sampler.store import column_all_null
 from sampler.store.folder import ResultsFolder
 from sampler.store.shards.writer import replace_shard
 from tests.support.eval_outputs import write_qwen_eval
@@ -131,8 +133,8 @@ def test_info_reports_missing_questions_and_disagreements(tmp_path):
         ("base", 6, 0),
         ("rl", 4, 0),
     ]
-    assert ResultsFolder.open(root).agreement_samples().num_rows == 10
-    assert agreement_notes(ResultsFolder.open(root).agreement_samples(), ["rl"]) == [
+    assert agreement_samples(ResultsFolder.open(root)).num_rows == 10
+    assert agreement_notes(agreement_samples(ResultsFolder.open(root)), ["rl"]) == [
         "rl: 4 sample(s) carry a source verdict but none has a leash verdict yet"
         " (run: leash verify)"
     ]
@@ -144,7 +146,7 @@ def test_info_reports_missing_questions_and_disagreements(tmp_path):
     assert rows["rl"]["compared"] == 4 and rows["rl"]["differ"] == 1
     assert rows["rl"]["leash_incorrect_source_correct"] == 1
     assert rows["base"]["compared"] == 6 and rows["base"]["differ"] == 0
-    assert disagreement_questions(results.agreement_samples(), model="rl") == {("math500", "1")}
+    assert disagreement_questions(agreement_samples(results), model="rl") == {("math500", "1")}
     buffer = io.StringIO()
     render_info(info, Console(file=buffer, width=200, highlight=False))
     text = buffer.getvalue()
@@ -193,10 +195,10 @@ def test_leash_verify_regrades_imported_samples_and_finds_the_misgraded_one(tmp_
     counts = {(r["model"], r["question_id"]): r for r in results.verdict_counts().to_pylist()}
     assert counts[("rl", "1")]["n_correct"] == 1  # leash's verdict, not the harness's 2
     assert counts[("base", "0")]["n_correct"] == 1
-    agreement = {r["model"]: r for r in agreement_by_model(results.agreement_samples())}
+    agreement = {r["model"]: r for r in agreement_by_model(agreement_samples(results))}
     assert agreement["rl"]["leash_incorrect_source_correct"] == 1
     assert agreement["base"]["differ"] == 0
-    assert disagreement_questions(results.agreement_samples()) == {("math500", "1")}
+    assert disagreement_questions(agreement_samples(results)) == {("math500", "1")}
 
 
 def test_source_verdicts_are_detected_from_shard_statistics(tmp_path):
@@ -204,8 +206,8 @@ def test_source_verdicts_are_detected_from_shard_statistics(tmp_path):
 
     spec = {("b", "1"): {"base": "C I7", "rl": "C C"}}
     plain = build_folder(tmp_path / "plain", spec, targets=("rl",))
-    assert ResultsFolder.open(plain).column_all_null("source_correct")
-    assert ResultsFolder.open(plain).agreement_samples() is None
+    assert column_all_null(ResultsFolder.open(plain), "source_correct")
+    assert agreement_samples(ResultsFolder.open(plain)) is None
     source = {("b", "1", "rl"): [None, True]}
     imported = build_folder(tmp_path / "imp", spec, targets=("rl",), source_correct=source)
-    assert not ResultsFolder.open(imported).column_all_null("source_correct")
+    assert not column_all_null(ResultsFolder.open(imported), "source_correct")

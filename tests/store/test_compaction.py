@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.errors import LeashError
+from sampler.store import compact, shards_without_summary
 from sampler.store.folder import ResultsFolder
 from sampler.store.shards.compaction import plan_runs
 from sampler.store.shards.shard_summary import shard_summary
@@ -32,16 +33,16 @@ def test_compaction_keeps_every_sample_and_statistic_in_fewer_shards(tmp_path):
     folder = ResultsFolder.open(build_folder(tmp_path / "r", SPEC, shards=6))
     before_rows, before_counts = rows_of(folder), folder.verdict_counts()
     assert len(folder.shard_paths()) == 6
-    summary = folder.compact()
+    summary = compact(folder)
     assert (summary.shards_before, summary.shards_after, summary.rewritten) == (6, 1, 6)
     assert summary.samples == len(before_rows)
-    after = folder.reopened()
+    after = ResultsFolder.open(folder.root)
     (shard,) = after.shard_paths()
     assert shard_summary(shard) is not None  # the new shard carries its footer summary
     assert rows_of(after) == before_rows
     assert after.verdict_counts().equals(before_counts)
     assert not list(after.root.glob(".staging-*")) and not list(after.root.glob(".commit-*"))
-    assert folder.compact().written == 0  # nothing left to do
+    assert compact(folder).written == 0  # nothing left to do
 
 
 def test_runs_respect_the_row_limit_and_a_lone_shard_without_summary_is_rewritten(tmp_path):
@@ -49,12 +50,12 @@ def test_runs_respect_the_row_limit_and_a_lone_shard_without_summary_is_rewritte
     foreign = root / "samples" / "part-0-foreign.parquet"
     pq.write_table(samples_table(sample_rows("geo", "1", "base", "C I2")), foreign)
     folder = ResultsFolder.open(root)
-    rows = sum(folder.shard_rows(p) for p in folder.shard_paths())
-    summary = folder.compact(target_rows=rows // 2)
+    rows = sum(folder.footer_facts(p).rows for p in folder.shard_paths())
+    summary = compact(folder, target_rows=rows // 2)
     assert summary.shards_before == 5 and 2 <= summary.shards_after < 5
-    after = folder.reopened()
-    assert after.shards_without_summary() == 0  # the foreign shard was rewritten too
-    assert all(after.shard_rows(p) <= rows // 2 for p in after.shard_paths())
+    after = ResultsFolder.open(folder.root)
+    assert shards_without_summary(after) == 0  # the foreign shard was rewritten too
+    assert all(after.footer_facts(p).rows <= rows // 2 for p in after.shard_paths())
     assert int(after.verdict_counts().column("n").to_numpy().sum()) == rows
 
 
@@ -82,7 +83,7 @@ def test_an_interrupted_compaction_commit_is_finished_by_the_next_reader(tmp_pat
     work.mkdir()
     merged = work / "part-merged.parquet"
     table = pa.concat_tables([folder.read_shard(p, conform=True) for p in old])
-    folder.write_shard_file(merged, table)
+    folder.journal.stage_shard(merged, table)
     journal = {
         "moves": [[str(merged.relative_to(root)), "samples/part-merged.parquet"]],
         "removes": [str(p.relative_to(root)) for p in old],
@@ -97,9 +98,9 @@ def test_an_interrupted_compaction_commit_is_finished_by_the_next_reader(tmp_pat
 
 def test_compact_is_refused_while_verify_runs_and_reports_from_the_command_line(tmp_path):
     root = build_folder(tmp_path / "r", SPEC, shards=3)
-    with ResultsFolder.open(root).verify_lock():
+    with ResultsFolder.open(root).locks.verify():
         with pytest.raises(LeashError, match="compact once it has ended"):
-            ResultsFolder.open(root).compact()
+            compact(ResultsFolder.open(root))
     result = CliRunner().invoke(cli, ["compact", str(root)])
     assert result.exit_code == 0, result.output
     assert (

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from leash_tui.analysis.support import scope_entropies, with_entropies
-from sampler.store.question_keys import question_keys
+from sampler.store.row_keys import question_keys
 
 text = st.text(alphabet=st.sampled_from("a1:\x1f/é"), max_size=4)
 

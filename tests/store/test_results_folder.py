@@ -7,7 +7,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from leash_tui.report.folder_reads import agreement_samples, exact_entropy_samples
 from sampler.errors import LeashError
+from sampler.store import column_all_null, footer_null_count
 from sampler.store.folder import ResultsFolder
 from sampler.store.shards import shard_summary, stats_cache
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
@@ -110,23 +112,23 @@ def test_footer_probes(tmp_path):
     root = build_folder(tmp_path / "r", SPEC)
     folder = ResultsFolder.open(root)
     (shard,) = folder.shard_paths()
-    assert folder.column_all_null("source_correct") and folder.agreement_samples() is None
-    assert not folder.column_all_null("status", shard)
-    assert folder.footer_null_count(shard, "status") == 1  # the one unverified sample
-    assert folder.exact_entropy_samples() is None
+    assert column_all_null(folder, "source_correct") and agreement_samples(folder) is None
+    assert not column_all_null(folder, "status", shard)
+    assert footer_null_count(folder, shard, "status") == 1  # the one unverified sample
+    assert exact_entropy_samples(folder) is None
     imported = build_folder(
         tmp_path / "i", SPEC, source_correct={("alg", "1", "rlvr"): [True, False, None]}
     )
-    agreement = ResultsFolder.open(imported).agreement_samples()
+    agreement = agreement_samples(ResultsFolder.open(imported))
     assert agreement is not None and agreement.num_rows == 8
     assert pa.types.is_string(agreement.schema.field("model").type)
 
 
 def test_a_second_verify_lock_is_refused_and_the_rewrite_lock_waits_for_none(tmp_path):
     folder = ResultsFolder.open(build_folder(tmp_path / "r", SPEC))
-    with folder.verify_lock():
+    with folder.locks.verify():
         with pytest.raises(LeashError, match="another 'leash verify' is running"):
-            with ResultsFolder.open(folder.root).verify_lock():
+            with ResultsFolder.open(folder.root).locks.verify():
                 pass
-    with folder.rewrite_lock(), folder.folder_lock():  # neither is held: no wait
+    with folder.locks.rewrite(), folder.locks.metadata():  # neither is held: no wait
         pass

@@ -14,10 +14,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from sampler.errors import LeashError
+from sampler.store import column_all_null
 from sampler.store.folder import ResultsFolder
 from sampler.store.shards import shard_files, shard_index, shard_index_file
 from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import counts_table
+from sampler.store.shards.reader import row_groups_touched
 from sampler.store.shards.writer import append_samples, replace_shard
 from tests.support.folder_builders import build_folder, counts_spec, sample_rows, samples_table
 
@@ -72,8 +74,8 @@ def test_an_indexed_folder_opens_without_reading_any_footer(tmp_path, monkeypatc
     fresh = ResultsFolder.open(folder.root)
     assert _indexed(folder.root) == expected
     assert fresh.verdict_counts().to_pylist() == counts_table(fresh.key_stats()).to_pylist()
-    assert fresh.column_all_null("source_correct")
-    assert not fresh.column_all_null("status")
+    assert column_all_null(fresh, "source_correct")
+    assert not column_all_null(fresh, "status")
     assert fresh.sample_ranges()[("alg", "3", "base")] == (5, 0, 4)
     assert reads.paths == []
 
@@ -173,11 +175,11 @@ def test_a_copy_with_its_times_keeps_its_index(tmp_path, monkeypatch):
 def test_one_question_is_found_through_the_index_spans(tmp_path, monkeypatch):
     folder = _folder(tmp_path, shards=8, questions=16)
     expected = ResultsFolder.open(folder.root).question_samples("alg", "7").to_pylist()
-    groups = ResultsFolder.open(folder.root).row_groups_for("alg", "7")
+    groups = row_groups_touched(ResultsFolder.open(folder.root), "alg", "7")
     (folder.root / shard_index_file.INDEX_FILE).unlink()
     without = ResultsFolder.open(folder.root)
     assert without.question_samples("alg", "7").to_pylist() == expected
-    assert without.row_groups_for("alg", "7") == groups
+    assert row_groups_touched(without, "alg", "7") == groups
     assert len(expected) == 10
 
 
@@ -202,7 +204,7 @@ def test_a_shard_that_is_a_link_is_refused_by_the_listing(tmp_path):
 
 def test_entries_read_back_as_written_one_by_one_or_all_at_once(tmp_path):
     folder = _folder(tmp_path, shards=70, questions=70)
-    listing = folder.shard_listing()
+    listing = folder._shard_listing()
     built = shard_index.build(listing)
     for walk in (listing[:3], listing):  # a few (one by one), then every shard (at once)
         index = shard_index_file.read(folder.root)
@@ -246,12 +248,12 @@ def test_one_open_folder_sees_shards_added_and_removed_while_it_is_open(tmp_path
     samples = folder.root / "samples"
     old = samples.stat().st_mtime_ns - 60 * 10**9
     os.utime(samples, ns=(old, old))  # settled a minute ago: the listing is kept
-    first = folder.shard_listing()
-    assert folder.shard_listing() == first
+    first = folder._shard_listing()
+    assert folder._shard_listing() == first
     added = folder.append_samples(samples_table(sample_rows("alg", "70", "base", "C")))
-    assert {s.name for s in folder.shard_listing()} == {s.name for s in first} | {added.name}
+    assert {s.name for s in folder._shard_listing()} == {s.name for s in first} | {added.name}
     added.unlink()
-    assert folder.shard_listing() == first
+    assert folder._shard_listing() == first
     assert _indexed(folder.root) == _rows_count(folder.root)
 
 
@@ -264,7 +266,7 @@ def test_which_shards_hold_a_column_is_answered_from_the_index_columns_whole(tmp
         row["source_correct"] = True
     append_samples(folder.root, samples_table(rows))
     ResultsFolder.open(folder.root).refresh_index()
-    listing = folder.shard_listing()
+    listing = folder._shard_listing()
     built = shard_index.build(listing)
     columns = (*shard_files.PROBED_COLUMNS, "problem", "no_such_column")
     for column in columns:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from sampler.errors import LeashError
-from sampler.store.journals.atomic_io import atomic_text_writer
+from sampler.store import atomic_text_writer
 
 #: How a command line names standard output.
 STDOUT_NAME = "-"

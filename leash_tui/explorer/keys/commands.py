@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-from sampler.store.journals.triage_journal import TAGS
+from sampler.store import TAGS
 
 #: Scope -> heading in the help screen, in display order.
 SCOPES = {

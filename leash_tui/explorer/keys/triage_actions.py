@@ -20,7 +20,7 @@ from leash_tui.explorer.model.explorer_model import ExplorerModel
 from leash_tui.explorer.model.pair_view import QuestionRow
 from leash_tui.safe_text import one_line, visible
 from sampler.errors import LeashError
-from sampler.store.journals.triage_journal import TAGS
+from sampler.store import TAGS
 
 
 class NoteScreen(ModalScreen[str | None]):

@@ -43,10 +43,9 @@ from leash_tui.explorer.model.pair_view import (
     pair_keys,
 )
 from leash_tui.explorer.model.question_detail import QuestionDetail, load_question_detail
+from leash_tui.report.folder_reads import agreement_samples
 from sampler.errors import LeashError
-from sampler.store.folder import ResultsFolder
-from sampler.store.journals.triage_journal import TAGS, TriageEntry, TriageJournal
-from sampler.store.shards.answer_summary import answer_stats_table
+from sampler.store import TAGS, ResultsFolder, TriageEntry, TriageJournal, answer_stats_table
 
 #: Sort orders the sort key cycles through: (key, label).
 SORTS = (
@@ -280,7 +279,7 @@ class ExplorerModel:
     def find_disagreements(self) -> pa.Table | None:
         """The folder's grading disagreements per (question, model), or None when no sample
         carries a source verdict. Reads five narrow columns: run it in a worker."""
-        samples = self.results.agreement_samples()
+        samples = agreement_samples(self.results)
         if samples is None:
             return None
         if not pc.any(pc.is_valid(samples.column("source_correct"))).as_py():

@@ -23,10 +23,10 @@ import pyarrow.compute as pc
 from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank
 from sampler.errors import LeashError
 from sampler.latex_boxed import boxed_spans
-from sampler.store.folder import ResultsFolder
-from sampler.store.shards.question_rows import (
+from sampler.store import (
     LOCATION_COLUMNS,
     WIDE_COLUMNS,
+    ResultsFolder,
     RowCursor,
     read_question_rows,
 )

@@ -32,7 +32,7 @@ from leash_tui.explorer.widgets.question_list import QuestionList
 from leash_tui.explorer.widgets.summary_pane import SummaryPane
 from leash_tui.safe_text import one_line, visible
 from sampler.errors import LeashError
-from sampler.store.journals.triage_journal import TAGS
+from sampler.store import TAGS
 
 PREVIEW_MIN_HEIGHT = 36
 

@@ -49,7 +49,7 @@ from leash_tui.explorer.widgets.question_list import format_p
 from leash_tui.explorer.widgets.still_scroll import StillScroll
 from leash_tui.safe_text import one_line, visible
 from sampler.errors import LeashError
-from sampler.store.journals.triage_journal import TAGS
+from sampler.store import TAGS
 
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).

@@ -34,13 +34,7 @@ from typing import Any
 from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession, ImportSummary
-from sampler.store.schema import (
-    STATUS_CORRECT,
-    STATUS_INCORRECT,
-    STATUS_NO_ANSWER,
-    STATUSES,
-    check_name,
-)
+from sampler.store import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER, STATUSES, check_name
 
 #: source statuses that are a verdict (right or wrong); timeout and error are none
 _JUDGED = (STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER)

@@ -93,7 +93,7 @@ def read_question_rows(
     schema = pa.schema([SAMPLES_SCHEMA.field(c) for c in needed])
     shards: list[Path] = []
     pieces = []
-    for path, groups in results.question_row_groups(benchmark, question_id).items():
+    for path, groups in results._question_row_groups(benchmark, question_id).items():
         try:
             handle, names = _open(path)
             present = [c for c in needed if c in names]

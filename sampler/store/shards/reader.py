@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from sampler.errors import LeashError
 from sampler.store.journals.safe_files import within
 from sampler.store.schema import SAMPLES_DIR, SAMPLES_SCHEMA
-from sampler.store.shards import shard_index, shard_index_file, shard_listing
+from sampler.store.shards import shard_files, shard_index, shard_index_file, shard_listing
 from sampler.store.shards.key_stats import chunk_stats, counts_table
 from sampler.store.shards.shard_listing import ShardFile
 from sampler.store.shards.writer import conform_table
@@ -81,7 +81,7 @@ class SampleReads:
     root: Path
 
     # -- files --------------------------------------------------------------------
-    def shard_listing(self) -> list[ShardFile]:
+    def _shard_listing(self) -> list[ShardFile]:
         """Sample shards by name (oldest first) with their size and time, one ``lstat``
         each; temporaries of running writers are skipped, a shard that is a link or a
         special file is refused (LeashError), never read.
@@ -108,9 +108,9 @@ class SampleReads:
 
     def shard_paths(self) -> list[Path]:
         """Sample shards, oldest first (see ``shard_listing``)."""
-        return [shard.path for shard in self.shard_listing()]
+        return [shard.path for shard in self._shard_listing()]
 
-    def shard_index(self) -> shard_index.ShardIndex | None:
+    def _shard_index(self) -> shard_index.ShardIndex | None:
         """The folder's shard index (shards.shard_index), read once per open folder
         and again when the file changes; None when it has none or it cannot be used."""
         path = self.root / shard_index_file.INDEX_FILE
@@ -172,29 +172,28 @@ class SampleReads:
             self._check_shards(paths, wanted)
             raise LeashError(f"{self.root / SAMPLES_DIR}: cannot read samples ({exc})") from exc
 
-    def iter_sample_batches(
-        self, columns: Sequence[str] | None = None, batch_size: int = 65536
-    ) -> Iterator[pa.RecordBatch]:
-        """Stream samples shard by shard, in shard sort order, with plain string columns."""
+    def iter_shard_batches(
+        self,
+        columns: Sequence[str] | None = None,
+        paths: Sequence[Path] | None = None,
+        batch_size: int = 65536,
+    ) -> Iterator[tuple[Path, pa.Table]]:
+        """Stream (shard, batch) of samples shard by shard (of ``paths``, default every
+        shard), in shard sort order, with plain string columns; a column a shard lacks
+        is filled with nulls."""
         wanted = list(columns) if columns is not None else SAMPLES_SCHEMA.names
-        for path in self.shard_paths():
-            try:
-                handle = pq.ParquetFile(path)
-                present = [c for c in wanted if c in handle.schema_arrow.names]
-                for batch in handle.iter_batches(batch_size=batch_size, columns=present):
-                    table = conform_table(pa.Table.from_batches([batch]), SAMPLES_SCHEMA)
-                    yield from table.select(wanted).to_batches()
-            except (pa.ArrowException, OSError) as exc:
-                raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+        for path in self.shard_paths() if paths is None else paths:
+            for table in shard_files.iter_shard_batches(path, wanted, batch_size):
+                yield path, conform_table(table, SAMPLES_SCHEMA).select(wanted)
 
     # -- one question -----------------------------------------------------------------
     @cached_property
     def _row_group_index(self) -> list[RowGroupSpan]:
         """Each row group's key ranges: from the shard index for the shards it holds
         unchanged, from the footer for the others."""
-        index = self.shard_index() or shard_index.ShardIndex()
+        index = self._shard_index() or shard_index.ShardIndex()
         spans: list[RowGroupSpan] = []
-        for shard in self.shard_listing():
+        for shard in self._shard_listing():
             entry = index.lookup(shard)
             if entry is None:
                 entry, _ = shard_index.read_entry(shard, summary=False)
@@ -215,7 +214,7 @@ class SampleReads:
         wanted = list(columns) if columns is not None else SAMPLES_SCHEMA.names
         needed = list(dict.fromkeys([*wanted, "benchmark", "question_id", "model", "sample"]))
         pieces = []
-        for path, groups in self.question_row_groups(benchmark, question_id).items():
+        for path, groups in self._question_row_groups(benchmark, question_id).items():
             try:
                 handle = pq.ParquetFile(path)
                 present = [c for c in needed if c in handle.schema_arrow.names]
@@ -235,7 +234,7 @@ class SampleReads:
         order = pc.sort_indices(table, sort_keys=[("model", "ascending"), ("sample", "ascending")])
         return table.take(order).select(wanted)
 
-    def question_row_groups(self, benchmark: str, question_id: str) -> dict[Path, list[int]]:
+    def _question_row_groups(self, benchmark: str, question_id: str) -> dict[Path, list[int]]:
         """The row groups, by shard, whose statistics can hold the question."""
         by_shard: dict[Path, list[int]] = {}
         for span in self._row_group_index:
@@ -243,6 +242,8 @@ class SampleReads:
                 by_shard.setdefault(span.shard, []).append(span.index)
         return by_shard
 
-    def row_groups_for(self, benchmark: str, question_id: str) -> int:
-        """How many row groups a read of one question touches (for tests and benches)."""
-        return sum(span.may_hold(benchmark, question_id) for span in self._row_group_index)
+
+def row_groups_touched(folder: SampleReads, benchmark: str, question_id: str) -> int:
+    """How many row groups a read of one question touches (for tests and benches)."""
+    groups = folder._question_row_groups(benchmark, question_id)
+    return sum(len(found) for found in groups.values())

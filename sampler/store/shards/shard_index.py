@@ -40,7 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sampler.errors import LeashError
-from sampler.store.question_keys import group_keys
+from sampler.store.row_keys import group_keys
 from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.duplicate_keys import check_unique_samples, overlapping_groups
 from sampler.store.shards.key_stats import SampleStats, empty_classes, merge_stats, restricted

@@ -37,6 +37,7 @@ from sampler.store.schema import (
 from sampler.store.shards.duplicate_keys import duplicate_error
 from sampler.store.shards.key_stats import DuplicateSample
 from sampler.store.shards.shard_summary import stamp_summary, summary_metadata
+from sampler.store.side_tables import token_detail
 
 #: string columns stored dictionary-encoded (few distinct values per row group)
 SHARD_DICTIONARY_COLUMNS = [
@@ -225,13 +226,18 @@ def write_shard_file(path: Path, table: pa.Table) -> None:
                 writer.add_key_value_metadata(stamp_summary(summary, ends))
 
 
-def append_samples(root: Path, table: pa.Table) -> Path | None:
-    """Append ``table`` as a new shard; existing shards are never touched. Returns its path."""
+def append_samples(
+    root: Path, table: pa.Table, token_detail_table: pa.Table | None = None
+) -> Path | None:
+    """Append ``table`` as a new shard; existing shards are never touched. Returns its path.
+    ``token_detail_table``: its samples' token detail, written first under the shard's name."""
     if table.num_rows == 0:
         return None
     root = Path(root)
     load_manifest(root)  # refuse to write into a folder we cannot read
     path = new_shard_path(root)
+    if token_detail_table is not None and token_detail_table.num_rows:
+        token_detail.write_token_detail(root, path.name, token_detail_table)
     write_shard_file(path, table)
     return path
 

@@ -36,12 +36,7 @@ from latex2sympy2_extended import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 from sympy import Basic, MatrixBase
 
-from sampler.store.statuses import (
-    STATUS_CORRECT,
-    STATUS_ERROR,
-    STATUS_INCORRECT,
-    STATUS_NO_ANSWER,
-)
+from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.extraction import AnswerSpan

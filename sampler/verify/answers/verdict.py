@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan

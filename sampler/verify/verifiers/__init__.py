@@ -14,7 +14,7 @@ import importlib
 from functools import cache
 
 from sampler.errors import LeashError
-from sampler.store.schema import DEFAULT_VERIFIER
+from sampler.store import DEFAULT_VERIFIER
 from sampler.verify.answers.verdict import Verdict, VerifyTask
 from sampler.verify.verifiers.base import Verifier, judge_safely
 
@@ -61,7 +61,7 @@ def judge_in_worker(task: VerifyTask) -> Verdict:
     """A worker's verdict for a task of a verifier other than math (see ``worker.serve``)."""
     verifier = verifiers().get(task.verifier)
     if verifier is None:
-        from sampler.store.statuses import STATUS_ERROR
+        from sampler.store import STATUS_ERROR
 
         return Verdict(STATUS_ERROR, None, f"unknown verifier {task.verifier!r}")
     return judge_safely(verifier, task.gold, task.span)

@@ -85,7 +85,7 @@ class Verifier(ABC):
 
 def judge_safely(verifier: Verifier, gold: Any, span: AnswerSpan) -> Verdict:
     """``verifier.judge``, with any exception turned into status ``error`` and its reason."""
-    from sampler.store.statuses import STATUS_ERROR
+    from sampler.store import STATUS_ERROR
 
     try:
         return verifier.judge(gold, span)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from sampler.benchmarks.files import Record
 from sampler.benchmarks.presets import FieldMapping, Question
 from sampler.errors import LeashError
-from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
+from sampler.store import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.verdict import Verdict
 from sampler.verify.verifiers.base import (

@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 
 from sampler.errors import LeashError
-from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
+from sampler.store import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.verdict import NO_GOLD_DETAIL, Verdict, VerifyTask
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier

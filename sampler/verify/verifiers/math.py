@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER
+from sampler.store import DEFAULT_DOMAIN, DEFAULT_VERIFIER
 from sampler.verify.answers.extraction import AnswerSpan, extract_answer
 from sampler.verify.answers.golds import Gold, gold_from_question
 from sampler.verify.answers.verdict import Verdict

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from sampler.benchmarks.presets import Question
 from sampler.errors import LeashError
-from sampler.store.statuses import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.verdict import Verdict
 from sampler.verify.verifiers.base import (

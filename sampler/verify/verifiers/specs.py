@@ -17,7 +17,7 @@ from sampler.benchmarks.files import Record, read_records
 from sampler.benchmarks.gold_checks import worked_solution_warning
 from sampler.benchmarks.presets import PRESETS, Benchmark, FieldMapping
 from sampler.errors import LeashError
-from sampler.store.schema import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
+from sampler.store import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
 from sampler.verify.verifiers import get_verifier, verifiers
 
 #: The record field that names a benchmark file's verifier.

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sampler.store.statuses import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
+from sampler.store import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.golds import Gold
 from sampler.verify.answers.verdict import (

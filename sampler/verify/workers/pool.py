@@ -37,7 +37,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from sampler.errors import LeashError
-from sampler.store.statuses import STATUS_ERROR, STATUS_TIMEOUT
+from sampler.store import STATUS_ERROR, STATUS_TIMEOUT
 from sampler.verify.answers.verdict import (
     Verdict,
     VerifyTask,

@@ -19,7 +19,7 @@ from typing import Any
 
 from sampler.errors import LeashError
 from sampler.ray_cluster import Cluster, connect, import_ray
-from sampler.store.statuses import STATUS_ERROR, STATUS_TIMEOUT
+from sampler.store import STATUS_ERROR, STATUS_TIMEOUT
 from sampler.verify.answers.verdict import Verdict, VerifyTask
 from sampler.verify.workers.pool import DEFAULT_DEADLINE_S, DEFAULT_MEMORY_LIMIT_MB, VerifyPool
 

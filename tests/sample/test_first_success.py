@@ -1,15 +1,15 @@
-"""``store.first_success``: a key's first verified success, verified prefix and first-N counts."""
+"""``sample.first_success``: a key's first verified success, verified prefix and first-N counts."""
 
 from __future__ import annotations
 
+from sampler.sample.first_success import first_success
 from sampler.store.folder import ResultsFolder
-from sampler.store.shards.first_success import first_success_table
 from sampler.store.shards.writer import append_samples
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
 
 
 def rows_by_key(root, first):
-    table = ResultsFolder.open(root).first_success(first)
+    table = first_success(ResultsFolder.open(root), first)
     return {(r["benchmark"], r["question_id"], r["model"]): r for r in table.to_pylist()}
 
 
@@ -35,4 +35,5 @@ def test_first_success_spans_the_shards_of_several_rounds(tmp_path):
 
 
 def test_empty_folder_gives_an_empty_table(tmp_path):
-    assert first_success_table([], 32).num_rows == 0
+    empty = ResultsFolder.create(tmp_path / "e")
+    assert first_success(empty, 32).num_rows == 0
