@@ -14,8 +14,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store.row_keys import question_keys
 from sampler.store.question_order import natural_key
+from sampler.store.row_keys import question_keys
 from sampler.store.schema import Manifest
 
 #: question names listed in one note before "… and N more"
