@@ -1,21 +1,22 @@
 """Per-question answer and token-entropy statistics of every model, from sample columns.
 
-``answer_distribution``, ``answer_entropy`` and ``gold_share_and_rank`` compute them for
-one question's samples (the explorer); their vectorised counterpart for all (benchmark,
-question_id, model) groups at once is the store's ``answer_summary.answer_stats_table``
+``answer_distribution`` and ``gold_share_and_rank`` compute them for one question's
+samples (the explorer); their vectorised counterpart for all (benchmark, question_id,
+model) groups at once is the store's ``answer_summary.answer_stats_table``
 (same answer classes: no answer is "NA", all correct samples form one class), made from
 the per-group answer-class counts of store.key_stats (the ``status``, ``answer`` and
 ``token_entropy`` columns, never the completion text); ``question_answer_stats`` applies
 it to one question's rows.
 
 The answer classes, which samples count, and the answer entropy over the first N samples
-(the paper's) are defined once, in the store's answer_summary module docstring; the
-functions here follow the same definitions sample by sample.
+(the paper's) are defined once, in the store's answer_summary module docstring, and the
+answer entropy has one implementation, the store's (``first_n_entropy``; one question's is
+``question_answer_stats``); tests/support/reference_entropy.py recomputes it sample by
+sample as its test.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sampler.store import DEFAULT_ENTROPY_SAMPLES, answer_class_key, answer_stats_table, chunk_stats
+from sampler.store import DEFAULT_ENTROPY_SAMPLES, answer_stats_table, chunk_stats
 
 NO_ANSWER = "NA"
 
@@ -85,35 +86,6 @@ def answer_distribution(
         else:
             out.append((NO_ANSWER if key is None else key, count, False))
     return sorted(out, key=lambda r: (-r[1], not r[2], r[0] == NO_ANSWER, r[0]))
-
-
-def answer_entropy(
-    answers: Iterable[str | None],
-    correct: Iterable[bool | None],
-    samples: Iterable[int] | None = None,
-    truncated: Iterable[bool | None] | None = None,
-    n: int = DEFAULT_ENTROPY_SAMPLES,
-) -> float | None:
-    """Answer entropy (nats) of one question's verified samples, as the module docstring
-    defines it: the first ``n`` by sample index (``samples``; default: the order given),
-    correct ones one class, no answer or ``truncated`` "NA", others by answer class key.
-    None without samples."""
-    answers, correct = _as_list(answers), _as_list(correct)
-    index = _as_list(samples) if samples is not None else list(range(len(answers)))
-    cut = _as_list(truncated) if truncated is not None else [False] * len(answers)
-    rows = sorted(zip(index, answers, correct, cut, strict=True), key=lambda r: r[0])[:n]
-    classes: Counter = Counter()
-    for _, answer, ok, was_cut in rows:
-        if was_cut or (not ok and not answer):
-            classes[None] += 1
-        elif ok:
-            classes[True] += 1
-        else:
-            classes[answer_class_key(answer)] += 1
-    total = sum(classes.values())
-    if total == 0:
-        return None
-    return float(-sum((c / total) * math.log(c / total) for c in classes.values()))
 
 
 def gold_share_and_rank(

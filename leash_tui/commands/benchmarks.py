@@ -27,9 +27,9 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
     the --*-field options. PATH may be .jsonl, .json, .parquet, .csv, or
     hf:ORG/NAME[:split] when the `datasets` package is installed.
     """
+    from sampler.benchmarks.loading import load_benchmark, parse_bench_spec
     from sampler.benchmarks.presets import PRESETS, custom_mapping
     from sampler.verify.verifiers import verifiers
-    from sampler.verify.verifiers.specs import load_benchmark, parse_bench_spec
 
     console = Console(highlight=False)
     if not specs:
@@ -56,7 +56,7 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
     custom = any((problem_field, gold_field, id_field, gold_from_solution))
     warnings: list[str] = []
     for spec in specs:
-        name, source = parse_bench_spec(spec)
+        name, source = parse_bench_spec(spec, verifiers())
         mapping = None
         if custom:
             preset = PRESETS.get(name)
@@ -67,7 +67,7 @@ def benchmarks(specs, problem_field, gold_field, id_field, gold_from_solution, d
                 gold_from_solution,
                 base=preset.mapping if preset else None,
             )
-        bench = load_benchmark(name, source, mapping=mapping, domain=domain)
+        bench = load_benchmark(name, source, verifiers(), mapping=mapping, domain=domain)
         warnings += bench.warnings
         first = bench.questions[0]
         table.add_row(

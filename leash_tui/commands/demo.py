@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 
@@ -15,11 +14,13 @@ DEFAULT_DEMO_DIR = Path("leash-demo")
 
 
 def _is_demo_folder(root: Path) -> bool:
+    from sampler.store import ResultsFolder
+
     try:
-        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = ResultsFolder.open(root).manifest
+    except (LeashError, OSError):
         return False
-    return bool(manifest.get("synthetic")) and "leash demo" in str(manifest.get("notes", ""))
+    return manifest.synthetic and "leash demo" in (manifest.notes or "")
 
 
 @click.command("demo")

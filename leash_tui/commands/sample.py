@@ -230,15 +230,10 @@ def _sample_adaptive(
     from sampler.sample.adaptive import execute_adaptive, stop_rows, verify_waiting
     from sampler.store import ResultsFolder
     from sampler.verify.run import verify_results
-    from sampler.verify.workers.pool import VerifyPool
+    from sampler.verify.workers.pools import make_pool
 
     config = plan.config
-    if config.ray:
-        from sampler.verify.workers.ray_pool import RayVerifyPool
-
-        pool: Any = RayVerifyPool(workers=workers, address=config.ray_address)
-    else:
-        pool = VerifyPool(workers=workers)
+    pool = make_pool(workers=workers, ray=config.ray, address=config.ray_address)
 
     def verify() -> Any:
         return verify_waiting(
@@ -293,12 +288,9 @@ def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
     from sampler.errors import LeashError
     from sampler.store import ResultsFolder
     from sampler.verify.run import verify_results
+    from sampler.verify.workers.pools import make_pool
 
-    pool = None
-    if config.ray:
-        from sampler.verify.workers.ray_pool import RayVerifyPool
-
-        pool = RayVerifyPool(workers=workers, address=config.ray_address)
+    pool = make_pool(workers=workers, ray=config.ray, address=config.ray_address)
     progress, report = verify_progress()
     try:
         summary = verify_results(
@@ -310,7 +302,6 @@ def _verify(console: Any, root: Path, workers: int | None, config: Any) -> None:
         ) from exc
     finally:
         progress.stop()
-        if pool is not None:
-            pool.close()
+        pool.close()
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.by_status.items() if v)
     console.print(f"verified {summary.verified:,} samples ({counts or 'nothing new'})")

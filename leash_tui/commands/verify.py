@@ -18,8 +18,7 @@ from sampler.verify.workers.pool import DEFAULT_DEADLINE_S
 if TYPE_CHECKING:
     from sampler.verify.answers.extraction import ExtractionConfig
     from sampler.verify.run import VerifySummary
-    from sampler.verify.workers.pool import VerifyPool
-    from sampler.verify.workers.ray_pool import RayVerifyPool
+    from sampler.verify.workers.pools import Pool
 
 
 def _extraction(
@@ -88,7 +87,7 @@ def _summary_table(summary: VerifySummary) -> object:
 
 def _verify_with_progress(
     results: Path,
-    pool: VerifyPool | RayVerifyPool,
+    pool: Pool,
     *,
     force: bool,
     retry: bool,
@@ -194,17 +193,10 @@ def verify(
     continues where the last one stopped.
     """
     from sampler.verify.verifiers.sandbox import allow_unsandboxed
-    from sampler.verify.workers.pool import VerifyPool
+    from sampler.verify.workers.pools import make_pool
 
     allow_unsandboxed(allow_unsandboxed_code)
-    if use_ray or ray_address:
-        from sampler.verify.workers.ray_pool import RayVerifyPool
-
-        pool: VerifyPool | RayVerifyPool = RayVerifyPool(
-            workers=workers, deadline_s=deadline, address=ray_address
-        )
-    else:
-        pool = VerifyPool(workers=workers, deadline_s=deadline)
+    pool = make_pool(workers=workers, deadline_s=deadline, ray=use_ray, address=ray_address)
     # The workers' zygote takes most of a second to import math-verify: start it first, so
     # that it loads while this process imports the rest and reads the folder.
     with pool:

@@ -264,14 +264,7 @@ def questions_from_records(
     questions: list[Question] = []
     first_seen: dict[str, str] = {}
     for position, (where, record) in enumerate(records):
-        problem_field, problem = _first_present(record, mapping.problem)
-        if problem_field is None:
-            raise LeashError(
-                f"{where}: missing field {_expected(mapping.problem)} (the problem text)"
-                f" for benchmark {name!r}; fields present: {', '.join(sorted(record)) or 'none'}"
-            )
-        if not isinstance(problem, str) or not problem.strip():
-            raise LeashError(f"{where}: field {problem_field!r} is empty or not text")
+        problem = _problem(name, where, record, mapping)
         gold, metadata = gold_from_record(record, mapping)
         if gold is None:
             wanted = list(mapping.gold)
@@ -284,22 +277,10 @@ def questions_from_records(
         for extra in mapping.metadata:
             if record.get(extra) is not None:
                 metadata[extra] = record[extra]
-        _, solution = _first_present(record, mapping.solution)
-        if solution is None:
-            solution = metadata.pop("solution", None)
-        if isinstance(solution, list):  # OlympiadBench: a list of solutions, the first kept
-            solution = next((s for s in solution if isinstance(s, str) and s.strip()), None)
-        if isinstance(solution, str) and solution.strip():
+        solution = _solution(record, mapping, metadata)
+        if solution is not None:
             metadata["solution"] = solution
-        id_field, id_value = _first_present(record, mapping.id)
-        if id_field is None:
-            if mapping.id_required:
-                raise LeashError(f"{where}: missing id field {_expected(mapping.id)}")
-            question_id = str(position)
-        else:
-            question_id = _id_text(id_value)
-            if not question_id:
-                raise LeashError(f"{where}: id field {id_field!r} is empty")
+        question_id = _question_id(where, record, mapping, position)
         if question_id in first_seen:
             raise LeashError(
                 f"{where}: duplicate question id {question_id!r}"
@@ -308,6 +289,43 @@ def questions_from_records(
         first_seen[question_id] = where
         questions.append(Question(name, question_id, problem, gold, metadata))
     return questions
+
+
+def _problem(name: str, where: str, record: dict[str, Any], mapping: FieldMapping) -> str:
+    """The record's problem text (LeashError when missing or empty)."""
+    problem_field, problem = _first_present(record, mapping.problem)
+    if problem_field is None:
+        raise LeashError(
+            f"{where}: missing field {_expected(mapping.problem)} (the problem text)"
+            f" for benchmark {name!r}; fields present: {', '.join(sorted(record)) or 'none'}"
+        )
+    if not isinstance(problem, str) or not problem.strip():
+        raise LeashError(f"{where}: field {problem_field!r} is empty or not text")
+    return problem
+
+
+def _solution(record: dict[str, Any], mapping: FieldMapping, metadata: dict) -> str | None:
+    """The record's reference solution (OlympiadBench: the first of a list), if any; a
+    ``solution`` the gold's metadata carried is taken out of it."""
+    _, solution = _first_present(record, mapping.solution)
+    if solution is None:
+        solution = metadata.pop("solution", None)
+    if isinstance(solution, list):
+        solution = next((s for s in solution if isinstance(s, str) and s.strip()), None)
+    return solution if isinstance(solution, str) and solution.strip() else None
+
+
+def _question_id(where: str, record: dict[str, Any], mapping: FieldMapping, position: int) -> str:
+    """The record's question id: its id field, else its position (unless ids are required)."""
+    id_field, id_value = _first_present(record, mapping.id)
+    if id_field is None:
+        if mapping.id_required:
+            raise LeashError(f"{where}: missing id field {_expected(mapping.id)}")
+        return str(position)
+    question_id = _id_text(id_value)
+    if not question_id:
+        raise LeashError(f"{where}: id field {id_field!r} is empty")
+    return question_id
 
 
 def load_benchmark_file(
@@ -331,18 +349,6 @@ def load_benchmark_file(
     if not questions:
         raise LeashError(f"{source}: no questions (empty file)")
     return Benchmark(name=name, domain=mapping.domain, source=source, questions=questions)
-
-
-def parse_bench_spec(spec: str) -> tuple[str, str]:
-    """Split ``NAME=PATH`` into (name, path); the name picks a preset when one matches."""
-    name, sep, source = spec.partition("=")
-    if not sep or not name.strip() or not source.strip():
-        presets = ", ".join(PRESETS)
-        raise LeashError(
-            f"benchmark {spec!r}: expected NAME=PATH (presets: {presets}),"
-            " e.g. aime24=data/aime24.jsonl"
-        )
-    return name.strip(), source.strip()
 
 
 def custom_mapping(

@@ -151,12 +151,13 @@ def refuse_pickles(path: Path) -> None:
 
 def _load_specs(specs: Sequence[str], option: str = "--bench") -> list[Benchmark]:
     """The benchmarks of ``--bench NAME=SPEC`` options, each loaded with its verifier."""
-    from sampler.verify.verifiers.specs import load_benchmark, parse_bench_spec
+    from sampler.benchmarks.loading import load_benchmark, parse_bench_spec
+    from sampler.verify.verifiers import verifiers
 
     loaded: dict[str, Benchmark] = {}
     for spec in specs:
-        name, source = parse_bench_spec(spec)
+        name, source = parse_bench_spec(spec, verifiers())
         if name in loaded:
             raise LeashError(f"{option} {name!r} given twice")
-        loaded[name] = load_benchmark(checked_bench(name), source)
+        loaded[name] = load_benchmark(checked_bench(name), source, verifiers())
     return list(loaded.values())

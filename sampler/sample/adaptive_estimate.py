@@ -22,7 +22,7 @@ from sampler.sample.adaptive import budget_rounds
 from sampler.sample.config import RunConfig
 from sampler.sample.first_success import first_success
 from sampler.sample.plan import RunPlan, load_benchmarks
-from sampler.store import MANIFEST_FILE, ResultsFolder
+from sampler.store import ResultsFolder
 
 
 def adaptive_cost(
@@ -69,7 +69,7 @@ def estimate_run(config: RunConfig) -> tuple[RunPlan, list[int], list[ModelEstim
     keys = [(bench.name, question.question_id) for bench, _, question in plan.shard_keys()]
     rounds = budget_rounds(config.min_samples, config.samples)
     table = None
-    if (config.output / MANIFEST_FILE).exists():
+    if ResultsFolder(config.output).exists():
         table = first_success(ResultsFolder.open(config.output), config.min_samples)
     out = []
     for spec in config.models:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sampler.benchmarks.loading import load_benchmark
 from sampler.benchmarks.presets import Benchmark
 from sampler.benchmarks.prompts import PromptTemplate, prompt_token_ids, resolve_template, uses_chat
 from sampler.errors import LeashError
@@ -19,7 +20,7 @@ from sampler.sample.config import ModelSpec, RunConfig
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.model_info import ModelInfo, load_model_info
 from sampler.sample.seeds import check_layout
-from sampler.verify.verifiers.specs import load_benchmark
+from sampler.verify.verifiers import verifiers
 
 if TYPE_CHECKING:
     from sampler.store import ResultsFolder
@@ -95,7 +96,7 @@ def check_engines_available(config: RunConfig) -> None:
 
 def load_benchmarks(config: RunConfig) -> list[Benchmark]:
     benchmarks = [
-        load_benchmark(b.name, b.path, mapping=b.mapping, domain=b.domain)
+        load_benchmark(b.name, b.path, verifiers(), mapping=b.mapping, domain=b.domain)
         for b in config.benchmarks
     ]
     for bench in benchmarks:

@@ -54,12 +54,24 @@ from sampler.verify.trusted import Question, shard_trusted_rows, trusted_rows
 from sampler.verify.verifiers import DEFAULT_VERIFIER, get_verifier
 from sampler.verify.verifiers.grading import OtherVerifiers, check_available, question_golds
 from sampler.verify.workers.answer_verifier import AnswerVerifier
-from sampler.verify.workers.pool import DEFAULT_DEADLINE_S, VerifyPool
+from sampler.verify.workers.pool import DEFAULT_DEADLINE_S
+from sampler.verify.workers.pools import Pool, make_pool
 
 #: Shards are verified together until they hold this many samples to verify.
 DEFAULT_BATCH_SAMPLES = 20_000
 
 Progress = Callable[[int, int], None]
+#: the columns a verdict writes, with their Arrow types
+VERDICT_COLUMNS = {
+    "answer": pa.string(),
+    "correct": pa.bool_(),
+    "status": pa.string(),
+    "score": pa.float64(),
+    "verdict_detail": pa.large_string(),
+    "verdict_source": pa.string(),
+    "answer_written": pa.large_string(),
+    "answer_rule": pa.string(),
+}
 
 
 @dataclass
@@ -292,7 +304,7 @@ def verify_results(
     progress: Progress | None = None,
     batch_samples: int = DEFAULT_BATCH_SAMPLES,
     memory_limit_mb: int | None = None,
-    pool: VerifyPool | None = None,
+    pool: Pool | None = None,
 ) -> VerifySummary:
     """Verify the samples of results ``folder`` (a path is opened) that have no verdict yet.
 
@@ -309,7 +321,7 @@ def verify_results(
     own_pool = pool is None
     if pool is None:
         limits = {"memory_limit_mb": memory_limit_mb} if memory_limit_mb is not None else {}
-        pool = VerifyPool(workers=workers, deadline_s=deadline_s, **limits)
+        pool = make_pool(workers=workers, deadline_s=deadline_s, **limits)
     with results.locks.verify(), pool if own_pool else contextlib.nullcontext():
         results.journal.clean_stale_files()
         stored = dict(results.manifest.verification)
@@ -521,54 +533,18 @@ def _verify_batch(
         mine = verdicts[cursor : cursor + len(rows)]
         found = [written.get(cursor + i, (None, None)) for i in range(len(rows))]
         cursor += len(rows)
-        answers = table.column("answer").to_pylist()
-        correct = table.column("correct").to_pylist()
-        status = table.column("status").to_pylist()
-        scores = table.column("score").to_pylist()
-        details = table.column("verdict_detail").to_pylist()
-        source = table.column("verdict_source").to_pylist()
-        as_written = table.column("answer_written").to_pylist()
-        rule = table.column("answer_rule").to_pylist()
+        values = {name: table.column(name).to_pylist() for name in VERDICT_COLUMNS}
         for row, verdict, (text, how) in zip(rows, mine, found, strict=True):
-            as_written[row], rule[row] = text, how
-            answers[row] = verdict.answer
-            correct[row] = verdict.status == STATUS_CORRECT
-            status[row] = verdict.status
-            scores[row] = verdict.score
-            details[row] = verdict.detail
-            source[row] = None  # leash's own verdict now
+            values["answer_written"][row], values["answer_rule"][row] = text, how
+            values["answer"][row] = verdict.answer
+            values["correct"][row] = verdict.status == STATUS_CORRECT
+            values["status"][row] = verdict.status
+            values["score"][row] = verdict.score
+            values["verdict_detail"][row] = verdict.detail
+            values["verdict_source"][row] = None  # leash's own verdict now
             summary.by_status[verdict.status] += 1
         summary.verified += len(rows)
-        table = table.set_column(
-            table.schema.get_field_index("answer"), "answer", pa.array(answers, pa.string())
-        )
-        table = table.set_column(
-            table.schema.get_field_index("correct"), "correct", pa.array(correct, pa.bool_())
-        )
-        table = table.set_column(
-            table.schema.get_field_index("status"), "status", pa.array(status, pa.string())
-        )
-        table = table.set_column(
-            table.schema.get_field_index("score"), "score", pa.array(scores, pa.float64())
-        )
-        table = table.set_column(
-            table.schema.get_field_index("verdict_detail"),
-            "verdict_detail",
-            pa.array(details, pa.large_string()),
-        )
-        table = table.set_column(
-            table.schema.get_field_index("verdict_source"),
-            "verdict_source",
-            pa.array(source, pa.string()),
-        )
-        table = table.set_column(
-            table.schema.get_field_index("answer_written"),
-            "answer_written",
-            pa.array(as_written, pa.large_string()),
-        )
-        table = table.set_column(
-            table.schema.get_field_index("answer_rule"),
-            "answer_rule",
-            pa.array(rule, pa.string()),
-        )
+        for name, kind in VERDICT_COLUMNS.items():
+            index = table.schema.get_field_index(name)
+            table = table.set_column(index, name, pa.array(values[name], kind))
         batch[position] = (plan, table)

@@ -13,13 +13,14 @@ import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
-from leash_tui.analysis.answer_stats import answer_entropy, question_answer_stats
+from leash_tui.analysis.answer_stats import question_answer_stats
 from leash_tui.cli import cli
 from leash_tui.commands import report as report_command
 from leash_tui.report.data import load_report_data
 from sampler.store.side_tables import entropy_samples
 from sampler.store.side_tables.answer_classes import answer_class_key
 from tests.support.folder_builders import write_folder
+from tests.support.reference_entropy import answer_entropy
 
 
 def H(*counts: int) -> float:

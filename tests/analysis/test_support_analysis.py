@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from leash_tui.analysis.answer_stats import answer_distribution, answer_entropy, gold_share_and_rank
+from leash_tui.analysis.answer_stats import answer_distribution, gold_share_and_rank
 from leash_tui.analysis.budget_curves import budget_curve, curve_budgets
 from leash_tui.analysis.pass_at_k import epsilon, pass_at_k
 from leash_tui.analysis.support import (
@@ -19,6 +19,7 @@ from leash_tui.analysis.support import (
     summary_rows,
     support_rates,
 )
+from tests.support.reference_entropy import answer_entropy
 
 
 def exact_pass_at_k(n: int, c: int, k: int) -> Fraction:

@@ -9,12 +9,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from sampler.benchmarks.loading import BenchSource, parse_bench_spec
 from sampler.benchmarks.presets import (
     PRESETS,
     custom_mapping,
     gold_to_text,
     load_benchmark_file,
-    parse_bench_spec,
 )
 from sampler.errors import LeashError
 from tests.support.records import write_jsonl
@@ -182,10 +182,14 @@ def test_hub_source_without_datasets_is_clear(monkeypatch):
 
 
 def test_bench_spec_parsing():
-    assert parse_bench_spec("aime24=data/a.jsonl") == ("aime24", "data/a.jsonl")
-    assert parse_bench_spec("x=hf:org/name:test") == ("x", "hf:org/name:test")
+    readers: dict = {}  # no verifier prefixes: every source is taken as it is
+    assert parse_bench_spec("aime24=data/a.jsonl", readers) == (
+        "aime24",
+        BenchSource("data/a.jsonl"),
+    )
+    assert parse_bench_spec("x=hf:org/name:test", readers) == ("x", BenchSource("hf:org/name:test"))
     with pytest.raises(LeashError, match="expected NAME=PATH"):
-        parse_bench_spec("data/a.jsonl")
+        parse_bench_spec("data/a.jsonl", readers)
     assert set(PRESETS) >= {"math500", "aime24", "aime25", "amc23", "minerva_math", "olympiadbench"}
 
 

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from leash_tui.cli import cli
 from sampler.benchmarks.gold_checks import looks_worked
-from sampler.verify.verifiers.specs import load_benchmark
+from sampler.benchmarks.loading import load_benchmark
+from sampler.verify.verifiers import verifiers
 
 RECORDS = [
     {
@@ -28,7 +29,7 @@ def _file(tmp_path: Path) -> Path:
 
 
 def test_gsm8k_preset_takes_the_answer_after_the_marker(tmp_path):
-    bench = load_benchmark("gsm8k", str(_file(tmp_path)))
+    bench = load_benchmark("gsm8k", str(_file(tmp_path)), verifiers())
     assert [q.gold for q in bench.questions] == ["72", "3600"]
     first = bench.questions[0]
     assert first.metadata["solution"].endswith("<<48+24=72>>72.")
@@ -37,7 +38,7 @@ def test_gsm8k_preset_takes_the_answer_after_the_marker(tmp_path):
 
 
 def test_a_raw_gsm8k_file_under_another_name_warns(tmp_path):
-    bench = load_benchmark("grade_school", str(_file(tmp_path)))
+    bench = load_benchmark("grade_school", str(_file(tmp_path)), verifiers())
     assert bench.questions[0].gold.endswith("#### 72")
     assert len(bench.warnings) == 1
     assert "2 of 2 golds look like worked solutions" in bench.warnings[0]

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leash_tui.analysis.answer_stats import (
-    answer_entropy,
     gold_share_and_rank,
     question_answer_stats,
 )
@@ -23,6 +22,7 @@ from sampler.store.shards.key_groups import group_samples, read_shard_columns
 from sampler.store.shards.reader import count_verdicts
 from sampler.store.shards.writer import append_samples
 from tests.support.folder_builders import build_folder, sample_rows, samples_table
+from tests.support.reference_entropy import answer_entropy
 
 COUNT_COLUMNS = ["n", "n_verified", "n_correct", "n_incorrect", "n_no_answer", "n_timeout",
                  "n_error"]  # fmt: skip

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from leash_tui.analysis.answer_stats import (
     answer_distribution,
-    answer_entropy,
     gold_share_and_rank,
     question_answer_stats,
 )
@@ -23,6 +22,7 @@ from sampler.store.shards import answer_class_votes
 from sampler.store.shards.answer_summary import answer_stats_table
 from sampler.store.shards.key_stats import chunk_stats, merge_stats
 from sampler.store.side_tables.answer_classes import answer_class_key, answer_class_keys
+from tests.support.reference_entropy import answer_entropy
 
 #: answers equal up to notation, and near misses that are not
 POOL = [

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
+from sampler.benchmarks.loading import load_benchmark
 from sampler.errors import LeashError
-from sampler.verify.verifiers import get_verifier
-from sampler.verify.verifiers.specs import load_benchmark
+from sampler.verify.verifiers import get_verifier, verifiers
 from tests.support.records import write_jsonl
 
 CODE = get_verifier("code")
@@ -101,13 +101,13 @@ def test_loading_a_code_benchmark(tmp_path):
             {"id": "add", "problem": "Write add.", "test_code": "assert add(1, 2) == 3"},
         ],
     )
-    bench = load_benchmark("mbpp", f"code:{path}")
+    bench = load_benchmark("mbpp", f"code:{path}", verifiers())
     assert bench.verifier == "code" and bench.domain == "non-math"
     assert bench.questions[0].metadata["tests"] == DOUBLE_TESTS
     assert json.dumps(bench.questions[1].metadata) == '{"test_code": "assert add(1, 2) == 3"}'
     bad = write_jsonl(tmp_path / "bad.jsonl", [{"id": "x", "problem": "p", "tests": [{"in": 1}]}])
     with pytest.raises(LeashError, match=r"bad.jsonl line 1: tests\[0\] must be an object"):
-        load_benchmark("bad", f"code:{bad}")
+        load_benchmark("bad", f"code:{bad}", verifiers())
 
 
 def test_many_samples_run_in_parallel_and_keep_order():

@@ -19,9 +19,9 @@ pytest.importorskip("reasoning_gym")
 
 import reasoning_gym
 
+from sampler.benchmarks.loading import load_benchmark
 from sampler.errors import LeashError
-from sampler.verify.verifiers import get_verifier
-from sampler.verify.verifiers.specs import load_benchmark
+from sampler.verify.verifiers import get_verifier, verifiers
 
 SIZE, SEED = 12, 5
 VERIFIER = get_verifier("reasoning-gym")
@@ -37,7 +37,7 @@ def perturbed(answer: str) -> list[str]:
 
 
 def check(task: str, answers_of) -> int:
-    bench = load_benchmark(task, f"reasoning-gym:{task}:{SIZE}:{SEED}")
+    bench = load_benchmark(task, f"reasoning-gym:{task}:{SIZE}:{SEED}", verifiers())
     dataset = reasoning_gym.create_dataset(task, size=SIZE, seed=SEED)
     checked = 0
     for index, question in enumerate(bench.questions):
@@ -91,9 +91,9 @@ def test_boxnet_with_constructed_partial_plans():
 
 
 def test_generation_is_deterministic_and_offline():
-    a = load_benchmark("d", "reasoning-gym:leg_counting:5:3")
-    b = load_benchmark("d", "reasoning-gym:leg_counting:5:3")
-    c = load_benchmark("d", "reasoning-gym:leg_counting:5:4")
+    a = load_benchmark("d", "reasoning-gym:leg_counting:5:3", verifiers())
+    b = load_benchmark("d", "reasoning-gym:leg_counting:5:3", verifiers())
+    c = load_benchmark("d", "reasoning-gym:leg_counting:5:4", verifiers())
     assert [q.problem for q in a.questions] == [q.problem for q in b.questions]
     assert [q.problem for q in a.questions] != [q.problem for q in c.questions]
     assert a.verifier == "reasoning-gym" and a.source == "reasoning-gym:leg_counting:5:3"
@@ -117,7 +117,7 @@ def test_extraction_order_answer_tags_then_boxed_then_after_think():
 )
 def test_bad_specs_are_one_line_errors(spec, message):
     with pytest.raises(LeashError, match=message):
-        load_benchmark("x", spec)
+        load_benchmark("x", spec, verifiers())
 
 
 def test_partial_score_reaches_the_score_column(tmp_path):

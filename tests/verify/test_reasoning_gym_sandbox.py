@@ -19,9 +19,9 @@ pytest.importorskip("reasoning_gym")
 
 import reasoning_gym
 
-from sampler.verify.verifiers import get_verifier, sandbox
+from sampler.benchmarks.loading import load_benchmark
+from sampler.verify.verifiers import get_verifier, sandbox, verifiers
 from sampler.verify.verifiers.reasoning_gym_sandbox import evaluates_answers
-from sampler.verify.verifiers.specs import load_benchmark
 
 VERIFIER = get_verifier("reasoning-gym")
 needs_sandbox = pytest.mark.skipif(
@@ -50,7 +50,7 @@ def test_tasks_that_only_compare_strings_are_scored_in_process(task):
 
 
 def _question(task: str):
-    bench = load_benchmark(task, f"reasoning-gym:{task}:3:0")
+    bench = load_benchmark(task, f"reasoning-gym:{task}:3:0", verifiers())
     question = bench.questions[0]
     return question, VERIFIER.gold(question.gold, json.loads(json.dumps(question.metadata)))
 

@@ -9,13 +9,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from sampler.benchmarks import presets
+from sampler.benchmarks.loading import load_benchmark, parse_bench_spec, split_verifier
 from sampler.errors import LeashError
 from sampler.importers.run_import import import_samples, parse_source
 from sampler.store.manifest import load_manifest
 from sampler.store.schema import BenchmarkEntry, Manifest
 from sampler.verify.run import verify_results
 from sampler.verify.verifiers import get_verifier, verifiers
-from sampler.verify.verifiers.specs import load_benchmark, parse_bench_spec, split_verifier
 from tests.support.records import write_jsonl
 
 
@@ -123,9 +123,9 @@ def mc_file(tmp_path, **extra):
 
 def test_spec_prefix_picks_the_verifier(tmp_path):
     path = mc_file(tmp_path)
-    name, source = parse_bench_spec(f"mc=choice:{path}")
+    name, source = parse_bench_spec(f"mc=choice:{path}", verifiers())
     assert (name, source.verifier, source.source) == ("mc", "choice", str(path))
-    bench = load_benchmark(name, source)
+    bench = load_benchmark(name, source, verifiers())
     assert bench.verifier == "choice" and bench.domain == "non-math"
     assert [q.gold for q in bench.questions] == ["D", "B"]
     assert bench.questions[1].problem.endswith("(A) Rome\n(B) Paris")
@@ -133,32 +133,32 @@ def test_spec_prefix_picks_the_verifier(tmp_path):
 
 def test_plain_spec_stays_math(tmp_path):
     path = write_jsonl(tmp_path / "m.jsonl", [{"problem": "1+1", "answer": "2"}])
-    bench = load_benchmark(*parse_bench_spec(f"toy={path}"))
+    bench = load_benchmark(*parse_bench_spec(f"toy={path}", verifiers()), verifiers())
     assert (bench.verifier, bench.domain) == ("math", "math")
-    assert split_verifier("hf:org/name").verifier is None
+    assert split_verifier("hf:org/name", verifiers()).verifier is None
 
 
 def test_file_field_picks_the_verifier_and_must_agree(tmp_path):
     path = mc_file(tmp_path, verifier="choice")
-    assert load_benchmark("mc", str(path)).verifier == "choice"
+    assert load_benchmark("mc", str(path), verifiers()).verifier == "choice"
     with pytest.raises(LeashError, match=r"mc.jsonl line 1: field 'verifier' is 'choice'.*spec"):
-        load_benchmark("mc", f"exact:{path}")
+        load_benchmark("mc", f"exact:{path}", verifiers())
     bad = write_jsonl(tmp_path / "bad.jsonl", [{"problem": "x", "answer": "A", "verifier": "v"}])
     with pytest.raises(LeashError, match=r"bad.jsonl line 1: field 'verifier'.*unknown verifier"):
-        load_benchmark("bad", str(bad))
+        load_benchmark("bad", str(bad), verifiers())
 
 
 def test_preset_picks_the_verifier(tmp_path, monkeypatch):
     preset = presets.Preset("quiz", "a quiz", replace(presets.FieldMapping(), verifier="exact"))
     monkeypatch.setitem(presets.PRESETS, "quiz", preset)
     path = write_jsonl(tmp_path / "q.jsonl", [{"problem": "Capital?", "answer": "Paris"}])
-    assert load_benchmark("quiz", str(path)).verifier == "exact"
+    assert load_benchmark("quiz", str(path), verifiers()).verifier == "exact"
 
 
 def test_choice_gold_must_be_a_letter(tmp_path):
     path = write_jsonl(tmp_path / "mc.jsonl", [{"problem": "x", "answer": "42"}])
     with pytest.raises(LeashError, match=r"mc.jsonl line 1: gold '42'.*not one letter"):
-        load_benchmark("mc", f"choice:{path}")
+        load_benchmark("mc", f"choice:{path}", verifiers())
 
 
 def test_manifest_records_verifier_and_math_entries_stay_as_before():

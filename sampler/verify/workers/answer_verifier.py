@@ -27,7 +27,7 @@ from sampler.verify.answers.verdict import (
 )
 
 if TYPE_CHECKING:
-    from sampler.verify.workers.pool import VerifyPool
+    from sampler.verify.workers.pools import Pool
 
 
 @dataclass
@@ -48,9 +48,9 @@ class VerifyCounts:
 
 
 class AnswerVerifier:
-    """Deduplicating front of a ``VerifyPool``: one verification per distinct (gold, answer)."""
+    """Deduplicating front of a verification ``Pool``: one verdict per distinct (gold, answer)."""
 
-    def __init__(self, pool: VerifyPool):
+    def __init__(self, pool: Pool):
         self.pool = pool
         self.counts = VerifyCounts()
         self._cache: dict[tuple, Verdict] = {}

@@ -35,6 +35,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from typing import Self
 
 from sampler.errors import LeashError
 from sampler.store import STATUS_ERROR, STATUS_TIMEOUT
@@ -281,7 +282,30 @@ class _Lanes:
         self._lanes[slot % len(self._lanes)].extendleft(reversed(items))
 
 
-class VerifyPool:
+class PoolBase:
+    """What every verification pool shares (workers.pools.Pool): its size, deadline and
+    memory limit, checked; its timeout and crash counts; and use as a context manager."""
+
+    def __init__(self, size: int, deadline_s: float, memory_limit_mb: int | None):
+        if deadline_s <= 0:
+            raise ValueError("deadline_s must be positive")
+        self.size = max(1, size)
+        self.deadline_s = float(deadline_s)
+        self.memory_limit_mb = memory_limit_mb
+        self.timeouts = 0
+        self.crashes = 0
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class VerifyPool(PoolBase):
     """Worker processes that verify ``VerifyTask``s, each under a hard deadline."""
 
     def __init__(
@@ -293,24 +317,12 @@ class VerifyPool:
     ):
         """``preload``: modules the zygote imports too (a verifier's package), so that no
         worker spends its first item's deadline importing them."""
-        if deadline_s <= 0:
-            raise ValueError("deadline_s must be positive")
-        self.size = max(1, workers or available_cores())
-        self.deadline_s = float(deadline_s)
-        self.memory_limit_mb = memory_limit_mb
+        super().__init__(workers or available_cores(), deadline_s, memory_limit_mb)
         self.preload = tuple(preload)
-        self.timeouts = 0
-        self.crashes = 0
         #: CPU seconds used by workers and zygotes already stopped (see ``cpu_seconds``).
         self._spent_cpu = 0.0
         self._zygote: _Zygote | None = None
         self._workers: list[_Worker] = []
-
-    def __enter__(self) -> VerifyPool:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def prestart(self) -> None:
         """Begin loading math-verify in the background (it takes most of a second)."""

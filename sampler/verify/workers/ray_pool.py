@@ -21,7 +21,12 @@ from sampler.errors import LeashError
 from sampler.ray_cluster import Cluster, connect, import_ray
 from sampler.store import STATUS_ERROR, STATUS_TIMEOUT
 from sampler.verify.answers.verdict import Verdict, VerifyTask
-from sampler.verify.workers.pool import DEFAULT_DEADLINE_S, DEFAULT_MEMORY_LIMIT_MB, VerifyPool
+from sampler.verify.workers.pool import (
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MEMORY_LIMIT_MB,
+    PoolBase,
+    VerifyPool,
+)
 
 #: Times Ray restarts a dead verification actor and retries its chunk.
 MAX_RESTARTS = 4
@@ -43,7 +48,7 @@ class VerifyWorker:
         self.pool.close()
 
 
-class RayVerifyPool:
+class RayVerifyPool(PoolBase):
     """``VerifyPool``'s interface over Ray actors (see the module docstring)."""
 
     def __init__(
@@ -56,18 +61,8 @@ class RayVerifyPool:
         if deadline_s <= 0:
             raise ValueError("deadline_s must be positive")
         self.cluster: Cluster = connect(address)
-        self.size = max(1, workers or int(self.cluster.cpus) or 1)
-        self.deadline_s = float(deadline_s)
-        self.memory_limit_mb = memory_limit_mb
-        self.timeouts = 0
-        self.crashes = 0
+        super().__init__(workers or int(self.cluster.cpus) or 1, deadline_s, memory_limit_mb)
         self._actors: list[Any] = []
-
-    def __enter__(self) -> RayVerifyPool:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def prestart(self) -> None:
         """Start the actors (each loads math-verify) while the driver reads shards."""

@@ -1,4 +1,4 @@
-"""Benchmark specs with their verifier: ``NAME=[VERIFIER:]SOURCE``, a file field, or a preset.
+"""Loading a benchmark: ``NAME=[VERIFIER:]SOURCE``, its file's verifier field, or its preset.
 
 The verifier of a benchmark is, first to last: the prefix of its spec
 (``NAME=code:FILE``, ``NAME=choice:FILE``, ``NAME=exact:FILE``, ``NAME=math:FILE``,
@@ -6,22 +6,50 @@ The verifier of a benchmark is, first to last: the prefix of its spec
 record that has one must agree with the others and with the prefix), its preset's,
 and ``math``. The chosen verifier reads the records into questions (or generates
 them, for Reasoning Gym) and is recorded with the benchmark in the manifest.
+
+Benchmarks sit below verification, so the verifiers come in as ``readers`` (name ->
+QuestionReader; ``sampler.verify.verifiers.verifiers()`` is the registry every caller
+passes): this module knows what a verifier must do to read questions, not which exist.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from sampler.benchmarks.files import Record, read_records
 from sampler.benchmarks.gold_checks import worked_solution_warning
-from sampler.benchmarks.presets import PRESETS, Benchmark, FieldMapping
+from sampler.benchmarks.presets import PRESETS, Benchmark, FieldMapping, Question
 from sampler.errors import LeashError
 from sampler.store import DEFAULT_DOMAIN, DEFAULT_VERIFIER, check_name
-from sampler.verify.verifiers import get_verifier, verifiers
 
 #: The record field that names a benchmark file's verifier.
 VERIFIER_FIELD = "verifier"
+
+
+class QuestionReader(Protocol):
+    """What loading asks of a verifier (``sampler.verify.verifiers.base.Verifier``)."""
+
+    name: str
+    default_domain: str
+
+    def load_questions(
+        self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping
+    ) -> list[Question]: ...
+
+    def generate(self, name: str, source: str) -> list[Question] | None: ...
+
+
+Readers = Mapping[str, QuestionReader]
+
+
+def reader(readers: Readers, name: str, where: str) -> QuestionReader:
+    """The reader called ``name``; a LeashError naming ``where`` and the choices if none is."""
+    if name not in readers:
+        raise LeashError(f"{where}: unknown verifier {name!r}; choose from {', '.join(readers)}")
+    return readers[name]
 
 
 @dataclass(frozen=True)
@@ -32,28 +60,30 @@ class BenchSource:
     verifier: str | None = None
 
 
-def split_verifier(source: str) -> BenchSource:
+def split_verifier(source: str, readers: Readers) -> BenchSource:
     """``code:data/x.jsonl`` as (``data/x.jsonl``, ``code``); a source without a known
     verifier prefix (or an existing file whose name happens to have one) as it is."""
     prefix, sep, rest = source.partition(":")
-    if sep and prefix in verifiers() and rest and not Path(source).exists():
+    if sep and prefix in readers and rest and not Path(source).exists():
         return BenchSource(rest, prefix)
     return BenchSource(source)
 
 
-def parse_bench_spec(spec: str) -> tuple[str, BenchSource]:
+def parse_bench_spec(spec: str, readers: Readers) -> tuple[str, BenchSource]:
     """``NAME=[VERIFIER:]SOURCE`` as (name, source with its verifier)."""
     name, sep, source = spec.partition("=")
     if not sep or not name.strip() or not source.strip():
         raise LeashError(
             f"benchmark {spec!r}: expected NAME=PATH or NAME=VERIFIER:PATH (presets:"
-            f" {', '.join(PRESETS)}; verifiers: {', '.join(verifiers())}),"
+            f" {', '.join(PRESETS)}; verifiers: {', '.join(readers)}),"
             " e.g. aime24=data/aime24.jsonl or dice=reasoning-gym:dice:100:0"
         )
-    return name.strip(), split_verifier(source.strip())
+    return name.strip(), split_verifier(source.strip(), readers)
 
 
-def _file_verifier(records: list[tuple[str, Record]], asked: str | None) -> str | None:
+def _file_verifier(
+    records: list[tuple[str, Record]], asked: str | None, readers: Readers
+) -> str | None:
     """The verifier the records name in their ``verifier`` field (all must agree)."""
     chosen: tuple[str, str] | None = (asked, "the benchmark spec") if asked else None
     for where, record in records:
@@ -63,7 +93,7 @@ def _file_verifier(records: list[tuple[str, Record]], asked: str | None) -> str 
         if not isinstance(value, str) or not value.strip():
             raise LeashError(f"{where}: field {VERIFIER_FIELD!r} must be a verifier name")
         value = value.strip()
-        get_verifier(value, f"{where}: field {VERIFIER_FIELD!r}")
+        reader(readers, value, f"{where}: field {VERIFIER_FIELD!r}")
         if chosen is None:
             chosen = (value, where)
         elif chosen[0] != value:
@@ -76,15 +106,17 @@ def _file_verifier(records: list[tuple[str, Record]], asked: str | None) -> str 
 def load_benchmark(
     name: str,
     source: str | BenchSource,
+    readers: Readers,
     mapping: FieldMapping | None = None,
     domain: str | None = None,
 ) -> Benchmark:
-    """Load benchmark ``name`` from ``source`` with its verifier (see the module docstring).
+    """Load benchmark ``name`` from ``source`` with its verifier (see the module docstring),
+    one of ``readers``.
 
     ``mapping`` overrides the preset's (or the generic) field mapping; ``domain``
     the domain tag, which otherwise is the preset's, else the verifier's default.
     """
-    spec = source if isinstance(source, BenchSource) else split_verifier(source)
+    spec = source if isinstance(source, BenchSource) else split_verifier(source, readers)
     try:
         check_name("benchmark", name)
     except ValueError as exc:
@@ -94,7 +126,7 @@ def load_benchmark(
         mapping = preset.mapping if preset else FieldMapping()
     where = f"benchmark {name!r}"
     if spec.verifier is not None:
-        verifier = get_verifier(spec.verifier, where)
+        verifier = reader(readers, spec.verifier, where)
         generated = verifier.generate(name, spec.source)
         if generated is not None:
             return Benchmark(
@@ -107,8 +139,8 @@ def load_benchmark(
     records = list(read_records(spec.source))
     if not records:
         raise LeashError(f"{spec.source}: no questions (empty file)")
-    chosen = _file_verifier(records, spec.verifier) or mapping.verifier or DEFAULT_VERIFIER
-    verifier = get_verifier(chosen, where)
+    chosen = _file_verifier(records, spec.verifier, readers) or mapping.verifier or DEFAULT_VERIFIER
+    verifier = reader(readers, chosen, where)
     if domain:
         mapping = replace(mapping, domain=domain)
     elif mapping.domain == DEFAULT_DOMAIN and mapping.verifier is None:
