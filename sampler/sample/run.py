@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import queue
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -144,39 +145,10 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
         proc = ctx.Process(target=worker_main, args=(job, events), name=f"leash-{mp.name}-{worker}")
         proc.start()
         procs.append(proc)
-    errors: list[str] = []
-    ended: dict[int, float] = {}
-    started = time.monotonic()
     try:
-        while True:
-            try:
-                message = events.get(timeout=0.2)
-            except queue.Empty:
-                message = None
-            if message is not None:
-                worker, kind = message[0], message[1]
-                if kind in ("finished", "error"):
-                    ended[worker] = time.monotonic()
-                    if kind == "error":
-                        errors.append(str(message[2]))
-                _account(summary, message, started)
-                sink.event(mp.name, message)
-                continue
-            alive = [p for p in procs if p.is_alive()]
-            if not alive:
-                break
-            now = time.monotonic()
-            for i, proc in enumerate(procs):
-                if i in ended and proc.is_alive() and now - ended[i] > WORKER_EXIT_GRACE_S:
-                    proc.kill()
+        ended, errors = _watch(procs, events, summary, lambda m: sink.event(mp.name, m))
     except BaseException:
-        for proc in procs:
-            if proc.is_alive():
-                proc.terminate()
-        for proc in procs:
-            proc.join(10)
-            if proc.is_alive():
-                proc.kill()
+        _stop(procs)
         raise
     for i, proc in enumerate(procs):
         proc.join()
@@ -191,6 +163,48 @@ def run_model(plan: RunPlan, mp: ModelPlan, sink: ProgressSink) -> ModelSummary:
     if errors:
         raise LeashError(errors[0] if len(errors) == 1 else "; ".join(errors))
     return summary
+
+
+def _watch(
+    procs: list[Any], events: Any, summary: ModelSummary, forward: Callable[[tuple], None]
+) -> tuple[dict[int, float], list[str]]:
+    """Fold the workers' events into ``summary`` (and ``forward`` each) until every worker
+    has exited, killing one that lingers past WORKER_EXIT_GRACE_S after it said it ended;
+    returns when each ended and the errors they reported."""
+    errors: list[str] = []
+    ended: dict[int, float] = {}
+    started = time.monotonic()
+    while True:
+        try:
+            message = events.get(timeout=0.2)
+        except queue.Empty:
+            message = None
+        if message is not None:
+            worker, kind = message[0], message[1]
+            if kind in ("finished", "error"):
+                ended[worker] = time.monotonic()
+                if kind == "error":
+                    errors.append(str(message[2]))
+            _account(summary, message, started)
+            forward(message)
+            continue
+        if not any(p.is_alive() for p in procs):
+            return ended, errors
+        now = time.monotonic()
+        for i, proc in enumerate(procs):
+            if i in ended and proc.is_alive() and now - ended[i] > WORKER_EXIT_GRACE_S:
+                proc.kill()
+
+
+def _stop(procs: list[Any]) -> None:
+    """Terminate the workers, then kill those still alive after 10 s."""
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(10)
+        if proc.is_alive():
+            proc.kill()
 
 
 def _account(summary: ModelSummary, message: tuple, started: float) -> None:

@@ -247,31 +247,25 @@ def _strategies_ok(value: Any) -> bool:
     )
 
 
+class _Bad:
+    """Makes the ValueError of a manifest field with the wrong JSON type, naming ``where``."""
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def __call__(self, field_name: str, what: str, value: Any) -> ValueError:
+        return ValueError(f"{self.where}: field {field_name!r} must be {what}, got {value!r:.60}")
+
+
 def check_manifest_types(payload: dict[str, Any], where: str) -> None:
     """Raise ValueError naming the field when a manifest value has the wrong JSON type."""
-
-    def bad(field_name: str, what: str, value: Any) -> ValueError:
-        return ValueError(f"{where}: field {field_name!r} must be {what}, got {value!r:.60}")
-
+    bad = _Bad(where)
     for key, kind in (("models", "model"), ("benchmarks", "benchmark")):
         entries = payload.get(key, [])
         if not isinstance(entries, list):
             raise bad(key, "a list of objects", entries)
         for i, entry in enumerate(entries):
-            if not isinstance(entry, dict):
-                raise bad(f"{key}[{i}]", "an object", entry)
-            name = entry.get("name")
-            if not isinstance(name, str):
-                raise bad(f"{key}[{i}].name", f"a {kind} name (a string)", name)
-            try:
-                check_name(kind, name)
-            except ValueError as exc:
-                raise ValueError(f"{where}: field '{key}[{i}].name': {exc}") from None
-            for text in ("role", "source", "domain", "verifier"):
-                if entry.get(text) is not None and not isinstance(entry[text], str):
-                    raise bad(f"{key}[{i}].{text}", "a string", entry[text])
-            if not isinstance(entry.get("sampling", {}), dict):
-                raise bad(f"{key}[{i}].sampling", "an object", entry["sampling"])
+            _check_entry(entry, f"{key}[{i}]", kind, bad)
     versions = payload.get("tool_versions", {})
     if not isinstance(versions, dict) or not all(isinstance(v, str) for v in versions.values()):
         raise bad("tool_versions", "an object of version strings", versions)
@@ -282,24 +276,50 @@ def check_manifest_types(payload: dict[str, Any], where: str) -> None:
         return
     if not isinstance(verification, dict):
         raise bad("verification", "an object", verification)
-    extraction = verification.get("extraction")
-    if extraction is not None:
-        if not isinstance(extraction, dict):
-            raise bad("verification.extraction", "an object", extraction)
-        if "default" in extraction and not _strategies_ok(extraction["default"]):
-            default = extraction["default"]
-            raise bad("verification.extraction.default", "a list of strategy names", default)
-        for table in ("benchmarks", "models"):
-            value = extraction.get(table, {})
-            if not isinstance(value, dict) or not all(map(_strategies_ok, value.values())):
-                raise bad(f"verification.extraction.{table}", "an object of strategy lists", value)
-    pending = verification.get("pending")
-    if pending is not None:
-        if not isinstance(pending, dict):
-            raise bad("verification.pending", "an object", pending)
-        done = pending.get("done", [])
-        if not isinstance(done, list) or not all(isinstance(d, str) for d in done):
-            raise bad("verification.pending.done", "a list of shard names", done)
+    _check_extraction(verification.get("extraction"), bad)
+    _check_pending(verification.get("pending"), bad)
+
+
+def _check_entry(entry: Any, at: str, kind: str, bad: _Bad) -> None:
+    """One model or benchmark entry: an object with a valid name and string fields."""
+    if not isinstance(entry, dict):
+        raise bad(at, "an object", entry)
+    name = entry.get("name")
+    if not isinstance(name, str):
+        raise bad(f"{at}.name", f"a {kind} name (a string)", name)
+    try:
+        check_name(kind, name)
+    except ValueError as exc:
+        raise ValueError(f"{bad.where}: field '{at}.name': {exc}") from None
+    for text in ("role", "source", "domain", "verifier"):
+        if entry.get(text) is not None and not isinstance(entry[text], str):
+            raise bad(f"{at}.{text}", "a string", entry[text])
+    if not isinstance(entry.get("sampling", {}), dict):
+        raise bad(f"{at}.sampling", "an object", entry["sampling"])
+
+
+def _check_extraction(extraction: Any, bad: _Bad) -> None:
+    if extraction is None:
+        return
+    if not isinstance(extraction, dict):
+        raise bad("verification.extraction", "an object", extraction)
+    if "default" in extraction and not _strategies_ok(extraction["default"]):
+        default = extraction["default"]
+        raise bad("verification.extraction.default", "a list of strategy names", default)
+    for table in ("benchmarks", "models"):
+        value = extraction.get(table, {})
+        if not isinstance(value, dict) or not all(map(_strategies_ok, value.values())):
+            raise bad(f"verification.extraction.{table}", "an object of strategy lists", value)
+
+
+def _check_pending(pending: Any, bad: _Bad) -> None:
+    if pending is None:
+        return
+    if not isinstance(pending, dict):
+        raise bad("verification.pending", "an object", pending)
+    done = pending.get("done", [])
+    if not isinstance(done, list) or not all(isinstance(d, str) for d in done):
+        raise bad("verification.pending.done", "a list of shard names", done)
 
 
 def _object_or_empty(value: Any) -> dict[str, Any]:

@@ -24,7 +24,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.support.closed_form_model import build_checkpoint, write_benchmark
-from tests.support.sampling_checks import BASE, NEEDS_TORCH, ROOT, TARGET, by_key, samples
+from tests.support.sampling_checks import (
+    BASE,
+    NEEDS_TORCH,
+    ROOT,
+    TARGET,
+    base_and_target,
+    by_key,
+    samples,
+)
 
 pytestmark = [
     NEEDS_TORCH,
@@ -93,15 +101,7 @@ def checkpoints(tmp_path_factory) -> dict[str, Path]:
 
 def sample_args(checkpoints: dict[str, Path], out: Path) -> list[str]:
     return [
-        "sample",
-        "--model",
-        f"base={checkpoints['base']}",
-        "--model",
-        f"target={checkpoints['target']}",
-        "--base",
-        "base",
-        "--bench",
-        f"toy={checkpoints['bench']}",
+        *base_and_target(checkpoints),
         "--engine",
         "hf",
         "--dtype",

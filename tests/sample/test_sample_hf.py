@@ -27,6 +27,7 @@ from tests.support.sampling_checks import (
     check_structure,
     leash,
     leash_ok,
+    sample_command,
     samples,
 )
 
@@ -147,13 +148,7 @@ def test_a_new_target_joins_an_existing_folder_against_its_base(hf_run, tmp_path
         "--no-verify",
     ]
     leash_ok(
-        "sample",
-        "--model",
-        f"target2={hf_run['target']}",
-        "--base",
-        "base",
-        "--bench",
-        f"toy={hf_run['bench']}",
+        *sample_command({"target2": hf_run["target"]}, hf_run["bench"]),
         *args,
         "-o",
         str(out),
@@ -169,13 +164,7 @@ def test_a_new_target_joins_an_existing_folder_against_its_base(hf_run, tmp_path
     ]
     fresh = tmp_path / "fresh"
     result = leash(
-        "sample",
-        "--model",
-        f"target2={hf_run['target']}",
-        "--base",
-        "base",
-        "--bench",
-        f"toy={hf_run['bench']}",
+        *sample_command({"target2": hf_run["target"]}, hf_run["bench"]),
         *args,
         "-o",
         str(fresh),

@@ -28,6 +28,7 @@ from tests.support.sampling_checks import (
     NEEDS_VLLM,
     ROOT,
     TARGET,
+    base_and_target,
     by_key,
     check_model_rates,
     check_report,
@@ -72,15 +73,7 @@ def checkpoints(tmp_path_factory) -> dict[str, Path]:
 def vllm_run(checkpoints, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("vllm") / "results"
     leash_ok(
-        "sample",
-        "--model",
-        f"base={checkpoints['base']}",
-        "--model",
-        f"target={checkpoints['target']}",
-        "--base",
-        "base",
-        "--bench",
-        f"toy={checkpoints['bench']}",
+        *base_and_target(checkpoints),
         *SAMPLING_FLAGS,
         *ENGINE_FLAGS,
         "--token-detail",
@@ -127,15 +120,7 @@ def test_vllm_run_records_its_parameters_and_a_rerun_has_nothing_to_do(vllm_run,
     before = sorted(p.name for p in (vllm_run / "samples").iterdir())
     started = time.monotonic()
     result = leash(
-        "sample",
-        "--model",
-        f"base={checkpoints['base']}",
-        "--model",
-        f"target={checkpoints['target']}",
-        "--base",
-        "base",
-        "--bench",
-        f"toy={checkpoints['bench']}",
+        *base_and_target(checkpoints),
         *SAMPLING_FLAGS,
         *ENGINE_FLAGS,
         "-o",

@@ -56,6 +56,25 @@ def leash_ok(*args: str, timeout: float = 900) -> str:
     return result.stdout
 
 
+def sample_command(
+    models: dict[str, Path | str], bench: Path | str, base: str | None = "base"
+) -> list[str]:
+    """The start of a ``leash sample`` command line: a ``--model NAME=PATH`` per model, the
+    ``--base``, and the toy benchmark."""
+    args = ["sample"]
+    for name, path in models.items():
+        args += ["--model", f"{name}={path}"]
+    if base is not None:
+        args += ["--base", base]
+    return [*args, "--bench", f"toy={bench}"]
+
+
+def base_and_target(checkpoints: dict[str, Path]) -> list[str]:
+    """``sample_command`` of the base and target checkpoints on their benchmark."""
+    models = {"base": checkpoints["base"], "target": checkpoints["target"]}
+    return sample_command(models, checkpoints["bench"])
+
+
 def samples(root: Path) -> list[dict]:
     return pq.read_table(sorted((Path(root) / "samples").glob("part-*.parquet"))).to_pylist()
 

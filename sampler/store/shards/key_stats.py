@@ -37,7 +37,7 @@ from sampler.store.schema import (
     STATUS_TIMEOUT,
     VERDICT_SOURCE_TRUSTED,
 )
-from sampler.store.shards.key_groups import GROUP_KEYS, group_samples
+from sampler.store.shards.key_groups import GROUP_KEYS, SampleGroups, group_samples
 from sampler.store.side_tables.answer_classes import answer_class_keys
 from sampler.store.side_tables.entropy_samples import (
     DEFAULT_ENTROPY_SAMPLES,
@@ -163,47 +163,10 @@ def chunk_stats(table: pa.Table, keep: int = DEFAULT_ENTROPY_SAMPLES) -> SampleS
     grouped = group_samples(table, GROUP_KEYS)
     size, codes = grouped.count, grouped.codes
     names = table.column_names
-    sample_min = sample_max = None
-    if "sample" in names:
-        sample = table.column("sample")
-        sample = sample.combine_chunks() if isinstance(sample, pa.ChunkedArray) else sample
-        values = pc.fill_null(sample.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
-        dup_group, dup_sample, sample_min, sample_max = sample_ranges(codes, values, size)
-        if dup_group >= 0:
-            row = grouped.keys.slice(dup_group, 1).to_pylist()[0]
-            raise DuplicateSample((*(str(row[k]) for k in GROUP_KEYS), dup_sample))
-
-    slots = np.full(codes.size, SLOT_UNVERIFIED, dtype=np.int64)
-    status_code = np.full(codes.size, -1, dtype=np.int64)
-    status_values: list[str | None] = []
-    if "status" in names:
-        status = _dictionary(table.column("status"))
-        status_values = status.dictionary.to_pylist()
-        status_code = _codes(status)
-        slot_of = np.array(
-            [
-                STATUS_SLOTS.index(v)
-                if v in STATUS_SLOTS
-                else SLOT_NO_GOLD
-                if v == STATUS_NO_GOLD
-                else SLOT_OTHER
-                for v in status_values
-            ]
-            or [SLOT_OTHER],
-            dtype=np.int64,
-        )
-        slots = np.where(status_code >= 0, slot_of[np.maximum(status_code, 0)], SLOT_UNVERIFIED)
+    sample_min, sample_max = _sample_span(table, grouped)
+    slots, status_code, status_values = _status_slots(table, codes.size)
     counts = np.bincount(codes * SLOTS + slots, minlength=size * SLOTS).reshape(size, SLOTS)
-
-    token_sum = np.zeros(size)
-    token_n = np.zeros(size, dtype=np.int64)
-    if "token_entropy" in names:
-        token = table.column("token_entropy")
-        token = token.combine_chunks() if isinstance(token, pa.ChunkedArray) else token
-        values = pc.fill_null(token.cast(pa.float64()), np.nan).to_numpy(zero_copy_only=False)
-        ok = ~np.isnan(values)
-        token_sum = np.bincount(codes, weights=np.where(ok, values, 0.0), minlength=size)
-        token_n = np.bincount(codes[ok], minlength=size).astype(np.int64)
+    token_sum, token_n = _token_sums(table, codes, size)
 
     evidence = np.zeros(size, dtype=np.int64)
     classes = empty_classes()
@@ -254,18 +217,80 @@ def chunk_stats(table: pa.Table, keep: int = DEFAULT_ENTROPY_SAMPLES) -> SampleS
         )
         first = _first_table(table, codes, verified, correct, has_answer, answer_code,
                              answer_values, keep)  # fmt: skip
-    trusted = np.zeros(size, dtype=np.int64)
-    if "verdict_source" in names:
-        marked = _dictionary(table.column("verdict_source"))
-        marks = marked.dictionary.to_pylist()
-        if VERDICT_SOURCE_TRUSTED in marks:
-            hit = (_codes(marked) == marks.index(VERDICT_SOURCE_TRUSTED)) & (
-                slots != SLOT_UNVERIFIED
-            )
-            trusted = np.bincount(codes[hit], minlength=size).astype(np.int64)
+    trusted = _trusted_counts(table, codes, slots, size)
     return SampleStats(grouped.keys, counts.astype(np.int64), token_sum, token_n, evidence,
                        classes, sample_min, sample_max, trusted=trusted, first=first,
                        first_keep=keep if first is not None else 0)  # fmt: skip
+
+
+def _int_column(table: pa.Table, name: str, null: int = -1) -> np.ndarray:
+    column = table.column(name)
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    return pc.fill_null(column.cast(pa.int64()), null).to_numpy(zero_copy_only=False)
+
+
+def _sample_span(
+    table: pa.Table, grouped: SampleGroups
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Smallest and largest sample index per group (None without a ``sample`` column); a
+    sample key present twice raises DuplicateSample."""
+    if "sample" not in table.column_names:
+        return None, None
+    values = _int_column(table, "sample")
+    dup_group, dup_sample, low, high = sample_ranges(grouped.codes, values, grouped.count)
+    if dup_group >= 0:
+        row = grouped.keys.slice(dup_group, 1).to_pylist()[0]
+        raise DuplicateSample((*(str(row[k]) for k in GROUP_KEYS), dup_sample))
+    return low, high
+
+
+def _status_slots(table: pa.Table, rows: int) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+    """(count slot, status code) per row and the status values the codes index."""
+    if "status" not in table.column_names:
+        unverified = np.full(rows, SLOT_UNVERIFIED, dtype=np.int64)
+        return unverified, np.full(rows, -1, dtype=np.int64), []
+    status = _dictionary(table.column("status"))
+    values = status.dictionary.to_pylist()
+    code = _codes(status)
+    slot_of = np.array(
+        [
+            STATUS_SLOTS.index(v)
+            if v in STATUS_SLOTS
+            else SLOT_NO_GOLD
+            if v == STATUS_NO_GOLD
+            else SLOT_OTHER
+            for v in values
+        ]
+        or [SLOT_OTHER],
+        dtype=np.int64,
+    )
+    slots = np.where(code >= 0, slot_of[np.maximum(code, 0)], SLOT_UNVERIFIED)
+    return slots, code, values
+
+
+def _token_sums(table: pa.Table, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sum and count of the token entropies per group (samples without one left out)."""
+    if "token_entropy" not in table.column_names:
+        return np.zeros(size), np.zeros(size, dtype=np.int64)
+    token = table.column("token_entropy")
+    token = token.combine_chunks() if isinstance(token, pa.ChunkedArray) else token
+    values = pc.fill_null(token.cast(pa.float64()), np.nan).to_numpy(zero_copy_only=False)
+    ok = ~np.isnan(values)
+    token_sum = np.bincount(codes, weights=np.where(ok, values, 0.0), minlength=size)
+    return token_sum, np.bincount(codes[ok], minlength=size).astype(np.int64)
+
+
+def _trusted_counts(table: pa.Table, codes: np.ndarray, slots: np.ndarray, size: int) -> np.ndarray:
+    """Verdicts per group that are trusted source verdicts (``verdict_source``)."""
+    trusted = np.zeros(size, dtype=np.int64)
+    if "verdict_source" not in table.column_names:
+        return trusted
+    marked = _dictionary(table.column("verdict_source"))
+    marks = marked.dictionary.to_pylist()
+    if VERDICT_SOURCE_TRUSTED not in marks:
+        return trusted
+    hit = (_codes(marked) == marks.index(VERDICT_SOURCE_TRUSTED)) & (slots != SLOT_UNVERIFIED)
+    return np.bincount(codes[hit], minlength=size).astype(np.int64)
 
 
 def _first_table(
@@ -287,9 +312,7 @@ def _first_table(
         if "length" in reasons:
             truncated = _codes(finish) == reasons.index("length")
     if "sample" in names:
-        sample = table.column("sample")
-        sample = sample.combine_chunks() if isinstance(sample, pa.ChunkedArray) else sample
-        index = pc.fill_null(sample.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
+        index = _int_column(table, "sample")
     else:
         index = np.arange(codes.size, dtype=np.int64)
     kind = np.where(
@@ -313,49 +336,68 @@ def merge_stats(parts: Sequence[SampleStats]) -> SampleStats:
     if len(parts) == 1:
         return parts[0]
     if not parts:
-        keys = pa.table({k: pa.array([], pa.string()) for k in GROUP_KEYS})
-        empty = np.zeros(0, dtype=np.int64)
-        return SampleStats(keys, np.zeros((0, SLOTS), np.int64), np.zeros(0), empty, empty,
-                           empty_classes(), first=empty_first(),
-                           first_keep=DEFAULT_ENTROPY_SAMPLES)  # fmt: skip
+        return _no_stats()
     merged = group_samples(pa.concat_tables([p.keys for p in parts]), GROUP_KEYS)
     size = merged.count
     offsets = np.cumsum([0] + [p.groups for p in parts])
-    status = np.zeros((size, SLOTS), dtype=np.int64)
-    token_sum = np.zeros(size)
-    token_n = np.zeros(size, dtype=np.int64)
-    evidence = np.zeros(size, dtype=np.int64)
-    trusted = np.zeros(size, dtype=np.int64)
-    class_tables = []
-    first_tables = []
+    targets = [
+        merged.codes[start : start + part.groups]
+        for part, start in zip(parts, offsets[:-1], strict=True)
+    ]
+
+    def summed(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+        total = np.zeros(shape, dtype=dtype)
+        for part, target in zip(parts, targets, strict=True):
+            value = getattr(part, name)
+            if value is not None:
+                np.add.at(total, target, value)
+        return total
+
+    sample_min, sample_max = _merged_ranges(parts, targets, size)
+    pairs = list(zip(parts, targets, strict=True))
+    classes = _sum_classes(
+        [_relabelled(p.classes, t) for p, t in pairs if p.classes.num_rows], size
+    )
     with_first = all(p.first is not None for p in parts)
     keep = min(p.first_keep for p in parts) if with_first else 0
-    ranged = all(p.sample_min is not None for p in parts)
-    sample_min = np.full(size, np.iinfo(np.int64).max) if ranged else None
-    sample_max = np.full(size, -1, dtype=np.int64) if ranged else None
-    for part, start in zip(parts, offsets[:-1], strict=True):
-        target = merged.codes[start : start + part.groups]
-        if sample_min is not None and sample_max is not None:
-            np.minimum.at(sample_min, target, part.sample_min)
-            np.maximum.at(sample_max, target, part.sample_max)
-        np.add.at(status, target, part.status)
-        np.add.at(token_sum, target, part.token_sum)
-        np.add.at(token_n, target, part.token_n)
-        np.add.at(evidence, target, part.evidence)
-        if part.trusted is not None:
-            np.add.at(trusted, target, part.trusted)
-        if part.classes.num_rows:
-            local = part.classes.column("group").to_numpy()
-            class_tables.append(part.classes.set_column(0, "group", pa.array(target[local])))
-        if with_first and part.first is not None and part.first.num_rows:
-            local = part.first.column("group").to_numpy()
-            first_tables.append(part.first.set_column(0, "group", pa.array(target[local])))
-    classes = _sum_classes(class_tables, size)
+    first = None
+    if with_first:
+        pieces = [(p.first, t) for p, t in pairs if p.first is not None and p.first.num_rows]
+        first = merge_first([_relabelled(table, t) for table, t in pieces], keep)
     return SampleStats(
-        merged.keys, status, token_sum, token_n, evidence, classes, sample_min, sample_max,
-        trusted=trusted, first=merge_first(first_tables, keep) if with_first else None,
+        merged.keys, summed("status", (size, SLOTS), np.int64), summed("token_sum", (size,), float),
+        summed("token_n", (size,), np.int64), summed("evidence", (size,), np.int64), classes,
+        sample_min, sample_max, trusted=summed("trusted", (size,), np.int64), first=first,
         first_keep=keep,
     )  # fmt: skip
+
+
+def _merged_ranges(
+    parts: Sequence[SampleStats], targets: Sequence[np.ndarray], size: int
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Smallest and largest sample index per merged group (None unless every part has them)."""
+    if not all(p.sample_min is not None and p.sample_max is not None for p in parts):
+        return None, None
+    low = np.full(size, np.iinfo(np.int64).max)
+    high = np.full(size, -1, dtype=np.int64)
+    for part, target in zip(parts, targets, strict=True):
+        np.minimum.at(low, target, part.sample_min)
+        np.maximum.at(high, target, part.sample_max)
+    return low, high
+
+
+def _no_stats() -> SampleStats:
+    keys = pa.table({k: pa.array([], pa.string()) for k in GROUP_KEYS})
+    empty = np.zeros(0, dtype=np.int64)
+    return SampleStats(keys, np.zeros((0, SLOTS), np.int64), np.zeros(0), empty, empty,
+                       empty_classes(), first=empty_first(),
+                       first_keep=DEFAULT_ENTROPY_SAMPLES)  # fmt: skip
+
+
+def _relabelled(table: pa.Table, target: np.ndarray) -> pa.Table:
+    """``table`` with its part-local ``group`` codes mapped to the merged ones."""
+    local = table.column("group").to_numpy()
+    return table.set_column(0, "group", pa.array(target[local]))
 
 
 def restricted(stats: SampleStats, keep: np.ndarray) -> SampleStats:

@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
 from sampler.store.schema import SAMPLES_SCHEMA
+from sampler.store.shards.shard_summary import null_count
 from sampler.store.shards.writer import conform_table
 
 
@@ -91,22 +92,6 @@ def read_footer(path: Path) -> pq.FileMetaData:
         return pq.read_metadata(path)
     except (pa.ArrowException, OSError) as exc:
         raise _unreadable(path, exc) from exc
-
-
-def null_count(meta: pq.FileMetaData, column: str) -> int | None:
-    """Nulls of top-level ``column`` by the row-group statistics of ``meta``: every row
-    when the column is absent, None when a row group has no null count."""
-    names = [meta.schema.column(i).path for i in range(meta.num_columns)]
-    if column not in names:
-        return meta.num_rows
-    index = names.index(column)
-    nulls = 0
-    for i in range(meta.num_row_groups):
-        stats = meta.row_group(i).column(index).statistics
-        if stats is None or not stats.has_null_count:
-            return None
-        nulls += stats.null_count
-    return nulls
 
 
 def footer_facts(meta: pq.FileMetaData) -> FooterFacts:

@@ -192,19 +192,25 @@ def row_group_ends(meta: pq.FileMetaData) -> list[int]:
     return ends
 
 
-def _status_nulls(meta: pq.FileMetaData) -> int | None:
-    """Null ``status`` values according to the row-group statistics (None if unknown)."""
-    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
-    if "status" not in names:
+def null_count(meta: pq.FileMetaData, column: str) -> int | None:
+    """Nulls of top-level ``column`` by the row-group statistics of ``meta``: every row
+    when the column is absent, None when a row group has no null count."""
+    names = [meta.schema.column(i).path for i in range(meta.num_columns)]
+    if column not in names:
         return meta.num_rows
-    col = names.index("status")
+    index = names.index(column)
     nulls = 0
     for i in range(meta.num_row_groups):
-        stats = meta.row_group(i).column(col).statistics
+        stats = meta.row_group(i).column(index).statistics
         if stats is None or not stats.has_null_count:
             return None
         nulls += stats.null_count
     return nulls
+
+
+def _status_nulls(meta: pq.FileMetaData) -> int | None:
+    """Null ``status`` values according to the row-group statistics (None if unknown)."""
+    return null_count(meta, "status")
 
 
 def read_summary(meta: pq.FileMetaData) -> SampleStats | None:

@@ -9,17 +9,11 @@ folder lock (rows of other shards are kept) and rewrites the file atomically.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from sampler.errors import LeashError
-from sampler.store.journals.atomic_io import atomic_path
-from sampler.store.journals.locks import exclusive_lock
-from sampler.store.schema import LOCK_FILE
-from sampler.store.side_tables.side_file import open_side_table
+from sampler.store.side_tables.side_file import merge_side_table, read_side_table
 
 STOPS_FILE = "adaptive_stops.parquet"
 STOP_KEYS = ("benchmark", "question_id", "model")
@@ -38,25 +32,9 @@ STOPS_SCHEMA = pa.schema(
 
 def read_stops(root: Path) -> pa.Table:
     """The folder's stop rows (empty when it was never sampled adaptively)."""
-    path = Path(root) / STOPS_FILE
-    if not os.path.lexists(path):
-        return STOPS_SCHEMA.empty_table()
-    try:
-        with open_side_table(Path(root), path) as handle:
-            return pq.ParquetFile(handle).read().cast(STOPS_SCHEMA)
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: not a readable adaptive stops table ({exc})") from exc
+    return read_side_table(root, STOPS_FILE, STOPS_SCHEMA, "adaptive stops table")
 
 
 def merge_stops(root: Path, rows: list[dict]) -> None:
     """Add ``rows`` (STOPS_SCHEMA dicts), replacing the rows of the same key."""
-    if not rows:
-        return
-    with exclusive_lock(Path(root) / LOCK_FILE):
-        merged = {tuple(r[k] for k in STOP_KEYS): r for r in read_stops(root).to_pylist()}
-        for row in rows:
-            merged[tuple(row[k] for k in STOP_KEYS)] = row
-        ordered = [merged[key] for key in sorted(merged)]
-        table = pa.Table.from_pylist(ordered, schema=STOPS_SCHEMA)
-        with atomic_path(Path(root) / STOPS_FILE) as tmp:
-            pq.write_table(table, tmp, compression="zstd")
+    merge_side_table(root, STOPS_FILE, STOPS_SCHEMA, STOP_KEYS, read_stops, rows)
