@@ -35,7 +35,7 @@ parameters that go into the manifest.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -230,6 +230,18 @@ def parse_named(spec: str, what: str, example: str) -> tuple[str, str]:
     except ValueError as exc:
         raise LeashError(str(exc)) from exc
     return name, value
+
+
+OPTIONS = {"model": "--model", "benchmark": "--bench"}
+
+
+def parse_named_options(specs: Sequence[str], what: str, example: str) -> list[tuple[str, str]]:
+    """``parse_named`` of each ``--model``/``--bench`` given; a name given twice is a LeashError."""
+    out = [parse_named(spec, what, example) for spec in specs]
+    names = [name for name, _ in out]
+    for name in (n for i, n in enumerate(names) if n in names[:i]):
+        raise LeashError(f"{OPTIONS[what]} {name!r} given twice")
+    return out
 
 
 def load_toml(path: Path) -> dict[str, Any]:
@@ -446,12 +458,7 @@ def _model_paths(
         if path is not None:
             paths[name] = str(path)
         tables[name] = table
-    cli_names: set[str] = set()
-    for spec in cli_models:
-        name, path = parse_named(spec, "model", "base=Qwen/Qwen2.5-Math-1.5B")
-        if name in cli_names:
-            raise LeashError(f"--model {name!r} given twice")
-        cli_names.add(name)
+    for name, path in parse_named_options(cli_models, "model", "base=Qwen/Qwen2.5-Math-1.5B"):
         paths[name] = path
         tables.setdefault(name, {})
     if not paths:
@@ -511,12 +518,7 @@ def _bench_specs(
     for name, table in file.benchmarks.items():
         here = f"{file.where}: [benchmarks.{name}]"
         benches[name] = _bench_from_table(name, _named_table("benchmark", name, table, here), here)
-    cli_bench_names: set[str] = set()
-    for spec in cli_benches:
-        name, path = parse_named(spec, "benchmark", "aime24=data/aime24.jsonl")
-        if name in cli_bench_names:
-            raise LeashError(f"--bench {name!r} given twice")
-        cli_bench_names.add(name)
+    for name, path in parse_named_options(cli_benches, "benchmark", "aime24=data/aime24.jsonl"):
         if name in benches:  # the command line points a benchmark of the file elsewhere
             benches[name] = replace(benches[name], path=path)
             continue

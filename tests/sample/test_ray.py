@@ -23,15 +23,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tests.support.closed_form_model import build_checkpoint, write_benchmark
 from tests.support.sampling_checks import (
-    BASE,
     NEEDS_TORCH,
     ROOT,
-    TARGET,
     base_and_target,
+    base_target_and_bench,
     by_key,
     samples,
+    sampling_flags,
 )
 
 pytestmark = [
@@ -91,12 +90,7 @@ def cluster(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("ray-models")
-    return {
-        "base": build_checkpoint(folder / "base", BASE),
-        "target": build_checkpoint(folder / "target", TARGET),
-        "bench": write_benchmark(folder / "toy.jsonl", N_QUESTIONS),
-    }
+    return base_target_and_bench(tmp_path_factory.mktemp("ray-models"), N_QUESTIONS)
 
 
 def sample_args(checkpoints: dict[str, Path], out: Path) -> list[str]:
@@ -106,14 +100,7 @@ def sample_args(checkpoints: dict[str, Path], out: Path) -> list[str]:
         "hf",
         "--dtype",
         "float32",
-        "-k",
-        str(K),
-        "--temperature",
-        "0.8",
-        "--top-p",
-        "1",
-        "--max-tokens",
-        "40",
+        *sampling_flags(K, 0.8),
         "--seed",
         "7",
         "--no-verify",

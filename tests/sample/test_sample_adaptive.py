@@ -21,13 +21,11 @@ from pathlib import Path
 import pytest
 
 from sampler.store.side_tables.adaptive_stops import read_stops
-from tests.support.closed_form_model import build_checkpoint, write_benchmark
 from tests.support.sampling_checks import (
-    BASE,
     HAVE_TORCH,
     HAVE_VLLM,
     ROOT,
-    TARGET,
+    base_target_and_bench,
     leash_ok,
     samples,
 )
@@ -48,12 +46,7 @@ ENGINES = {
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("adaptive-inputs")
-    return {
-        "base": build_checkpoint(folder / "base", BASE),
-        "target": build_checkpoint(folder / "target", TARGET),
-        "bench": write_benchmark(folder / "toy.jsonl", N_QUESTIONS),
-    }
+    return base_target_and_bench(tmp_path_factory.mktemp("adaptive-inputs"), N_QUESTIONS)
 
 
 def command(inputs: dict[str, Path], engine: str, out: Path, *extra: str) -> list[str]:

