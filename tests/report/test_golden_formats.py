@@ -1,15 +1,12 @@
 """The five report formats of one small deterministic folder, compared with golden files.
 
-The golden files are tests/report/golden/report.{table,json,csv,md,tex}. After a change
-to a report format that is meant, regenerate them and read the diff before committing:
-
-    LEASH_UPDATE_GOLDEN=1 python -m pytest tests/report/test_golden_formats.py
+The golden files are tests/report/golden/report.{table,json,csv,md,tex}; regenerate them
+as tests/report/golden_check.py says.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +14,9 @@ from leash_tui.report.build import build_report
 from leash_tui.report.data import load_report_data
 from leash_tui.report.formats import FORMATS
 from leash_tui.report.render import RENDERERS
+from tests.report.golden_check import check_golden
 from tests.support.folder_builders import build_folder
 
-GOLDEN = Path(__file__).parent / "golden"
-SUFFIX = {"table": "table", "json": "json", "csv": "csv", "markdown": "md", "latex": "tex"}
 SPEC = {
     ("alg", "1"): {"base": "C C I7 I7", "rlvr": "C C C C", "rl2": "I1 I1 I1 I1"},
     ("alg", "2"): {"base": "I7 I7 I8 N", "rlvr": "C I7 I7 I7", "rl2": "C I1 I1 I1"},
@@ -45,12 +41,4 @@ def report(tmp_path_factory):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_format_matches_its_golden_file(report, fmt):
-    text = RENDERERS[fmt](report)
-    path = GOLDEN / f"report.{SUFFIX[fmt]}"
-    if os.environ.get("LEASH_UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"{path} is missing: run with LEASH_UPDATE_GOLDEN=1 to write it"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"{fmt} output differs from {path}; if the change is meant, regenerate"
-        " (see this module's docstring) and review the diff"
-    )
+    check_golden(RENDERERS[fmt](report), "report", fmt)
