@@ -1,9 +1,10 @@
-"""The cells of a report for people: formatted numbers, row labels, and the notes under tables.
+"""What a report shows people beside its numbers: row labels and the notes under its tables.
 
-What every human-readable format of ``report.render`` shares (terminal, Markdown,
-LaTeX): column headers, numbers rounded with undefined values as an en dash, the
-cells of a row, a budget-curve point, a training-series step and a perplexity row,
-and the ε, trusted-verdict and token-entropy-kind notes.
+The formats for people (report.write_people) label a scope's rows by its name (a
+domain's with "(domain)", names from the folder made visible) and write under a
+target's summary the ε of each budget shown, and the threshold, interval,
+token-entropy-kind and trusted-verdict notes. Numbers are formatted by their column
+(report.columns).
 """
 
 from __future__ import annotations
@@ -11,40 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from leash_tui.analysis.pass_at_k import epsilon
-from leash_tui.analysis.support_names import SERIES_RATES
-from leash_tui.report.build import Report
 from leash_tui.report.columns import (
-    ARROW,
     COUNTS,
     DASH,
     RATES,
-    TRUSTED,
-    ReportColumn,
-    csv_names,
     default_columns,
     fmt_count,
     fmt_p,
     fmt_pair,
     fmt_rate,
     headers,
-    select,
-    table_columns,
 )
 from leash_tui.safe_text import visible
 
 __all__ = ["COUNTS", "DASH", "RATES", "fmt_count", "fmt_p", "fmt_pair", "fmt_rate"]
 
-#: the columns of a budget-curve point and of a training-series step (from the registry)
-CURVE = select("k", "pass@k", *COUNTS, *RATES)
-SERIES = select("k", "N", *COUNTS, *SERIES_RATES, "pass@1", "pass@k")
+#: the headers of the summary table (the label's, then every non-optional column's)
 HEADERS = headers(default_columns())
-CURVE_HEADERS = headers(CURVE)
-SERIES_HEADERS = ("", "step", "model", *headers(SERIES)[1:])
-PERPLEXITY_HEADERS = ("", "category", "source", "traces", "perplexity")
-SERIES_CURVE_HEADERS = ("", "step", *CURVE_HEADERS[1:])
-CSV_COLUMNS = csv_names(default_columns())
-#: CSV columns present when some verdicts are trusted source verdicts (not leash's)
-CSV_TRUSTED_COLUMNS = TRUSTED.csv_names()
 
 
 def shown(name: str) -> str:
@@ -55,70 +39,6 @@ def shown(name: str) -> str:
 def row_label(row: dict[str, Any]) -> str:
     name = shown(row["name"])
     return f"{name} (domain)" if row["scope"] == "domain" else name
-
-
-def row_cells(
-    row: dict[str, Any], arrow: str = ARROW, columns: tuple[ReportColumn, ...] | None = None
-) -> list[str]:
-    """The label, then the cells of ``columns`` (default: every non-optional one)."""
-    shown_columns = table_columns(default_columns() if columns is None else columns)
-    return [row_label(row), *(c.cell(row, arrow) for c in shown_columns)]
-
-
-def curve_cells(row: dict[str, Any], point: dict[str, Any], arrow: str = ARROW) -> list[str]:
-    return [row_label(row), *(c.cell(point, arrow, digits=4) for c in CURVE)]
-
-
-def series_cells(row: dict[str, Any], first: bool, arrow: str = " → ") -> list[str]:
-    """A series row: the scope's label on its first step only, then step, model, counts."""
-    return [
-        row_label(row) if first else "",
-        str(row["step"]),  # a step is an id (1000, not 1,000)
-        shown(row["target"]),
-        *(c.cell(row, arrow) for c in SERIES),
-    ]
-
-
-def series_blocks(
-    pairs: list[tuple[dict[str, Any], Any]],
-) -> list[list[tuple[dict[str, Any], Any]]]:
-    """The rows of one series cut into scope blocks (one block = all steps of a scope)."""
-    blocks: list[list[tuple[dict[str, Any], Any]]] = []
-    for row, curve in pairs:
-        if not blocks or (blocks[-1][0][0]["scope"], blocks[-1][0][0]["name"]) != (
-            row["scope"],
-            row["name"],
-        ):
-            blocks.append([])
-        blocks[-1].append((row, curve))
-    return blocks
-
-
-def series_curve_cells(row: dict[str, Any], point: dict[str, Any], first: bool) -> list[str]:
-    cells = curve_cells(row, point)
-    return [cells[0] if first else "", str(row["step"]), *cells[1:]]
-
-
-def perplexity_cells(row: dict[str, Any], first: bool) -> list[str]:
-    return [
-        row_label(row) if first else "",
-        row["category"],
-        shown(row["source"]),
-        f"{row['n_traces']:,}",
-        fmt_pair(row["perplexity"]),
-    ]
-
-
-def perplexity_lines(report: Report, target: str) -> list[tuple[str, list[str]]]:
-    """(scope key, cells) of one target's perplexity rows, the label on a scope's first."""
-    out, previous = [], None
-    for row in report.perplexity:
-        if row["target"] != target:
-            continue
-        key = f"{row['scope']}/{row['name']}"
-        out.append((key, perplexity_cells(row, key != previous)))
-        previous = key
-    return out
 
 
 def epsilon_note(rows: list[dict[str, Any]], zeta: float) -> str:
@@ -191,6 +111,3 @@ def entropy_kind_note(rows: list[dict[str, Any]]) -> str:
     said = {"exact": "exact (teacher forcing)", "top-k": "top-k part (lower bound)"}
     parts = [f"{shown(rows[0][role])} {said[kind]}" for role, kind in kinds.items() if kind]
     return " Token H: " + ", ".join(parts) + "."
-
-
-# -- formats --------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from leash_tui.analysis.support_names import CATEGORIES
 from leash_tui.analysis.support_names import RATES as SUPPORT_RATES
+from leash_tui.safe_text import visible
 
 DASH = "–"
 ARROW = " → "
@@ -24,8 +25,9 @@ ARROW = " → "
 #: (int) or expected (float, one decimal) category count; ``rate`` four decimals;
 #: ``p`` a p-value (scientific below 1e-3); ``pair`` {base, target} as "b → t";
 #: ``interval`` [lo, hi] as "[lo, hi]"; ``share`` a parameter such as τ (``:g``);
-#: ``text`` as it is.
-Kind = Literal["int", "count", "rate", "p", "pair", "interval", "share", "text"]
+#: ``fraction`` a share at the column's digits; ``text`` as it is; ``name`` a name from
+#: the folder (control characters made visible).
+Kind = Literal["int", "count", "rate", "p", "pair", "interval", "share", "fraction", "text", "name"]
 
 
 def fmt_count(value: int | float) -> str:
@@ -64,7 +66,9 @@ class ReportColumn:
     names (default: ``key``, or ``key_base``/``key_target`` for a pair); ``group``
     the columns kept together when a table is split; ``pane`` (rank, header) places it
     in the explorer's summary pane, None keeps it out; ``digits`` of a pair or
-    interval in the tables; ``optional`` columns appear only when a row has them.
+    interval in the tables; ``optional`` columns appear only when a row has them. The
+    width rule of the terminal table: ``justify``, ``names`` (a column that names the
+    row, repeated in every part of a split table) and ``wrap`` (free text that may wrap).
     """
 
     key: str
@@ -75,6 +79,9 @@ class ReportColumn:
     pane: tuple[int, str] | None = None
     digits: int = 3
     optional: bool = False  # shown only when some row has it (an option asked for it)
+    justify: Literal["left", "right"] = "right"
+    names: bool = False
+    wrap: bool = False
 
     def value(self, row: dict[str, Any]) -> Any:
         """The raw value of this column in ``row`` (None when absent)."""
@@ -120,7 +127,9 @@ _FORMATTERS: dict[str, Callable[[Any, str, int], str]] = {
     "pair": lambda v, a, d: fmt_pair(v, d, a),
     "interval": lambda v, a, d: fmt_interval(v, d),
     "share": lambda v, a, d: DASH if v is None else f"{v:g}",
+    "fraction": lambda v, a, d: fmt_rate(v, d),
     "text": lambda v, a, d: DASH if v is None else str(v),
+    "name": lambda v, a, d: DASH if v is None else visible(str(v), keep_newlines=False),
 }
 
 
