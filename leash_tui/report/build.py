@@ -231,6 +231,84 @@ def build_report(
     explicit = base is not None and (data.manifest.base is None or base != data.manifest.base.name)
     base, chosen, notes = _choose_models(data, targets, base)
     data, no_gold = _without_gold_less(data)
+    trusted = trusted_questions(data.counts, [base, *chosen])
+    notes += _folder_notes(data, base, chosen, no_gold, trusted)
+    entropies, kinds = _entropies(data, [base, *chosen])
+    note = _entropy_kind_note(kinds)
+    if note:
+        notes.append(note)
+    # the bootstrap's resamples of each benchmark, shared by its rows
+    memo: MutableMapping = resamples if resamples is not None else {}
+    ask = _Asked(k, tau, bootstrap, level, allow_partial, curves, memo)
+    built = _Built()
+    for target in chosen:
+        _compare_target(data, base, target, entropies, kinds, trusted, ask, built, notes)
+    if built.unverified:
+        detail = f"{len(built.unverified)} question(s) have no verified sample for a model: "
+        detail += _listing(built.unverified)
+        if not allow_partial:
+            raise LeashError(
+                f"{detail}. Run `leash verify` first, or pass --allow-partial to leave them out"
+            )
+        notes.append(f"{detail}; left out (--allow-partial)")
+    if not built.rows:
+        raise LeashError(f"{data.root}: no question has verified samples of both models to compare")
+    agreement = _agreement(data, [base, *chosen], notes)
+    blocks = _blocks(data, built.scopes, estimate_ks, g_tau, forecast, zeta)
+    if threshold_curve:
+        blocks.insert(0, threshold_block(built.scopes))
+    series_rows, series_curves = (
+        ([], []) if explicit else _series_rows(data, base, chosen, k, entropies, kinds, curves, tau)
+    )  # a series runs from the manifest's base: with another --base there is none
+    return Report(
+        base,
+        chosen,
+        built.rows,
+        built.curves if curves else None,
+        notes,
+        agreement,
+        series_rows,
+        series_curves if curves else None,
+        built.perplexity,
+        zeta,
+        blocks,
+    )
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """The options of ``build_report`` that shape each pair's rows."""
+
+    k: int | None
+    tau: float
+    bootstrap: int
+    level: float
+    allow_partial: bool
+    curves: bool
+    memo: MutableMapping
+
+
+@dataclass
+class _Built:
+    """What the pairs of a report add up to: rows, curves, perplexity, scopes."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    curves: list[list[dict[str, Any]]] = field(default_factory=list)
+    perplexity: list[dict[str, Any]] = field(default_factory=list)
+    unverified: list[str] = field(default_factory=list)
+    scopes: list[tuple[dict[str, Any], pa.Table]] = field(default_factory=list)
+
+
+def _folder_notes(
+    data: ReportData,
+    base: str,
+    chosen: Sequence[str],
+    no_gold: list[str],
+    trusted: dict[str, set[tuple[str, str]]],
+) -> list[str]:
+    """The notes on the folder as a whole: gold-less questions, coverage, grading, answer
+    rules, trusted verdicts and samples not verified yet."""
+    notes = []
     if no_gold:
         notes.append(
             f"{len(no_gold)} question(s) have no gold answer (status no_gold), left out of"
@@ -246,97 +324,79 @@ def build_report(
             f"the rules that found the answers were not compared over {data.rules_skipped:,}"
             " samples (a read of every shard); `leash info` compares them"
         )
-    trusted = trusted_questions(data.counts, [base, *chosen])
     if trusted:
         notes.append(_trusted_note(trusted))
     note = _unverified_note(data.counts, [base, *chosen])
     if note:
         notes.append(note)
-    domains = data.domains()
+    return notes
+
+
+def _entropies(
+    data: ReportData, models: Sequence[str]
+) -> tuple[dict[str, pa.Table], dict[str, str | None]]:
+    """Per model, its per-question entropies (exact where measured) and their kind."""
     entropies, kinds = {}, {}
-    for m in [base, *chosen]:
+    for m in models:
         entropies[m], kinds[m] = prefer_exact(
             model_stats(data.answer_stats, m), data.exact_entropy, m
         )
-    note = _entropy_kind_note(kinds)
-    if note:
-        notes.append(note)
-    rows: list[dict[str, Any]] = []
-    row_curves: list[list[dict[str, Any]]] = []
-    perplexity: list[dict[str, Any]] = []
-    unverified: list[str] = []
-    scopes: list[tuple[dict[str, Any], pa.Table]] = []
-    # the bootstrap's resamples of each benchmark, shared by its rows
-    memo: MutableMapping = resamples if resamples is not None else {}
-    for target in chosen:
-        questions, budget, n_first = _pair_questions(
-            data, base, target, k, tau, allow_partial, notes
-        )
-        for model, keys in missing_questions(data.counts, base, target).items():
-            if keys:
-                names = [f"{b}/{q}" for b, q in keys]
-                notes.append(
-                    f"{len(keys)} question(s) have samples of {model} only, left out of"
-                    f" {base} vs {target}: {_listing(names)}"
-                )
-        if n_first is None:  # an adaptive pair refused or noted its undecided questions
-            unverified += _unverified_questions(questions, base, target)
-        if data.perplexity is not None and data.perplexity.num_rows:
-            perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
-        checkpoint = parse_checkpoint(target)
-        for scope, name, looked_up, part in pair_scopes(
-            questions, domains, entropies, base, target
-        ):
-            row = summary_row(looked_up, scope, name, base, target, budget, entropies, tau)
-            if n_first is not None:
-                row = adaptive_row(row, part, n_first)
-            row["token_entropy_kind"] = _kinds(row, kinds)
-            if bootstrap:
-                row["ci"] = scope_intervals(part, row["k"], tau, bootstrap, level, memo)
-            if trusted:
-                row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, target)
-            if checkpoint is not None:
-                row["series"], row["step"] = checkpoint
-            rows.append(row)
-            scopes.append((row, part))
-            if curves:
-                row_curves.append(_curve_points(part, tau, n_first))
-    if unverified:
-        detail = f"{len(unverified)} question(s) have no verified sample for a model: " + _listing(
-            unverified
-        )
-        if not allow_partial:
-            raise LeashError(
-                f"{detail}. Run `leash verify` first, or pass --allow-partial to leave them out"
-            )
-        notes.append(f"{detail}; left out (--allow-partial)")
-    if not rows:
-        raise LeashError(f"{data.root}: no question has verified samples of both models to compare")
-    agreement: list[dict[str, Any]] = []
-    if data.agreement is not None:
-        models = [base, *chosen]
-        agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
-        agreement.sort(key=lambda r: models.index(r["model"]))
-        notes += agreement_notes(data.agreement, models)
-    blocks = _blocks(data, scopes, estimate_ks, g_tau, forecast, zeta)
-    if threshold_curve:
-        blocks.insert(0, threshold_block(scopes))
-    series_rows, series_curves = (
-        ([], []) if explicit else _series_rows(data, base, chosen, k, entropies, kinds, curves, tau)
-    )  # a series runs from the manifest's base: with another --base there is none
-    return Report(
-        base,
-        chosen,
-        rows,
-        row_curves if curves else None,
-        notes,
-        agreement,
-        series_rows,
-        series_curves if curves else None,
-        perplexity,
-        zeta,
-        blocks,
+    return entropies, kinds
+
+
+def _compare_target(
+    data: ReportData,
+    base: str,
+    target: str,
+    entropies: dict[str, pa.Table],
+    kinds: dict[str, str | None],
+    trusted: dict[str, set[tuple[str, str]]],
+    ask: _Asked,
+    built: _Built,
+    notes: list[str],
+) -> None:
+    """The rows (curves, perplexity) of base vs ``target`` added to ``built``."""
+    questions, budget, n_first = _pair_questions(
+        data, base, target, ask.k, ask.tau, ask.allow_partial, notes
     )
+    for model, keys in missing_questions(data.counts, base, target).items():
+        if keys:
+            names = [f"{b}/{q}" for b, q in keys]
+            notes.append(
+                f"{len(keys)} question(s) have samples of {model} only, left out of"
+                f" {base} vs {target}: {_listing(names)}"
+            )
+    if n_first is None:  # an adaptive pair refused or noted its undecided questions
+        built.unverified += _unverified_questions(questions, base, target)
+    domains = data.domains()
+    if data.perplexity is not None and data.perplexity.num_rows:
+        built.perplexity += perplexity_rows(data.perplexity, questions, domains, base, target)
+    checkpoint = parse_checkpoint(target)
+    for scope, name, looked_up, part in pair_scopes(questions, domains, entropies, base, target):
+        row = summary_row(looked_up, scope, name, base, target, budget, entropies, ask.tau)
+        if n_first is not None:
+            row = adaptive_row(row, part, n_first)
+        row["token_entropy_kind"] = _kinds(row, kinds)
+        if ask.bootstrap:
+            row["ci"] = scope_intervals(part, row["k"], ask.tau, ask.bootstrap, ask.level, ask.memo)
+        if trusted:
+            row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, target)
+        if checkpoint is not None:
+            row["series"], row["step"] = checkpoint
+        built.rows.append(row)
+        built.scopes.append((row, part))
+        if ask.curves:
+            built.curves.append(_curve_points(part, ask.tau, n_first))
+
+
+def _agreement(data: ReportData, models: list[str], notes: list[str]) -> list[dict[str, Any]]:
+    """Per reported model with source verdicts, how often leash's verdict differs."""
+    if data.agreement is None:
+        return []
+    agreement = [r for r in agreement_by_model(data.agreement) if r["model"] in models]
+    agreement.sort(key=lambda r: models.index(r["model"]))
+    notes += agreement_notes(data.agreement, models)
+    return agreement
 
 
 def _blocks(
@@ -515,28 +575,3 @@ def _curve_points(
         }
         for p in curve
     ]
-
-
-def report_json(report: Report) -> dict[str, Any]:
-    """The docs/interchange.md section 2 document (rows carry "curve" when curves were asked;
-    the optional "grading_agreement" list is there when samples carry source verdicts;
-    rows carry "trusted_source_verdicts" when some verdicts are trusted source verdicts;
-    the optional "series" list holds the training-series rows, each with ``series`` and
-    ``step``, step 0 being the base against itself)."""
-    rows = []
-    for i, row in enumerate(report.rows):
-        rows.append({**row, "curve": report.curves[i]} if report.curves is not None else row)
-    document: dict[str, Any] = {"format": REPORT_FORMAT, "rows": rows}
-    for block in report.blocks:
-        document[block.key] = block.rows
-    if report.grading_agreement:
-        document["grading_agreement"] = report.grading_agreement
-    if report.perplexity:
-        document["perplexity"] = report.perplexity
-    if report.series_rows:
-        curves = report.series_curves
-        document["series"] = [
-            {**row, "curve": curves[i]} if curves is not None else row
-            for i, row in enumerate(report.series_rows)
-        ]
-    return document
