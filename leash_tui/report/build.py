@@ -48,6 +48,7 @@ from leash_tui.report.blocks import (
     threshold_block,
 )
 from leash_tui.report.data import ReportData
+from leash_tui.report.rule_section import rule_rows
 from sampler.errors import LeashError
 from sampler.store import MANIFEST_FILE
 from sampler.verify.identity import grader_note
@@ -78,6 +79,8 @@ class Report:
     zeta: float = 0.05
     #: optional parts (estimators, forecast, guessing), in order: report.blocks
     blocks: list[Block] = field(default_factory=list)
+    #: per target, the answers each extraction rule found: report.rule_section
+    answer_rules: list[dict[str, Any]] = field(default_factory=list)
 
     def series_names(self) -> list[str]:
         """The series of the report, in order."""
@@ -272,6 +275,7 @@ def build_report(
         built.perplexity,
         zeta,
         blocks,
+        rule_rows(data.rules, data.counts, base, chosen),
     )
 
 

@@ -220,6 +220,13 @@ GUESSING: tuple[ReportColumn, ...] = (
     ReportColumn("by_chance", "by chance", "pair", 1, digits=0),
 )
 
+#: the columns of the answers by extraction rule (report.rule_section)
+ANSWER_RULES: tuple[ReportColumn, ...] = (
+    ReportColumn("rule", None, "name"),
+    ReportColumn("samples", "answers found", "pair", 0, digits=0),
+    ReportColumn("share", "share of verified", "pair", 1),
+)
+
 
 def present(
     rows: Sequence[dict[str, Any]], columns: Sequence[ReportColumn] = SUMMARY

@@ -19,6 +19,7 @@ from leash_tui.report.blocks import Block
 from leash_tui.report.build import REPORT_FORMAT, Report
 from leash_tui.report.cells import epsilon_note, row_label, shown
 from leash_tui.report.columns import ID_CSV, SUMMARY, TRUSTED, ReportColumn, select
+from leash_tui.report.rule_section import rule_section
 from leash_tui.report.sections import Chapter, Document, Row, Section, Titles
 from leash_tui.report.write_data import csv_value
 
@@ -238,6 +239,7 @@ def pair_document(report: Report) -> Document:
         summary_section(report),
         perplexity_section(report),
         *map(block_section, report.blocks),
+        rule_section(report.answer_rules),
         series_section(report),
         models_section(report),
     ]
