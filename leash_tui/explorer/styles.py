@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from rich.style import Style
 
+from leash_tui.analysis.support_names import NDR, NSCR, SRR
+
 #: Loss (shrunk, incorrect): a light red whose grey is still light.
 LOSS = "#ff9e9e"
 #: Gain (expanded, correct, gold).
@@ -56,4 +58,4 @@ PLOT_CATEGORIES = (
 )
 PLOT_MODELS = (("base", rgb(PLOT_BLUE), "o"), ("target", rgb(WARN), "x"))
 #: The series plot's rates: each with its own marker as well as its colour.
-PLOT_RATES = (("NSCR", rgb(WARN), "o"), ("SRR", rgb(PLOT_BLUE), "x"), ("NDR", rgb(GAIN), "+"))
+PLOT_RATES = ((NSCR, rgb(WARN), "o"), (SRR, rgb(PLOT_BLUE), "x"), (NDR, rgb(GAIN), "+"))

@@ -33,6 +33,7 @@ from leash_tui.analysis.forecast import forecast_pass_at
 from leash_tui.analysis.guessing import chance_explained, choice_options, guess_chance
 from leash_tui.analysis.pass_at_k import pass_at_k
 from leash_tui.analysis.support import expected_counts, in_support, int_column, support_rates
+from leash_tui.analysis.support_names import G_PASS_AT_K, MAJ_AT_N, NSCR, PASS_AT_K, PASS_HAT_K
 from leash_tui.report.columns import ESTIMATE, FORECAST, GUESSING, THRESHOLDS, ReportColumn
 from sampler.errors import LeashError
 
@@ -85,13 +86,15 @@ def estimate_block(
                 {
                     **_label(row),
                     "k": k,
-                    "pass@k": _pair(pass_at_k(n_b, c_b, k).mean(), pass_at_k(n_t, c_t, k).mean()),
-                    "pass^k": _pair(pass_hat_k(n_b, c_b, k).mean(), pass_hat_k(n_t, c_t, k).mean()),
-                    "G-Pass@k": _pair(
+                    PASS_AT_K: _pair(pass_at_k(n_b, c_b, k).mean(), pass_at_k(n_t, c_t, k).mean()),
+                    PASS_HAT_K: _pair(
+                        pass_hat_k(n_b, c_b, k).mean(), pass_hat_k(n_t, c_t, k).mean()
+                    ),
+                    G_PASS_AT_K: _pair(
                         g_pass_at_k(n_b, c_b, k, tau).mean(), g_pass_at_k(n_t, c_t, k, tau).mean()
                     ),
                     "distinct_answers": distinct,
-                    "maj@n": majority,
+                    MAJ_AT_N: majority,
                 }
             )
     return block
@@ -132,7 +135,7 @@ def threshold_block(scopes: Sequence[Scope], taus: Sequence[float] = CURVE_THRES
             if exact:
                 counts = {key: round(value) for key, value in counts.items()}
             rates = support_rates(*counts.values())
-            block.rows.append({**_label(row), "tau": tau, **counts, "NSCR": rates["NSCR"]})
+            block.rows.append({**_label(row), "tau": tau, **counts, NSCR: rates[NSCR]})
     return block
 
 
@@ -145,7 +148,7 @@ def forecast_block(scopes: Sequence[Scope], k: int) -> Block:
             {
                 **_label(row),
                 "k": row["k"],
-                "pass@k": row["pass@k"],
+                PASS_AT_K: row[PASS_AT_K],
                 "forecast_k": k,
                 "forecast": _pair(forecast_pass_at(n_b, c_b, k), forecast_pass_at(n_t, c_t, k)),
             }

@@ -14,7 +14,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from leash_tui.analysis.support_names import CATEGORIES
+from leash_tui.analysis.support_names import (
+    CATEGORIES,
+    G_PASS_AT_K,
+    MAJ_AT_N,
+    MEASURE_KINDS,
+    NSCR,
+    PASS_AT_1,
+    PASS_AT_K,
+    PASS_HAT_K,
+)
 from leash_tui.analysis.support_names import RATES as SUPPORT_RATES
 from leash_tui.safe_text import visible
 
@@ -142,17 +151,17 @@ RATES = SUPPORT_RATES
 #: the columns naming a row in CSV (the tables show a label made of name and scope)
 ID_CSV = ("scope", "name", "base", "target")
 
+#: where the explorer's summary pane shows each rate (its rank among the pane's lines)
+_PANE = {"NSCR": 7, "SRR": 8, "NDR": 9, "SDS": 10}
+
 #: Every column of a summary row, in table order (CSV order after ``ID_CSV``).
 SUMMARY: tuple[ReportColumn, ...] = (
     ReportColumn("k", "k", "int", 0),
     ReportColumn("N", "N", "int", 0, pane=(1, "N")),
     *(ReportColumn(c, c, "count", 0, pane=(2 + i, c)) for i, c in enumerate(COUNTS)),
-    ReportColumn("SRR", "SRR", "rate", 1, pane=(8, "SRR")),
-    ReportColumn("NDR", "NDR", "rate", 1, pane=(9, "NDR")),
-    ReportColumn("SDS", "SDS", "rate", 1, pane=(10, "SDS")),
-    ReportColumn("NSCR", "NSCR", "rate", 1, pane=(7, "NSCR")),
-    ReportColumn("pass@1", "pass@1", "pair", 2, pane=(11, "pass@1 b→t")),
-    ReportColumn("pass@k", "pass@k", "pair", 2, pane=(6, "pass@k b→t")),
+    *(ReportColumn(r, r, MEASURE_KINDS[r], 1, pane=(_PANE[r], r)) for r in SUPPORT_RATES),
+    ReportColumn(PASS_AT_1, PASS_AT_1, MEASURE_KINDS[PASS_AT_1], 2, pane=(11, "pass@1 b→t")),
+    ReportColumn(PASS_AT_K, PASS_AT_K, MEASURE_KINDS[PASS_AT_K], 2, pane=(6, "pass@k b→t")),
     ReportColumn("sign_test_p", "sign p", "p", 1),
     ReportColumn("token_entropy", "token H", "pair", 3, pane=(12, "H tok b→t")),
     ReportColumn("answer_entropy", "answer H", "pair", 3, pane=(13, "H ans b→t")),
@@ -170,19 +179,15 @@ SUMMARY: tuple[ReportColumn, ...] = (
             optional=True,
         )
         for key, label in (
-            ("SRR", "SRR"),
-            ("NDR", "NDR"),
-            ("SDS", "SDS"),
-            ("NSCR", "NSCR"),
-            ("pass@1_diff", "Δpass@1"),
-            ("pass@k_diff", "Δpass@k"),
+            *((rate, rate) for rate in SUPPORT_RATES),
+            *((f"{name}_diff", f"Δ{name}") for name in (PASS_AT_1, PASS_AT_K)),
         )
     ),
     *(
         ReportColumn(
             f"ci.{key}", None, "interval", csv=(f"{key}_ci_lo", f"{key}_ci_hi"), optional=True
         )
-        for key in ("pass@1_base", "pass@1_target", "pass@k_base", "pass@k_target")
+        for key in (f"{m}_{role}" for m in (PASS_AT_1, PASS_AT_K) for role in ("base", "target"))
     ),
 )
 
@@ -193,15 +198,14 @@ TRUSTED = ReportColumn("trusted_source_verdicts", None, "pair")
 #: the columns of the report's optional blocks (report.blocks)
 ESTIMATE: tuple[ReportColumn, ...] = (
     ReportColumn("k", "k", "int", 0),
-    ReportColumn("pass@k", "pass@k", "pair", 1, digits=4),
-    ReportColumn("pass^k", "pass^k", "pair", 1, digits=4),
-    ReportColumn("G-Pass@k", "G-Pass@k", "pair", 2, digits=4),
+    *(ReportColumn(m, m, MEASURE_KINDS[m], 1, digits=4) for m in (PASS_AT_K, PASS_HAT_K)),
+    ReportColumn(G_PASS_AT_K, G_PASS_AT_K, MEASURE_KINDS[G_PASS_AT_K], 2, digits=4),
     ReportColumn("distinct_answers", "distinct answers", "pair", 2, digits=2),
-    ReportColumn("maj@n", "maj@n", "pair", 2, digits=4),
+    ReportColumn(MAJ_AT_N, MAJ_AT_N, MEASURE_KINDS[MAJ_AT_N], 2, digits=4),
 )
 FORECAST: tuple[ReportColumn, ...] = (
     ReportColumn("k", "k", "int", 0),
-    ReportColumn("pass@k", "pass@k measured", "pair", 0, digits=4),
+    ReportColumn(PASS_AT_K, "pass@k measured", MEASURE_KINDS[PASS_AT_K], 0, digits=4),
     ReportColumn("forecast_k", "K", "int", 1),
     ReportColumn(
         "forecast", "pass@K forecast", "pair", 1, csv=("forecast_base", "forecast_target"), digits=4
@@ -210,7 +214,7 @@ FORECAST: tuple[ReportColumn, ...] = (
 THRESHOLDS: tuple[ReportColumn, ...] = (
     ReportColumn("tau", "τ", "share", 0),
     *(ReportColumn(c, c, "count", 0) for c in COUNTS),
-    ReportColumn("NSCR", "NSCR", "rate", 0),
+    ReportColumn(NSCR, NSCR, MEASURE_KINDS[NSCR], 0),
 )
 GUESSING: tuple[ReportColumn, ...] = (
     ReportColumn("questions", "questions", "int", 0),
