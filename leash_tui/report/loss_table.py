@@ -9,9 +9,6 @@ reads which rule found each model's answers, for the format-effect warnings of
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +19,8 @@ import pyarrow.compute as pc
 from leash_tui.analysis.loss_audit import LossClaim, loss_claims
 from leash_tui.analysis.support import compare_questions
 from leash_tui.report.plain_columns import plain_strings
+from leash_tui.report.sections import Document
+from leash_tui.report.write_data import listing_document, write_csv, write_json
 from sampler.errors import LeashError
 from sampler.store import STATUS_CORRECT, ResultsFolder, as_folder, column_all_null
 
@@ -149,35 +148,36 @@ def loss_records(claims: list[LossClaim]) -> list[dict[str, Any]]:
     ]
 
 
+def losses_document(claims: list[LossClaim]) -> Document:
+    """JSON: the claims with their rejected answers; CSV: one line per rejected answer class
+    (a lost question without one takes one line)."""
+    lines = [
+        {
+            "benchmark": c.benchmark,
+            "question_id": c.question_id,
+            "target": c.target,
+            "c_base": c.c_base,
+            "n_base": c.n_base,
+            "n_target": c.n_target,
+            "gold": c.gold,
+            "rejected_answer": r.answer if r else None,
+            "status": r.status if r else None,
+            "rule": r.rule if r else None,
+            "samples": r.samples if r else None,
+            "classes": c.classes,
+        }
+        for c in claims
+        for r in c.rejected or [None]
+    ]
+    return listing_document({"format": FORMAT}, "claims", loss_records(claims), CSV_COLUMNS, lines)
+
+
 def render_losses_json(claims: list[LossClaim]) -> str:
-    payload = {"format": FORMAT, "claims": loss_records(claims)}
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return write_json(losses_document(claims), allow_nan=True)
 
 
 def render_losses_csv(claims: list[LossClaim]) -> str:
-    from leash_tui.safe_text import spreadsheet_safe
-
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for c in claims:
-        for r in c.rejected or [None]:
-            cells = (
-                c.benchmark,
-                c.question_id,
-                c.target,
-                c.c_base,
-                c.n_base,
-                c.n_target,
-                c.gold,
-                r.answer if r else None,
-                r.status if r else None,
-                r.rule if r else None,
-                r.samples if r else None,
-                c.classes,
-            )
-            writer.writerow(["" if v is None else spreadsheet_safe(v) for v in cells])
-    return buffer.getvalue()
+    return write_csv(losses_document(claims))
 
 
 def print_losses(claims: list[LossClaim], console: Any) -> None:

@@ -13,9 +13,6 @@ Markdown and LaTeX.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +23,8 @@ from leash_tui.analysis.budget_curves import curve_budgets
 from leash_tui.analysis.pass_at_k import pass_at_k, pass_at_ks
 from leash_tui.analysis.support import compare_questions, int_column, scope_entropies, scope_tables
 from leash_tui.report.data import ReportData
+from leash_tui.report.sections import Document
+from leash_tui.report.write_data import listing_document, spreadsheet_cell, write_csv, write_json
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
 
@@ -117,19 +116,9 @@ def _curve_lines(row: dict[str, Any]) -> list[list[str]]:
 
 def render_model_report(report: ModelReport, fmt: str) -> str:
     """``report`` as text in ``fmt`` (table, json, csv, markdown, latex)."""
-    if fmt == "json":
-        document = {"format": MODEL_REPORT_FORMAT, "model": report.model, "rows": report.rows}
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
-        for row in report.rows:
-            base = [row[c] for c in CSV_COLUMNS[:10]]
-            writer.writerow([_csv_cell(v) for v in [*base, "", ""]])
-            for point in row.get("curve", []):
-                writer.writerow([_csv_cell(v) for v in [*base[:3], *[""] * 7, *point.values()]])
-        return out.getvalue()
+    if fmt in ("json", "csv"):
+        document = model_document(report)
+        return write_json(document, allow_nan=True) if fmt == "json" else write_csv(document)
     lines = []
     for row in report.rows:
         lines += [_cells(row), *_curve_lines(row)]
@@ -142,7 +131,7 @@ def render_model_report(report: ModelReport, fmt: str) -> str:
         text += ["| " + " | ".join(cells) + " |" for cells in esc]
         return "\n".join(text) + "\n"
     if fmt == "latex":
-        from leash_tui.report.render import latex_escape
+        from leash_tui.report.write_people import latex_escape
 
         text = ["\\begin{tabular}{l" + "r" * (len(HEADERS) - 1) + "}", "\\hline"]
         text.append(" & ".join(latex_escape(h) for h in HEADERS) + " \\\\ \\hline")
@@ -159,10 +148,22 @@ def render_model_report(report: ModelReport, fmt: str) -> str:
     return "\n".join([title, line(HEADERS), *map(line, lines)]) + "\n"
 
 
+def model_document(report: ModelReport) -> Document:
+    """JSON: the rows (each with its curve when asked); CSV: a line per row, then one per
+    point of its curve (``curve_k``, ``curve_pass@k``)."""
+    lines = []
+    for row in report.rows:
+        lines.append({c: row[c] for c in CSV_COLUMNS[:10]})
+        names = {c: row[c] for c in CSV_COLUMNS[:3]}
+        lines += [
+            names | {"curve_k": p["k"], "curve_pass@k": p["pass@k"]} for p in row.get("curve", [])
+        ]
+    head = {"format": MODEL_REPORT_FORMAT, "model": report.model}
+    return listing_document(head, "rows", report.rows, CSV_COLUMNS, lines, _csv_cell)
+
+
 def _csv_cell(value: Any) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        text = visible(value, keep_newlines=False)
-        return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-    return value
+    """Names made visible, then a spreadsheet's text (formulas quoted)."""
+    return spreadsheet_cell(
+        visible(value, keep_newlines=False) if isinstance(value, str) else value
+    )

@@ -4,14 +4,12 @@
 model) pairs whose support rests on 1 to M accepted samples, then reads only the
 key, sample and answer columns of the accepted samples (never completion text) and
 builds the claims (``analysis.witnesses``). ``render_*`` turn them into a terminal
-table, JSON (``leash-witnesses/1``) or CSV; untrusted answers are made visible.
+table, JSON (``leash-witnesses/1``) or CSV (both a walk of report.write_data); untrusted
+answers are made visible.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,8 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
 from leash_tui.report.plain_columns import plain_strings
+from leash_tui.report.sections import Document
+from leash_tui.report.write_data import listing_document, write_csv, write_json
 from sampler.errors import LeashError
 from sampler.store import COUNT_KEYS, STATUS_CORRECT, ResultsFolder, as_folder
 
@@ -124,37 +124,38 @@ def claim_records(claims: list[Claim]) -> list[dict[str, Any]]:
     ]
 
 
+def claims_document(claims: list[Claim], max_samples: int) -> Document:
+    """JSON: the claims with their witnesses; CSV: one line per witness (a claim with several
+    accepted answers takes several lines)."""
+    lines = [
+        {
+            "benchmark": c.benchmark,
+            "question_id": c.question_id,
+            "model": c.model,
+            "role": c.role,
+            "n_verified": c.n_verified,
+            "n_correct": c.n_correct,
+            "gold": c.gold,
+            "answer": w.answer,
+            "normal_form": w.normal,
+            "rule": w.rule,
+            "samples": w.samples,
+            "sample_ids": " ".join(map(str, w.sample_ids)),
+            "differs": w.differs,
+        }
+        for c in claims
+        for w in c.witnesses
+    ]
+    head = {"format": FORMAT, "max_samples": max_samples}
+    return listing_document(head, "claims", claim_records(claims), CSV_COLUMNS, lines)
+
+
 def render_json(claims: list[Claim], max_samples: int) -> str:
-    payload = {"format": FORMAT, "max_samples": max_samples, "claims": claim_records(claims)}
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return write_json(claims_document(claims, max_samples), allow_nan=True)
 
 
 def render_csv(claims: list[Claim]) -> str:
-    """One line per witness (a claim with several accepted answers takes several lines)."""
-    from leash_tui.safe_text import spreadsheet_safe
-
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for c in claims:
-        for w in c.witnesses:
-            cells = (
-                c.benchmark,
-                c.question_id,
-                c.model,
-                c.role,
-                c.n_verified,
-                c.n_correct,
-                c.gold,
-                w.answer,
-                w.normal,
-                w.rule,
-                w.samples,
-                " ".join(map(str, w.sample_ids)),
-                w.differs,
-            )
-            writer.writerow(["" if v is None else spreadsheet_safe(v) for v in cells])
-    return buffer.getvalue()
+    return write_csv(claims_document(claims, 0))
 
 
 #: Claims the table shows by default: the ones to check first (``--all`` shows every one).

@@ -13,10 +13,11 @@ import csv
 import io
 import json
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from leash_tui.report.columns import present
-from leash_tui.report.sections import Document, Row, Section
+from leash_tui.report.columns import ReportColumn, present
+from leash_tui.report.sections import Document, Row, Section, Titles
 from leash_tui.safe_text import visible
 
 
@@ -106,3 +107,27 @@ def write_csv(document: Document) -> str:
     for record in csv_records(document):
         writer.writerow({key: document.csv_cell(value) for key, value in record.items()})
     return out.getvalue()
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet opens as text: empty for None, formulas quoted."""
+    from leash_tui.safe_text import spreadsheet_safe
+
+    return "" if value is None else spreadsheet_safe(value)
+
+
+def listing_document(
+    head: dict[str, Any],
+    key: str,
+    records: list[dict[str, Any]],
+    columns: Sequence[str],
+    lines: list[dict[str, Any]],
+    cell: Callable[[Any], Any] = spreadsheet_cell,
+) -> Document:
+    """A listing's document: JSON ``head`` and ``records`` under ``key``; CSV one line per
+    item of ``lines`` in ``columns``, each value written by ``cell`` (default: a
+    spreadsheet's text, formulas quoted)."""
+    listed = Section(key, Titles.same(""), (), [Row(r) for r in records], formats=("json",))
+    flat = tuple(ReportColumn(name, None, "text") for name in columns)
+    table = Section("lines", Titles.same(""), flat, [Row(v) for v in lines], formats=("csv",))
+    return Document([], [listed, table], json_head=head, csv_cell=cell)
