@@ -63,9 +63,14 @@ def _epsilon_at(k: int, zeta: float) -> str:
     return f"k = {k:,}: ε = {bound:.3g}"
 
 
+def _first(rows: list[dict[str, Any]], key: str) -> Any:
+    """The first true value of ``key`` among ``rows`` (None when none has one)."""
+    return next((r[key] for r in rows if r.get(key)), None)
+
+
 def threshold_note(rows: list[dict[str, Any]]) -> str:
     """ " Support: at least a share τ …" when a support threshold was asked."""
-    tau = next((r["support_threshold"] for r in rows if r.get("support_threshold")), None)
+    tau = _first(rows, "support_threshold")
     if tau is None:
         return ""
     return (
@@ -76,7 +81,7 @@ def threshold_note(rows: list[dict[str, Any]]) -> str:
 
 def interval_note(rows: list[dict[str, Any]]) -> str:
     """ " CI: 95% paired bootstrap …" when rows carry intervals."""
-    ci = next((r["ci"] for r in rows if r.get("ci")), None)
+    ci = _first(rows, "ci")
     if ci is None:
         return ""
     return (

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.loss_audit import LossClaim, loss_claims
 from leash_tui.analysis.support import compare_questions
-from leash_tui.report.plain_columns import plain_strings
+from leash_tui.report.plain_columns import gold_answers, plain_strings
 from leash_tui.report.sections import Document
 from leash_tui.report.write_data import listing_document, write_csv, write_json
 from sampler.errors import LeashError
@@ -72,15 +72,7 @@ def load_losses(
         if name not in names:
             raise LeashError(f"{results.root}: no target {name!r} (targets: {', '.join(names)})")
     counts = results.verdict_counts()
-    golds = {
-        (b, q): g
-        for b, q, g in zip(
-            results.questions.column("benchmark").to_pylist(),
-            results.questions.column("question_id").to_pylist(),
-            results.questions.column("gold").to_pylist(),
-            strict=True,
-        )
-    }
+    golds = gold_answers(results.questions)
     present = set(counts.column("model").cast(pa.string()).to_pylist())
     claims: list[LossClaim] = []
     for target in targets or names:

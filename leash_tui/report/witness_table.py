@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
-from leash_tui.report.plain_columns import plain_strings
+from leash_tui.report.plain_columns import gold_answers, plain_strings
 from leash_tui.report.sections import Document
 from leash_tui.report.write_data import listing_document, write_csv, write_json
 from sampler.errors import LeashError
@@ -83,17 +83,7 @@ def load_claims(
     accepted = plain_strings(accepted, COUNT_KEYS).join(
         plain_strings(keys, COUNT_KEYS), list(COUNT_KEYS), join_type="inner"
     )
-    questions = results.questions
-    golds = {
-        (b, q): g
-        for b, q, g in zip(
-            questions.column("benchmark").to_pylist(),
-            questions.column("question_id").to_pylist(),
-            questions.column("gold").to_pylist(),
-            strict=True,
-        )
-    }
-    return results, build_claims(fragile, accepted, golds, roles)
+    return results, build_claims(fragile, accepted, gold_answers(results.questions), roles)
 
 
 def claim_records(claims: list[Claim]) -> list[dict[str, Any]]:
@@ -127,27 +117,15 @@ def claim_records(claims: list[Claim]) -> list[dict[str, Any]]:
 def claims_document(claims: list[Claim], max_samples: int) -> Document:
     """JSON: the claims with their witnesses; CSV: one line per witness (a claim with several
     accepted answers takes several lines)."""
+    records = claim_records(claims)
     lines = [
-        {
-            "benchmark": c.benchmark,
-            "question_id": c.question_id,
-            "model": c.model,
-            "role": c.role,
-            "n_verified": c.n_verified,
-            "n_correct": c.n_correct,
-            "gold": c.gold,
-            "answer": w.answer,
-            "normal_form": w.normal,
-            "rule": w.rule,
-            "samples": w.samples,
-            "sample_ids": " ".join(map(str, w.sample_ids)),
-            "differs": w.differs,
-        }
-        for c in claims
-        for w in c.witnesses
+        {key: claim[key] for key in CSV_COLUMNS[:7]}
+        | {**witness, "sample_ids": " ".join(map(str, witness["sample_ids"]))}
+        for claim in records
+        for witness in claim["witnesses"]
     ]
     head = {"format": FORMAT, "max_samples": max_samples}
-    return listing_document(head, "claims", claim_records(claims), CSV_COLUMNS, lines)
+    return listing_document(head, "claims", records, CSV_COLUMNS, lines)
 
 
 def render_json(claims: list[Claim], max_samples: int) -> str:

@@ -77,17 +77,13 @@ def folders(tmp_path_factory):
     return {"one": one, "series": series, "claims": claims}
 
 
-def _trace(bench, qid, source, text, model, nll):
-    return {
-        "benchmark": bench,
-        "question_id": qid,
-        "source": source,
-        "trace": trace_id(text),
-        "model": model,
-        "n_tokens": 120,
-        "mean_nll": nll,
-        "text": text,
-    }
+#: the columns of a perplexity row the traces below give (then its trace id and tokens)
+TRACE_COLUMNS = ("benchmark", "question_id", "source", "text", "model", "mean_nll")
+
+
+def _trace(*values) -> dict:
+    row = dict(zip(TRACE_COLUMNS, values, strict=True))
+    return row | {"trace": trace_id(row["text"]), "n_tokens": 120}
 
 
 def stdout(*args: str) -> str:

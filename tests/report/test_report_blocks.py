@@ -13,24 +13,16 @@ from scipy import stats
 
 from leash_tui.cli import cli
 from leash_tui.report.formats import FORMATS
+from tests.report.count_folders import counts_folder
 from tests.support.folder_builders import build_folder, counts_spec
 
 COUNTS = {"1": (0, 6), "2": (2, 8), "3": (5, 1), "4": (8, 8)}  # c of 8, (base, target)
 OPTIONS = "Pick one.\n(A) 1\n(B) 2\n(C) 3\n(D) 4"
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path / "cache"))
-
-
 @pytest.fixture
 def folder(tmp_path):
-    spec = {
-        ("alg", q): {"base": counts_spec(b, 8), "rlvr": counts_spec(t, 8)}
-        for q, (b, t) in COUNTS.items()
-    }
-    return build_folder(tmp_path / "results", spec)
+    return counts_folder(tmp_path / "results", COUNTS, 8)
 
 
 def run(*args):

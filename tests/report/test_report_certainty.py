@@ -8,24 +8,16 @@ import pytest
 from click.testing import CliRunner
 
 from leash_tui.cli import cli
-from tests.support.folder_builders import build_folder, counts_spec
+from tests.report.count_folders import counts_folder
+from tests.support.folder_builders import build_folder
 
 #: c of 10 samples per question (base, target)
 COUNTS = {"1": (0, 9), "2": (2, 9), "3": (3, 0), "4": (9, 1), "5": (5, 5), "6": (1, 0)}
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path / "cache"))
-
-
 @pytest.fixture
 def folder(tmp_path):
-    spec = {
-        ("alg", q): {"base": counts_spec(b, 10), "rlvr": counts_spec(t, 10)}
-        for q, (b, t) in COUNTS.items()
-    }
-    return build_folder(tmp_path / "results", spec)
+    return counts_folder(tmp_path / "results", COUNTS, 10)
 
 
 def run(*args):
