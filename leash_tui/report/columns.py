@@ -91,6 +91,7 @@ class ReportColumn:
     justify: Literal["left", "right"] = "right"
     names: bool = False
     wrap: bool = False
+    style: str = ""  # the terminal's style of its cells (a rich style name)
 
     def value(self, row: dict[str, Any]) -> Any:
         """The raw value of this column in ``row`` (None when absent)."""

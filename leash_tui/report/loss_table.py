@@ -18,9 +18,11 @@ import pyarrow.compute as pc
 
 from leash_tui.analysis.loss_audit import LossClaim, loss_claims
 from leash_tui.analysis.support import compare_questions
+from leash_tui.report.columns import ReportColumn
 from leash_tui.report.plain_columns import gold_answers, plain_strings
-from leash_tui.report.sections import Document
+from leash_tui.report.sections import Chapter, Document, Row, Section, Titles
 from leash_tui.report.write_data import listing_document, write_csv, write_json
+from leash_tui.report.write_people import print_document
 from sampler.errors import LeashError
 from sampler.store import STATUS_CORRECT, ResultsFolder, as_folder, column_all_null
 
@@ -172,48 +174,57 @@ def render_losses_csv(claims: list[LossClaim]) -> str:
     return write_csv(losses_document(claims))
 
 
-def print_losses(claims: list[LossClaim], console: Any) -> None:
-    """One line per rejected answer class, the lost question's names on its first."""
-    from rich.text import Text
+#: the columns of the terminal table, after the benchmark (its label)
+TABLE_COLUMNS = (
+    ReportColumn("id", "id", "text", justify="left", names=True),
+    ReportColumn("target", "target", "text", justify="left", names=True),
+    ReportColumn("base", "base c/n", "text", 1),
+    ReportColumn("gold", "gold", "text", 2, justify="left", wrap=True),
+    ReportColumn("answer", "rejected answer", "text", 2, justify="left", wrap=True),
+    ReportColumn("status", "status", "text", 2, justify="left"),
+    ReportColumn("samples", "×", "text", 2),
+    ReportColumn("rule", "rule", "text", 3, justify="left"),
+)
 
-    from leash_tui.report.fit import FitColumn, FitTable, print_fitted
-    from leash_tui.safe_text import safe
+
+def loss_section(claims: list[LossClaim]) -> Section:
+    """The terminal table: one line per rejected answer class, the lost question's names on
+    its first."""
+    caption = (
+        f"{len(claims)} lost question(s); one answer class rejected again and again, or"
+        " no_answer, may be a false reject rather than lost support"
+    )
+    section = Section(
+        "losses",
+        Titles.same("shrinkage claims: the target's most frequent rejected answers"),
+        TABLE_COLUMNS,
+        label="benchmark",
+        level=1,
+        note=lambda rows: caption,
+        formats=("table",),
+    )
+    for n, c in enumerate(claims):
+        for i, r in enumerate(c.rejected or [None]):
+            first = i == 0
+            values = {
+                "id": c.question_id if first else "",
+                "target": c.target if first else "",
+                "base": f"{c.c_base}/{c.n_base:,}" if first else "",
+                "gold": (c.gold or "–") if first else "",
+                "answer": (r.answer or "(no answer)") if r else "–",
+                "status": r.status if r else "",
+                "samples": str(r.samples) if r else "",
+                "rule": (r.rule or "") if r else "",
+            }
+            section.rows.append(Row(values, c.benchmark if first else "", group=str(n)))
+    return section
+
+
+def print_losses(claims: list[LossClaim], console: Any) -> None:
+    """The loss table (``loss_section``), or a line saying there is no loss."""
+    from rich.text import Text
 
     if not claims:
         console.print(Text("No shrinkage claim: no question left the target's support."))
         return
-    table = FitTable(
-        [
-            FitColumn("benchmark", justify="left", key=True),
-            FitColumn("id", justify="left", key=True),
-            FitColumn("target", justify="left", key=True),
-            FitColumn("base c/n", group=1),
-            FitColumn("gold", justify="left", group=2, wrap=True),
-            FitColumn("rejected answer", justify="left", group=2, wrap=True),
-            FitColumn("status", justify="left", group=2),
-            FitColumn("×", group=2),
-            FitColumn("rule", justify="left", group=3),
-        ],
-        title=Text("shrinkage claims: the target's most frequent rejected answers", style="bold"),
-        caption=Text(
-            f"{len(claims)} lost question(s); one answer class rejected again and again, or"
-            " no_answer, may be a false reject rather than lost support"
-        ),
-    )
-    for c in claims:
-        shown = c.rejected or [None]
-        for i, r in enumerate(shown):
-            first = i == 0
-            table.add_row(
-                safe(c.benchmark if first else ""),
-                safe(c.question_id if first else ""),
-                safe(c.target if first else ""),
-                f"{c.c_base}/{c.n_base:,}" if first else "",
-                safe((c.gold or "–") if first else ""),
-                safe((r.answer or "(no answer)") if r else "–"),
-                safe(r.status if r else ""),
-                str(r.samples) if r else "",
-                safe((r.rule or "") if r else ""),
-                end_section=i + 1 == len(shown),
-            )
-    print_fitted(console, table)
+    print_document(Document([Chapter("", {})], [loss_section(claims)]), console)

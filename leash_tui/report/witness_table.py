@@ -18,9 +18,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
+from leash_tui.report.columns import ReportColumn
 from leash_tui.report.plain_columns import gold_answers, plain_strings
-from leash_tui.report.sections import Document
+from leash_tui.report.sections import Chapter, Document, Row, Section, Titles
 from leash_tui.report.write_data import listing_document, write_csv, write_json
+from leash_tui.report.write_people import print_document
 from sampler.errors import LeashError
 from sampler.store import COUNT_KEYS, STATUS_CORRECT, ResultsFolder, as_folder
 
@@ -177,45 +179,55 @@ def print_claims(
         )
 
 
+#: the columns of the terminal table, after the benchmark (its label)
+TABLE_COLUMNS = (
+    ReportColumn("id", "id", "text", justify="left", names=True),
+    ReportColumn("model", "model", "text", justify="left", names=True),
+    ReportColumn("c/n", "c/n", "text", 1),
+    ReportColumn("gold", "gold", "text", 2, justify="left", wrap=True),
+    ReportColumn("answer", "accepted answer", "text", 2, justify="left", wrap=True),
+    ReportColumn("normal", "normal form", "text", 3, justify="left", wrap=True),
+    ReportColumn("rule", "rule", "text", 3, justify="left"),
+    ReportColumn("samples", "×", "text", 2),
+    ReportColumn("differs", "differs", "text", 2, justify="left", style="bold"),
+)
+
+
+def page_section(
+    claims: list[Claim], max_samples: int, first: bool, caption: str | None
+) -> Section:
+    """One page of the terminal table: a line per witness, the claim's names on its first;
+    the title on the first page, ``caption`` under the last."""
+    title = f"support claims resting on ≤ {max_samples} accepted samples" if first else ""
+    section = Section(
+        "witnesses",
+        Titles.same(title),
+        TABLE_COLUMNS,
+        label="benchmark",
+        level=1,
+        note=(lambda rows: caption) if caption else None,
+        formats=("table",),
+    )
+    for n, c in enumerate(claims):
+        for i, w in enumerate(c.witnesses):
+            first_line = i == 0
+            values = {
+                "id": c.question_id if first_line else "",
+                "model": f"{c.model} ({c.role})" if first_line else "",
+                "c/n": f"{c.n_correct}/{c.n_verified:,}" if first_line else "",
+                "gold": (c.gold or "–") if first_line else "",
+                "answer": w.answer or "(empty)",
+                "normal": w.normal if w.normal and w.normal != w.answer else "",
+                "rule": w.rule or "",
+                "samples": str(w.samples),
+                "differs": w.differs or "",
+            }
+            section.rows.append(Row(values, c.benchmark if first_line else "", group=str(n)))
+    return section
+
+
 def _print_page(
     claims: list[Claim], max_samples: int, console: Any, caption: str | None, first: bool
 ) -> None:
-    from rich.text import Text
-
-    from leash_tui.report.fit import FitColumn, FitTable, print_fitted
-    from leash_tui.safe_text import safe
-
-    title = f"support claims resting on ≤ {max_samples} accepted samples"
-    table = FitTable(
-        [
-            FitColumn("benchmark", justify="left", key=True),
-            FitColumn("id", justify="left", key=True),
-            FitColumn("model", justify="left", key=True),
-            FitColumn("c/n", group=1),
-            FitColumn("gold", justify="left", group=2, wrap=True),
-            FitColumn("accepted answer", justify="left", group=2, wrap=True),
-            FitColumn("normal form", justify="left", group=3, wrap=True),
-            FitColumn("rule", justify="left", group=3),
-            FitColumn("×", group=2),
-            FitColumn("differs", justify="left", group=2),
-        ],
-        title=Text(title, style="bold") if first else None,
-        caption=Text(caption) if caption else None,
-    )
-    for c in claims:
-        for i, w in enumerate(c.witnesses):
-            first = i == 0
-            table.add_row(
-                safe(c.benchmark if first else ""),
-                safe(c.question_id if first else ""),
-                safe(f"{c.model} ({c.role})" if first else ""),
-                f"{c.n_correct}/{c.n_verified:,}" if first else "",
-                safe((c.gold or "–") if first else ""),
-                safe(w.answer or "(empty)"),
-                safe(w.normal if w.normal and w.normal != w.answer else ""),
-                safe(w.rule or ""),
-                str(w.samples),
-                Text(w.differs or "", style="bold" if w.differs else ""),
-                end_section=i + 1 == len(c.witnesses),
-            )
-    print_fitted(console, table)
+    section = page_section(claims, max_samples, first, caption)
+    print_document(Document([Chapter("", {})], [section]), console)

@@ -50,13 +50,14 @@ def print_section(section: Section, chapter: Chapter, rows: list[Row], console: 
     columns = section.shown_columns(rows)
     table = FitTable(
         fit_columns(section, columns),
-        title=Text(title, style="bold" if section.level == 1 else ""),
+        title=Text(title, style="bold" if section.level == 1 else "") if title else None,
         caption=Text(note) if note else None,
     )
     for i, row in enumerate(rows):
         label, *cells = row.cells(columns, "table")
         first = safe(label, "bold" if row.strong else "")
-        table.add_row(first, *map(safe, cells), end_section=_ends_group(rows, i))
+        styled = [safe(cell, c.style) for cell, c in zip(cells, columns, strict=True)]
+        table.add_row(first, *styled, end_section=_ends_group(rows, i))
     print_fitted(console, table)
 
 
