@@ -15,7 +15,9 @@ from click.testing import CliRunner
 
 from leash_tui.analysis.support import add_answer_columns, compare_questions
 from leash_tui.cli import cli
+from leash_tui.report.columns import SUMMARY
 from leash_tui.report.data import load_report_data
+from leash_tui.report.pair_sections import IDS
 from tests.support.folder_builders import build_folder, parse_spec
 
 SPEC = {
@@ -124,6 +126,16 @@ def test_document_shape(report):
         assert set(row["token_entropy_kind"].values()) <= {"top-k", None}
         for pair in ("pass@1", "pass@k", "token_entropy", "answer_entropy"):
             assert list(row[pair]) == ["base", "target"]
+
+
+def test_the_column_table_reads_the_contracts_keys(report):
+    """The summary section's columns (report.pair_sections, from report.columns) read the
+    keys of leash-report/1's rows above: a key renamed in the column table or in the rows,
+    or a new column whose key the rows lack, fails here."""
+    row = report["rows"][0]
+    read = {c.key.split(".")[0] for c in (*IDS, *SUMMARY) if not c.optional}
+    assert read <= set(row)
+    assert set(row) - read == {"ci"}  # the one optional key of this folder (the default bootstrap)
 
 
 @pytest.mark.parametrize("index", range(len(EXPECTED)))
