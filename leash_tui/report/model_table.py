@@ -22,14 +22,15 @@ from leash_tui.analysis.answer_stats import model_stats
 from leash_tui.analysis.budget_curves import curve_budgets
 from leash_tui.analysis.pass_at_k import pass_at_k, pass_at_ks
 from leash_tui.analysis.support import compare_questions, int_column, scope_entropies, scope_tables
+from leash_tui.report.columns import ReportColumn
 from leash_tui.report.data import ReportData
-from leash_tui.report.sections import Document
+from leash_tui.report.sections import PEOPLE, Chapter, Document, Row, Section, Titles
 from leash_tui.report.write_data import listing_document, spreadsheet_cell, write_csv, write_json
+from leash_tui.report.write_plain import write_plain
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
 
 MODEL_REPORT_FORMAT = "leash-model-report/1"
-HEADERS = ("", "k", "N", "support", "pass@1", "pass@k", "token H", "answer H")
 CSV_COLUMNS = (
     "scope", "name", "model", "k", "N", "support", "pass@1", "pass@k",
     "token_entropy", "answer_entropy", "curve_k", "curve_pass@k",
@@ -89,29 +90,27 @@ def build_model_report(
     return ModelReport(model, rows, notes)
 
 
-def _number(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+#: the columns of the one-model table (its label: the scope)
+COLUMNS = (
+    ReportColumn("k", "k", "text"),
+    ReportColumn("N", "N", "text"),
+    ReportColumn("support", "support", "fraction", digits=1),
+    *(ReportColumn(key, key, "fraction") for key in ("pass@1", "pass@k")),
+    ReportColumn("token_entropy", "token H", "fraction"),
+    ReportColumn("answer_entropy", "answer H", "fraction"),
+)
 
 
-def _cells(row: dict[str, Any]) -> list[str]:
-    label = row["name"] if row["scope"] == "benchmark" else f"{row['scope']}: {row['name']}"
-    return [
-        visible(label, keep_newlines=False),
-        str(row["k"]),
-        str(row["N"]),
-        _number(row["support"], 1),
-        _number(row["pass@1"]),
-        _number(row["pass@k"]),
-        _number(row["token_entropy"]),
-        _number(row["answer_entropy"]),
-    ]
-
-
-def _curve_lines(row: dict[str, Any]) -> list[list[str]]:
-    return [
-        [f"  k={p['k']}", "", "", "", "", _number(p["pass@k"]), "", ""]
-        for p in row.get("curve", [])
-    ]
+def model_section(report: ModelReport) -> Section:
+    """The one-model table: a line per scope, the points of its curve under it."""
+    section = Section("rows", Titles.same("{model} (one model)"), COLUMNS, formats=PEOPLE)
+    for row in report.rows:
+        label = row["name"] if row["scope"] == "benchmark" else f"{row['scope']}: {row['name']}"
+        section.rows.append(Row(row, visible(label, keep_newlines=False)))
+        section.rows += [
+            Row({"pass@k": p["pass@k"]}, f"  k={p['k']}", sparse=True) for p in row.get("curve", [])
+        ]
+    return section
 
 
 def render_model_report(report: ModelReport, fmt: str) -> str:
@@ -119,33 +118,8 @@ def render_model_report(report: ModelReport, fmt: str) -> str:
     if fmt in ("json", "csv"):
         document = model_document(report)
         return write_json(document, allow_nan=True) if fmt == "json" else write_csv(document)
-    lines = []
-    for row in report.rows:
-        lines += [_cells(row), *_curve_lines(row)]
-    title = f"{visible(report.model, keep_newlines=False)} (one model)"
-    if fmt == "markdown":
-        esc = [[c.replace("|", "\\|") for c in cells] for cells in lines]
-        bold = title.replace("|", "\\|")
-        text = [f"**{bold}**", "", "| " + " | ".join(HEADERS) + " |"]
-        text.append("|" + "|".join(["---"] + ["---:"] * (len(HEADERS) - 1)) + "|")
-        text += ["| " + " | ".join(cells) + " |" for cells in esc]
-        return "\n".join(text) + "\n"
-    if fmt == "latex":
-        from leash_tui.report.write_people import latex_escape
-
-        text = ["\\begin{tabular}{l" + "r" * (len(HEADERS) - 1) + "}", "\\hline"]
-        text.append(" & ".join(latex_escape(h) for h in HEADERS) + " \\\\ \\hline")
-        text += [" & ".join(latex_escape(c) for c in cells) + " \\\\" for cells in lines]
-        text += ["\\hline", "\\end{tabular}", f"% {latex_escape(title)}"]
-        return "\n".join(text) + "\n"
-    widths = [max(len(h), *(len(c[i]) for c in lines)) for i, h in enumerate(HEADERS)]
-
-    def line(cells: list[str] | tuple[str, ...]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest]).rstrip()
-
-    return "\n".join([title, line(HEADERS), *map(line, lines)]) + "\n"
+    document = Document([Chapter("", {"model": report.model})], [model_section(report)])
+    return write_plain(document, fmt)
 
 
 def model_document(report: ModelReport) -> Document:

@@ -60,6 +60,7 @@ class Row:
     group: str = ""
     strong: bool = False
     blank_in: tuple[str, ...] = ()
+    sparse: bool = False  # columns its values lack are blank (not an en dash)
     ids: dict[str, Any] = field(default_factory=dict)
     details: list[Row] = field(default_factory=list)
 
@@ -71,7 +72,8 @@ class Row:
         """The label (in ``fmt``), then each of ``columns`` formatted for people."""
         values = self.merged()
         label = "" if fmt in self.blank_in else self.label
-        return [label, *(c.cell(values) for c in columns)]
+        cells = ["" if self.sparse and c.key not in values else c.cell(values) for c in columns]
+        return [label, *cells]
 
 
 @dataclass

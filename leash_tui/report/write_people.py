@@ -20,7 +20,7 @@ from leash_tui.safe_text import visible
 _NUMBER = r"[0-9](?:[0-9.eE+\-]*[0-9])?"
 
 
-def _title(template: str, chapter: Chapter, escape: Any) -> str:
+def fill_title(template: str, chapter: Chapter, escape: Any) -> str:
     """``template`` with the chapter's names, made visible and escaped for the format."""
     names = chapter.names.items()
     return template.format(**{k: escape(visible(v, keep_newlines=False)) for k, v in names})
@@ -45,7 +45,7 @@ def print_section(section: Section, chapter: Chapter, rows: list[Row], console: 
     from leash_tui.report.fit import FitTable, print_fitted
     from leash_tui.safe_text import safe
 
-    title = _title(section.titles.table, chapter, str)
+    title = fill_title(section.titles.table, chapter, str)
     note = section.note([row.values for row in rows]) if section.note else None
     columns = section.shown_columns(rows)
     table = FitTable(
@@ -93,7 +93,7 @@ def write_markdown(document: Document) -> str:
     out: list[str] = []
     for chapter, section, rows in document.parts("markdown"):
         heading = "#" * (section.level + 1)
-        out.append(f"{heading} {_title(section.titles.markdown, chapter, md_escape)}")
+        out.append(f"{heading} {fill_title(section.titles.markdown, chapter, md_escape)}")
         columns = section.shown_columns(rows)
         lines = []
         for row in rows:
@@ -172,7 +172,7 @@ def latex_table(section: Section, rows: list[Row], caption: str) -> list[str]:
 def write_latex(document: Document) -> str:
     out = list(document.preamble)
     for chapter, section, rows in document.parts("latex"):
-        caption = _title(section.titles.latex, chapter, latex_escape)
+        caption = fill_title(section.titles.latex, chapter, latex_escape)
         if section.note:
             caption += " " + latex_note(latex_escape(section.note([row.values for row in rows])))
         out += latex_table(section, rows, caption)
