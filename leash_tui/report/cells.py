@@ -63,31 +63,33 @@ def _epsilon_at(k: int, zeta: float) -> str:
     return f"k = {k:,}: ε = {bound:.3g}"
 
 
-def _first(rows: list[dict[str, Any]], key: str) -> Any:
-    """The first true value of ``key`` among ``rows`` (None when none has one)."""
-    return next((r[key] for r in rows if r.get(key)), None)
+#: the notes of options that change what a row means, by the row key that carries them
+_OPTION_NOTES = {
+    "support_threshold": lambda tau: (
+        f" Support at threshold τ = {tau:g}: a model supports a question when at least"
+        f" ⌈τ·k⌉ of k samples are correct (c/n ≥ τ at k = n)."
+    ),
+    "ci": lambda ci: (
+        f" CI: {ci['level']:.0%} percentile intervals of a paired bootstrap over questions"
+        f" ({ci['resamples']:,} resamples, within benchmarks; Δ = target − base)."
+    ),
+}
+
+
+def _option_note(rows: list[dict[str, Any]], key: str) -> str:
+    """The note of the first true value of ``key`` among ``rows`` ("" when none has one)."""
+    value = next((r[key] for r in rows if r.get(key)), None)
+    return "" if value is None else _OPTION_NOTES[key](value)
 
 
 def threshold_note(rows: list[dict[str, Any]]) -> str:
     """ " Support: at least a share τ …" when a support threshold was asked."""
-    tau = _first(rows, "support_threshold")
-    if tau is None:
-        return ""
-    return (
-        f" Support at threshold τ = {tau:g}: a model supports a question when at least"
-        f" ⌈τ·k⌉ of k samples are correct (c/n ≥ τ at k = n)."
-    )
+    return _option_note(rows, "support_threshold")
 
 
 def interval_note(rows: list[dict[str, Any]]) -> str:
     """ " CI: 95% paired bootstrap …" when rows carry intervals."""
-    ci = _first(rows, "ci")
-    if ci is None:
-        return ""
-    return (
-        f" CI: {ci['level']:.0%} percentile intervals of a paired bootstrap over questions"
-        f" ({ci['resamples']:,} resamples, within benchmarks; Δ = target − base)."
-    )
+    return _option_note(rows, "ci")
 
 
 def trusted_note(rows: list[dict[str, Any]]) -> str:

@@ -20,7 +20,7 @@ from leash_tui.analysis.loss_audit import LossClaim, loss_claims
 from leash_tui.analysis.support import compare_questions
 from leash_tui.report.columns import ReportColumn
 from leash_tui.report.plain_columns import gold_answers, plain_strings
-from leash_tui.report.sections import Chapter, Document, Row, Section, Titles
+from leash_tui.report.sections import Chapter, Document, Row, Section, terminal_listing
 from leash_tui.report.write_data import listing_document, write_csv, write_json
 from leash_tui.report.write_people import print_document
 from sampler.errors import LeashError
@@ -194,15 +194,8 @@ def loss_section(claims: list[LossClaim]) -> Section:
         f"{len(claims)} lost question(s); one answer class rejected again and again, or"
         " no_answer, may be a false reject rather than lost support"
     )
-    section = Section(
-        "losses",
-        Titles.same("shrinkage claims: the target's most frequent rejected answers"),
-        TABLE_COLUMNS,
-        label="benchmark",
-        level=1,
-        note=lambda rows: caption,
-        formats=("table",),
-    )
+    title = "shrinkage claims: the target's most frequent rejected answers"
+    section = terminal_listing("losses", title, TABLE_COLUMNS, "benchmark", caption)
     for n, c in enumerate(claims):
         for i, r in enumerate(c.rejected or [None]):
             first = i == 0

@@ -163,3 +163,19 @@ class Document:
                     rows = part.rows_of(chapter.key)
                     if rows:
                         yield chapter, part, rows
+
+
+def terminal_listing(
+    key: str, title: str, columns: tuple[ReportColumn, ...], label: str, caption: str | None
+) -> Section:
+    """A section for the terminal only: ``title`` in bold, ``caption`` under it, the rows'
+    label under ``label`` (a listing such as the witnesses or the losses)."""
+    return Section(
+        key,
+        Titles.same(title),
+        columns,
+        label=label,
+        level=1,
+        note=(lambda rows: caption) if caption else None,
+        formats=("table",),
+    )

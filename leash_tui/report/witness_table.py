@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from leash_tui.analysis.witness_claims import Claim, build_claims, fragile_claims
 from leash_tui.report.columns import ReportColumn
 from leash_tui.report.plain_columns import gold_answers, plain_strings
-from leash_tui.report.sections import Chapter, Document, Row, Section, Titles
+from leash_tui.report.sections import Chapter, Document, Row, Section, terminal_listing
 from leash_tui.report.write_data import listing_document, write_csv, write_json
 from leash_tui.report.write_people import print_document
 from sampler.errors import LeashError
@@ -199,15 +199,7 @@ def page_section(
     """One page of the terminal table: a line per witness, the claim's names on its first;
     the title on the first page, ``caption`` under the last."""
     title = f"support claims resting on ≤ {max_samples} accepted samples" if first else ""
-    section = Section(
-        "witnesses",
-        Titles.same(title),
-        TABLE_COLUMNS,
-        label="benchmark",
-        level=1,
-        note=(lambda rows: caption) if caption else None,
-        formats=("table",),
-    )
+    section = terminal_listing("witnesses", title, TABLE_COLUMNS, "benchmark", caption)
     for n, c in enumerate(claims):
         for i, w in enumerate(c.witnesses):
             first_line = i == 0
