@@ -13,7 +13,7 @@ from rich.cells import cell_len
 from leash_tui.cli import cli
 from leash_tui.commands.info import render_info
 from leash_tui.report.build import build_report
-from leash_tui.report.cells import COUNTS, HEADERS, fmt_count
+from leash_tui.report.cells import COUNTS, HEADERS, fmt_count, row_label
 from leash_tui.report.data import load_report_data
 from leash_tui.report.fit import console_for
 from leash_tui.report.info import describe_results
@@ -45,6 +45,16 @@ def built_report(folder):
     return build_report(load_report_data(folder, use_cache=False))
 
 
+def fitted_rows(folder, width: int):
+    """The table at ``width`` (never wider, nothing cut with "…") and (label, row) of the
+    target's rows."""
+    report = built_report(folder)
+    text = render_table(report, width=width)
+    assert max(cell_len(line) for line in lines_of(text)) <= width
+    assert "…" not in text
+    return text, [(row_label(row), row) for row, _ in report.rows_of(TARGET)]
+
+
 def lines_of(text: str) -> list[str]:
     return [line.rstrip() for line in text.splitlines()]
 
@@ -57,13 +67,8 @@ def counts_shown(text: str, label: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("width", [80, 100])
 def test_report_fits_the_width_with_every_name_and_count(folder, width):
-    report = built_report(folder)
-    text = render_table(report, width=width)
-    assert max(cell_len(line) for line in lines_of(text)) <= width
-    assert "…" not in text
-    rows = report.rows_of(TARGET)
-    for row, _ in rows:
-        label = f"{row['name']} (domain)" if row["scope"] == "domain" else row["name"]
+    text, rows = fitted_rows(folder, width)
+    for label, row in rows:
         assert re.search(rf"^\s*{re.escape(label)}(\s|$)", text, re.M), label
         counts = [fmt_count(row[c]) for c in COUNTS]
         # the P E S O counts of the row appear, in order, on a line naming it
@@ -73,12 +78,8 @@ def test_report_fits_the_width_with_every_name_and_count(folder, width):
 
 @pytest.mark.parametrize("width", [60, 44])
 def test_report_narrower_than_a_part_stacks_rows_as_records(folder, width):
-    report = built_report(folder)
-    text = render_table(report, width=width)
-    assert max(cell_len(line) for line in lines_of(text)) <= width
-    assert "…" not in text
-    for row, _ in report.rows_of(TARGET):
-        label = f"{row['name']} (domain)" if row["scope"] == "domain" else row["name"]
+    text, rows = fitted_rows(folder, width)
+    for label, row in rows:
         # the name on a line of its own, its counts on the next
         counts = r"\s+".join(f"{c} {fmt_count(row[c])}" for c in COUNTS)
         assert re.search(rf"^{re.escape(label)}\n.*{counts}", text, re.M), label
