@@ -2,8 +2,9 @@
 
 Each is a ``Block``: a name (its JSON key, and the ``row`` value of its CSV lines), a
 title for the tables, its columns from the column registry (``report.columns``), and
-rows that name their scope like summary rows do. Every renderer draws every block the
-same way, so a new part is one builder here and its columns there.
+rows that name their scope like summary rows do. Each becomes one section of the report
+(``report.pair_sections.block_section``), which every format shows, so a new part is one
+builder here and its columns there.
 
 - estimators (``--estimate-k``): pass@k, pass^k and G-Pass@k_τ of both models at each
   k asked (``analysis.estimators``), distinct answers per question and maj@n over the

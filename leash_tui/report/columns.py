@@ -1,11 +1,14 @@
-"""The report's columns, one typed registry: every renderer and the explorer's summary take theirs.
+"""The report's columns, one typed table: every section (report.sections) and the explorer's
+summary take theirs.
 
-A summary row (``analysis.support.summary_row``) is a dict; each ``ReportColumn``
-says which key it shows, its header in the terminal table, Markdown and LaTeX, its
-CSV names, how its value is formatted (``kind``), which group of columns it stays
-with when a table is split to fit the terminal, and where the explorer's summary
-pane shows it. A new measure is one ``ReportColumn`` here and one function that
-puts its value in the row. The report formats are ``report.formats.FORMATS``.
+A row of a section (a summary row of ``analysis.support.summary_row``, a block's, a
+curve's point) is a dict; each ``ReportColumn`` says which key it shows (its JSON key),
+its header in the terminal table, Markdown and LaTeX, its CSV names, how its value is
+formatted (``kind``), its width rule in the terminal (the group of columns it stays
+with when a table is split, alignment, whether it names the row or may wrap), and
+where the explorer's summary pane shows it. Rate and measure names and their kinds
+come from ``analysis.support_names``. A new measure is one ``ReportColumn`` here and
+one function that puts its value in the row. The formats are ``report.formats.FORMATS``.
 """
 
 from __future__ import annotations
