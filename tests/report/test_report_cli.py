@@ -202,16 +202,20 @@ def test_curves_in_json_and_table(folder):
     assert "curve" not in json.dumps(report_json(folder))  # only when asked
 
 
+def overall_of(root, *args):
+    """(notes on stderr, the last row of the JSON report) of ``root``."""
+    result = run(root, *args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return result.stderr, json.loads(result.stdout)["rows"][-1]
+
+
 def test_unverified_samples_are_reported_not_counted(tmp_path):
     spec = {
         ("alg", "1"): {"base": "C ? ? ?", "rlvr": "I7 I7 C C"},
         ("alg", "2"): {"base": "I7 I7 I7 I7", "rlvr": "C C ? ?"},
     }
-    root = build_folder(tmp_path / "r", spec)
-    result = run(root, "--format", "json")
-    assert result.exit_code == 0, result.output
-    assert "5 samples are not verified yet (base: 3, rlvr: 2)" in result.stderr
-    overall = json.loads(result.stdout)["rows"][-1]
+    notes, overall = overall_of(build_folder(tmp_path / "r", spec))
+    assert "5 samples are not verified yet (base: 3, rlvr: 2)" in notes
     # budgets: question 1 min(1, 4) = 1, question 2 min(4, 2) = 2 -> scope k = 1
     assert overall["k"] == 1
     # base pass@1: 1/1 and 0/4; the unverified samples count neither way
@@ -229,10 +233,8 @@ def test_question_without_verified_samples_is_refused_unless_partial(tmp_path):
     assert result.exit_code == 1
     assert "alg/1 (rlvr)" in result.output and "--allow-partial" in result.output
     assert "Traceback" not in result.output
-    result = run(root, "--allow-partial", "--format", "json")
-    assert result.exit_code == 0, result.output
-    assert "left out (--allow-partial)" in result.stderr
-    overall = json.loads(result.stdout)["rows"][-1]
+    notes, overall = overall_of(root, "--allow-partial")
+    assert "left out (--allow-partial)" in notes
     assert (overall["N"], overall["P"]) == (1, 1)
 
 
@@ -243,11 +245,9 @@ def test_questions_without_gold_are_left_out_with_a_note_not_refused(tmp_path):
         ("alg", "3"): {"base": "I7 I7", "rlvr": "C C"},
     }
     root = build_folder(tmp_path / "r", spec)
-    result = run(root, "--format", "json")
-    assert result.exit_code == 0, result.output
-    assert "1 question(s) have no gold answer (status no_gold)" in result.stderr
-    assert "alg/1" in result.stderr and "not verified yet" not in result.stderr
-    overall = json.loads(result.stdout)["rows"][-1]
+    notes, overall = overall_of(root)
+    assert "1 question(s) have no gold answer (status no_gold)" in notes
+    assert "alg/1" in notes and "not verified yet" not in notes
     assert (overall["N"], overall["S"], overall["E"], overall["O"]) == (2, 1, 1, 0)
     info = CliRunner().invoke(cli, ["info", str(root)])
     assert info.exit_code == 0, info.output
@@ -257,11 +257,9 @@ def test_questions_without_gold_are_left_out_with_a_note_not_refused(tmp_path):
 
 def test_question_of_one_model_only_is_named_and_left_out(tmp_path):
     spec = {("alg", "1"): {"base": "C I7", "rlvr": "C C"}, ("alg", "2"): {"base": "C C"}}
-    root = build_folder(tmp_path / "r", spec)
-    result = run(root, "--format", "json")
-    assert result.exit_code == 0
-    assert "samples of base only" in result.stderr and "alg/2" in result.stderr
-    assert json.loads(result.stdout)["rows"][-1]["N"] == 1
+    notes, overall = overall_of(build_folder(tmp_path / "r", spec))
+    assert "samples of base only" in notes and "alg/2" in notes
+    assert overall["N"] == 1
 
 
 def test_bad_folders_give_one_line_errors(tmp_path):
