@@ -42,12 +42,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from sampler.benchmarks.presets import Benchmark, Question
 from sampler.errors import LeashError
+from sampler.importers.bad_records import BadRecords
 from sampler.importers.import_keys import LINE_BITS, SampleKeys
+from sampler.importers.question_book import QuestionBook
 from sampler.importers.staging import StagedShards
+from sampler.importers.trusted import trust_staged
 from sampler.store import (
     DEFAULT_DOMAIN,
     DEFAULT_VERIFIER,
@@ -57,9 +58,6 @@ from sampler.store import (
     ROLE_TARGET,
     SAMPLES_DIR,
     STAGING_PREFIX,
-    STATUS_CORRECT,
-    STATUS_INCORRECT,
-    VERDICT_SOURCE_TRUSTED,
     BenchmarkEntry,
     Manifest,
     ModelEntry,
@@ -71,10 +69,6 @@ from sampler.store import (
     questions_table,
     remove_stale_work_dirs,
 )
-
-#: A problem text found inside a prompt identifies the question only from this length on.
-MIN_CONTAINED_CHARS = 40
-AMBIGUOUS = "\x00ambiguous"  # a problem text that several folder questions share
 
 
 @dataclass
@@ -93,37 +87,10 @@ class ImportSummary:
     created: bool = False
     #: Things the input holds that the import ignored (unknown fields), one line each.
     warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _QuestionInfo:
-    problem: str | None
-    gold: str | None
-    metadata: dict[str, Any] | None
-    where: str
-    in_folder: bool = False  # already in the folder's questions table
-    changed: bool = False  # problem or gold filled in by this import
-
-
-def _clip(text: str, limit: int = 50) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def normal_text(text: str) -> str:
-    """A problem text with runs of white space made one space, for matching questions."""
-    return " ".join(text.split())
-
-
-def same_gold(a: str, b: str) -> bool:
-    """Whether two gold answers are the same up to writing: spaces, $...$, 27 vs 27.0."""
-    x, y = (g.strip().strip("$").strip() for g in (a, b))
-    if x == y:
-        return True
-    try:
-        return float(x) == float(y)
-    except ValueError:
-        return False
+    #: --skip-bad-records: one line per file and reason of the records skipped
+    skipped: list[str] = field(default_factory=list)
+    #: Facts about the imported samples worth reading first (no gold, greedy dump), a line each
+    notes: list[str] = field(default_factory=list)
 
 
 class ImportSession:
@@ -141,12 +108,15 @@ class ImportSession:
         model_source: str = "import",
         trust_verdicts: bool = False,
         base_later: bool = False,
+        skip_bad_records: bool = False,
     ):
         self.folder = folder if isinstance(folder, ResultsFolder) else ResultsFolder(folder)
         self.root = self.folder.root
         self.base = base
         self.model_source = model_source
         self.trust_verdicts = trust_verdicts
+        self.skip_bad_records = skip_bad_records
+        self.bad_records = BadRecords()
         self.is_new = not self.folder.exists()
         self.manifest: Manifest | None = None
         if self.is_new:
@@ -167,19 +137,19 @@ class ImportSession:
         self._units: list[str] = []
         self._model_sources: dict[str, list[str]] = {}
         self._sample_keys = SampleKeys()
-        self._questions: dict[tuple[str, str], _QuestionInfo] = {}
-        self._by_text: dict[str, dict[str, str]] = {}  # benchmark -> normal text -> id
+        self.questions = QuestionBook()
+        #: the folder's question of a problem text (``QuestionBook.match``), and a question's
+        #: problem and gold recorded, two different ones refused (``QuestionBook.note``)
+        self.match_question = self.questions.match
+        self.note_question = self.questions.note
         if not self.is_new:
-            self._load_questions()
+            self.questions.load_folder(self.folder.questions, str(self.root / QUESTIONS_FILE))
         self._domains: dict[str, tuple[str, str]] = {}
         # benchmarks given as specs (--bench NAME=SPEC): their questions, source, verifier
         self._spec_questions: dict[str, dict[str, Question]] = {}
         self._spec_sources: dict[str, str] = {}
         self._verifiers: dict[str, str] = {}
         self._spec_noted: set[tuple[str, str]] = set()
-        # --gold-from BENCH=SPEC: normal problem text -> gold, per benchmark
-        self._golds_by_text: dict[str, dict[str, str]] = {}
-        self._gold_sources: dict[str, str] = {}
         # the folder (run) each (benchmark, question, model) of an evaluation output came from
         self._group_runs: dict[tuple[str, str, str], int] = {}
         # a work directory of this import's own: inside the folder, or beside a new one
@@ -233,13 +203,8 @@ class ImportSession:
 
     def use_golds(self, bench: Benchmark) -> None:
         """``--gold-from``: the golds of ``bench``'s questions join the imported questions of
-        benchmark ``bench.name`` without a gold by problem text, at commit (``_join_golds``)."""
-        texts: dict[str, str] = {}
-        for question in bench.questions:
-            if question.problem and question.gold and question.gold.strip():
-                texts[normal_text(question.problem)] = question.gold
-        self._golds_by_text[bench.name] = texts
-        self._gold_sources[bench.name] = bench.source
+        benchmark ``bench.name`` without a gold by problem text, at commit."""
+        self.questions.use_golds(bench)
 
     def _note_spec_question(self, row: dict[str, Any], file_index: int, number: int) -> None:
         benchmark, question_id = row["benchmark"], row["question_id"]
@@ -299,82 +264,6 @@ class ImportSession:
                 " two runs (or two models); import each as its own MODEL=DIR"
             )
 
-    def _load_questions(self) -> None:
-        where = str(self.root / QUESTIONS_FILE)
-        for row in self.folder.questions.to_pylist():
-            key = (row["benchmark"], row["question_id"])
-            self._questions[key] = _QuestionInfo(
-                row["problem"], row["gold"], None, where, in_folder=True
-            )
-            if row["problem"]:
-                self._index_text(row["benchmark"], row["question_id"], row["problem"])
-
-    def _index_text(self, benchmark: str, question_id: str, problem: str) -> None:
-        texts = self._by_text.setdefault(benchmark, {})
-        text = normal_text(problem)
-        texts[text] = AMBIGUOUS if text in texts else question_id
-
-    def match_question(
-        self, benchmark: str, proposed: str, problem: str | None, templated: bool = False
-    ) -> tuple[str, bool]:
-        """The id of the folder's question with this problem text, else ``proposed``.
-
-        Returns (id, matched). An imported question is the folder's question whose
-        problem text is the same, white space aside, so that samples imported from
-        an evaluation tool join the samples leash made of the same question whatever
-        id the tool gave it. A ``templated`` problem (a prompt embedding the question,
-        as lighteval stores it) matches the longest folder problem of at least
-        MIN_CONTAINED_CHARS characters that it contains. A text that several folder
-        questions share matches none of them.
-        """
-        texts = self._by_text.get(benchmark)
-        if not problem or not texts:
-            return proposed, False
-        text = normal_text(problem)
-        found = texts.get(text)
-        if found is not None:
-            return (proposed, False) if found == AMBIGUOUS else (found, True)
-        if not templated:
-            return proposed, False
-        best: tuple[int, str] | None = None
-        for known, question_id in texts.items():
-            if len(known) >= MIN_CONTAINED_CHARS and known in text:
-                if best is None or len(known) > best[0]:
-                    best = (len(known), question_id)
-        if best is None or best[1] == AMBIGUOUS:
-            return proposed, False
-        return best[1], True
-
-    def note_question(
-        self,
-        benchmark: str,
-        question_id: str,
-        problem: str | None,
-        gold: str | None,
-        where: str,
-        metadata: dict[str, Any] | None = None,
-    ) -> None:
-        """Record a question's problem and gold; a different one for the same id is an error."""
-        key = (benchmark, question_id)
-        info = self._questions.get(key)
-        if info is None:
-            self._questions[key] = _QuestionInfo(problem, gold, metadata or None, where)
-            return
-        for name, value in (("problem", problem), ("gold", gold)):
-            old = getattr(info, name)
-            if value is None:
-                continue
-            if old is None:
-                setattr(info, name, value)
-                info.changed = True
-            elif old != value and not (name == "gold" and same_gold(old, value)):
-                raise LeashError(
-                    f"{where}: field {name!r} of question {benchmark}/{question_id} differs from"
-                    f" the one at {info.where} ({_clip(value)!r} here, {_clip(old)!r} there)"
-                )
-        if metadata and not info.in_folder:
-            info.metadata = {**metadata, **(info.metadata or {})}
-
     def note_domain(self, benchmark: str, domain: str, where: str) -> None:
         old = self._domains.get(benchmark)
         if old is None:
@@ -415,11 +304,14 @@ class ImportSession:
         """Check keys and base, then publish manifest, questions and shards together."""
         self._staging.flush()
         summary = self.summary
+        summary.skipped = self.bad_records.lines()
         if summary.samples == 0:
             raise LeashError("no samples in the input: " + ", ".join(self.paths or sources))
-        self._join_golds()
+        self.questions.join_golds(summary.benchmarks, summary.warnings)
         if self.trust_verdicts:
-            self._trust_staged()
+            trusted = trust_staged(self.folder, self._staging.files, self.questions.graded())
+            summary.trusted_verdicts += trusted
+            summary.with_verdict += trusted
         if self.is_new:
             if self.base is None:
                 raise LeashError(
@@ -438,79 +330,6 @@ class ImportSession:
                 self.folder.journal.commit_moves(moves, self._work)
         self.folder.refresh_index()
         return summary
-
-    def _join_golds(self) -> None:
-        """``--gold-from``: give each question of the named benchmarks without a gold the gold
-        of the benchmark question with the same problem text (white space aside), else of
-        the longest one of at least MIN_CONTAINED_CHARS characters its text contains (a
-        prompt that wraps the problem in an instruction); name the questions left without."""
-        for bench, texts in self._golds_by_text.items():
-            if bench not in self.summary.benchmarks:
-                raise LeashError(
-                    f"--gold-from {bench}: this import has no benchmark {bench!r} (benchmarks:"
-                    f" {', '.join(sorted(self.summary.benchmarks))}); name the benchmark with"
-                    " --bench, or --gold-from the benchmark named there"
-                )
-            left: list[str] = []
-            long_texts = sorted((t for t in texts if len(t) >= MIN_CONTAINED_CHARS), key=len)
-            for (b, question_id), info in self._questions.items():
-                if b != bench or (info.gold and info.gold.strip()):
-                    continue
-                text = normal_text(info.problem or "")
-                gold = texts.get(text) or next(
-                    (texts[t] for t in reversed(long_texts) if t in text), None
-                )
-                if gold is None:
-                    left.append(f"{question_id} ({_clip(info.problem or '', 40)!r})")
-                    continue
-                info.gold = gold
-                info.changed = True
-                info.metadata = {**(info.metadata or {}), "gold_source": self._gold_sources[b]}
-            if left:
-                more = f" and {len(left) - 5} more" if len(left) > 5 else ""
-                shown = ", ".join(left[:5]) + more
-                self.summary.warnings.append(
-                    f"--gold-from {bench}: {len(left)} question(s) of {bench} have no question of"
-                    f" the same text in {self._gold_sources[bench]} and stay without a gold:"
-                    f" {shown}"
-                )
-
-    def _trust_staged(self) -> None:
-        """--trust-verdicts: a sample whose question has no gold (leash cannot grade it)
-        gets its source verdict as ``correct``/``status``, marked ``verdict_source`` =
-        VERDICT_SOURCE_TRUSTED so that reports can count it. Samples of questions with a
-        gold keep ``source_correct`` only: ``leash verify`` grades them."""
-        graded = {key for key, info in self._questions.items() if info.gold and info.gold.strip()}
-        for path in self._staging.files:
-            table = self.folder.read_shard(path)
-            source = table.column("source_correct").to_pylist()
-            keys = zip(
-                table.column("benchmark").to_pylist(),
-                table.column("question_id").to_pylist(),
-                strict=True,
-            )
-            trust = [s is not None and k not in graded for s, k in zip(source, keys, strict=True)]
-            if not any(trust):
-                continue
-            pairs = list(zip(source, trust, strict=True))
-            columns = {
-                "correct": (pa.bool_(), [s if t else None for s, t in pairs]),
-                "status": (
-                    pa.string(),
-                    [(STATUS_CORRECT if s else STATUS_INCORRECT) if t else None for s, t in pairs],
-                ),
-                "verdict_source": (
-                    pa.string(),
-                    [VERDICT_SOURCE_TRUSTED if t else None for t in trust],
-                ),
-            }
-            for name, (kind, values) in columns.items():
-                table = table.set_column(
-                    table.schema.get_field_index(name), name, pa.array(values, kind)
-                )
-            self.folder.journal.stage_shard(path, table)
-            self.summary.trusted_verdicts += sum(trust)
-            self.summary.with_verdict += sum(trust)
 
     def _check_base(self, manifest: Manifest | None) -> str:
         summary = self.summary
@@ -542,8 +361,11 @@ class ImportSession:
                 )
 
     def _add_entries(self, manifest: Manifest, base: str) -> None:
-        """Add this import's models and benchmarks to ``manifest`` (in memory)."""
+        """Add this import's models and benchmarks to ``manifest`` (in memory), and the
+        records it skipped to the manifest's notes."""
         summary = self.summary
+        if summary.skipped:
+            manifest.notes = "\n".join([*filter(None, [manifest.notes]), *summary.skipped])
         source_text = ", ".join(self.paths)
         for name in summary.models:
             if manifest.model(name) is None:
@@ -566,17 +388,7 @@ class ImportSession:
     def _prepare(self, manifest: Manifest, folder: Path) -> list[tuple[Path, Path]]:
         """Write the new manifest and questions into the work directory; return every
         rename (work file -> its place in ``folder``) that publishes the import."""
-        rows = [
-            {
-                "benchmark": b,
-                "question_id": q,
-                "problem": info.problem,
-                "gold": info.gold,
-                "metadata": info.metadata,
-            }
-            for (b, q), info in self._questions.items()
-            if not info.in_folder or info.changed
-        ]
+        rows = self.questions.rows_to_write()
         into = ResultsFolder(folder)
         table, self.summary.questions_added = into.journal.merged_questions(questions_table(rows))
         work = self._work

@@ -6,9 +6,8 @@ it without loading any importer; ``run_import`` loads a format's module by its n
 
 from __future__ import annotations
 
-#: format name -> (module, what PATH holds); each module is a protocol.HarnessFormat
-#: (read file by file through ``source_fields.read_harness_source``) or a
-#: protocol.SourceFormat (``read_source``), except jsonl, which names its models itself
+#: format name -> (module, what PATH holds); each module is a ``protocol.ImportFormat``
+#: (``read_source(SourceRead)``), except jsonl, which names its models itself
 FORMATS: dict[str, tuple[str, str]] = {
     "jsonl": ("sampler.importers.formats.jsonl", "interchange JSONL, one sample a line"),
     "qwen-eval": (
@@ -30,11 +29,13 @@ FORMATS: dict[str, tuple[str, str]] = {
     "nemo-rl": ("sampler.importers.formats.nemo_rl", "NeMo-RL eval save_path/evaluation_data.json"),
     "verifiers": (
         "sampler.importers.formats.verifiers",
-        "verifiers / prime-rl vf-eval outputs/evals/<env>--<model>/<run>/results.jsonl",
+        "verifiers vf-eval runs: outputs/<env>--<model>--<harness>--<id>/traces.jsonl"
+        " (0.4), outputs/evals/<env>--<model>/<run>/results.jsonl (before)",
     ),
     "prime-rl": (
         "sampler.importers.formats.prime_rl",
-        "prime-rl OUTPUT_DIR/rollouts/step_<N>/<kind>/<subset>/traces.jsonl",
+        "prime-rl OUTPUT_DIR/rollouts/step_<N>/<kind>/<subset>/traces.jsonl (or any"
+        " traces.jsonl of episodes)",
     ),
     "inspect": ("sampler.importers.formats.inspect_logs", "Inspect AI .eval logs (inspect_ai)"),
 }

@@ -1,8 +1,8 @@
 """``import_samples``: the one entry point of every importer, and the table of formats.
 
 ``import_samples(fmt, sources, root, base)`` reads every source with the module
-of its format (``FORMATS``; each module is a ``protocol.HarnessFormat`` or a
-``protocol.SourceFormat``) and streams the samples into one
+of its format (``FORMATS``; each module is a ``protocol.ImportFormat``, handed each
+source as one ``protocol.SourceRead``) and streams the samples into one
 ``sampler.importers.core.ImportSession``, so that every format gets the same checks,
 the same staging and the same all-or-nothing commit as interchange JSONL.
 
@@ -32,8 +32,8 @@ from sampler.errors import LeashError
 from sampler.importers.core import ImportSession, ImportSummary
 from sampler.importers.format_table import FORMATS
 from sampler.importers.formats.jsonl import read_jsonl_file
-from sampler.importers.protocol import HarnessFormat, SourceFormat
-from sampler.importers.source_fields import checked_bench, read_harness_source
+from sampler.importers.protocol import ImportFormat, SourceRead
+from sampler.importers.source_fields import checked_bench
 from sampler.store import check_name
 
 #: File endings of pickles, which leash never opens (unpickling runs the file's code).
@@ -70,6 +70,7 @@ def import_samples(
     specs: Sequence[str] = (),
     trust_verdicts: bool = False,
     gold_from: Sequence[str] = (),
+    skip_bad_records: bool = False,
 ) -> ImportSummary:
     """Import ``sources`` of format ``fmt`` into ``root``; all or nothing (see module doc).
 
@@ -82,6 +83,8 @@ def import_samples(
     ``gold_from``: specs ``BENCH=[VERIFIER:]SOURCE`` whose golds join BENCH's questions
     by problem text. A trainer's checkpoint series (verl) makes ``MODEL@0`` the base of a
     new folder when ``base`` is not given.
+    ``skip_bad_records``: a record that cannot be read is skipped and counted by file and
+    reason (``bad_records``), not an error.
     """
     if fmt not in FORMATS:
         raise LeashError(f"unknown import format {fmt!r} (formats: {', '.join(FORMATS)})")
@@ -110,9 +113,13 @@ def import_samples(
             raise LeashError(f"{source.path}: no such file or directory")
         refuse_pickles(source.path)
     module = importlib.import_module(FORMATS[fmt][0])
-    reads_series = isinstance(module, SourceFormat)
     with ImportSession(
-        root, base, model_source=fmt, trust_verdicts=trust_verdicts, base_later=reads_series
+        root,
+        base,
+        model_source=fmt,
+        trust_verdicts=trust_verdicts,
+        base_later=getattr(module, "SERIES", False),
+        skip_bad_records=skip_bad_records,
     ) as session:
         for benchmark in loaded:
             session.use_benchmark(benchmark)
@@ -122,15 +129,12 @@ def import_samples(
             for source in sources:
                 read_jsonl_file(session, source.path, source.model, strict=strict)
             return session.commit()
+        assert isinstance(module, ImportFormat), module
         series: list[str] = []
         for source in sources:
             model = source.model or ""
-            if reads_series:
-                read = module.read_source(session, model, source.path, bench, source_metric)
-                series += [m for m in read if m != model]
-            else:
-                assert isinstance(module, HarnessFormat), module
-                read_harness_source(module, session, model, source.path, bench, source_metric)
+            read = SourceRead(session, model, source.path, bench, source_metric)
+            series += [m for m in module.read_source(read) if m != model]
         if base is None and session.is_new:
             session.base = next((m for m in series if m.endswith("@0")), None)
         return session.commit()

@@ -7,6 +7,7 @@
   name (``lighteval|aime24|0`` -> ``aime24``, ``mmlu:anatomy`` -> ``mmlu-anatomy``).
 * ``text_question_id`` is the id of a question known only by its text: the first
   16 hex digits of the SHA-256 of the text with runs of white space made one space.
+* ``HarnessFiles`` is the ``read_source`` of a format read file by file;
 * ``source_verdicts`` turns a tool's per-question score into per-sample verdicts
   where the score determines them (see its docstring), and None where it does not.
 """
@@ -16,11 +17,14 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
+from sampler.importers.protocol import SourceRead
 from sampler.store import check_name
 
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9._+\-]+")
@@ -40,10 +44,12 @@ def describe(value: Any) -> str:
 class Fields:
     """One record of an input file, with errors that say which field was expected."""
 
-    def __init__(self, where: str, record: dict[str, Any], fmt: str):
+    def __init__(self, where: str, record: dict[str, Any], fmt: str, number: int = 0):
         self.where = where
         self.record = record
         self.fmt = fmt
+        #: the record's line or row number in its file
+        self.number = number
 
     def fail(self, message: str) -> LeashError:
         return LeashError(f"{self.where}: {message}")
@@ -202,27 +208,34 @@ def skipped_folders(path: Path, files: list[Path], pattern: str, what: str) -> l
     return notes
 
 
-def read_harness_source(
-    module: Any,
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    source_metric: str | None,
-) -> None:
-    """Stream every file of a harness format under ``path`` into ``session`` for ``model``.
+@dataclass(frozen=True)
+class HarnessFiles:
+    """The ``read_source`` of an evaluation output read file by file.
 
-    The skeleton every harness importer shares: ``module`` names its files
-    (``FILE_PATTERN``, ``FILES_ARE``), the task a file belongs to (``task_of``) and
-    how one file is read (``read_file(session, model, file, bench, task,
-    source_metric)``); ``--bench`` may name one benchmark only.
+    The skeleton every harness format shares: the module names its files (``pattern``,
+    ``files_are``), the task a file belongs to (``task_of``) and how one file is read
+    (``read_file(source, file, task)``); ``--bench`` may name one benchmark only, and one
+    benchmark's files lie in one folder (else several runs or models: refused).
     """
-    files = find_input_files(path, module.FILE_PATTERN, module.FILES_ARE)
-    session.summary.warnings += skipped_folders(path, files, module.FILE_PATTERN, module.FILES_ARE)
-    refuse_mixed_bench(bench, path, {str(module.task_of(f)) for f in files})
-    refuse_mixed_runs(path, {f: bench or str(module.task_of(f)) for f in files})
-    for file in files:
-        module.read_file(session, model, file, bench, module.task_of(file), source_metric)
+
+    pattern: str
+    files_are: str
+    task_of: Callable[[Path], str | None]
+    read_file: Callable[[SourceRead, Path, str | None], None]
+
+    def read_source(self, source: SourceRead) -> list[str]:
+        """Stream every file under ``source.path`` (a ``protocol.SourceRead``) into its
+        session as ``source.model``; return ``[source.model]``."""
+        path, bench = source.path, source.bench
+        files = find_input_files(path, self.pattern, self.files_are)
+        source.session.summary.warnings += skipped_folders(
+            path, files, self.pattern, self.files_are
+        )
+        refuse_mixed_bench(bench, path, {str(self.task_of(f)) for f in files})
+        refuse_mixed_runs(path, {f: bench or str(self.task_of(f)) for f in files})
+        for file in files:
+            self.read_file(source, file, self.task_of(file))
+        return [source.model]
 
 
 def is_mean_score(metric: str) -> bool:

@@ -19,17 +19,21 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
+from sampler.importers.protocol import SourceRead
 from sampler.importers.source_fields import (
     Fields,
     refuse_mixed_runs,
     resolve_question,
     text_question_id,
 )
+from sampler.store.schema import STATUS_ERROR
 
 
 def numbered_files(
@@ -54,6 +58,21 @@ def numbered_files(
     return sorted(found)
 
 
+def read_series(
+    source: SourceRead,
+    steps: list[tuple[int, Path]],
+    read_step: Callable[[SourceRead, Path, int], None],
+) -> list[str]:
+    """Read the file of each step as model ``MODEL@STEP`` (``read_step(source, file, step)``);
+    return the models read, in step order."""
+    models = []
+    for step, file in steps:
+        at_step = source.as_model(f"{source.model}@{step}")
+        read_step(at_step, file, step)
+        models.append(at_step.model)
+    return models
+
+
 def score_verdict(value: Any) -> bool | None:
     """A tool's per-sample score as a verdict: true/false, 1/0 (1.0/0.0); None otherwise."""
     if isinstance(value, bool):
@@ -63,40 +82,60 @@ def score_verdict(value: Any) -> bool | None:
     return None
 
 
+#: The verdict columns of a sample the tool says failed (leash's own error verdicts alike).
+_ERROR_COLUMNS = {"status": STATUS_ERROR, "correct": False}
+
+
 class QuestionGroups:
     """The samples of one input file, grouped by question (see the module docstring)."""
 
-    def __init__(self, session: ImportSession, file_index: int):
+    def __init__(
+        self,
+        session: ImportSession,
+        file_index: int,
+        pending: list[Callable[[], None]] | None = None,
+    ):
         self.session = session
         self.file_index = file_index
+        #: where staging waits for the end of its record (``record_file.RecordFile``)
+        self.pending = pending
         self.sizes: Counter[tuple[str, str, str]] = Counter()
         self.problems: dict[tuple[str, str, str], str] = {}
 
-    def add(
+    def add(self, *args: Any, **kwargs: Any) -> None:
+        """``stage(*args, **kwargs)`` now, or, with ``pending``, once the record is read."""
+        if self.pending is None:
+            self.stage(*args, **kwargs)
+        else:
+            self.pending.append(partial(self.stage, *args, **kwargs))
+
+    def stage(
         self,
         number: int,
         benchmark: str,
         model: str,
-        problem: str,
+        problem: str | None,
         gold: str | None,
         text: str,
         verdict: bool | None,
         n_tokens: int | None = None,
         finish_reason: str | None = None,
         question_id: str | None = None,
+        error: str | None = None,
     ) -> None:
         """Stage one sample of record ``number``; its question is known by ``problem`` (and
         by ``question_id`` where the tool gives one; the folder's question of the same text
-        still comes first)."""
+        still comes first). ``error``: the tool says the sample failed (a failed episode, an
+        errored Inspect sample): it is kept with status ``error``, ``error`` as its detail."""
         session = self.session
         where = session.where(self.file_index, number)
         question_id, recorded = resolve_question(
-            session, benchmark, question_id or text_question_id(problem), problem
+            session, benchmark, question_id or text_question_id(problem or ""), problem
         )
         key = (benchmark, question_id, model)
         if key not in self.sizes:
             session.note_question(benchmark, question_id, recorded, gold, where)
-            self.problems[key] = problem
+            self.problems[key] = problem or ""
         elif gold is not None:
             session.note_question(benchmark, question_id, None, gold, where)
         self.sizes[key] += 1
@@ -110,6 +149,7 @@ class QuestionGroups:
                 "n_tokens": n_tokens,
                 "finish_reason": finish_reason,
                 "source_correct": verdict,
+                **(_ERROR_COLUMNS | {"verdict_detail": error} if error is not None else {}),
             },
             self.file_index,
             number,

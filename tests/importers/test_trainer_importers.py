@@ -215,17 +215,20 @@ def test_trl_without_gold_from_has_no_golds_and_a_named_reward_column(tmp_path):
 # -- shared: mixtures, pickles, protocol, command ---------------------------------------------
 
 
-def test_formats_follow_one_of_the_importer_protocols():
+def test_formats_follow_the_one_importer_protocol():
     import importlib
+    import inspect
 
-    from sampler.importers.protocol import HarnessFormat, SourceFormat
+    from sampler.importers.protocol import ImportFormat
     from sampler.importers.run_import import FORMATS
 
     for name, (module_name, _) in FORMATS.items():
         if name == "jsonl":
             continue
         module = importlib.import_module(module_name)
-        assert isinstance(module, HarnessFormat) != isinstance(module, SourceFormat), name
+        assert isinstance(module, ImportFormat), name
+        # the source's session, model, path and options travel as one SourceRead
+        assert list(inspect.signature(module.read_source).parameters) == ["source"], name
 
 
 def test_pickled_dumps_are_refused_unopened(tmp_path):

@@ -13,6 +13,9 @@ parses the archive itself: the format is inspect_ai's to read (``pip install ins
     target               str (or a list of one)            -> gold
     output.completion    str                               -> the sample's text
     output.stop_reason   "stop", "max_tokens", ...         -> finish_reason
+    error                an errored sample (no output; the log still "success" when
+                         ``fail_on_error`` allows errors)   -> a sample of status ``error``,
+                                                              the error message its detail
     scores               {scorer: Score}: the scorer named by ``--source-metric``, else the
                          first; its value C/I, true/false or 1/0 -> source_correct
 
@@ -24,14 +27,16 @@ models, or two runs) are refused, naming them; import each as its own MODEL=FILE
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages
-from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import benchmark_name, find_input_files
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile
+from sampler.importers.source_fields import Fields, benchmark_name, find_input_files
+from sampler.importers.trainer_samples import score_verdict
 
 FORMAT = "inspect"
 SCORE_VALUES = {"C": True, "I": False}
@@ -48,14 +53,9 @@ def _reader() -> Any:
     return log
 
 
-def read_source(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    source_metric: str | None,
-) -> list[str]:
+def read_source(source: SourceRead) -> list[str]:
     log = _reader()
+    path, bench = source.path, source.bench
     files = find_input_files(path, "*.eval", "Inspect .eval logs")
     headers = {file: _header(log, file) for file in files}
     by_task: dict[str, list[Path]] = {}
@@ -69,8 +69,8 @@ def read_source(
                 " import each log as its own MODEL=FILE"
             )
     for file, header in headers.items():
-        _read_log(log, session, model, file, header, bench, source_metric)
-    return [model]
+        _read_log(log, source, file, header)
+    return [source.model]
 
 
 def _header(log: Any, file: Path) -> Any:
@@ -88,47 +88,55 @@ def _header(log: Any, file: Path) -> Any:
     return header
 
 
-def _read_log(
-    log: Any,
-    session: ImportSession,
-    model: str,
-    file: Path,
-    header: Any,
-    bench: str | None,
-    source_metric: str | None,
-) -> None:
-    benchmark = bench or benchmark_name(str(header.eval.task).rsplit("/", 1)[-1], str(file))
-    index = session.file(file, "sample", model)
-    groups = QuestionGroups(session, index)
+def _read_log(log: Any, source: SourceRead, path: Path, header: Any) -> None:
+    benchmark = source.bench or benchmark_name(str(header.eval.task).rsplit("/", 1)[-1], str(path))
+    file = RecordFile(source, path, FORMAT, "sample")
+
+    def read_record(fields: Fields) -> None:
+        try:
+            read_sample(fields, fields.record["sample"])
+        except LeashError:
+            raise
+        except Exception as exc:  # an EvalSample of a shape this reader does not know
+            raise fields.fail(f"cannot read this sample ({type(exc).__name__}: {exc})") from None
+
+    def read_sample(fields: Fields, sample: Any) -> None:
+        problem = sample.input
+        if not isinstance(problem, str):
+            messages = [{"role": m.role, "content": m.text} for m in problem]
+            problem = problem_of_messages(messages) or ""
+        target = sample.target
+        gold = target if isinstance(target, str) else target[0] if len(target) == 1 else None
+        output = sample.output
+        choices = getattr(output, "choices", None) or []
+        stop = choices[0].stop_reason if choices else None
+        error = sample.error
+        file.groups.add(
+            fields.number,
+            benchmark,
+            source.model,
+            problem,
+            gold or None,
+            output.completion if output is not None else "",
+            _verdict(sample.scores or {}, source.source_metric, fields.where),
+            finish_reason=stop if isinstance(stop, str) else None,
+            question_id=str(sample.id),
+            error=None if error is None else f"errored sample: {error.message}",
+        )
+
+    file.read(_samples(log, path), read_record)
+
+
+def _samples(log: Any, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(number, {"sample": EvalSample}) of each sample, read by inspect_ai."""
     try:
-        samples = log.read_eval_log_samples(str(file), exclude_fields={"events", "store"})
+        samples = log.read_eval_log_samples(str(path), exclude_fields={"events", "store"})
         for number, sample in enumerate(samples, start=1):
-            where = session.where(index, number)
-            problem = sample.input
-            if not isinstance(problem, str):
-                messages = [{"role": m.role, "content": m.text} for m in problem]
-                problem = problem_of_messages(messages) or ""
-            target = sample.target
-            gold = target if isinstance(target, str) else target[0] if len(target) == 1 else None
-            stop = getattr(sample.output, "stop_reason", None)
-            groups.add(
-                number,
-                benchmark,
-                model,
-                problem,
-                gold or None,
-                sample.output.completion,
-                _verdict(sample.scores or {}, source_metric, where),
-                finish_reason=stop if isinstance(stop, str) else None,
-                question_id=str(sample.id),
-            )
+            yield number, {"sample": sample}
     except LeashError:
         raise
     except Exception as exc:
-        raise LeashError(f"{file}: cannot read its samples ({type(exc).__name__}: {exc})") from None
-    if not groups.sizes:
-        raise LeashError(f"{file}: no samples")
-    groups.check_sizes()
+        raise LeashError(f"{path}: cannot read its samples ({type(exc).__name__}: {exc})") from None
 
 
 def _verdict(scores: dict[str, Any], source_metric: str | None, where: str) -> bool | None:

@@ -36,23 +36,23 @@ Files are read a few rows at a time, and only the columns used.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
-from sampler.importers.core import ImportSession
+from sampler.importers.formats.parquet_input import open_parquet, parquet_rows
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile
 from sampler.importers.source_fields import (
     Fields,
+    HarnessFiles,
     benchmark_name,
     choose_metric,
     is_mean_score,
     resolve_question,
     source_verdicts,
-    stage_question_samples,
     task_from_file_name,
     text_question_id,
 )
@@ -73,50 +73,34 @@ LEGACY_COLUMNS = ("example", "predictions", "gold", "metrics")
 BATCH_ROWS = 16
 
 
-FILE_PATTERN = "*.parquet"
-FILES_ARE = "lighteval details .parquet files"
-
-
 def task_of(path: Path) -> str | None:
     return task_from_file_name(path, "details_")
 
 
-def read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
-    index = session.file(path, "row", model)
-    try:
-        handle = pq.ParquetFile(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+def read_file(source: SourceRead, path: Path, task: str | None) -> None:
+    file = RecordFile(source, path, FORMAT, "row")
+    handle = open_parquet(path)
     names = set(handle.schema_arrow.names)
     if {"doc", "model_response"} <= names:
-        legacy = False
-        columns = _present(handle.schema_arrow, CURRENT_COLUMNS)
+        read_row, columns = _current_row, _present(handle.schema_arrow, CURRENT_COLUMNS)
     elif {"example", "predictions"} <= names:
-        legacy = True
-        columns = [c for c in LEGACY_COLUMNS if c in names]
+        read_row, columns = _legacy_row, [c for c in LEGACY_COLUMNS if c in names]
     else:
         raise LeashError(
             f"{path}: not a lighteval details file: expected columns 'doc', 'model_response'"
             " and 'metric' (lighteval >= 0.11) or 'example', 'predictions', 'gold' and"
             f" 'metrics' (0.8 to 0.10); found {', '.join(sorted(names)) or 'none'}"
         )
-    rows = 0
-    for number, record in _rows(handle, columns, path):
-        rows += 1
-        fields = Fields(session.where(index, number), record, FORMAT)
-        if legacy:
-            _legacy_row(session, index, number, fields, model, bench, task, source_metric)
-        else:
-            _current_row(session, index, number, fields, model, bench, task, source_metric)
-    if rows == 0:
-        raise LeashError(f"{path}: no rows (empty details file)")
+    file.read(
+        parquet_rows(handle, columns, path, BATCH_ROWS),
+        lambda fields: read_row(file, fields, task),
+        "rows",
+    )
+
+
+read_source = HarnessFiles(
+    "*.parquet", "lighteval details .parquet files", task_of, read_file
+).read_source
 
 
 def _present(schema: pa.Schema, paths: tuple[str, ...]) -> list[str]:
@@ -136,17 +120,6 @@ def _present(schema: pa.Schema, paths: tuple[str, ...]) -> list[str]:
     return found
 
 
-def _rows(handle: pq.ParquetFile, columns: list[str], path: Path) -> Iterator[tuple[int, dict]]:
-    number = 0
-    try:
-        for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=columns):
-            for record in batch.to_pylist():
-                number += 1
-                yield number, record
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: cannot read row {number + 1} ({exc})") from exc
-
-
 def _benchmark(fields: Fields, bench: str | None, task: str | None, fallback: Any) -> str:
     if bench is not None:
         return bench
@@ -159,68 +132,48 @@ def _benchmark(fields: Fields, bench: str | None, task: str | None, fallback: An
     return benchmark_name(name, fields.where)
 
 
-def _current_row(
-    session: ImportSession,
-    index: int,
-    number: int,
-    fields: Fields,
-    model: str,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
+def _current_row(file: RecordFile, fields: Fields, task: str | None) -> None:
+    source = file.source
     texts = fields.strings("model_response.text", "the list of generated texts")
-    benchmark = _benchmark(fields, bench, task, fields.value("doc.task_name"))
+    benchmark = _benchmark(fields, source.bench, task, fields.value("doc.task_name"))
     original = fields.value("doc.original_query")
     if isinstance(original, str) and original.strip():
         problem, templated = original, False
     else:
         problem, templated = fields.text("doc.query", "the question's prompt"), True
     question_id, problem = resolve_question(
-        session, benchmark, fields.question_id("doc.id"), problem, templated
+        source.session, benchmark, fields.question_id("doc.id"), problem, templated
     )
     golds = _golds(fields)
-    metrics = fields.value("metric") or {}
-    verdicts = _verdicts(fields, metrics, len(texts), source_metric)
-    stage_question_samples(
-        session,
-        index,
-        number,
-        (benchmark, question_id, model),
-        texts,
-        verdicts,
-        n_tokens=_token_counts(fields.value("model_response.output_tokens"), len(texts)),
-    )
-    metadata = {"golds": golds} if len(golds) > 1 else None
-    gold = golds[0] if golds else None
-    session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
+    verdicts = _verdicts(fields, fields.value("metric") or {}, len(texts), source.source_metric)
+    tokens = _token_counts(fields.value("model_response.output_tokens"), len(texts))
+    _note(file, fields, (benchmark, question_id, source.model), problem, golds)
+    file.stage(fields.number, (benchmark, question_id, source.model), texts, verdicts, None, tokens)
 
 
-def _legacy_row(
-    session: ImportSession,
-    index: int,
-    number: int,
-    fields: Fields,
-    model: str,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
+def _legacy_row(file: RecordFile, fields: Fields, task: str | None) -> None:
+    source = file.source
     texts = fields.strings("predictions", "the list of generated texts")
-    benchmark = _benchmark(fields, bench, task, None)
+    benchmark = _benchmark(fields, source.bench, task, None)
     query = fields.text("example", "the question's prompt")
     question_id, problem = resolve_question(
-        session, benchmark, text_question_id(query or ""), query, templated=True
+        source.session, benchmark, text_question_id(query or ""), query, templated=True
     )
     golds = fields.value("gold") or []
     if not isinstance(golds, list) or not all(isinstance(g, str) for g in golds):
         raise fields.expected("gold", "a list of gold answers", golds)
-    metrics = fields.value("metrics") or {}
-    verdicts = _verdicts(fields, metrics, len(texts), source_metric)
-    stage_question_samples(session, index, number, (benchmark, question_id, model), texts, verdicts)
+    verdicts = _verdicts(fields, fields.value("metrics") or {}, len(texts), source.source_metric)
+    _note(file, fields, (benchmark, question_id, source.model), problem, golds)
+    file.stage(fields.number, (benchmark, question_id, source.model), texts, verdicts)
+
+
+def _note(
+    file: RecordFile, fields: Fields, key: tuple[str, str, str], problem: str | None, golds: list
+) -> None:
+    """Note a row's question: its first gold, and all of them as metadata when several."""
     metadata = {"golds": golds} if len(golds) > 1 else None
     gold = golds[0] if golds else None
-    session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
+    file.note_question(key[0], key[1], problem, gold, fields.where, metadata)
 
 
 def _golds(fields: Fields) -> list[str]:

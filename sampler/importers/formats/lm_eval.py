@@ -39,16 +39,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
-from sampler.importers.core import ImportSession
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile, json_records
 from sampler.importers.source_fields import (
     Fields,
+    HarnessFiles,
     benchmark_name,
     choose_metric,
     resolve_question,
     source_verdicts,
-    stage_question_samples,
     task_from_file_name,
 )
 
@@ -71,47 +71,37 @@ LINE_FIELDS = (
 PROBLEM_FIELDS = ("problem", "question", "Problem", "Question", "input")
 
 
-FILE_PATTERN = "samples_*.jsonl"
-FILES_ARE = "lm-eval samples_*.jsonl files"
-
-
 def task_of(path: Path) -> str | None:
     return task_from_file_name(path, "samples_")
 
 
-def read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
-    index = session.file(path, "line", model)
-    if bench is None and task is None:
+def read_file(source: SourceRead, path: Path, task: str | None) -> None:
+    if source.bench is None and task is None:
         raise LeashError(
             f"{path}: cannot tell the benchmark: the name is not samples_<task>_<timestamp>.jsonl;"
             " give --bench"
         )
-    benchmark = bench or benchmark_name(task or "", str(path))
+    benchmark = source.bench or benchmark_name(task or "", str(path))
+    file = RecordFile(source, path, FORMAT)
     seen: set[str] = set()
-    lines = 0
-    for number, record in iter_json_lines(path):
-        fields = Fields(session.where(index, number), record, FORMAT)
+
+    def read_record(fields: Fields) -> None:
         doc_id = fields.question_id("doc_id")
         if doc_id in seen:  # the same question under the next filter
-            continue
-        seen.add(doc_id)
-        lines += 1
-        question_id, problem = resolve_question(session, benchmark, doc_id, _problem(fields))
+            return
+        question_id, problem = resolve_question(source.session, benchmark, doc_id, _problem(fields))
         texts = _completions(fields)
-        verdicts = source_verdicts(_score(fields, source_metric), len(texts), False)
-        stage_question_samples(
-            session, index, number, (benchmark, question_id, model), texts, verdicts
-        )
-        session.note_question(benchmark, question_id, problem, _gold(fields), fields.where)
-    if lines == 0:
-        raise LeashError(f"{path}: no samples (empty file)")
+        verdicts = source_verdicts(_score(fields, source.source_metric), len(texts), False)
+        file.note_question(benchmark, question_id, problem, _gold(fields), fields.where)
+        file.stage(fields.number, (benchmark, question_id, source.model), texts, verdicts)
+        seen.add(doc_id)
+
+    file.read(json_records(path), read_record)
+
+
+read_source = HarnessFiles(
+    "samples_*.jsonl", "lm-eval samples_*.jsonl files", task_of, read_file
+).read_source
 
 
 def _completions(fields: Fields) -> list[str]:

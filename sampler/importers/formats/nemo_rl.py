@@ -30,18 +30,18 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_prompt
-from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import Fields, benchmark_name
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile
+from sampler.importers.source_fields import Fields, HarnessFiles, benchmark_name
+from sampler.importers.trainer_samples import score_verdict
 
 FORMAT = "nemo-rl"
-FILE_PATTERN = "evaluation_data.json"
-FILES_ARE = "NeMo-RL evaluation_data.json files"
 #: ``extra_env_info`` reprs longer than this are not parsed (no gold from them).
 MAX_REPR_CHARS = 100_000
 
@@ -58,39 +58,45 @@ def task_of(path: Path) -> str:
     return path.parent.name
 
 
-def read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
-    if source_metric is not None:
-        raise LeashError("--source-metric does not apply to --from nemo-rl (the reward is it)")
-    benchmark = bench or benchmark_name(task or task_of(path), str(path))
+def read_file(source: SourceRead, path: Path, task: str | None) -> None:
+    source.refuse_source_metric(FORMAT, "the reward is it")
+    benchmark = source.bench or benchmark_name(task or task_of(path), str(path))
     samples = _samples(path)
-    index = session.file(path, "sample", model)
-    groups = QuestionGroups(session, index)
-    for number, record in enumerate(samples, start=1):
-        fields = Fields(session.where(index, number), record, FORMAT)
-        if not isinstance(record, dict):
-            raise fields.fail(f"a sample must be a JSON object, got {type(record).__name__}")
+    file = RecordFile(source, path, FORMAT, "sample")
+
+    def read_record(fields: Fields) -> None:
         prompt = fields.text("prompt", "the prompt text")
         text = fields.text("response", "the generated response")
         assert prompt is not None and text is not None
-        groups.add(
-            number,
+        file.groups.add(
+            fields.number,
             benchmark,
-            model,
+            source.model,
             problem_of_prompt(prompt),
             _gold(fields),
             text,
-            score_verdict(record.get("reward")),
+            score_verdict(fields.record.get("reward")),
         )
-    if not groups.sizes:
-        raise LeashError(f"{path}: no samples (empty evaluation_data)")
-    groups.check_sizes()
+
+    file.read(_objects(samples, file), read_record)
+
+
+read_source = HarnessFiles(
+    "evaluation_data.json", "NeMo-RL evaluation_data.json files", task_of, read_file
+).read_source
+
+
+def _objects(samples: list[Any], file: RecordFile) -> Iterator[tuple[int, Any]]:
+    """(number, sample) of each sample of the document; one that is no object is a bad record."""
+    for number, record in enumerate(samples, start=1):
+        if isinstance(record, dict):
+            yield number, record
+        else:
+            kind = type(record).__name__
+            yield (
+                number,
+                LeashError(f"{file.where(number)}: a sample must be a JSON object, got {kind}"),
+            )
 
 
 def _samples(path: Path) -> list[Any]:

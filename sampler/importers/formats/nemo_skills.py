@@ -32,15 +32,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sampler.benchmarks.files import iter_json_lines
-from sampler.errors import LeashError
-from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import Fields, benchmark_name
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile, json_records
+from sampler.importers.source_fields import Fields, HarnessFiles, benchmark_name
+from sampler.importers.trainer_samples import score_verdict
 
 FORMAT = "nemo-skills"
-FILE_PATTERN = "output-rs*.jsonl"
-FILES_ARE = "NeMo-Skills output-rs<seed>.jsonl files"
 PROBLEM_FIELDS = ("problem", "question")
 
 
@@ -49,37 +46,35 @@ def task_of(path: Path) -> str:
     return path.parent.name
 
 
-def read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
-    benchmark = bench or benchmark_name(task or path.parent.name, str(path))
-    index = session.file(path, "line", model)
-    groups = QuestionGroups(session, index)
-    for number, record in iter_json_lines(path):
-        fields = Fields(session.where(index, number), record, FORMAT)
+def read_file(source: SourceRead, path: Path, task: str | None) -> None:
+    benchmark = source.bench or benchmark_name(task or path.parent.name, str(path))
+    file = RecordFile(source, path, FORMAT)
+
+    def read_record(fields: Fields) -> None:
+        record = fields.record
         name = next((n for n in PROBLEM_FIELDS if n in record), PROBLEM_FIELDS[0])
         problem = fields.text(name, "the problem text")
         text = fields.text("generation", "the generated solution")
         assert problem is not None and text is not None
         tokens = record.get("num_generated_tokens")
-        groups.add(
-            number,
+        file.groups.add(
+            fields.number,
             benchmark,
-            model,
+            source.model,
             problem,
             fields.gold("expected_answer", required=False),
             text,
-            _verdict(fields, source_metric),
+            _verdict(fields, source.source_metric),
             n_tokens=tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None,
+            question_id=fields.question_id("id") if "id" in record else None,
         )
-    if not groups.sizes:
-        raise LeashError(f"{path}: no problems (empty file)")
-    groups.check_sizes()
+
+    file.read(json_records(path), read_record, "problems")
+
+
+read_source = HarnessFiles(
+    "output-rs*.jsonl", "NeMo-Skills output-rs<seed>.jsonl files", task_of, read_file
+).read_source
 
 
 def _verdict(fields: Fields, source_metric: str | None) -> bool | None:

@@ -40,16 +40,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from sampler.benchmarks.files import iter_json_lines
 from sampler.benchmarks.presets import PRESETS, FieldMapping, gold_from_record
-from sampler.errors import LeashError
-from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import (
-    Fields,
-    benchmark_name,
-    resolve_question,
-    stage_question_samples,
-)
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile, json_records
+from sampler.importers.source_fields import Fields, HarnessFiles, benchmark_name, resolve_question
 
 FORMAT = "qwen-eval"
 #: ``gold_source`` of a question whose gold is the harness's normalised ``gt``.
@@ -69,31 +63,18 @@ METADATA_FIELDS = (
 )
 
 
-FILE_PATTERN = "*.jsonl"
-FILES_ARE = "qwen-eval .jsonl files"
-
-
 def task_of(path: Path) -> str:
     """The harness writes OUTPUT_DIR/<data_name>/*.jsonl: the folder names the benchmark."""
     return path.parent.name
 
 
-def read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    task: str,
-    source_metric: str | None = None,
-) -> None:
-    if source_metric is not None:
-        raise LeashError("--source-metric applies to --from lighteval and lm-eval only")
-    benchmark = bench or benchmark_name(task, str(path))
-    index = session.file(path, "line", model)
-    lines = 0
-    for number, record in iter_json_lines(path):
-        lines += 1
-        fields = Fields(session.where(index, number), record, FORMAT)
+def read_file(source: SourceRead, path: Path, task: str | None) -> None:
+    source.refuse_source_metric(FORMAT, "it applies to lighteval and lm-eval")
+    benchmark = source.bench or benchmark_name(task or task_of(path), str(path))
+    file = RecordFile(source, path, FORMAT)
+
+    def read_record(fields: Fields) -> None:
+        record = fields.record
         question_id = fields.question_id("idx")
         texts = fields.strings("code", "the list of completions")
         verdicts = _scores(fields, len(texts))
@@ -105,13 +86,15 @@ def read_file(
             gold = fields.gold("gt")
             gold_metadata = {"gold_source": GT_SOURCE} if gold is not None else {}
         metadata.update(gold_metadata)
+        session = source.session
         question_id, problem = resolve_question(session, benchmark, question_id, problem)
-        stage_question_samples(
-            session, index, number, (benchmark, question_id, model), texts, verdicts, finish
-        )
-        session.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
-    if lines == 0:
-        raise LeashError(f"{path}: no problems (empty file)")
+        file.note_question(benchmark, question_id, problem, gold, fields.where, metadata)
+        file.stage(fields.number, (benchmark, question_id, source.model), texts, verdicts, finish)
+
+    file.read(json_records(path), read_record, "problems")
+
+
+read_source = HarnessFiles("*.jsonl", "qwen-eval .jsonl files", task_of, read_file).read_source
 
 
 def raw_gold(record: dict[str, Any], benchmark: str) -> tuple[str | None, dict[str, Any]]:

@@ -33,36 +33,30 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_prompt
-from sampler.importers.core import ImportSession
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile, json_records
 from sampler.importers.source_fields import Fields, benchmark_name, refuse_mixed_runs
-from sampler.importers.trainer_samples import QuestionGroups, score_verdict
+from sampler.importers.trainer_samples import score_verdict
 
 FORMAT = "skyrl"
+SERIES = True
 STEP_DIR = re.compile(r"^global_step_(\d+)_evals$")
 EVAL_ONLY = "eval_only"
 METRICS_FILE = "aggregated_results.jsonl"
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<｜end▁of▁sentence｜>", "</s>")
 
 
-def read_source(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    source_metric: str | None,
-) -> list[str]:
-    if source_metric is not None:
-        raise LeashError("--source-metric does not apply to --from skyrl (the score is the reward)")
+def read_source(source: SourceRead) -> list[str]:
+    source.refuse_source_metric(FORMAT, "the score is the reward")
     models = []
-    for folder, files in _dump_folders(path).items():
+    for folder, files in _dump_folders(source.path).items():
         match = STEP_DIR.match(folder.name)
-        name = f"{model}@{int(match.group(1))}" if match else model
+        at = source.as_model(f"{source.model}@{int(match.group(1))}") if match else source
         for file in files:
-            _read_file(session, name, file, bench)
-        models.append(name)
+            _read_file(at, file)
+        models.append(at.model)
     return list(dict.fromkeys(models))
 
 
@@ -95,31 +89,31 @@ def _step(folder: Path) -> int:
     return int(match.group(1)) if match else -1
 
 
-def _read_file(session: ImportSession, model: str, path: Path, bench: str | None) -> None:
-    index = session.file(path, "line", model)
-    groups = QuestionGroups(session, index)
-    for number, record in iter_json_lines(path):
-        fields = Fields(session.where(index, number), record, FORMAT)
+def _read_file(source: SourceRead, path: Path) -> None:
+    file = RecordFile(source, path, FORMAT)
+    bench = source.bench
+
+    def read_record(fields: Fields) -> None:
+        record = fields.record
         prompt = fields.text("input_prompt", "the prompt text")
         text = fields.text("output_response", "the response text")
         assert prompt is not None and text is not None
-        source = record.get("data_source")
-        name = bench or (source if isinstance(source, str) and source else path.stem)
+        data_source = record.get("data_source")
+        name = data_source if isinstance(data_source, str) and data_source else path.stem
         benchmark = bench or benchmark_name(name.rstrip("/").rsplit("/", 1)[-1], fields.where)
         stop = record.get("stop_reason")
-        groups.add(
-            number,
+        file.groups.add(
+            fields.number,
             benchmark,
-            model,
+            source.model,
             problem_of_prompt(prompt),
             fields.gold("env_extras.reward_spec.ground_truth", required=False),
             _without_end_token(text),
             score_verdict(_reward(record.get("score"))),
             finish_reason=stop if isinstance(stop, str) else None,
         )
-    if not groups.sizes:
-        raise LeashError(f"{path}: no samples (empty file)")
-    groups.check_sizes()
+
+    file.read(json_records(path), read_record)
 
 
 def _reward(score: Any) -> Any:

@@ -41,20 +41,22 @@ import re
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
-from sampler.importers.core import ImportSession
+from sampler.importers.formats.parquet_input import open_parquet, parquet_rows
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile
 from sampler.importers.source_fields import Fields
 from sampler.importers.trainer_samples import (
-    QuestionGroups,
     completion_text,
     numbered_files,
+    read_series,
     score_verdict,
 )
 
 FORMAT = "trl"
+SERIES = True
 STEP_FILE = re.compile(r"^completions_(\d+)\.parquet$")
 DEFAULT_BENCH = "trl"
 NOT_REWARDS = ("step", "prompt", "completion", "advantage", "image")
@@ -62,19 +64,8 @@ ACCURACY = "accuracy_reward"
 BATCH_ROWS = 64
 
 
-def read_source(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    source_metric: str | None,
-) -> list[str]:
-    models = []
-    for step, file in _files(path):
-        name = f"{model}@{step}"
-        _read_file(session, name, file, step, bench or DEFAULT_BENCH, source_metric)
-        models.append(name)
-    return models
+def read_source(source: SourceRead) -> list[str]:
+    return read_series(source, _files(source.path), _read_file)
 
 
 def _files(path: Path) -> list[tuple[int, Path]]:
@@ -89,48 +80,32 @@ def _files(path: Path) -> list[tuple[int, Path]]:
     )
 
 
-def _read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    step: int,
-    benchmark: str,
-    source_metric: str | None,
-) -> None:
-    index = session.file(path, "row", model)
-    try:
-        handle = pq.ParquetFile(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+def _read_file(source: SourceRead, path: Path, step: int) -> None:
+    benchmark = source.bench or DEFAULT_BENCH
+    handle = open_parquet(path)
     schema = handle.schema_arrow
     if not {"prompt", "completion"} <= set(schema.names):
         raise LeashError(
             f"{path}: not a TRL completions file: expected columns 'prompt' and 'completion';"
             f" found {', '.join(schema.names) or 'none'}"
         )
-    verdict_column = _verdict_column(schema, source_metric, path)
+    verdict_column = _verdict_column(schema, source.source_metric, path)
     columns = [c for c in ("step", "prompt", "completion", verdict_column) if c]
-    groups = QuestionGroups(session, index)
-    number = 0
-    try:
-        batches = list(handle.iter_batches(batch_size=BATCH_ROWS, columns=columns))
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: cannot be read ({exc})") from exc
-    for batch in batches:
-        for record in batch.to_pylist():
-            number += 1
-            fields = Fields(session.where(index, number), record, FORMAT)
-            problem, text = _problem(fields), completion_text(fields)
-            logged = record.get("step")
-            if logged is not None and logged != step:
-                raise fields.fail(f"field 'step' is {logged!r} in the file of step {step}")
-            value = record.get(verdict_column) if verdict_column else None
-            if isinstance(value, float) and math.isnan(value):
-                value = None
-            groups.add(number, benchmark, model, problem, None, text, score_verdict(value))
-    if not groups.sizes:
-        raise LeashError(f"{path}: no rows (empty file)")
-    groups.check_sizes()
+    file = RecordFile(source, path, FORMAT, "row")
+
+    def read_record(fields: Fields) -> None:
+        problem, text = _problem(fields), completion_text(fields)
+        logged = fields.value("step")
+        if logged is not None and logged != step:
+            raise fields.fail(f"field 'step' is {logged!r} in the file of step {step}")
+        value = fields.value(verdict_column) if verdict_column else None
+        if isinstance(value, float) and math.isnan(value):
+            value = None
+        file.groups.add(
+            fields.number, benchmark, source.model, problem, None, text, score_verdict(value)
+        )
+
+    file.read(parquet_rows(handle, columns, path, BATCH_ROWS), read_record, "rows")
 
 
 def _problem(fields: Fields) -> str:

@@ -1,6 +1,18 @@
 """``leash import --from verifiers``: ``vf-eval`` results of verifiers environments (prime-rl).
 
-Checked against PrimeIntellect-ai/verifiers at commit a60a606ecc4d309247edf9ff92c3eabca362781f:
+**verifiers 0.4** (PyPI ``verifiers==0.4.0``; ``verifiers/v1/configs/cli/eval.py``
+``default_run_name``, ``verifiers/v1/cli/output.py`` ``output_path``,
+``verifiers/v1/utils/trace_store.py`` ``write_episode``) writes only
+
+    outputs/<env>--<model>--<harness>--<short id>/traces.jsonl   (+ configs/, logs/)
+
+one v1 ``Episode`` record per line, read by ``formats.episodes`` (fields there): each trace
+one sample, ``task.data.idx`` the question, a failed episode a sample of status ``error``.
+The benchmark is ``--bench``, else the episode's ``env.id``. Two runs of one environment
+under PATH are refused, naming the folders: import each as its own MODEL=DIR.
+
+**Before 0.4** (``results.jsonl``, renamed in July 2026), checked against
+PrimeIntellect-ai/verifiers at commit a60a606ecc4d309247edf9ff92c3eabca362781f:
 ``verifiers/legacy/utils/save_utils.py`` (``save_outputs``: one ``json.dumps(output)`` line
 per rollout in ``results.jsonl``, ``metadata.json`` beside it), ``verifiers/legacy/types.py``
 (``RolloutOutput``) and ``verifiers/legacy/utils/path_utils.py`` (``get_results_path``). An
@@ -20,12 +32,12 @@ one line per rollout:
     is_truncated  bool            true -> finish_reason "length"
     info, timing, trajectory ...  ignored
 
-The ``-r K`` rollouts of an example are one question's samples, numbered in reading order;
-an example with another number of rollouts than the run's is named in a warning. The
-benchmark is ``--bench``, else ``metadata.json``'s ``env_id``, else the ``<env_id>--<model>``
-folder's env part. PATH is the outputs folder, one run's folder or its ``results.jsonl``;
-two runs of one environment under PATH (two run ids, or two models) are refused, naming
-the folders: import each as its own MODEL=DIR.
+Both layouts may lie under one PATH. The ``-r K`` rollouts of an example are one question's
+samples, numbered in reading order; an example with another number of rollouts than the
+run's is named in a warning. The benchmark is ``--bench``, else ``metadata.json``'s
+``env_id``, else the ``<env_id>--<model>`` folder's env part. PATH is the outputs folder,
+one run's folder or its ``results.jsonl``; two runs of one environment under PATH (two run
+ids, or two models) are refused, naming the folders: import each as its own MODEL=DIR.
 """
 
 from __future__ import annotations
@@ -34,16 +46,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages
-from sampler.importers.core import ImportSession
-from sampler.importers.source_fields import Fields, benchmark_name
-from sampler.importers.trainer_samples import QuestionGroups, completion_text, score_verdict
+from sampler.importers.formats.episodes import read_episodes
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile, json_records
+from sampler.importers.source_fields import (
+    Fields,
+    HarnessFiles,
+    benchmark_name,
+    refuse_mixed_runs,
+)
+from sampler.importers.trainer_samples import completion_text, score_verdict
 
 FORMAT = "verifiers"
-FILE_PATTERN = "results.jsonl"
-FILES_ARE = "verifiers results.jsonl files"
 
 
 def task_of(path: Path) -> str:
@@ -58,38 +74,71 @@ def task_of(path: Path) -> str:
     return path.parent.parent.name.split("--", 1)[0] or path.parent.name
 
 
-def read_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    task: str | None,
-    source_metric: str | None,
-) -> None:
-    benchmark = bench or benchmark_name(task or task_of(path), str(path))
-    index = session.file(path, "line", model)
-    groups = QuestionGroups(session, index)
-    for number, record in iter_json_lines(path):
-        fields = Fields(session.where(index, number), record, FORMAT)
+def read_file(source: SourceRead, path: Path, task: str | None) -> None:
+    benchmark = source.bench or benchmark_name(task or task_of(path), str(path))
+    file = RecordFile(source, path, FORMAT)
+
+    def read_record(fields: Fields) -> None:
         question_id = fields.question_id("example_id")
         problem = problem_of_messages(fields.value("prompt"))
         if problem is None:
             problem = fields.text("prompt", "the prompt, chat messages with a user message")
         assert problem is not None
-        groups.add(
-            number,
+        file.groups.add(
+            fields.number,
             benchmark,
-            model,
+            source.model,
             problem,
             fields.gold("answer", required=False) or None,
             completion_text(fields),
-            _verdict(fields, source_metric),
-            finish_reason="length" if record.get("is_truncated") is True else None,
+            _verdict(fields, source.source_metric),
+            finish_reason="length" if fields.record.get("is_truncated") is True else None,
             question_id=question_id,
         )
-    if not groups.sizes:
-        raise LeashError(f"{path}: no rollouts (empty file)")
-    groups.check_sizes()
+
+    file.read(json_records(path), read_record, "rollouts")
+
+
+_LEGACY = HarnessFiles("results.jsonl", "verifiers results.jsonl files", task_of, read_file)
+TRACES = "traces.jsonl"
+
+
+def read_source(source: SourceRead) -> list[str]:
+    path = source.path
+    if path.is_file():
+        if path.name == TRACES or _holds_episodes(path):
+            read_episodes(source, path, FORMAT)
+            return [source.model]
+        return _LEGACY.read_source(source)
+    traces = sorted(p for p in path.rglob(TRACES) if p.is_file())
+    legacy = any(path.rglob(_LEGACY.pattern))
+    if not traces and not legacy:
+        raise LeashError(
+            f"{path}: no verifiers runs found: neither traces.jsonl (verifiers >= 0.4,"
+            " outputs/<env>--<model>--<harness>--<id>/) nor results.jsonl (before 0.4)"
+        )
+    if legacy:
+        _LEGACY.read_source(source)
+    for file in run_files(path, traces):
+        read_episodes(source, file, FORMAT)
+    return [source.model]
+
+
+def run_files(path: Path, traces: list[Path]) -> list[Path]:
+    """The ``traces.jsonl`` of each run under ``path``; two runs of one environment (the
+    ``<env>--`` part of their folders) are refused, naming the folders."""
+    refuse_mixed_runs(path, {f: f.parent.name.split("--", 1)[0] for f in traces})
+    return traces
+
+
+def _holds_episodes(path: Path) -> bool:
+    """Whether a file's first line is an episode record (it has ``traces``)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(1 << 20)
+    except OSError:
+        return False
+    return b'"traces"' in first
 
 
 def _verdict(fields: Fields, source_metric: str | None) -> bool | None:

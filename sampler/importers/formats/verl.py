@@ -41,44 +41,30 @@ the model is MODEL itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from sampler.benchmarks.files import iter_json_lines
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.core import ImportSession
+from sampler.importers.formats.parquet_input import open_parquet, parquet_rows
+from sampler.importers.protocol import SourceRead
+from sampler.importers.record_file import RecordFile, json_records
 from sampler.importers.source_fields import Fields, benchmark_name
-from sampler.importers.trainer_samples import QuestionGroups, numbered_files, score_verdict
+from sampler.importers.trainer_samples import numbered_files, read_series, score_verdict
 
 FORMAT = "verl"
+SERIES = True
 STEP_FILE = re.compile(r"^(\d+)\.jsonl$")
 PARQUET_COLUMNS = ("data_source", "prompt", "reward_model", "responses")
 BATCH_ROWS = 16
 
 
-def read_source(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    bench: str | None,
-    source_metric: str | None,
-) -> list[str]:
+def read_source(source: SourceRead) -> list[str]:
+    path = source.path
     if path.is_file() and path.suffix == ".parquet":
-        read_generation_parquet(session, model, path, bench)
-        return [model]
-    files = step_files(path)
-    models = []
-    for step, file in files:
-        benchmark = bench or benchmark_name(file.parent.name, str(file))
-        name = f"{model}@{step}"
-        read_step_file(session, name, file, step, benchmark, source_metric)
-        models.append(name)
-    return models
+        read_generation_parquet(source, path)
+        return [source.model]
+    return read_series(source, step_files(path), read_step_file)
 
 
 def step_files(path: Path) -> list[tuple[int, Path]]:
@@ -95,49 +81,41 @@ def step_files(path: Path) -> list[tuple[int, Path]]:
     )
 
 
-def read_step_file(
-    session: ImportSession,
-    model: str,
-    path: Path,
-    step: int,
-    benchmark: str,
-    source_metric: str | None,
-) -> None:
-    index = session.file(path, "line", model)
-    groups = QuestionGroups(session, index)
+def read_step_file(source: SourceRead, path: Path, step: int) -> None:
+    benchmark = source.bench or benchmark_name(path.parent.name, str(path))
+    file = RecordFile(source, path, FORMAT)
     odd: list[int] = []  # lines whose gold is not one string or number
-    for number, record in iter_json_lines(path):
-        fields = Fields(session.where(index, number), record, FORMAT)
+
+    def read_record(fields: Fields) -> None:
         prompt = fields.text("input", "the prompt text")
         text = fields.text("output", "the completion text")
         assert prompt is not None and text is not None
         logged = fields.value("step")
         if logged is not None and logged != step:
             raise fields.fail(f"field 'step' is {logged!r} in file {path.name} of step {step}")
-        groups.add(
-            number,
+        file.groups.add(
+            fields.number,
             benchmark,
-            model,
+            source.model,
             problem_of_prompt(prompt),
-            _gold(fields, "gts", odd, number),
+            _gold(fields, "gts", odd),
             text,
-            _verdict(fields, source_metric),
+            _verdict(fields, source.source_metric),
         )
-    if not groups.sizes:
-        raise LeashError(f"{path}: no samples (empty file)")
-    groups.check_sizes()
-    _warn_odd_golds(session, path, "gts", odd)
+
+    file.read(json_records(path), read_record)
+    _warn_odd_golds(source.session, path, "gts", odd)
 
 
-def _gold(fields: Fields, name: str, odd: list[int], number: int) -> str | None:
+def _gold(fields: Fields, name: str, odd: list[int]) -> str | None:
     """A gold that is one string or number (a list of one such is that one); another value
-    (several acceptable answers, a dict) is no gold, and line ``number`` goes to ``odd``."""
+    (several acceptable answers, a dict) is no gold, and the record's number goes to ``odd``."""
     value = fields.value(name)
     if isinstance(value, list | tuple) and len(value) == 1:
         value = value[0]
     if value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
         return Fields(fields.where, {"gold": value}, FORMAT).gold("gold", required=False)
-    odd.append(number)
+    odd.append(fields.number)
     return None
 
 
@@ -163,51 +141,33 @@ def _verdict(fields: Fields, source_metric: str | None) -> bool | None:
     return score_verdict(fields.value("score"))
 
 
-def read_generation_parquet(
-    session: ImportSession, model: str, path: Path, bench: str | None
-) -> None:
-    index = session.file(path, "row", model)
-    groups = QuestionGroups(session, index)
-    odd: list[int] = []
-    for number, record in _rows(path):
-        fields = Fields(session.where(index, number), record, FORMAT)
-        problem = problem_of_messages(fields.value("prompt"))
-        if problem is None:
-            raise fields.expected("prompt", "the chat messages, with a user message")
-        texts = fields.strings("responses", "the list of generated responses")
-        benchmark = bench or _benchmark_of(fields)
-        gold = _gold(fields, "reward_model.ground_truth", odd, number)
-        for text in texts:
-            groups.add(number, benchmark, model, problem, gold, text, None)
-    if not groups.sizes:
-        raise LeashError(f"{path}: no rows (empty file)")
-    groups.check_sizes()
-    _warn_odd_golds(session, path, "reward_model.ground_truth", odd)
-
-
-def _benchmark_of(fields: Fields) -> str:
-    source = fields.text("data_source", "the data source (or give --bench)")
-    assert source is not None
-    return benchmark_name(source.rstrip("/").rsplit("/", 1)[-1], fields.where)
-
-
-def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    try:
-        handle = pq.ParquetFile(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: not a readable Parquet file ({exc})") from exc
+def read_generation_parquet(source: SourceRead, path: Path) -> None:
+    handle = open_parquet(path)
     names = set(handle.schema_arrow.names)
     if not {"prompt", "responses"} <= names:
         raise LeashError(
             f"{path}: not a verl generation file: expected columns 'prompt' and 'responses'"
             f" (main_generation.py); found {', '.join(sorted(names)) or 'none'}"
         )
+    file = RecordFile(source, path, FORMAT, "row")
+    odd: list[int] = []
+
+    def read_record(fields: Fields) -> None:
+        problem = problem_of_messages(fields.value("prompt"))
+        if problem is None:
+            raise fields.expected("prompt", "the chat messages, with a user message")
+        texts = fields.strings("responses", "the list of generated responses")
+        benchmark = source.bench or _benchmark_of(fields)
+        gold = _gold(fields, "reward_model.ground_truth", odd)
+        for text in texts:
+            file.groups.add(fields.number, benchmark, source.model, problem, gold, text, None)
+
     columns = [c for c in PARQUET_COLUMNS if c in names]
-    number = 0
-    try:
-        for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=columns):
-            for record in batch.to_pylist():
-                number += 1
-                yield number, record
-    except (pa.ArrowException, OSError) as exc:
-        raise LeashError(f"{path}: cannot read row {number + 1} ({exc})") from exc
+    file.read(parquet_rows(handle, columns, path, BATCH_ROWS), read_record, "rows")
+    _warn_odd_golds(source.session, path, "reward_model.ground_truth", odd)
+
+
+def _benchmark_of(fields: Fields) -> str:
+    source = fields.text("data_source", "the data source (or give --bench)")
+    assert source is not None
+    return benchmark_name(source.rstrip("/").rsplit("/", 1)[-1], fields.where)
