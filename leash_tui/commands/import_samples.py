@@ -65,6 +65,13 @@ from sampler.importers.format_table import FORMATS
     help="Keep the source's verdict as the verdict of samples whose question has no gold"
     " (leash cannot grade them); reports count them apart.",
 )
+@click.option(
+    "--skip-bad-records",
+    is_flag=True,
+    help="Skip a record that cannot be read (a truncated line of a killed run, a record"
+    " missing a field) instead of refusing the import; skipped records are counted by file"
+    " and reason in the summary and the manifest's notes.",
+)
 def import_(
     sources: tuple[str, ...],
     fmt: str,
@@ -75,6 +82,7 @@ def import_(
     gold_from: tuple[str, ...],
     strict: bool,
     trust_verdicts: bool,
+    skip_bad_records: bool,
 ) -> None:
     """Build or extend a results folder from samples made elsewhere.
 
@@ -89,13 +97,16 @@ def import_(
     --from nemo-skills MODEL=EVAL_RESULTS NeMo-Skills output-rs<seed>.jsonl, a sample each
     --from skyrl      MODEL=DUMPED_EVALS  SkyRL global_step_<N>_evals: MODEL@N each
     --from nemo-rl    MODEL=SAVE_PATH     NeMo-RL eval evaluation_data.json
-    --from verifiers  MODEL=RUN_DIR       verifiers/prime-rl vf-eval results.jsonl
+    --from verifiers  MODEL=OUTPUTS       verifiers vf-eval runs: traces.jsonl (0.4),
+                                          results.jsonl (before)
     --from prime-rl   MODEL=OUTPUT_DIR    prime-rl rollouts/step_<N> traces: MODEL@N each
+                                          (or any traces.jsonl of episodes: MODEL)
     --from inspect    MODEL=LOG.eval      Inspect AI log (needs inspect_ai installed)
 
     Every record is checked before anything is written: a bad one stops the import
     with its file, line and the field that was expected, and leaves the folder
-    unchanged. Importing into an existing folder adds samples and never overwrites
+    unchanged (--skip-bad-records skips it instead, and counts it). Importing into an
+    existing folder adds samples and never overwrites
     one already there. A verdict in the input (`correct`, `status`, a harness's
     score) is kept as the source's verdict only; run `leash verify` next to grade
     every sample that has a gold with leash's verifier, so that all models are
@@ -122,10 +133,13 @@ def import_(
         specs=specs,
         trust_verdicts=trust_verdicts,
         gold_from=gold_from,
+        skip_bad_records=skip_bad_records,
     )
     warnings = Console(stderr=True, highlight=False, markup=False)
     for warning in summary.warnings:
         warnings.print(Text("warning: ", style="bold") + Text(visible(warning)), soft_wrap=True)
+    for note in summary.notes:
+        warnings.print(Text("note: ", style="bold") + Text(visible(note)), soft_wrap=True)
     console = Console(highlight=False, markup=False)  # the summary is the command's output
     verb = "created" if summary.created else "extended"
     console.print(
@@ -143,5 +157,7 @@ def import_(
         console.print(f"  {one_line(model)}: {count:,} samples")
     for bench_name, count in sorted(summary.benchmarks.items()):
         console.print(f"  benchmark {one_line(bench_name)}: {count:,} samples")
+    for skipped in summary.skipped:
+        console.print(Text("  skipped: ") + Text(visible(skipped)), soft_wrap=True)
     if summary.with_verdict < summary.samples:
         console.print(f"next: leash verify {one_line(str(output))}")
