@@ -11,7 +11,13 @@ question by its problem text, so ``problem_of_prompt`` takes the last user turn 
 * Llama 3 (``<|start_header_id|>user<|end_header_id|>\\n\\nPROBLEM<|eot_id|>...``; without the
   special tokens ``...user\\n\\nPROBLEMassistant\\n\\n``);
 * DeepSeek-R1 (``<｜User｜>PROBLEM<｜Assistant｜><think>\\n``; without the special tokens
-  ``PROBLEM<think>\\n``).
+  ``PROBLEM<think>\\n``);
+* Qwen3 with thinking off (``enable_thinking=False``), whose generation prompt ends in an
+  empty thought, ``assistant\\n<think>\\n\\n</think>\\n\\n``: ``<think>`` and ``</think>``
+  are not special tokens, so the decode keeps them.
+
+tests/importers/test_chat_templates.py renders each with transformers' ``apply_chat_template``
+on tokenizers the test builds and decodes it as verl and TRL do.
 
 Any other text is the problem as it stands (white space at its ends dropped): a prompt
 without a template, or a template this module does not know, is still one question per
@@ -25,10 +31,12 @@ import re
 _CHATML = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
 _LLAMA3 = re.compile(r"<\|start_header_id\|>user<\|end_header_id\|>\n\n(.*?)<\|eot_id\|>", re.S)
 _DEEPSEEK = re.compile(r"<｜User｜>(.*?)<｜Assistant｜>", re.S)
+#: The thinking cue a generation prompt may end in: ``<think>``, or an empty thought.
+_CUE = r"(?:\s*<think>(?:\s*</think>)?)?"
 #: ChatML decoded without special tokens: an optional system turn, the user turn, the cue.
-_CHATML_BARE = re.compile(r"\A(?:system\n.*?\n)?user\n(.*)\nassistant(?:\s*<think>)?\Z", re.S)
-_LLAMA3_BARE = re.compile(r"\A(?:system\n\n.*?)?user\n\n(.*?)assistant(?:\s*<think>)?\Z", re.S)
-_THINK_CUE = re.compile(r"<think>\n?\Z")
+_CHATML_BARE = re.compile(r"\A(?:system\n.*?\n)?user\n(.*)\nassistant" + _CUE + r"\Z", re.S)
+_LLAMA3_BARE = re.compile(r"\A(?:system\n\n.*?)?user\n\n(.*?)assistant" + _CUE + r"\Z", re.S)
+_THINK_CUE = re.compile(r"<think>\s*(?:</think>\s*)?\Z")
 
 
 def problem_of_prompt(prompt: str) -> str:

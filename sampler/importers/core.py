@@ -47,6 +47,7 @@ from sampler.errors import LeashError
 from sampler.importers.bad_records import BadRecords
 from sampler.importers.import_keys import LINE_BITS, SampleKeys
 from sampler.importers.question_book import QuestionBook
+from sampler.importers.same_texts import SameTexts
 from sampler.importers.staging import StagedShards
 from sampler.importers.trusted import trust_staged
 from sampler.store import (
@@ -58,6 +59,7 @@ from sampler.store import (
     ROLE_TARGET,
     SAMPLES_DIR,
     STAGING_PREFIX,
+    STATUS_ERROR,
     BenchmarkEntry,
     Manifest,
     ModelEntry,
@@ -137,6 +139,7 @@ class ImportSession:
         self._units: list[str] = []
         self._model_sources: dict[str, list[str]] = {}
         self._sample_keys = SampleKeys()
+        self._same_texts = SameTexts()
         self.questions = QuestionBook()
         #: the folder's question of a problem text (``QuestionBook.match``), and a question's
         #: problem and gold recorded, two different ones refused (``QuestionBook.note``)
@@ -242,6 +245,8 @@ class ImportSession:
                 f" sample={row['sample']}); first at {self._where_packed(first)}"
             )
         self._staging.add(row)
+        if row.get("status") != STATUS_ERROR:
+            self._same_texts.add(group, row["text"])
         summary = self.summary
         summary.samples += 1
         summary.models[row["model"]] = summary.models.get(row["model"], 0) + 1
@@ -305,6 +310,7 @@ class ImportSession:
         self._staging.flush()
         summary = self.summary
         summary.skipped = self.bad_records.lines()
+        summary.warnings += self._same_texts.warnings()
         if summary.samples == 0:
             raise LeashError("no samples in the input: " + ", ".join(self.paths or sources))
         self.questions.join_golds(summary.benchmarks, summary.warnings)

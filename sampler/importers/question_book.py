@@ -67,6 +67,8 @@ class QuestionBook:
         # --gold-from BENCH=SPEC: normal problem text -> gold, per benchmark
         self._golds_by_text: dict[str, dict[str, str]] = {}
         self._gold_sources: dict[str, str] = {}
+        #: (benchmark, problem) texts that came with several golds: keyed by (problem, gold)
+        self.keyed_by_gold: set[tuple[str, str]] = set()
 
     def load_folder(self, table: pa.Table, where: str) -> None:
         """Take the questions the results folder holds already."""

@@ -27,6 +27,7 @@ from typing import Any
 from sampler.errors import LeashError
 from sampler.importers.core import ImportSession
 from sampler.importers.protocol import SourceRead
+from sampler.importers.question_book import same_gold
 from sampler.importers.source_fields import (
     Fields,
     refuse_mixed_runs,
@@ -71,6 +72,18 @@ def read_series(
         read_step(at_step, file, step)
         models.append(at_step.model)
     return models
+
+
+def note_no_gold(source: SourceRead, benchmark: str, what: str) -> None:
+    """Say at import time that a dump logs no gold (``what`` names it) and how to give one,
+    unless ``--gold-from`` gives ``benchmark``'s golds."""
+    if benchmark in source.session.questions.gold_benchmarks:
+        return
+    source.session.summary.notes.append(
+        f"{what} logs no gold, so the {benchmark} questions have none and leash verify cannot"
+        f" grade them; give the benchmark's golds with --gold-from {benchmark}=FILE (joined to"
+        " the questions by problem text)"
+    )
 
 
 def score_verdict(value: Any) -> bool | None:
@@ -129,9 +142,12 @@ class QuestionGroups:
         errored Inspect sample): it is kept with status ``error``, ``error`` as its detail."""
         session = self.session
         where = session.where(self.file_index, number)
-        question_id, recorded = resolve_question(
-            session, benchmark, question_id or text_question_id(problem or ""), problem
-        )
+        if question_id is None and problem:
+            question_id, recorded = self._by_text(benchmark, problem, gold)
+        else:
+            question_id, recorded = resolve_question(
+                session, benchmark, question_id or text_question_id(problem or ""), problem
+            )
         key = (benchmark, question_id, model)
         if key not in self.sizes:
             session.note_question(benchmark, question_id, recorded, gold, where)
@@ -154,6 +170,26 @@ class QuestionGroups:
             self.file_index,
             number,
         )
+
+    def _by_text(self, benchmark: str, problem: str, gold: str | None) -> tuple[str, str | None]:
+        """(id, problem to record) of a question known by its text only: the text's id, unless
+        that question has another gold already — one text, two questions (a dump without
+        ids that holds one prompt under two golds): then the id of (problem, gold), noted."""
+        session = self.session
+        question_id, recorded = resolve_question(
+            session, benchmark, text_question_id(problem), problem
+        )
+        known = session.questions.gold_of(benchmark, question_id)
+        if gold is None or known is None or same_gold(known, gold):
+            return question_id, recorded
+        if (benchmark, problem) not in session.questions.keyed_by_gold:
+            session.questions.keyed_by_gold.add((benchmark, problem))
+            session.summary.notes.append(
+                f"{session.paths[self.file_index]}: the problem {_clip(problem)!r} of {benchmark}"
+                f" comes with several golds ({known!r}, {gold!r}, ...): each (problem, gold) is"
+                " its own question"
+            )
+        return text_question_id(f"{problem}\x00{gold.strip()}"), problem
 
     def check_sizes(self) -> None:
         """Warn about every question whose number of samples differs from the file's k."""

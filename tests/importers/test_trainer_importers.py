@@ -110,12 +110,9 @@ def test_verl_acc_extra_or_named_field_is_the_source_verdict(tmp_path):
 def test_verl_group_of_another_size_is_named_not_merged(tmp_path):
     write_verl_step(tmp_path / "d", 0, verl_lines([["2"] * 4, ["6"] * 4, ["3"] * 3], 0))
     summary = import_samples("verl", [Source("m", tmp_path / "d")], tmp_path / "r")
-    assert len(summary.warnings) == 1
-    assert (
-        "1 of 3 questions have another number of samples than the 4 most have"
-        in (summary.warnings[0])
-    )
-    assert "What is 10-7?" in summary.warnings[0] and ": 3" in summary.warnings[0]
+    (sizes,) = [w for w in summary.warnings if "another number of samples" in w]
+    assert "1 of 3 questions have another number of samples than the 4 most have" in sizes
+    assert "What is 10-7?" in sizes and ": 3" in sizes
     counts = {}
     for r in samples(tmp_path / "r"):
         counts[r["question_id"]] = counts.get(r["question_id"], 0) + 1

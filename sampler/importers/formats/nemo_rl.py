@@ -1,4 +1,4 @@
-"""``leash import --from nemo-rl``: NeMo-RL evaluation data (``evaluation_data.json``).
+"""``leash import --from nemo-rl``: NeMo-RL evaluation data and GRPO validation dumps.
 
 Checked against NVIDIA-NeMo/RL at commit 7ea279abfbeb698b092856d0dab61e7cf39bc909:
 ``nemo_rl/evals/eval.py`` (``run_env_eval`` collects the samples,
@@ -24,24 +24,51 @@ with ``num_tests_per_prompt`` samples of each prompt (``repeat_interleave``), ea
 The benchmark is ``--bench``, else ``config.json``'s ``dataset_name``, else the folder's
 name; the model is MODEL. Samples are grouped by problem text and the group sizes checked
 against each other (``trainer_samples``). The file is one JSON document, read whole.
+
+**GRPO validation dumps** (``nemo_rl/algorithms/grpo.py`` ``validate`` at the same commit:
+``logger.log_batched_dict_as_jsonl(val_log_data, f"val_data_step{step}.jsonl")``, written at
+every validation, into the logger's log dir; ``nemo_rl/utils/logger.py``
+``log_batched_dict_as_jsonl``: one ``json.dumps({**sample, "idx": i})`` line per sample of a
+``BatchedDataDict`` sliced one at a time). One line per sample:
+
+    content   [[msg]]  the message log (``get_keys_from_message_log(..., ["role",
+                       "content"])``), a batch of one: the user message's content is the
+                       chat-templated prompt                     -> the problem, template
+                                                                    stripped; the assistant
+                                                                    messages -> one sample
+    rewards   [float]  the total reward, a batch of one          -> source_correct when 0/1
+    idx       int      the line's position
+
+Each ``val_data_step<N>.jsonl`` becomes model ``MODEL@N`` (``MODEL@0``, validation before
+training, the base of a new folder). No gold is logged: give ``--gold-from BENCH=SPEC``
+(the import says so). The benchmark is ``--bench``, else ``nemo-rl-val``.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
-from sampler.importers.chat_template import problem_of_prompt
+from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.protocol import SourceRead
-from sampler.importers.record_file import RecordFile
+from sampler.importers.record_file import RecordFile, json_records
 from sampler.importers.source_fields import Fields, HarnessFiles, benchmark_name
-from sampler.importers.trainer_samples import score_verdict
+from sampler.importers.trainer_samples import (
+    note_no_gold,
+    numbered_files,
+    read_series,
+    score_verdict,
+)
 
 FORMAT = "nemo-rl"
+SERIES = True
+VAL_FILE = re.compile(r"^val_data_step(\d+)\.jsonl$")
+VAL_BENCH = "nemo-rl-val"
 #: ``extra_env_info`` reprs longer than this are not parsed (no gold from them).
 MAX_REPR_CHARS = 100_000
 
@@ -81,9 +108,70 @@ def read_file(source: SourceRead, path: Path, task: str | None) -> None:
     file.read(_objects(samples, file), read_record)
 
 
-read_source = HarnessFiles(
-    "evaluation_data.json", "NeMo-RL evaluation_data.json files", task_of, read_file
-).read_source
+_EVALUATION = HarnessFiles(
+    "evaluation_data.json",
+    "NeMo-RL evaluation_data.json files (nor GRPO val_data_step<N>.jsonl dumps)",
+    task_of,
+    read_file,
+)
+
+
+def read_source(source: SourceRead) -> list[str]:
+    path = source.path
+    named = path.is_file() and VAL_FILE.match(path.name)
+    if not named and (path.is_file() or not any(path.rglob("val_data_step*.jsonl"))):
+        return _EVALUATION.read_source(source)
+    source.refuse_source_metric(FORMAT, "the reward is it")
+    steps = numbered_files(
+        path,
+        VAL_FILE,
+        "val_data_step*.jsonl",
+        "nemo-rl validation",
+        "not a NeMo-RL validation dump: expected val_data_step<N>.jsonl",
+        "no NeMo-RL val_data_step<N>.jsonl files found",
+    )
+    models = read_series(source, steps, _read_validation)
+    note_no_gold(source, source.bench or VAL_BENCH, "NeMo-RL's GRPO validation dump")
+    return models
+
+
+def _read_validation(source: SourceRead, path: Path, step: int) -> None:
+    benchmark = source.bench or VAL_BENCH
+    file = RecordFile(source, path, FORMAT)
+
+    def read_record(fields: Fields) -> None:
+        messages = _one(fields, "content")
+        if not isinstance(messages, list):
+            raise fields.expected("content", "the message log, a batch of one list", messages)
+        prompt = problem_of_messages(messages)
+        texts = [
+            m["content"]
+            for m in messages
+            if isinstance(m, dict)
+            and m.get("role") == "assistant"
+            and isinstance(m.get("content"), str)
+        ]
+        if prompt is None or not texts:
+            raise fields.fail("the message log has no user message or no assistant message")
+        file.groups.add(
+            fields.number,
+            benchmark,
+            source.model,
+            problem_of_prompt(prompt),
+            None,
+            "\n".join(texts),
+            score_verdict(_one(fields, "rewards")),
+        )
+
+    file.read(json_records(path), read_record)
+
+
+def _one(fields: Fields, name: str) -> Any:
+    """A field logged as a batch of one (``[value]``): the value (a bare value as it is)."""
+    value = fields.value(name)
+    if isinstance(value, list) and len(value) == 1:
+        return value[0]
+    return value
 
 
 def _objects(samples: list[Any], file: RecordFile) -> Iterator[tuple[int, Any]]:

@@ -31,25 +31,36 @@ none when several are there and none is named. Each file (step) becomes model
 ``MODEL@STEP``; its ``num_generations`` completions of a prompt are one question's samples,
 and a group of another size (a generation batch cut by the deque) is named in a warning.
 PATH is the ``completions`` folder (or the run's output_dir) or one file. The benchmark is
-``--bench``, else ``trl``.
+``--bench``, else ``trl``; without ``--gold-from`` for it, the import says that the dump has
+no gold and how to give one.
+
+The logged columns are deques (``maxlen=generation_batch_size``) that ``log`` never clears and
+only a generation fills: with ``num_iterations > 1`` (or ``steps_per_generation`` above the
+gradient accumulation) a logging step with no generation since the last writes the previous
+batch again. A step file whose every (prompt, completion, advantage) row is a row of the
+previous file is such a repeat: its completions are kept once, at the step they were first
+logged, and the import notes the file.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 import pyarrow as pa
 
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
+from sampler.importers.core import ImportSession
 from sampler.importers.formats.parquet_input import open_parquet, parquet_rows
 from sampler.importers.protocol import SourceRead
 from sampler.importers.record_file import RecordFile
 from sampler.importers.source_fields import Fields
 from sampler.importers.trainer_samples import (
     completion_text,
+    note_no_gold,
     numbered_files,
     read_series,
     score_verdict,
@@ -62,10 +73,51 @@ DEFAULT_BENCH = "trl"
 NOT_REWARDS = ("step", "prompt", "completion", "advantage", "image")
 ACCURACY = "accuracy_reward"
 BATCH_ROWS = 64
+#: the columns that tell a logged completion apart from another
+REPEAT_KEY = ("prompt", "completion", "advantage")
 
 
 def read_source(source: SourceRead) -> list[str]:
-    return read_series(source, _files(source.path), _read_file)
+    repeats = _Repeats()
+    steps = []
+    for step, path in _files(source.path):
+        if repeats.of(path, step, source.session):
+            continue  # the last generation batch logged again: kept once, at its first step
+        steps.append((step, path))
+    models = read_series(source, steps, _read_file)
+    note_no_gold(source, source.bench or DEFAULT_BENCH, "TRL's completions log")
+    return models
+
+
+class _Repeats:
+    """Step files that only repeat the previous one's completions (module docstring)."""
+
+    def __init__(self) -> None:
+        self._previous: Counter[tuple[str, str, str]] | None = None
+        self._origin = 0  # the step the previous file's completions were first logged at
+
+    def of(self, path: Path, step: int, session: ImportSession) -> bool:
+        """Whether ``path`` (of ``step``) repeats the previous file; noted when it does."""
+        rows = _row_keys(path)
+        previous, self._previous = self._previous, rows
+        if previous is None or not rows or rows - previous:
+            self._origin = step
+            return False
+        session.summary.notes.append(
+            f"{path}: its {sum(rows.values())} completions are those logged at step"
+            f" {self._origin} (TRL logs its last generation batch again at every logging step"
+            " until the next generation, as with num_iterations > 1): kept once, at step"
+            f" {self._origin}"
+        )
+        return True
+
+
+def _row_keys(path: Path) -> Counter[tuple[str, str, str]]:
+    """The (prompt, completion, advantage) of every row of a completions file, counted."""
+    handle = open_parquet(path)
+    columns = [c for c in ("prompt", "completion", "advantage") if c in handle.schema_arrow.names]
+    rows = parquet_rows(handle, columns, path, BATCH_ROWS)
+    return Counter(tuple(repr(record.get(c)) for c in REPEAT_KEY) for _, record in rows)
 
 
 def _files(path: Path) -> list[tuple[int, Path]]:
