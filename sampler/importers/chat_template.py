@@ -11,7 +11,8 @@ question by its problem text, so ``problem_of_prompt`` takes the last user turn 
 * Llama 3 (``<|start_header_id|>user<|end_header_id|>\\n\\nPROBLEM<|eot_id|>...``; without the
   special tokens ``...user\\n\\nPROBLEMassistant\\n\\n``);
 * DeepSeek-R1 (``<｜User｜>PROBLEM<｜Assistant｜><think>\\n``; without the special tokens
-  ``PROBLEM<think>\\n``);
+  ``PROBLEM<think>\\n``, so that a system prompt, which this template writes bare before the
+  user turn, stays in front of the problem: DeepSeek advises none for R1);
 * Qwen3 with thinking off (``enable_thinking=False``), whose generation prompt ends in an
   empty thought, ``assistant\\n<think>\\n\\n</think>\\n\\n``: ``<think>`` and ``</think>``
   are not special tokens, so the decode keeps them.
