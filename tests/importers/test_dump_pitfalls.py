@@ -3,8 +3,9 @@ completions logged twice, no gold at all — and NeMo-RL's GRPO validation dumps
 
 Files follow the writers' code at the commits the importer docstrings name:
 volcengine/verl ``verl/trainer/ppo/ray_trainer.py`` at 00401103a8c8900774aba04b910de5b0af930b99
-(``_dump_generations``; ``val_kwargs.do_sample`` defaults to False in
-``verl/trainer/config/ppo_trainer.yaml``), huggingface/trl ``trl/trainer/grpo_trainer.py`` at
+(``_dump_generations``) and ``verl/trainer/config/_generated_ppo_trainer.yaml`` at
+b178a3cd56f58b2d502255daba591e92833930a7 (``val_kwargs``: ``do_sample: false``,
+``temperature: 0``), huggingface/trl ``trl/trainer/grpo_trainer.py`` at
 f2cd57710ae345ea6428ae95363267fcf38a3dc8 (``GRPOTrainer.log``: the ``_logs`` deques of
 ``maxlen=generation_batch_size`` are never cleared), NVIDIA/NeMo-Skills at
 0b012df8a09cd4730d31b16e90a0d8f13d145fb8 (``nemo_skills/dataset/aime24/test.txt`` rows carry
