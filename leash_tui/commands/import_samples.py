@@ -96,7 +96,8 @@ def import_(
     --from trl        MODEL=COMPLETIONS   TRL GRPOTrainer log_completions Parquet: MODEL@STEP
     --from nemo-skills MODEL=EVAL_RESULTS NeMo-Skills output-rs<seed>.jsonl, a sample each
     --from skyrl      MODEL=DUMPED_EVALS  SkyRL global_step_<N>_evals: MODEL@N each
-    --from nemo-rl    MODEL=SAVE_PATH     NeMo-RL eval evaluation_data.json
+    --from nemo-rl    MODEL=SAVE_PATH     NeMo-RL eval evaluation_data.json, or GRPO
+                                          val_data_step<N>.jsonl: MODEL@N each
     --from verifiers  MODEL=OUTPUTS       verifiers vf-eval runs: traces.jsonl (0.4),
                                           results.jsonl (before)
     --from prime-rl   MODEL=OUTPUT_DIR    prime-rl rollouts/step_<N> traces: MODEL@N each

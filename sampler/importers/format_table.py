@@ -26,7 +26,10 @@ FORMATS: dict[str, tuple[str, str]] = {
         "NeMo-Skills eval-results/<benchmark>/output-rs<seed>.jsonl",
     ),
     "skyrl": ("sampler.importers.formats.skyrl", "SkyRL dumped_evals/global_step_<N>_evals"),
-    "nemo-rl": ("sampler.importers.formats.nemo_rl", "NeMo-RL eval save_path/evaluation_data.json"),
+    "nemo-rl": (
+        "sampler.importers.formats.nemo_rl",
+        "NeMo-RL eval save_path/evaluation_data.json, or GRPO val_data_step<N>.jsonl",
+    ),
     "verifiers": (
         "sampler.importers.formats.verifiers",
         "verifiers vf-eval runs: outputs/<env>--<model>--<harness>--<id>/traces.jsonl"

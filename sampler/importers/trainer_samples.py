@@ -214,19 +214,26 @@ def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def assistant_text(messages: Any) -> str | None:
+    """The contents of a message list's assistant messages joined by newlines; None if none."""
+    if not isinstance(messages, list):
+        return None
+    parts = [
+        m["content"]
+        for m in messages
+        if isinstance(m, dict)
+        and m.get("role") == "assistant"
+        and isinstance(m.get("content"), str)
+    ]
+    return "\n".join(parts) if parts else None
+
+
 def completion_text(fields: Fields) -> str:
     """A logged completion (field ``completion``): text, or its assistant messages joined."""
     value = fields.value("completion")
     if isinstance(value, str):
         return value
-    if isinstance(value, list):
-        parts = [
-            m["content"]
-            for m in value
-            if isinstance(m, dict)
-            and m.get("role") == "assistant"
-            and isinstance(m.get("content"), str)
-        ]
-        if parts:
-            return "\n".join(parts)
+    text = assistant_text(value)
+    if text is not None:
+        return text
     raise fields.expected("completion", "the completion: text, or assistant messages", value)

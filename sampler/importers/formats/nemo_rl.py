@@ -59,6 +59,7 @@ from sampler.importers.protocol import SourceRead
 from sampler.importers.record_file import RecordFile, json_records
 from sampler.importers.source_fields import Fields, HarnessFiles, benchmark_name
 from sampler.importers.trainer_samples import (
+    assistant_text,
     note_no_gold,
     numbered_files,
     read_series,
@@ -143,15 +144,8 @@ def _read_validation(source: SourceRead, path: Path, step: int) -> None:
         messages = _one(fields, "content")
         if not isinstance(messages, list):
             raise fields.expected("content", "the message log, a batch of one list", messages)
-        prompt = problem_of_messages(messages)
-        texts = [
-            m["content"]
-            for m in messages
-            if isinstance(m, dict)
-            and m.get("role") == "assistant"
-            and isinstance(m.get("content"), str)
-        ]
-        if prompt is None or not texts:
+        prompt, text = problem_of_messages(messages), assistant_text(messages)
+        if prompt is None or text is None:
             raise fields.fail("the message log has no user message or no assistant message")
         file.groups.add(
             fields.number,
@@ -159,7 +153,7 @@ def _read_validation(source: SourceRead, path: Path, step: int) -> None:
             source.model,
             problem_of_prompt(prompt),
             None,
-            "\n".join(texts),
+            text,
             score_verdict(_one(fields, "rewards")),
         )
 
