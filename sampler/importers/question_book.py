@@ -143,6 +143,10 @@ class QuestionBook:
         if metadata and not info.in_folder:
             info.metadata = {**metadata, **(info.metadata or {})}
 
+    def golds(self) -> list[tuple[tuple[str, str], str | None]]:
+        """((benchmark, question id), gold) of every question known."""
+        return [(key, info.gold) for key, info in self.questions.items()]
+
     def gold_of(self, benchmark: str, question_id: str) -> str | None:
         info = self.questions.get((benchmark, question_id))
         return info.gold if info is not None else None

@@ -201,3 +201,13 @@ def test_a_folder_with_neither_nemo_rl_output_names_both(tmp_path):
     with pytest.raises(LeashError, match=r"evaluation_data\.json files \(nor GRPO val_data_step"):
         import_samples("nemo-rl", [Source("m", tmp_path / "x")], tmp_path / "r", "m")
     shutil.rmtree(tmp_path / "x")
+
+
+def test_a_verl_dump_from_before_gts_says_it_has_no_gold(tmp_path):
+    write_verl_step(tmp_path / "val", 0, verl_lines([["2", "3"], ["6", "5"]], 0, gts=False))
+    summary = import_samples("verl", [Source("m", tmp_path / "val")], tmp_path / "r")
+    (note,) = [n for n in summary.notes if "no gold" in n]
+    assert "no 'gts'" in note and "--gold-from val=FILE" in note
+    write_verl_step(tmp_path / "with", 0, verl_lines([["2", "3"], ["6", "5"]], 0))
+    summary = import_samples("verl", [Source("m", tmp_path / "with")], tmp_path / "s")
+    assert not [n for n in summary.notes if "no gold" in n]

@@ -50,7 +50,12 @@ from sampler.importers.formats.parquet_input import open_parquet, parquet_rows
 from sampler.importers.protocol import SourceRead
 from sampler.importers.record_file import RecordFile, json_records
 from sampler.importers.source_fields import Fields, benchmark_name
-from sampler.importers.trainer_samples import numbered_files, read_series, score_verdict
+from sampler.importers.trainer_samples import (
+    note_no_gold,
+    numbered_files,
+    read_series,
+    score_verdict,
+)
 
 FORMAT = "verl"
 SERIES = True
@@ -64,7 +69,13 @@ def read_source(source: SourceRead) -> list[str]:
     if path.is_file() and path.suffix == ".parquet":
         read_generation_parquet(source, path)
         return [source.model]
-    return read_series(source, step_files(path), read_step_file)
+    steps = step_files(path)
+    models = read_series(source, steps, read_step_file)
+    benchmark = source.bench or benchmark_name(steps[0][1].parent.name, str(steps[0][1]))
+    questions = source.session.questions
+    if not any(g for (b, _), g in questions.golds() if b == benchmark):
+        note_no_gold(source, benchmark, "this verl dump (no 'gts': verl before it logged them)")
+    return models
 
 
 def step_files(path: Path) -> list[tuple[int, Path]]:
