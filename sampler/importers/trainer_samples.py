@@ -34,7 +34,7 @@ from sampler.importers.source_fields import (
     resolve_question,
     text_question_id,
 )
-from sampler.store.schema import STATUS_ERROR
+from sampler.store import STATUS_ERROR
 
 
 def numbered_files(

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from sampler.store.folder import ResultsFolder
-from sampler.store.schema import STATUS_CORRECT, STATUS_INCORRECT, VERDICT_SOURCE_TRUSTED
+from sampler.store import (
+    STATUS_CORRECT,
+    STATUS_INCORRECT,
+    VERDICT_SOURCE_TRUSTED,
+    ResultsFolder,
+)
 
 
 def trust_staged(folder: ResultsFolder, staged: list[Path], graded: set[tuple[str, str]]) -> int:
@@ -46,6 +50,6 @@ def trust_staged(folder: ResultsFolder, staged: list[Path], graded: set[tuple[st
             table = table.set_column(
                 table.schema.get_field_index(name), name, pa.array(values, kind)
             )
-        folder.write_shard_file(path, table)
+        folder.journal.stage_shard(path, table)
         trusted += sum(trust)
     return trusted
