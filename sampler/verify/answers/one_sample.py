@@ -8,9 +8,10 @@ sample, without the pool. For trusted input only (test suites, ``bench/`` script
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 
-from sampler.store.statuses import STATUS_NO_ANSWER, STATUS_NO_GOLD
+from sampler.store.statuses import STATUS_NO_ANSWER, STATUS_NO_GOLD, STATUS_TIMEOUT
 from sampler.verify.answers.extraction import DEFAULT_STRATEGIES, extract_answer
 from sampler.verify.answers.golds import gold_from_question
 from sampler.verify.answers.math_verifier import judge_safely
@@ -33,8 +34,12 @@ def grade_completion(
     problem: str | None = None,
     metadata: dict | None = None,
     strategies: tuple[str, ...] = DEFAULT_STRATEGIES,
+    deadline_s: float = 10.0,
 ) -> Graded:
-    """leash's verdict on ``completion`` against ``gold`` (``problem``: the question's text)."""
+    """leash's verdict on ``completion`` against ``gold`` (``problem``: the question's text).
+
+    Judging stops after ``deadline_s`` seconds with status ``timeout``, as the pool's
+    deadline does (a SIGALRM timer: call it from the main thread)."""
     g = gold_from_question(gold, metadata, problem=problem)
     if g is None:
         return Graded(STATUS_NO_GOLD)
@@ -42,5 +47,21 @@ def grade_completion(
     if span is None:
         return Graded(STATUS_NO_ANSWER)
     prepared = prepare_span(span, g)
-    verdict = integer_verdict(g, prepared) or judge_safely(g, prepared)
+    previous = signal.signal(signal.SIGALRM, _past_deadline)
+    signal.setitimer(signal.ITIMER_REAL, deadline_s)
+    try:
+        verdict = integer_verdict(g, prepared) or judge_safely(g, prepared)
+    except _PastDeadline:
+        return Graded(STATUS_TIMEOUT, span.text, span.rule)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
     return Graded(verdict.status, span.text, span.rule)
+
+
+class _PastDeadline(BaseException):
+    """Raised by the timer; a BaseException so that ``judge_safely`` does not catch it."""
+
+
+def _past_deadline(signum: int, frame: object) -> None:
+    raise _PastDeadline
