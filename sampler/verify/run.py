@@ -229,12 +229,13 @@ def _needs_verdict(status: pa.ChunkedArray | pa.Array, retry: bool) -> pa.Chunke
 def _golds(results: ResultsFolder) -> dict[tuple[str, str], Gold | None]:
     table = results.questions
     return {
-        (b, q): gold_from_question(g, m)
-        for b, q, g, m in zip(
+        (b, q): gold_from_question(g, m, problem=p)
+        for b, q, g, m, p in zip(
             table.column("benchmark").to_pylist(),
             table.column("question_id").to_pylist(),
             table.column("gold").to_pylist(),
             table.column("metadata").to_pylist(),
+            table.column("problem").to_pylist(),
             strict=True,
         )
     }

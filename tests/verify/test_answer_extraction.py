@@ -24,11 +24,15 @@ def test_boxed_keeps_nested_braces_and_skips_an_unclosed_box():
     assert extract_answer(r"answer \boxed{7} and then \boxed{\frac{1}{") == AnswerSpan("7")
 
 
-@pytest.mark.parametrize(
-    "text", ["", "no box here, the answer is correct", r"\boxed{}", None, "the answer is: hmm"]
-)
+@pytest.mark.parametrize("text", ["", "no box here, the answer is correct", r"\boxed{}", None])
 def test_no_answer_is_none(text):
     assert extract_answer(text) is None
+
+
+def test_an_answer_in_words_is_prose_never_math():
+    # read by a boolean, choice or text gold; a math gold gets no_answer from it
+    span = extract_answer("the answer is: hmm")
+    assert span is not None and span.prose and span.rule == "statement (words)"
 
 
 @pytest.mark.parametrize(
@@ -42,7 +46,7 @@ def test_no_answer_is_none(text):
             AnswerSpan(r"\dfrac{9}{7}"),
         ),
         ("Answer: \\boxed{12}", AnswerSpan("12")),
-        ("Answer: the number of ways is 12", AnswerSpan("the number of ways is 12", True)),
+        ("Answer: the number of ways is 12", AnswerSpan("12")),  # the value after "is"
     ],
 )
 def test_answer_line(text, expected):

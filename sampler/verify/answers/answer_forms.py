@@ -60,9 +60,30 @@ def _interval(answer: str) -> str | None:
     return f"{left}{match.group('a').strip()}, {match.group('b').strip()}{right}"
 
 
+_PLAIN_PI_RE = re.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
+_PLAIN_CALL_RE = re.compile(r"(?<![A-Za-z\\])(sqrt|exp)\(([^()]*)\)")
+
+
+def plain_notation(text: str) -> str:
+    """Plain or Python notation as LaTeX, in a text with no LaTeX command: ``pi/2`` is
+    ``\\pi/2`` (math-verify reads ``(i*p)/2``), ``sqrt(pi)`` is ``\\sqrt{\\pi}``,
+    ``exp(16)`` is ``e^{16}``, ``2**3`` is ``2^{3}``."""
+    if "\\" in text or not any(w in text for w in ("pi", "sqrt(", "exp(", "**")):
+        return text
+    out = text
+    for _ in range(3):  # nested calls, innermost first
+        out = _PLAIN_CALL_RE.sub(
+            lambda m: ("\\sqrt{" if m.group(1) == "sqrt" else "e^{") + m.group(2) + "}", out
+        )
+    out = _PLAIN_PI_RE.sub(r"\\pi ", out)
+    if "**" in out:
+        out = _POWER_RE.sub(lambda m: "^{" + m.group(1) + "}", out)
+    return out
+
+
 def answer_form(text: str, gold_latex: str) -> str:
     """``text`` (an extracted answer) in the form compared with ``gold_latex``."""
-    out = text
+    out = plain_notation(text)
     label = _CHOICE_LABEL_RE.match(out)
     if label is not None and len(out) > label.end():
         out = out[label.end() :]
@@ -81,6 +102,7 @@ def answer_form(text: str, gold_latex: str) -> str:
 def gold_form(latex: str) -> str:
     """A gold in the notation math-verify parses (Python powers, no closing period)."""
     out = _TRAILING_PERIOD_RE.sub("", latex) if "." in latex else latex
+    out = plain_notation(out)
     if "**" in out:
         out = _POWER_RE.sub(lambda m: "^{" + m.group(1) + "}", out)
     return out or latex

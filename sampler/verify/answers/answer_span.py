@@ -16,11 +16,16 @@ _SPACES_RE = re.compile(r"\s+")
 
 @dataclass(frozen=True)
 class AnswerSpan:
-    """An extracted answer: LaTeX to parse as a boxed expression, or free text to search."""
+    """An extracted answer: LaTeX to parse as a boxed expression, or free text to search.
+
+    ``prose``: a stated answer in words ("The answer is No.", "正确答案是A. $1/6$"), read
+    by the gold's type (a boolean, a choice, a text) and never parsed as math.
+    """
 
     text: str
     free_text: bool = False
     rule: str | None = field(default=None, compare=False)
+    prose: bool = False
 
 
 def latex_span(text: str, rule: str | None = None) -> AnswerSpan | None:

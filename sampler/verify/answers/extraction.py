@@ -36,6 +36,7 @@ import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from sampler.errors import LeashError
@@ -44,7 +45,10 @@ from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
+    RULE_BOLD_FINAL,
+    RULE_FEW_SHOT,
     RULE_HASHES,
+    RULE_MARKER,
     RULE_STATEMENT,
     RULE_TOOL_OUTPUT,
     RULE_WHOLE,
@@ -80,6 +84,9 @@ RULES = (
     RULE_WHOLE,
     RULE_ANSWER_TAG,
     RULE_AFTER_THINK,
+    RULE_FEW_SHOT,
+    RULE_MARKER,
+    RULE_BOLD_FINAL,
 )
 
 _ANSWER_LINE_RE = re.compile(
@@ -263,8 +270,57 @@ def extract_answer(
     return _first(text, strategies)
 
 
+RULE_REGEX = "regex"
+#: how much of the end of a completion a user's pattern is searched in
+_REGEX_TAIL_CHARS = 3000
+_REGEX_REFUSED = (
+    (re.compile(r"\\[1-9]|\(\?P="), "a backreference"),
+    (re.compile(r"\(\?<?[=!]"), "a lookaround"),
+    (re.compile(r"[*+}]\)[*+{]"), "a repeated group that repeats inside (it can backtrack)"),
+)
+
+
+@lru_cache(maxsize=64)
+def _user_pattern(spec: str) -> re.Pattern[str]:
+    return re.compile(spec[len("regex:") :], re.MULTILINE)
+
+
+def check_regex(spec: str, where: str) -> None:
+    """A LeashError unless ``regex:PATTERN`` compiles, has one capture group, and uses no
+    backreference, lookaround or nested repetition (they make matching non-linear)."""
+    pattern = spec[len("regex:") :]
+    for refused, what in _REGEX_REFUSED:
+        if refused.search(pattern):
+            raise LeashError(f"{where}: --extract {spec!r}: {what} is not allowed")
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        raise LeashError(f"{where}: --extract {spec!r}: not a regular expression ({exc})") from exc
+    if compiled.groups != 1:
+        raise LeashError(
+            f"{where}: --extract {spec!r}: needs exactly one capture group (the answer),"
+            f" has {compiled.groups}"
+        )
+
+
+def extract_regex(text: str, spec: str) -> AnswerSpan | None:
+    """The capture group of the last match of the user's pattern in the completion's end."""
+    last = None
+    for last in _user_pattern(spec).finditer(text[-_REGEX_TAIL_CHARS:]):  # noqa: B007
+        pass
+    if last is None or not (last.group(1) or "").strip():
+        return None
+    span = _span_from_fragment(last.group(1))
+    return replace(span, rule=RULE_REGEX) if span is not None else None
+
+
 def _first(text: str, strategies: tuple[str, ...]) -> AnswerSpan | None:
     for name in strategies:
+        if name.startswith("regex:"):
+            span = extract_regex(text, name)
+            if span is not None:
+                return span
+            continue
         span = _EXTRACTORS[name](text)
         if span is not None:
             return span
@@ -274,12 +330,22 @@ def _first(text: str, strategies: tuple[str, ...]) -> AnswerSpan | None:
 def parse_strategies(
     spec: str | list[str] | tuple[str, ...], where: str = "strategy"
 ) -> tuple[str, ...]:
-    """``"answer_tags,boxed"`` (or a list) as a checked tuple of strategy names."""
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [str(n).strip() for n in names if str(n).strip()]
+    """``"answer_tags,boxed"`` (or a list) as a checked tuple of strategy names; a
+    ``regex:PATTERN`` entry (last in a comma list: the pattern may hold commas) is checked
+    by ``check_regex``."""
+    if isinstance(spec, str):
+        head, sep, pattern = spec.partition("regex:")
+        names = head.split(",") + ([sep + pattern] if sep else [])
+    else:
+        names = list(spec)
+    names = [str(n).strip() if not str(n).startswith("regex:") else str(n) for n in names]
+    names = [n for n in names if n.strip()]
+    for name in names:
+        if name.startswith("regex:"):
+            check_regex(name, where)
     if not names:
         raise LeashError(f"{where}: empty extraction strategy; choose from {', '.join(STRATEGIES)}")
-    unknown = [n for n in names if n not in _EXTRACTORS]
+    unknown = [n for n in names if n not in _EXTRACTORS and not n.startswith("regex:")]
     if unknown:
         raise LeashError(
             f"{where}: unknown extraction strategy {unknown[0]!r}; choose from"

@@ -42,13 +42,20 @@ RULE_STATEMENT = "statement"
 RULE_BOLD = "bold conclusion"
 RULE_TOOL_OUTPUT = "tool output"
 RULE_WHOLE = "whole completion"
+RULE_FEW_SHOT = "few-shot answer line"
+RULE_MARKER = "answer marker"
+RULE_BOLD_FINAL = "bold final"
+#: appended to a rule whose answer is words (``AnswerSpan.prose``), read by the gold's type
+WORDS_SUFFIX = " (words)"
+#: the longest stated answer in words that is read as one
+_WORDS_CHARS = 80
 #: the longest completion read whole as its answer
 _WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 _LABEL_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:final[ \t]+answer|answer)[ \t]*(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
-    r"|[*_]{2})[ \t]*(?P<rest>[^\n]*)$",
+    r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
 )
 _ANSWER_IS_RE = re.compile(
@@ -80,7 +87,22 @@ _CONCLUSION_RE = re.compile(
     r"|overall)\b[^\n]*",
     re.IGNORECASE,
 )
-_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|\n|$")
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。．！？]|\n|$")
+#: "A: 42", the answer line of a few-shot QA format, as the completion's last line
+_FEW_SHOT_RE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<rest>\S[^\n]*)")
+#: answer markers in other words and languages, the answer after them
+_MARKER_RE = re.compile(
+    r"(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)(?:应该|应)?(?:是|为)?[ \t]*[:：]?"
+    r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
+    r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
+    r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)[ \t]+is[ \t]*:?"
+    r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?",
+    re.IGNORECASE,
+)
+_HEDGED_MATH_RE = re.compile(
+    r"\s*(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))\s*(?:,\s*)?(?:or|或者?)\s*"
+    r"(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))"
+)
 _MATHY_RE = re.compile(r"[\d\\^=+/]")
 
 
@@ -118,6 +140,9 @@ def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
     statement = statement.strip()
+    hedge = _HEDGED_MATH_RE.match(statement)
+    if hedge is not None:  # "$3$ or $-3$": the alternatives, judged as a hedge
+        return " or ".join(_math_span(hedge.group(i)) or "" for i in (1, 2))
     math = _math_span(statement)
     if math is not None:
         return math
@@ -167,6 +192,10 @@ def answer_label(text: str) -> Found | None:
     if match is None:
         return None
     rest = match.group("rest").strip()
+    if rest[:2] in ("$", "$$", "\\(", "\\[") or rest[:1] == "$":
+        whole = tail[match.start("rest") :]
+        if _math_span(whole) is not None:
+            rest = whole
     prefix = _ANSWER_IS_RE.search(rest)
     if prefix is not None and prefix.start() < 20:
         rest = rest[prefix.end() :]
@@ -174,9 +203,16 @@ def answer_label(text: str) -> Found | None:
         rest = tail[match.end() :].lstrip()
         if _math_span(rest) is None:
             return None
-    value = _value(_sentence_or_math(rest))
+    stated = _sentence_or_math(rest)
+    value = _value(stated)
+    if value is None and _SUBJECT_IS_RE.search(stated):
+        # "Final Answer: The volume of $ABCD$ is 120.": the value after its last "is"
+        value = _value(_SUBJECT_IS_RE.split(stated)[-1])
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     return (match.end(), span) if span else None
+
+
+_SUBJECT_IS_RE = re.compile(r"\s(?:is|are|equals|=)\s")
 
 
 def _sentence_or_math(rest: str) -> str:
@@ -196,9 +232,77 @@ def answer_is(text: str) -> Found | None:
     match = _last(_ANSWER_IS_RE, tail)
     if match is None or _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
         return None
-    value = _value(_sentence_or_math(tail[match.end() :]))
-    span = latex_span(value, RULE_STATEMENT) if value else None
+    stated = _sentence_or_math(tail[match.end() :])
+    value = _value(stated)
+    span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
     return (match.end(), span) if span else None
+
+
+def _words(statement: str, rule: str) -> AnswerSpan | None:
+    """A short stated answer in words (``No``, ``A. $\\frac16$``, ``"fnel"``) as prose."""
+    statement = _hope_removed(statement).strip().strip("*_ ").strip()
+    if not statement or len(statement) > _WORDS_CHARS or _HYPOTHESIS_WORDS_RE.match(statement):
+        return None
+    return AnswerSpan(" ".join(statement.split()), rule=rule + WORDS_SUFFIX, prose=True)
+
+
+_HYPOTHESIS_WORDS_RE = re.compile(r"(?:correct|wrong|right|incorrect|not|at least|at most)\b", re.I)
+
+
+def few_shot_line(text: str) -> Found | None:
+    """The value of a last line ``A: 42`` (few-shot QA formats)."""
+    tail = _tail(text).rstrip()
+    start = tail.rfind("\n") + 1
+    match = _FEW_SHOT_RE.fullmatch(tail, start)
+    if match is None:
+        return None
+    value = _value(_sentence_or_math(match.group("rest")))
+    span = latex_span(value, RULE_FEW_SHOT) if value else None
+    return (len(tail), span) if span else None
+
+
+def answer_marker(text: str) -> Found | None:
+    """The answer after the last marker in other words or languages (``故选：D``,
+    ``正确答案是A. $\\frac16$``, ``the correct option is $B$``, ``réponse est 105``) that
+    states one; a marker whose sentence then calls it wrong (``选项B是错误的``) states nothing."""
+    tail = _tail(text)
+    for match in reversed(list(_MARKER_RE.finditer(tail))[-_MARKERS_TRIED:]):
+        if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
+            continue
+        rest = tail[match.end() :].lstrip(" \t*\n")
+        stated = _sentence_or_math(rest) if rest.strip() else ""
+        clause = re.split(r"[。\n]", rest, maxsplit=1)[0][:120]
+        if not stated.strip() or _DENIED_RE.search(clause):
+            continue
+        listed = _OPTION_LINE_RE.findall(rest[:600])
+        if len(listed) > 1 and rest.lstrip().startswith(listed[0]):
+            # several options, one a line ("C. …\nD. …"): all of them are the answer
+            return (match.end(), AnswerSpan("、".join(listed), rule=RULE_MARKER, prose=True))
+        value = _value(stated)
+        span = latex_span(value, RULE_MARKER) if value else _words(stated, RULE_MARKER)
+        if span is not None:
+            return (match.end(), span)
+    return None
+
+
+_MARKERS_TRIED = 4
+_OPTION_LINE_RE = re.compile(r"^[ \t]*\(?([A-J])\)?[.．、:：][ \t]*\S", re.MULTILINE)
+_DENIED_RE = re.compile(r"是?错误|不正确|不对|并不是|不是正确|\bis (?:not|wrong|incorrect)\b")
+
+
+def bold_final(text: str) -> Found | None:
+    """The one bold number of the completion's last line (``一共有**858颗**糖果。``)."""
+    tail = _tail(text).rstrip()
+    start = tail.rfind("\n") + 1
+    bolds = [b.group("x").strip() for b in _BOLD_RE.finditer(tail, start)]
+    if len(bolds) != 1:
+        return None
+    number = _VALUE_RE.match(bolds[0])
+    if number is None or re.search(r"[A-Za-z]{2}", bolds[0][number.end() :]):
+        return None
+    value = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), number.group(0).strip())
+    span = latex_span(value, RULE_BOLD_FINAL)
+    return (start, span) if span else None
 
 
 def bold_conclusion(text: str) -> Found | None:
@@ -226,7 +330,16 @@ def whole_completion(text: str) -> Found | None:
     return (0, span) if span else None
 
 
-_RULES = (hash_line, answer_label, answer_is, bold_conclusion, whole_completion)
+_RULES = (
+    hash_line,
+    answer_label,
+    answer_is,
+    bold_conclusion,
+    whole_completion,
+    few_shot_line,
+    answer_marker,
+    bold_final,
+)
 
 
 def stated_final(text: str) -> AnswerSpan | None:

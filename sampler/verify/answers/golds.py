@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from sampler.verify.answers.answer_forms import gold_form
+from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
@@ -40,6 +41,10 @@ class Gold:
     parts: tuple[str, ...] = ()
     unit: str | None = None
     variables: frozenset[str] = field(default=frozenset(), compare=False)
+    #: the gold's type (``sampler.verify.answers.gold_types.gold_kind``; "" for math)
+    kind: str = ""
+    #: the lettered options of the question, read from its problem text
+    options: tuple[tuple[str, str], ...] = ()
 
     @property
     def parse_input(self) -> str:
@@ -179,8 +184,11 @@ def _truthy(value: object) -> bool:
     return bool(value)
 
 
-def gold_from_question(gold: str | None, metadata: str | dict | None = None) -> Gold | None:
-    """The ``Gold`` of a question row (gold text and metadata JSON); None when it has no gold."""
+def gold_from_question(
+    gold: str | None, metadata: str | dict | None = None, *, problem: str | None = None
+) -> Gold | None:
+    """The ``Gold`` of a question row (gold text, metadata JSON and, where the folder has
+    it, the problem text); None when it has no gold."""
     if gold is None or not str(gold).strip():
         return None
     meta = _metadata(metadata)
@@ -206,4 +214,14 @@ def gold_from_question(gold: str | None, metadata: str | dict | None = None) -> 
         value, written = split_unit(latex, is_gold=True)
         if written is not None:
             latex, unit = value, written
-    return Gold(latex=latex, parts=parts, unit=unit, variables=variables(latex))
+    kind = "" if parts else gold_kind(latex)
+    if kind == "choice":
+        latex = latex.strip().strip("()").upper() if len(latex.strip()) <= 3 else latex
+    return Gold(
+        latex=latex,
+        parts=parts,
+        unit=unit,
+        variables=variables(latex),
+        kind=kind,
+        options=options_from_problem(problem),
+    )

@@ -40,6 +40,7 @@ from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.gold_types import hedged, typed_verdict
 from sampler.verify.answers.golds import (
     Gold,
     answer_parts,
@@ -266,12 +267,34 @@ def _clock(gold: Gold, span: AnswerSpan) -> Verdict | None:
     return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
 
 
+def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
+    """The verdict the gold's type gives (``sampler.verify.answers.gold_types``): a hedge
+    against a single gold, a boolean, option letters, a rounded decimal, a text; a prose
+    answer none of these reads is ``no_answer``; None lets math-verify judge."""
+    if span.free_text:
+        return None
+    answer = span.text[:MAX_ANSWER_CHARS]
+    single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
+    if single and hedged(span.text):
+        return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
+    if gold.kind and not gold.parts:
+        same = typed_verdict(gold.latex, gold.kind, gold.options, span.text, span.prose)
+        if same is not None:
+            return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
+    if span.prose:
+        return Verdict(STATUS_NO_ANSWER, None, "the answer is words, not math")
+    return None
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
     for what, text in (("answer", span.text), ("gold", gold.latex)):
         reason = too_deep(text)
         if reason is not None:
             return Verdict(STATUS_ERROR, None, f"{what} {reason}")
+    typed = _typed(gold, span)
+    if typed is not None:
+        return typed
     clock = _clock(gold, span)
     if clock is not None:
         return clock

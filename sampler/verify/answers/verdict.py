@@ -61,7 +61,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
     (``sampler.verify.answers.clock`` compares the times).
     """
-    if span.free_text:
+    if span.free_text or span.prose:
         return span
     text = expand_scientific(span.text)
     if not gold.parts and not choice_letter(gold.latex):
@@ -70,6 +70,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         letter = answer_choice(text) if choice_letter(gold.latex) else None
         if letter is not None:
             text = letter
+        elif gold.options and re.fullmatch(r"\s*\(?[A-J]\)?\s*", text):
+            # a letter for a value gold: the option's content (the question lists them)
+            chosen = dict(gold.options).get(text.strip().strip("()"))
+            text = chosen if chosen else text
         else:
             value, unit = split_unit(text, gold.variables)
             clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None

@@ -1,0 +1,551 @@
+"""Build the verdict corpus (tests/data/verdict_corpus) from public repositories, for provenance.
+
+Not run by tests: it reads snapshots of public GitHub repositories (``git show COMMIT:PATH``
+in ``--mirror``, one ``owner+name/repo`` directory each) and writes one JSONL line per case
+with the source, repository, path and commit, the completion as the model wrote it (only
+the last ``KEEP_CHARS`` characters when longer, ``truncated`` says so), the gold, the
+problem when the source has one, and a proposed verdict from the source's own label
+where it has one (``label_basis``). The proposed verdicts are then judged by hand
+(``judgements.jsonl`` beside the cases overrides them with a reason); the sources are
+split into a tuning half and a held-out half here, before any grader's result on them is
+looked at (``SPLIT``).
+
+    python bench/verdict_corpus_build.py --mirror /work/.mirror --out tests/data/verdict_corpus
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+KEEP_CHARS = 3000
+PROBLEM_CHARS = 1500
+
+#: every source's half, fixed before any grader ran on the corpus
+SPLIT = {
+    "grade-school-math": "tuning",
+    "tora": "tuning",
+    "gaokao-eval": "tuning",
+    "lighteval-tests": "tuning",
+    "theoremqa": "tuning",
+    "zero-shot-cot": "held_out",
+    "mathcoder": "held_out",
+    "zeroeval": "held_out",
+    "mario-eval-tests": "held_out",
+    "open-r1-tests": "held_out",
+}
+
+REPOS = {
+    "grade-school-math": "openai/grade-school-math",
+    "tora": "microsoft/ToRA",
+    "gaokao-eval": "open-compass/GAOKAO-Eval",
+    "lighteval-tests": "huggingface/lighteval",
+    "theoremqa": "TIGER-AI-Lab/TheoremQA",
+    "zero-shot-cot": "kojima-takeshi188/zero_shot_cot",
+    "mathcoder": "mathllm/MathCoder",
+    "zeroeval": "WildEval/ZeroEval",
+    "mario-eval-tests": "MARIO-Math-Reasoning/MARIO_EVAL",
+    "open-r1-tests": "huggingface/open-r1",
+}
+
+
+class Repo:
+    def __init__(self, mirror: Path, name: str) -> None:
+        self.name = name
+        self.git = mirror / name.replace("/", "+") / "repo"
+        self.commit = self._run("rev-parse", "HEAD").strip()
+
+    def _run(self, *args: str) -> str:
+        out = subprocess.run(["git", "-C", str(self.git), *args], capture_output=True, check=True)
+        return out.stdout.decode("utf-8")
+
+    def show(self, path: str) -> str:
+        return self._run("show", f"{self.commit}:{path}")
+
+    def ls(self, under: str) -> list[str]:
+        out = self._run("-c", "core.quotepath=off", "ls-tree", "-r", "--name-only", "HEAD", under)
+        return [p for p in out.splitlines() if p]
+
+
+def case(
+    source: str,
+    repo: Repo,
+    path: str,
+    key: str,
+    completion: str,
+    gold: str,
+    proposed: str | None,
+    basis: str,
+    problem: str | None = None,
+    category: str = "",
+) -> dict[str, Any]:
+    truncated = len(completion) > KEEP_CHARS
+    return {
+        "id": f"{source}/{key}",
+        "source": source,
+        "split": SPLIT[source],
+        "repo": repo.name,
+        "path": path,
+        "commit": repo.commit,
+        "category": category,
+        "gold": gold,
+        "problem": (problem or "")[:PROBLEM_CHARS] or None,
+        "completion": completion[-KEEP_CHARS:] if truncated else completion,
+        "truncated": truncated,
+        "proposed": proposed,
+        "label_basis": basis,
+    }
+
+
+def balanced(items: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """Up to ``n`` items, half proposed correct and half not where there are enough, evenly
+    spread over the source's order (deterministic)."""
+    right = [c for c in items if c["proposed"] == "correct"]
+    wrong = [c for c in items if c["proposed"] != "correct"]
+    half = n // 2
+    take_w = min(len(wrong), half)
+    take_r = min(len(right), n - take_w)
+    take_w = min(len(wrong), n - take_r)
+
+    def spread(xs: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+        if k <= 0:
+            return []
+        step = len(xs) / k
+        return [xs[int(i * step)] for i in range(k)]
+
+    return spread(right, take_r) + spread(wrong, take_w)
+
+
+# -- sources --------------------------------------------------------------------------
+
+
+def grade_school_math(repo: Repo) -> Iterator[dict[str, Any]]:
+    path = "grade_school_math/data/example_model_solutions.jsonl"
+    items = []
+    for i, line in enumerate(repo.show(path).splitlines()):
+        row = json.loads(line)
+        gold = row["ground_truth"].rsplit("A:", 1)[-1].strip()
+        model = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")[i % 4]
+        sol = row[model]
+        sol = ast.literal_eval(sol) if isinstance(sol, str) else sol
+        label = "correct" if sol["is_correct"] else "incorrect"
+        items.append(
+            case(
+                "grade-school-math",
+                repo,
+                path,
+                f"{i}-{model}",
+                sol["solution"],
+                gold,
+                label,
+                "source is_correct",
+                row["question"],
+                "few-shot A: N",
+            )
+        )
+    yield from balanced(items, 80)
+
+
+def tora(repo: Repo) -> Iterator[dict[str, Any]]:
+    for model in ("tora-70b-v1.0", "tora-code-34b-v1.0"):
+        path = f"src/outputs/llm-agents/{model}/gsm8k/test_tora_-1_seed0_t0.0_s0_e1319.jsonl"
+        items = []
+        for line in repo.show(path).splitlines():
+            row = json.loads(line)
+            code = row["code"][0]
+            pred = (row["pred"] or [""])[0]
+            try:
+                same = abs(
+                    float(str(pred).replace(",", "")) - float(str(row["gt"]).replace(",", ""))
+                )
+                same = same < 1e-6
+            except ValueError:
+                same = False
+            items.append(
+                case(
+                    "tora",
+                    repo,
+                    path,
+                    f"{model}-{row['idx']}",
+                    code,
+                    str(row["gt"]),
+                    "correct" if same else "incorrect",
+                    "source pred == gt",
+                    row["question"],
+                    "tool output then prose",
+                )
+            )
+        yield from balanced(items, 35)
+
+
+_GAOKAO_GOLD = (
+    re.compile(r"故选[：:]?\s*\$*\s*\\text\{([A-E]+)\}"),
+    re.compile(r"答案是[：:]\s*([A-E]+)\s*$", re.M),
+)
+_GAOKAO_FILL = re.compile(r"(?:故填[：:]|答案是[：:])\s*\$\$([^$\n]{1,60})\$\$[．.]?\s*$")
+
+
+def gaokao(repo: Repo) -> Iterator[dict[str, Any]]:
+    paths = [p for p in repo.ls("results") if p.endswith(".ipynb") and "数学" in p]
+    items = []
+    for path in paths:
+        if "-vl" in path or "vl-" in path or "4v" in path:
+            continue
+        nb = json.loads(repo.show(path))
+        text = "".join(
+            "".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", [])
+        )
+        for block in text.split("***************")[1:]:
+            number = re.search(r"题目编号：(\d+)", block)
+            i, j = block.find("题目标答："), block.find("模型输出：")
+            if number is None or i < 0 or j < 0:
+                continue
+            solution = block[i + 5 : j]
+            solution = solution[: solution.rfind("\n")] if "\n" in solution else solution
+            completion = block[j + 5 :].strip()
+            gold = None
+            for pattern in _GAOKAO_GOLD:
+                found = pattern.findall(solution)
+                if found:
+                    gold, category = found[-1], "chinese exam: choice"
+            if gold is None:
+                fill = _GAOKAO_FILL.search(solution.strip())
+                if fill is None:
+                    continue
+                gold, category = fill.group(1).strip(), "chinese exam: fill-in"
+            model = Path(path).stem.split("_", 1)[-1]
+            items.append(
+                case(
+                    "gaokao-eval",
+                    repo,
+                    path,
+                    f"{Path(path).parent.name}-{model}-{number.group(1)}",
+                    completion,
+                    gold,
+                    None,
+                    "hand",
+                    None,
+                    category,
+                )
+            )
+    step = max(1, len(items) // 90)
+    yield from items[::step][:90]
+
+
+def _plain_gold(gold: str) -> bool:
+    """A benchmark-style gold (the answer alone), not a worked solution or a boxed text:
+    lighteval's tests also test its own extraction from golds, which leash does not do."""
+    return (
+        len(gold) <= 80 and "\n" not in gold and "\\boxed" not in gold and "answer is" not in gold
+    )
+
+
+def lighteval_tests(repo: Repo) -> Iterator[dict[str, Any]]:
+    path = "tests/unit/metrics/test_extractive_match.py"
+    tree = ast.parse(repo.show(path))
+    n = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for deco in node.decorator_list:
+            if not (isinstance(deco, ast.Call) and len(deco.args) >= 2):
+                continue
+            names = deco.args[0]
+            if not isinstance(names, ast.Constant) or "gold" not in str(names.value):
+                continue
+            fields = [f.strip() for f in str(names.value).split(",")]
+            for element in getattr(deco.args[1], "elts", []):
+                try:
+                    values = ast.literal_eval(element)
+                except ValueError:
+                    values = [
+                        ast.literal_eval(e) if not isinstance(e, ast.Attribute) else e.attr
+                        for e in element.elts
+                    ]
+                row = dict(zip(fields, values, strict=False))
+                if "pred" not in row or "expected" not in row:
+                    continue
+                n += 1
+                if not _plain_gold(str(row["gold"])):
+                    continue
+                expected = row["expected"]
+                yield case(
+                    "lighteval-tests",
+                    repo,
+                    path,
+                    f"{node.name}-{n}",
+                    str(row["pred"]),
+                    str(row["gold"]),
+                    "correct" if float(expected) == 1 else "incorrect",
+                    "source test expectation",
+                    None,
+                    f"grader test: {node.name}",
+                )
+
+
+def theoremqa(repo: Repo) -> Iterator[dict[str, Any]]:
+    for name in ("Mistral_7B_v0.1_5shots_mistral.jsonl", "internlm2_math_20b_5shots_short.jsonl"):
+        path = f"outputs/{name}"
+        rows = [json.loads(line) for line in repo.show(path).splitlines()]
+        picked = rows[:: max(1, len(rows) // 45)][:45]
+        for i, row in enumerate(picked):
+            gold = row["correct"]
+            gold = ast.literal_eval(gold) if isinstance(gold, str) else gold
+            yield case(
+                "theoremqa",
+                repo,
+                path,
+                f"{name.split('_')[0]}-{i}",
+                row["solution"],
+                str(gold[0]),
+                None,
+                "hand",
+                row["question"],
+                "typed gold",
+            )
+
+
+_ZSC_BLOCK = re.compile(r"\n(?:\d+)(?:st|nd|rd|th) data\n")
+
+
+def zero_shot_cot(repo: Repo) -> Iterator[dict[str, Any]]:
+    logs = {
+        "strategyqa_zero_shot_cot": "yes/no",
+        "coin_flip_zero_shot_cot": "yes/no",
+        "aqua_zero_shot_cot": "choice letter",
+        "last_letters_zero_shot_cot": "word answer",
+        "gsm8k_zero_shot_cot": "the answer is N",
+        "date_understanding_zero_shot_cot": "choice letter",
+        "commonsensqa_zero_shot_cot": "choice letter",
+        "multiarith_zero_shot": "the answer is N",
+    }
+    for log, category in logs.items():
+        path = f"log/{log}.log"
+        items = []
+        for k, block in enumerate(_ZSC_BLOCK.split(repo.show(path))[1:]):
+            q = block.find("Q: ")
+            a = block.find("\nA: ")
+            p = block.find("\npred_before :")
+            gt = re.search(r"\nGT : (.*)", block)
+            after = re.search(r"\npred_after : (.*)", block)
+            if min(q, a, p) < 0 or gt is None or after is None:
+                continue
+            gold = gt.group(1).strip()
+            label = "correct" if after.group(1).strip().lower() == gold.lower() else "incorrect"
+            items.append(
+                case(
+                    "zero-shot-cot",
+                    repo,
+                    path,
+                    f"{log}-{k}",
+                    block[a + 4 : p],
+                    gold,
+                    label,
+                    "source pred_after == GT",
+                    block[q + 3 : a],
+                    category,
+                )
+            )
+        yield from balanced(items, 16)
+
+
+def mathcoder(repo: Repo) -> Iterator[dict[str, Any]]:
+    files = {
+        "mathematics": "outs/MathCoder-CL-13b/mathematics/mathematics_test_result-20230917-2308",
+        "simuleq": "outs/MathCoder-CL-13b/simuleq/simuleq_test_result-20230918-0021",
+        "SVAMP": "outs/MathCoder-CL-13b/SVAMP/SVAMP_test_result-20230918-0026",
+        "GSM8K": "outs/MathCoder-CL-34b/GSM8K/GSM8K_test_result-20230913-1304",
+    }
+    for name, stem in files.items():
+        for label in ("correct", "wrong"):
+            path = f"{stem}-{label}.jsonl"
+            lines = repo.show(path).splitlines()
+            for i, line in enumerate(lines[:: max(1, len(lines) // 11)][:11]):
+                row = json.loads(line)
+                messages = row["debug_result"]
+                if isinstance(messages, str):
+                    messages = ast.literal_eval(messages)
+                turns = [m for m in messages if m["role"] not in ("system", "user")]
+                if (
+                    len(turns) > 1
+                    and turns[-1]["role"] == "text"
+                    and len(turns[-1]["content"]) <= 40
+                ):
+                    turns = turns[:-1]  # the harness's own answer-only turn
+                completion = "\n".join(str(m["content"]) for m in turns)
+                truth = row["ground_truth"]
+                truth = ast.literal_eval(truth) if isinstance(truth, str) else truth
+                problem = next((m["content"] for m in messages if m["role"] == "user"), None)
+                yield case(
+                    "mathcoder",
+                    repo,
+                    path,
+                    f"{name}-{label}-{i}",
+                    completion,
+                    str(truth["answer"]),
+                    "correct" if label == "correct" else "incorrect",
+                    "source correct/wrong file",
+                    problem,
+                    "boxed or stated",
+                )
+
+
+def zeroeval(repo: Repo) -> Iterator[dict[str, Any]]:
+    files = {
+        "gsm": ["Qwen2-7B-Instruct", "Meta-Llama-3-8B-Instruct", "claude-3-haiku-20240307"],
+        "math-l5": ["Meta-Llama-3-70B-Instruct", "Meta-Llama-3-8B-Instruct", "Athene-70B"],
+    }
+    for task, models in files.items():
+        for model in models:
+            path = f"result_dirs/{task}/{model}.json"
+            rows = json.loads(repo.show(path))
+            for row in rows[:: max(1, len(rows) // 14)][:14]:
+                output = row["output"]
+                output = ast.literal_eval(output) if isinstance(output, str) else output
+                gold = str(row["answer"]).lstrip("# ").strip()
+                yield case(
+                    "zeroeval",
+                    repo,
+                    path,
+                    f"{task}-{model}-{row['id']}",
+                    output[0],
+                    gold,
+                    None,
+                    "hand",
+                    row.get("question") or row.get("problem"),
+                    "json answer field",
+                )
+
+
+def mario_tests(repo: Repo) -> Iterator[dict[str, Any]]:
+    path = "math_evaluation/tests/test_is_equiv.py"
+    text = repo.show(path)
+    pattern = re.compile(
+        r'test_in = (?P<a>"(?:[^"\\]|\\.)*")\s*\n\s*test_out = (?P<b>"(?:[^"\\]|\\.)*")\s*\n'
+        r"\s*self\.assert(?P<t>True|False)"
+    )
+    for i, m in enumerate(pattern.finditer(text)):
+        gold, pred = ast.literal_eval(m.group("a")), ast.literal_eval(m.group("b"))
+        yield case(
+            "mario-eval-tests",
+            repo,
+            path,
+            str(i),
+            pred,
+            gold,
+            "correct" if m.group("t") == "True" else "incorrect",
+            "source test expectation",
+            None,
+            "grader test: answer pair",
+        )
+
+
+def open_r1_tests(repo: Repo) -> Iterator[dict[str, Any]]:
+    path = "tests/test_rewards.py"
+    text = repo.show(path)
+    pattern = re.compile(
+        r'completion = \[\[\{"content": (?P<c>r?"(?:[^"\\]|\\.)*")\}\]\]\s*\n'
+        r"\s*solution = \[(?P<s>r?\"(?:[^\"\\]|\\.)*\")\]\s*\n"
+        r"\s*rewards = accuracy_reward\(completion, solution\)\s*\n"
+        r"\s*self\.assertEqual\(rewards\[0\], (?P<r>[\d.]+)\)"
+    )
+    for i, m in enumerate(pattern.finditer(text)):
+        yield case(
+            "open-r1-tests",
+            repo,
+            path,
+            str(i),
+            ast.literal_eval(m.group("c")),
+            ast.literal_eval(m.group("s")),
+            "correct" if float(m.group("r")) == 1 else "incorrect",
+            "source test expectation",
+            None,
+            "grader test: accuracy reward",
+        )
+
+
+BUILDERS = {
+    "grade-school-math": grade_school_math,
+    "tora": tora,
+    "gaokao-eval": gaokao,
+    "lighteval-tests": lighteval_tests,
+    "theoremqa": theoremqa,
+    "zero-shot-cot": zero_shot_cot,
+    "mathcoder": mathcoder,
+    "zeroeval": zeroeval,
+    "mario-eval-tests": mario_tests,
+    "open-r1-tests": open_r1_tests,
+}
+
+
+def _hand(out: Path, source: str) -> dict[str, tuple[str, str]]:
+    """Hand verdicts: ``hand/<source>.txt`` (``KEY|c or i|reason``, KEY without the source)
+    and ``hand/overrides.txt`` (the same with the full id)."""
+    verdicts: dict[str, tuple[str, str]] = {}
+    files = [(out / "hand" / f"{source}.txt", f"{source}/"), (out / "hand" / "overrides.txt", "")]
+    for path, prefix in files:
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                key, mark, reason = line.split("|", 2)
+                verdicts[prefix + key] = ("correct" if mark == "c" else "incorrect", reason)
+    return verdicts
+
+
+def _last_line(text: str) -> str:
+    lines = [x.strip() for x in text.strip().splitlines() if x.strip()]
+    last = lines[-1] if lines else ""
+    return last if len(last) <= 70 else "…" + last[-69:]
+
+
+#: hand reasons that say the completion states no final answer
+_STATES_NOTHING = re.compile(
+    r"no (?:final )?answer|no option|cut off|loops|cannot choose|names no other|no option can"
+    r"|only code|no choice|no letter"
+)
+
+
+def judged(rows: list[dict[str, Any]], hand: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+    """Each case with its hand verdict (``expected``, ``reason``, ``judged_by``)."""
+    for row in rows:
+        if row["id"] in hand:
+            row["expected"], row["reason"] = hand[row["id"]]
+            agrees = row["proposed"] in (None, row["expected"])
+            row["judged_by"] = "hand" if agrees else "hand (overrides the source label)"
+        elif row["proposed"] is not None:
+            row["expected"] = row["proposed"]
+            verb = "is" if row["expected"] == "correct" else "is not"
+            row["reason"] = (
+                f"final {_last_line(row['completion'])!r} {verb} the gold {row['gold']!r}"
+            )
+            row["judged_by"] = "hand (read; agrees with the source label)"
+        else:
+            raise SystemExit(f"{row['id']}: no hand verdict")
+        row["states_answer"] = not _STATES_NOTHING.search(row["reason"])
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mirror", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--out", type=Path, default=Path("tests/data/verdict_corpus"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for source, build in BUILDERS.items():
+        repo = Repo(args.mirror, REPOS[source])
+        rows = judged(list(build(repo)), _hand(args.out, source))
+        with (args.out / f"{source}.jsonl").open("w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(f"{source}: {len(rows)} cases ({SPLIT[source]})")
+
+
+if __name__ == "__main__":
+    main()

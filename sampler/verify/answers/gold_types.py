@@ -1,0 +1,189 @@
+"""What the gold is decides the comparison: its type, found once, and the verdicts it gives.
+
+``gold_kind`` reads a gold (``Gold.latex``) as one of: ``boolean`` (True/False/Yes/No),
+``choices`` (several option letters, ``ABD``), ``choice`` (one letter), ``decimal`` (a
+number written with decimals: its stated precision counts), ``text`` (a word or words
+that are no formula, ``esln``, ``\\text{Evelyn}``), or ``""`` (math, left to math-verify).
+
+``typed_verdict`` gives the verdict for the types that math-verify cannot judge, or None
+to let it judge:
+
+- a boolean gold accepts yes/no and true/false (``The answer is No.`` is False);
+- option letters: the letters the answer starts with (``A、B和D``, ``A, B and D``, ``(C)``)
+  must be the gold's letters, all of them and no other (``C或D`` is wrong for ``C``); with
+  the question's options (``Gold.options``, read from the problem text) an answer that
+  gives an option's content (``Color 1`` for ``(a) Color 1: …``) counts as its letter;
+- a decimal gold (``3.67``) accepts a more precise plain number that rounds to it at the
+  gold's precision (``3.6667``), and no other;
+- a text gold is equal to the answer up to case, quotes, spaces and ``\\text{}``;
+- an answer that offers alternatives (``3 or -3``, ``D或E``) is wrong unless the gold is
+  a list of them (``hedged``).
+
+A prose answer (``AnswerSpan.prose``) that none of these reads states nothing a math gold
+can use: ``no_answer``.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+_BOOLEAN = {"true": True, "yes": True, "false": False, "no": False}
+_WRAP_RE = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textnormal)\s*\{([^{}]*)\}")
+_EDGE_RE = re.compile(r"^[\s*_$\"'“”‘’`(（\[{]+|[\s*_$\"'“”‘’`)）\]}.,;:!?。，；：！？]+$")
+_FIRST_WORD_RE = re.compile(r"[A-Za-z]+")
+_LETTERS_GOLD_RE = re.compile(r"[A-J]{2,6}")
+_DECIMAL_RE = re.compile(r"-?\d+\.(\d+)")
+_PLAIN_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
+_TEXT_GOLD_RE = re.compile(r"[A-Za-z][A-Za-z '\-]{2,40}")
+_MATH_WORDS = frozenset(
+    "sin cos tan cot sec csc log ln exp sqrt pi inf infty frac mod gcd lcm max min".split()
+)
+#: letters an answer starts with: ``A、B和D``, ``A, C and D``, ``(A)(C)``, ``ABD``
+_LETTER_RE = re.compile(r"\(?([A-J])\)?(?![A-Za-z])")
+_LETTER_SEP_RE = re.compile(r"\s*(?:、|,|，|和|与|及|以及|&|and|以及)\s*|\s+")
+_LETTER_RUN_RE = re.compile(r"([A-J]{2,6})(?![A-Za-z])")
+_HEDGE_RE = re.compile(r"\s(?:or|或者?|还是)\s|(?<=[A-J\d}$)])\s*(?:或者?|还是)\s*(?=[A-J\d$\\(-])")
+
+
+def strip_wrappers(text: str) -> str:
+    """``text`` without ``\\text{}``-like wrappers, edge punctuation, quotes and bold."""
+    out = _WRAP_RE.sub(r"\1", text).replace("\\(", "").replace("\\)", "")
+    return _EDGE_RE.sub("", out.strip())
+
+
+def gold_kind(latex: str) -> str:
+    """The type of a gold, for ``typed_verdict`` (see the module docstring)."""
+    bare = strip_wrappers(latex)
+    if bare.lower() in _BOOLEAN:
+        return "boolean"
+    if _LETTERS_GOLD_RE.fullmatch(bare) and list(bare) == sorted(set(bare)):
+        return "choices"
+    if re.fullmatch(r"[A-J]", bare) or re.fullmatch(r"\s*\(([a-j])\)\s*", latex):
+        return "choice"
+    if _DECIMAL_RE.fullmatch(latex.strip()):
+        return "decimal"
+    if "\\" not in latex.replace("\\text", "") and _TEXT_GOLD_RE.fullmatch(bare):
+        words = bare.lower().split()
+        if len(bare) >= 3 and not any(w in _MATH_WORDS for w in words):
+            return "text"
+    return ""
+
+
+def leading_letters(text: str) -> frozenset[str]:
+    """The option letters an answer starts with (empty when it starts with none)."""
+    rest = strip_wrappers(text)
+    run = _LETTER_RUN_RE.match(rest)
+    if run is not None:
+        return frozenset(run.group(1))
+    found: set[str] = set()
+    while True:
+        match = _LETTER_RE.match(rest)
+        if match is None:
+            break
+        found.add(match.group(1))
+        rest = rest[match.end() :]
+        sep = _LETTER_SEP_RE.match(rest)
+        if sep is None or not _LETTER_RE.match(rest[sep.end() :]):
+            break
+        rest = rest[sep.end() :]
+    return frozenset(found)
+
+
+def hedged(text: str) -> bool:
+    """Whether an answer offers alternatives (``3 or -3``, ``D或E``, ``either A or E``)."""
+    return bool(_HEDGE_RE.search(" " + text + " "))
+
+
+def boolean_of(text: str) -> bool | None:
+    """True/False of an answer that starts with yes/no/true/false, else None."""
+    word = _FIRST_WORD_RE.match(strip_wrappers(text))
+    return _BOOLEAN.get(word.group(0).lower()) if word else None
+
+
+def _normal_text(text: str) -> str:
+    return re.sub(r"[\s\"'“”‘’`]+", "", strip_wrappers(text)).lower()
+
+
+def rounds_to(gold: str, answer: str) -> bool | None:
+    """Whether a plain number ``answer``, more precise than the decimal ``gold``, rounds to
+    it at the gold's precision; None when the answer is no more precise plain number."""
+    g = _DECIMAL_RE.fullmatch(gold.strip())
+    a = answer.strip().replace(",", "")
+    if g is None or not _PLAIN_NUMBER_RE.fullmatch(a):
+        return None
+    places = len(g.group(1))
+    decimals = len(a.split(".", 1)[1]) if "." in a else 0
+    if decimals <= places:
+        return None
+    try:
+        quantum = Decimal(1).scaleb(-places)
+        return Decimal(a).quantize(quantum, rounding=ROUND_HALF_UP) == Decimal(gold.strip())
+    except InvalidOperation:
+        return None
+
+
+def option_letter(options: tuple[tuple[str, str], ...], answer: str) -> str | None:
+    """The letter of the option whose content the answer is (text equality), else None."""
+    mine = _normal_text(answer)
+    if not mine:
+        return None
+    for letter, content in options:
+        theirs = _normal_text(content)
+        if theirs and (mine == theirs or theirs.startswith(mine + ":")):
+            return letter
+    return None
+
+
+def typed_verdict(
+    latex: str, kind: str, options: tuple[tuple[str, str], ...], text: str, prose: bool
+) -> bool | None:
+    """The verdict (True: correct) that the gold's type gives, or None to let math decide."""
+    if kind == "boolean":
+        stated = boolean_of(text)
+        if stated is None:
+            return None if not prose else False
+        return stated == _BOOLEAN[strip_wrappers(latex).lower()]
+    if kind in ("choice", "choices"):
+        letters = leading_letters(text)
+        if not letters and options:
+            letter = option_letter(options, text)
+            letters = frozenset(letter) if letter else frozenset()
+        if not letters:
+            return None if not prose else False
+        return letters == frozenset(strip_wrappers(latex).upper())
+    if kind == "text":
+        if _normal_text(text) == _normal_text(latex):
+            return True
+        return False if prose else None
+    if kind == "decimal" and not prose:
+        return rounds_to(latex, text)
+    return None
+
+
+_OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Ja-j])[).．.、:：]\s*")
+
+
+def options_from_problem(problem: str | None) -> tuple[tuple[str, str], ...]:
+    """The lettered options a problem lists (``(A) 550 (B) 570``, ``A. 1/6\\nB. 1/3``,
+    ``(a) Color 1: …, (b) Color 2: …``): letters from A in order, at least two; else ()."""
+    if not problem:
+        return ()
+    tail = problem[-3000:]
+    marks = list(_OPTION_RE.finditer(tail))
+    best: list[re.Match[str]] = []
+    for start in range(len(marks)):
+        run = [marks[start]]
+        for m in marks[start + 1 :]:
+            if ord(m.group(1).upper()) == ord(run[-1].group(1).upper()) + 1:
+                run.append(m)
+        if run[0].group(1).upper() == "A" and len(run) > len(best):
+            best = run
+    if len(best) < 2:
+        return ()
+    out = []
+    for i, m in enumerate(best):
+        end = best[i + 1].start() if i + 1 < len(best) else len(tail)
+        content = tail[m.end() : end].split("\n", 1)[0].strip().rstrip(",，;；")
+        out.append((m.group(1).upper(), content[:200]))
+    return tuple(out)
