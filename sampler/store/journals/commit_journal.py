@@ -7,9 +7,11 @@ renames (and, for a compaction, the shards the new ones replace, to delete after
 performs them. Once the journal is on disk the commit is decided: if
 the writer is killed half way, whoever next takes the folder lock (``folder_lock``:
 every metadata writer) or opens the folder to read it (``settle``) performs the
-remaining renames and deletes the journal. Before the journal exists nothing is
-visible; after it is gone everything is. Work directories (``.staging-*``) whose
-owner died are removed as stale temporaries are.
+remaining renames and deletes the journal. Every path a journal names, renamed or
+removed, must lie inside the folder (relative, no ``..``, no link on the way), checked
+before the first rename; a journal that names one outside is refused. Before the journal
+exists nothing is visible; after it is gone everything is. Work directories
+(``.staging-*``) whose owner died are removed as stale temporaries are.
 """
 
 from __future__ import annotations
@@ -57,8 +59,9 @@ def _roll_forward(root: Path, journal: Path) -> None:
         work = str(plan.get("work") or "")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise LeashError(f"{journal}: unreadable commit journal ({exc})") from exc
-    # every path stays inside the folder, checked before the first rename
+    # every path (renamed or removed) stays inside the folder, checked before the first rename
     paths = [(inside(root, a, journal), inside(root, b, journal)) for a, b in moves]
+    targets = [inside(root, name, journal) for name in removes]
     touched = set()
     for src, dst in paths:
         if os.path.lexists(src):
@@ -66,10 +69,13 @@ def _roll_forward(root: Path, journal: Path) -> None:
             touched.add(dst.parent)
         elif not dst.exists():
             raise LeashError(f"{journal}: neither {src} nor {dst} exists; the commit is lost")
-    for name in removes:  # after every rename: the rows are in their new shards by now
-        target = root / name
-        with contextlib.suppress(FileNotFoundError):
-            target.unlink()
+    for target in targets:  # after every rename: the rows are in their new shards by now
+        try:
+            target.unlink()  # a link is removed itself, never what it points to
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise LeashError(f"{journal}: cannot remove {target.name!r} ({exc}); refused") from exc
         touched.add(target.parent)
     for directory in touched:
         fsync_directory(directory)
