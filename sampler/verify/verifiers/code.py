@@ -2,15 +2,18 @@
 
 A code benchmark's line has ``id``, ``problem`` and either ``tests``, a list of
 ``{"input": STDIN, "output": EXPECTED_STDOUT}`` (compared line by line, trailing white
-space and trailing blank lines ignored), or ``test_code``, Python asserts run after
-the solution in the same process; ``time_limit`` (seconds per test) is optional, and
+space and trailing blank lines ignored), or ``test_code``, Python asserts about the
+solution's functions; ``time_limit`` (seconds per test) is optional, and
 ``--deadline`` bounds it too. Each test runs in its own bubblewrap sandbox
 (``sandbox``: a minimal read-only root, private scratch, no network, one budget,
 killed from outside at its deadline), several samples at a time in threads of this
 process. The program never sees the expected output: it is compared outside. With
-``test_code`` a harness runs the program, then the asserts, then prints a nonce it
-read from a pipe; without the nonce (the program left the process early) the
-sample is ``incorrect``. A program's own ``sys.exit()`` at its end does not skip
+``test_code`` the harness (``code_harness``, the sandbox's first process) forks the
+program into a child that never holds the nonce or the asserts (they reach the harness
+on its stdin, after the fork), runs the asserts itself on values that cross a pipe as
+data, compared strictly (builtin types, then values; never the program's ``__eq__``),
+and prints the nonce with its verdict; without the nonce (the program ended the run)
+the sample is ``incorrect``. A program's own ``sys.exit()`` at its end does not skip
 the asserts. Statuses: ``correct``;
 ``incorrect`` with the first failing test in ``verdict_detail``; ``timeout``; ``error``
 (a crash, a syntax error or a limit hit).
@@ -23,6 +26,8 @@ import os
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar
 
 from sampler.benchmarks.files import Record
@@ -48,30 +53,14 @@ MAX_TIME_LIMIT_S = 60.0
 _SHOWN = 200  # characters of input, expected and actual output kept in the detail
 
 
-#: The harness runs the program, then the tests (a SystemExit of the program itself
-#: is its normal end), then prints the nonce it read from stdin: a program that ends
-#: the process early (``os._exit``, an exit from a tested function) never passes.
+#: The harness (``code_harness``) runs the program in a child and the tests itself.
 _HARNESS_PATH = "/work/harness.py"
 _PROGRAM_PATH = "/work/solution.py"
-_TESTS_PATH = "/work/tests.py"
-_HARNESS = """\
-import os, sys
-nonce = os.read(0, 64).decode().strip()
-os.close(0)
-namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-def run(path):
-    with open(path, encoding="utf-8") as handle:
-        code = compile(handle.read(), path, "exec")
-    exec(code, namespace)
-try:
-    run(sys.argv[1])
-except SystemExit as end:
-    if end.code not in (None, 0):
-        raise
-run(sys.argv[2])
-sys.stdout.flush()
-os.write(1, ("\\n" + nonce + "\\n").encode())
-"""
+
+
+@cache
+def _harness_source() -> bytes:
+    return Path(__file__).with_name("code_harness.py").read_bytes()
 
 
 def last_fenced_block(text: str) -> str | None:
@@ -94,27 +83,27 @@ def last_fenced_block(text: str) -> str | None:
         found, pos = text[newline + 1 : end], end + len(_FENCE)
 
 
-def run_test_code(program: str, tests: str, limits: Limits) -> tuple[RunResult, bool]:
-    """Run the program, then its asserts, under the harness; whether they reached the end."""
+def run_test_code(program: str, tests: str, limits: Limits) -> tuple[RunResult, str | None]:
+    """Run the program and its tests under the harness; its verdict line, None without one.
+
+    The nonce and the tests reach the harness on its stdin (a memory file it reads after
+    it has forked the program's process, which closed its copy first); the verdict is the
+    harness's last line when it starts with the nonce: ``ok``, ``fail ...`` or ``error ...``.
+    """
     nonce = secrets.token_hex(16)
-    read, write = os.pipe()
+    stdin = os.memfd_create("tests", 0)
     try:
-        os.write(write, nonce.encode() + b"\n")
-        os.close(write)
-        write = -1
-        files = {
-            _HARNESS_PATH: _HARNESS.encode(),
-            _PROGRAM_PATH: program.encode("utf-8"),
-            _TESTS_PATH: tests.encode("utf-8"),
-        }
-        argv = [python_executable(), "-I", _HARNESS_PATH, _PROGRAM_PATH, _TESTS_PATH]
-        result = run_sandboxed(files, argv, read, limits)
+        os.write(stdin, nonce.encode() + b"\n" + tests.encode("utf-8"))
+        os.lseek(stdin, 0, os.SEEK_SET)
+        files = {_HARNESS_PATH: _harness_source(), _PROGRAM_PATH: program.encode("utf-8")}
+        argv = [python_executable(), "-I", _HARNESS_PATH, _PROGRAM_PATH]
+        result = run_sandboxed(files, argv, stdin, limits, harness=1)
     finally:
-        os.close(read)
-        if write >= 0:
-            os.close(write)
+        os.close(stdin)
     lines = result.stdout.rstrip().splitlines()
-    return result, bool(lines) and lines[-1] == nonce
+    last = lines[-1] if lines else ""
+    verdict = last[len(nonce) + 1 :] if last.startswith(nonce + " ") else None
+    return result, verdict
 
 
 def _lines(text: str) -> list[str]:
@@ -226,22 +215,21 @@ class CodeVerifier(Verifier):
         limits = Limits(wall_s=limit_s, cpu_s=max(1, int(limit_s)))
         answer = clip(span.text)
         if kind == "test_code":
-            result, finished = run_test_code(span.text, payload, limits)
+            result, verdict = run_test_code(span.text, payload, limits)
             failed = _failure(result, "tests", limit_s)
             if failed is not None:
                 return Verdict(failed.status, answer, failed.detail)
-            if result.returncode == 0 and finished:
+            if verdict == "ok":
                 return Verdict(STATUS_CORRECT, answer)
-            if result.returncode == 0 or "Traceback" not in result.stderr:
+            if verdict is None:
                 return Verdict(
                     STATUS_INCORRECT,
                     answer,
-                    f"test_code: the program ended (exit {result.returncode})"
-                    " before its tests finished",
+                    f"test_code: the tests did not finish (exit {result.returncode})",
                 )
-            last = _last_error_line(result.stderr)
-            status = STATUS_INCORRECT if last.startswith("AssertionError") else STATUS_ERROR
-            return Verdict(status, answer, f"test_code: {last}")
+            outcome, _, reason = verdict.partition(" ")
+            status = STATUS_ERROR if outcome == "error" else STATUS_INCORRECT
+            return Verdict(status, answer, f"test_code: {reason[:300]}")
         tests = json.loads(payload)
         for i, test in enumerate(tests):
             what = f"test {i + 1} of {len(tests)}"

@@ -144,9 +144,17 @@ def _root_binds() -> list[str]:
     return args
 
 
-def _bwrap_argv(bwrap: str, limits: Limits, data: dict[str, int], extra_ro: Sequence[str]) -> list:
+def _bwrap_argv(
+    bwrap: str,
+    limits: Limits,
+    data: dict[str, int],
+    extra_ro: Sequence[str],
+    first: bool = False,
+) -> list:
     size = str(limits.file_mb * 1024 * 1024)
     argv = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc"]
+    if first:  # the command is the namespace's pid 1: no bwrap process inside holds its stdin
+        argv.append("--as-pid-1")
     if os.geteuid() == 0 and budget_available():  # the cgroup bounds processes: stay root
         argv += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
     argv += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
@@ -269,13 +277,17 @@ class _Run:
 
 
 def _sandboxed(
-    files: dict[str, bytes], argv: Sequence[str], limits: Limits, extra_ro: Sequence[str]
+    files: dict[str, bytes],
+    argv: Sequence[str],
+    limits: Limits,
+    extra_ro: Sequence[str],
+    harness: int,
 ) -> _Run:
     bwrap = shutil.which(BWRAP) or BWRAP
-    budget = make_budget(limits.memory_mb * 1024 * 1024, limits.processes + 2)
+    budget = make_budget(limits.memory_mb * 1024 * 1024, limits.processes + 2 + harness)
     fds = {dest: _memfd(Path(dest).name, content) for dest, content in files.items()}
-    processes = limits.processes if budget is not None else 1
-    command = [*_as_nobody(), *_bwrap_argv(bwrap, limits, fds, extra_ro)]
+    processes = limits.processes + harness if budget is not None else 1 + harness
+    command = [*_as_nobody(), *_bwrap_argv(bwrap, limits, fds, extra_ro, first=harness > 0)]
     command += [*_prlimit(limits, processes), *argv]
     if budget is not None:
         command = [*budget.enter_argv(), *command]
@@ -298,11 +310,16 @@ def run_sandboxed(
     stdin: bytes | int = b"",
     limits: Limits = Limits(),
     extra_ro: Sequence[str] = (),
+    harness: int = 0,
 ) -> RunResult:
     """Run ``argv`` in the sandbox with ``files`` (absolute path inside → content) copied in.
 
-    ``stdin`` is the input's bytes or an open file descriptor (a pipe the caller wrote);
-    ``extra_ro`` are host directories to show read-only (a package's environment).
+    ``stdin`` is the input's bytes or an open file descriptor (a pipe or memory file the
+    caller wrote); ``extra_ro`` are host directories to show read-only (a package's
+    environment). ``harness`` is the number of processes a harness adds beside the
+    program's own (it forks the program and keeps what the program must not see): it
+    then runs as the sandbox's first process (``--as-pid-1``), so that no bwrap process
+    inside holds a copy of its stdin where ``/proc/1/fd`` would show it.
     """
     problem = sandbox_problem()
     if problem is not None and not _allowed():
@@ -311,7 +328,7 @@ def run_sandboxed(
     run: _Run | None = None
     try:
         if problem is None:
-            run = _sandboxed(files, argv, limits, extra_ro)
+            run = _sandboxed(files, argv, limits, extra_ro, harness)
         else:
             run = _unsandboxed(files, argv, limits, top)
         if isinstance(stdin, bytes):
