@@ -4,8 +4,11 @@
 root: ``/usr``, the ``/lib*`` and ``/bin`` links and the interpreter's own prefix
 read-only, a new ``/proc`` and ``/dev``, and nothing else of the host (no ``/tmp``,
 no ``/run``, no home, no results folder). Its only writable places are private
-tmpfs mounts (``/work``, its directory and ``$HOME``, and ``/tmp``) of at most
-``Limits.file_mb`` each, gone with the sandbox whatever is in them. It has new
+tmpfs mounts (``/work``, its directory and ``$HOME``, ``/tmp`` and ``/dev/shm``) of at
+most ``Limits.file_mb`` each, gone with the sandbox whatever is in them; bwrap's own
+tmpfs mounts (the root, ``/dev``), which cannot be sized, are remounted read-only. Their
+pages count against the run's memory: a cgroup is charged for them, and without one
+RLIMIT_AS is lowered by what they can hold (``tmpfs_bytes``). It has new
 user, PID, network, IPC and UTS namespaces (no network, not even 127.0.0.1; no
 host sockets or shared memory), a new session (no terminal), and dies with its
 parent; the PID namespace's first process dying kills every process it started.
@@ -51,6 +54,8 @@ NOBODY = 65534
 BWRAP = "bwrap"
 _SCRUBBED_PATH = "/usr/local/bin:/usr/bin:/bin"
 _WORK = "/work"
+#: The sandbox's writable places: each a tmpfs of at most ``Limits.file_mb``.
+TMPFS_MOUNTS = ("/tmp", _WORK, "/dev/shm")
 _INSIDE_ENV = {
     "PATH": _SCRUBBED_PATH,
     "LANG": "C.UTF-8",
@@ -160,11 +165,14 @@ def _bwrap_argv(
     argv += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
     argv += _root_binds()
     argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", _WORK]
+    for mount in TMPFS_MOUNTS:  # every writable place is a tmpfs of at most file_mb
+        argv += ["--size", size, "--tmpfs", mount]
     for path in sorted({os.path.realpath(p) for p in extra_ro}):
         argv += ["--ro-bind", path, path]
     for dest, fd in data.items():
         argv += ["--ro-bind-data", str(fd), dest]
+    # bwrap's own tmpfs (the root, /dev) cannot be sized: read-only, the devices still work
+    argv += ["--remount-ro", "/dev", "--remount-ro", "/"]
     argv += ["--chdir", _WORK, "--clearenv"]
     for key, value in _INSIDE_ENV.items():
         argv += ["--setenv", key, value]
@@ -183,14 +191,20 @@ def _as_nobody() -> list[str]:
     return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
 
 
-def _prlimit(limits: Limits, processes: int) -> list[str]:
+def tmpfs_bytes(limits: Limits) -> int:
+    """The most the sandbox's tmpfs mounts can hold together (memory, outside RLIMIT_AS)."""
+    return len(TMPFS_MOUNTS) * limits.file_mb * 1024 * 1024
+
+
+def _prlimit(limits: Limits, processes: int, address_space: int | None = None) -> list[str]:
     prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
     if prlimit is None:
         return []
+    memory = limits.memory_mb * 1024 * 1024 if address_space is None else address_space
     return [
         prlimit,
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",
-        f"--as={limits.memory_mb * 1024 * 1024}",
+        f"--as={memory}",
         f"--fsize={limits.file_mb * 1024 * 1024}",
         f"--nproc={processes}",
         f"--nofile={limits.open_files}",
@@ -288,7 +302,10 @@ def _sandboxed(
     fds = {dest: _memfd(Path(dest).name, content) for dest, content in files.items()}
     processes = limits.processes + harness if budget is not None else 1 + harness
     command = [*_as_nobody(), *_bwrap_argv(bwrap, limits, fds, extra_ro, first=harness > 0)]
-    command += [*_prlimit(limits, processes), *argv]
+    memory = limits.memory_mb * 1024 * 1024
+    if budget is None:  # tmpfs pages are charged to a cgroup, not to RLIMIT_AS: count them
+        memory = max(memory // 4, memory - tmpfs_bytes(limits))
+    command += [*_prlimit(limits, processes, memory), *argv]
     if budget is not None:
         command = [*budget.enter_argv(), *command]
     return _Run(command, tuple(fds.values()), budget=budget)
