@@ -10,8 +10,10 @@ The answer is extracted as in the paper: the last ``<answer>`` tags, else the la
 ``\\boxed{}``, else the text after ``</think>``. It is graded by the task's own
 ``score_answer(answer, entry)`` in a verification worker (the hard deadline holds:
 some tasks parse the answer with sympy), and for tasks whose scorer may evaluate the
-answer (``eval``, sympy's parser) inside the code sandbox (``reasoning_gym_sandbox``);
-a sample is correct only at full score, and the score itself goes to the ``score`` column.
+answer (``eval``, sympy's parser) inside the code sandbox (``reasoning_gym_sandbox``),
+where only an answer that is data is evaluated (anything else is not run: the task sees
+an unparseable answer, and ``verdict_detail`` says so); a sample is correct only at full
+score, and the score itself goes to the ``score`` column.
 """
 
 from __future__ import annotations
@@ -142,19 +144,27 @@ class ReasoningGymVerifier(Verifier):
 
     def judge(self, gold: Any, span: AnswerSpan) -> Verdict:
         task, size, seed, entry_json = gold
-        score = score_answer(task, size, seed, span.text, json.loads(entry_json))
+        score, refused = score_answer(task, size, seed, span.text, json.loads(entry_json))
         status = STATUS_CORRECT if score >= 1.0 else STATUS_INCORRECT
-        return Verdict(status, clip(span.text.strip()), None, score)
+        detail = REFUSED_DETAIL if refused else None
+        return Verdict(status, clip(span.text.strip()), detail, score)
 
 
-def score_answer(task: str, size: int, seed: int, answer: str | None, entry: dict) -> float:
-    """The task's own score of ``answer`` for ``entry`` (dataset made with the spec's config);
-    in a sandbox when the task's scorer may evaluate the answer (``reasoning_gym_sandbox``)."""
+#: The detail of a verdict whose answer the scorer would have run as code.
+REFUSED_DETAIL = "the answer is not data (literals, arithmetic, lists); it was not evaluated"
+
+
+def score_answer(
+    task: str, size: int, seed: int, answer: str | None, entry: dict
+) -> tuple[float, bool]:
+    """The task's own score of ``answer`` for ``entry`` (dataset made with the spec's config),
+    and whether an evaluation of the answer was refused: in a sandbox, evaluating only data,
+    when the task's scorer may evaluate the answer (``reasoning_gym_sandbox``)."""
     from sampler.verify.verifiers.reasoning_gym_sandbox import evaluates_answers, sandboxed_score
 
     if evaluates_answers(task):
         return sandboxed_score(task, size, seed, answer, entry)
-    return float(_dataset(task, size, seed).score_answer(answer, entry))
+    return float(_dataset(task, size, seed).score_answer(answer, entry)), False
 
 
 VERIFIER = ReasoningGymVerifier()

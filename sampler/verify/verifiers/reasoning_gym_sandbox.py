@@ -7,11 +7,12 @@ leash's verification worker. ``evaluates_answers(task)`` reads the source of the
 task's class, its bases and the reasoning_gym modules its module uses, and says yes
 when any mentions an evaluator or sympy (conservative: a task that only generates
 with sympy is sandboxed too). ``sandboxed_score`` scores one answer of such a task
-in a fresh bubblewrap sandbox (``sandbox.run_sandboxed``): a small scorer program
-reads a nonce, then the task, entry and answer, from a pipe and prints the nonce
-and the score; anything else (no nonce, a crash, the deadline) is an error. The
-answer still runs inside the scorer's own process there, so it can fake its own
-score; it can no longer touch the machine.
+in a fresh bubblewrap sandbox (``sandbox.run_sandboxed``) by ``reasoning_gym_scorer``,
+a small program that reads a nonce, then the task, entry and answer, from its stdin (a
+memory file), and evaluates only answers that are data (literals, arithmetic, lists,
+sympy's numbers and symbols): every evaluator in its process is guarded, so nothing an
+answer says runs where its score is decided; the scorer prints the nonce and the score.
+Anything else (no nonce, a crash, the deadline) is an error.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import re
 import secrets
 import sys
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 
 from sampler.errors import LeashError
@@ -32,24 +34,15 @@ _EVALUATOR_RE = re.compile(
     r"\beval\s*\(|\bexec\s*\(|literal_eval|parse_expr|sympify|\bsympy\b|numexpr|\bcompile\s*\("
 )
 _SCORER_PATH = "/work/score.py"
-_SCORER = """\
-import json, os, sys
-chunks = []
-while True:
-    chunk = os.read(0, 1 << 16)
-    if not chunk:
-        break
-    chunks.append(chunk)
-os.close(0)
-nonce, _, job = b"".join(chunks).partition(b"\\n")
-nonce = nonce.decode()
-job = json.loads(job)
-import reasoning_gym
-dataset = reasoning_gym.create_dataset(job["task"], size=job["size"], seed=job["seed"])
-score = float(dataset.score_answer(job["answer"], job["entry"]))
-sys.stdout.flush()
-os.write(1, ("\\n" + nonce + " " + repr(score) + "\\n").encode())
-"""
+#: Most bytes of task, entry and answer one scoring reads.
+MAX_JOB_BYTES = 8 * 1024 * 1024
+
+
+@cache
+def _scorer_source() -> bytes:
+    return Path(__file__).with_name("reasoning_gym_scorer.py").read_bytes()
+
+
 #: What one sandboxed scoring may use (the package imports numpy and sympy).
 SCORER_LIMITS = Limits(wall_s=30.0, cpu_s=30, memory_mb=2048, file_mb=16, processes=8)
 
@@ -84,32 +77,34 @@ def evaluates_answers(task: str) -> bool:
 
 def sandboxed_score(
     task: str, size: int, seed: int, answer: str | None, entry: dict, limits: Limits = SCORER_LIMITS
-) -> float:
-    """The task's score of ``answer``, computed in a sandbox; a LeashError when it gave none."""
+) -> tuple[float, bool]:
+    """The task's score of ``answer``, computed in a sandbox, and whether an evaluation of it
+    was refused (not data); a LeashError when it gave none."""
     nonce = secrets.token_hex(16)
     job = json.dumps({"task": task, "size": size, "seed": seed, "answer": answer, "entry": entry})
-    read, write = os.pipe()
+    payload = nonce.encode() + b"\n" + job.encode("utf-8")
+    if len(payload) > MAX_JOB_BYTES:
+        raise LeashError(f"reasoning-gym {task!r}: answer and entry too long to score")
+    stdin = os.memfd_create("job", 0)
     try:
-        payload = nonce.encode() + b"\n" + job.encode("utf-8")
-        if len(payload) > 60_000:  # more than a pipe holds before the scorer reads it
-            raise LeashError(f"reasoning-gym {task!r}: answer and entry too long to score")
-        os.write(write, payload)
-        os.close(write)
-        write = -1
+        os.write(stdin, payload)
+        os.lseek(stdin, 0, os.SEEK_SET)
         argv = [sys.executable, "-I", _SCORER_PATH]
-        result = run_sandboxed({_SCORER_PATH: _SCORER.encode()}, argv, read, limits, (sys.prefix,))
+        files = {_SCORER_PATH: _scorer_source()}
+        result = run_sandboxed(files, argv, stdin, limits, (sys.prefix,))
     finally:
-        os.close(read)
-        if write >= 0:
-            os.close(write)
+        os.close(stdin)
     if result.timed_out:
         raise TimeoutError(f"no score within {limits.wall_s:g} s")
     last = result.stdout.rstrip().rsplit("\n", 1)[-1].split(" ")
-    if result.returncode != 0 or len(last) != 2 or last[0] != nonce:
+    if result.returncode != 0 or len(last) not in (2, 3) or last[0] != nonce:
         lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
         reason = lines[-1][:200] if lines else f"exit {result.returncode}"
         raise RuntimeError(f"sandboxed scorer gave no score: {reason}")
     try:
-        return float(last[1])
+        score = float(last[1])
     except ValueError:
         raise RuntimeError(f"sandboxed scorer gave no score: {last[1][:50]!r}") from None
+    if not 0.0 <= score <= 1.0:
+        raise RuntimeError(f"sandboxed scorer gave a score out of [0, 1]: {score!r}")
+    return score, last[2:] == ["refused"]
