@@ -38,7 +38,7 @@ from sampler.store.shards.folder_key_stats import folder_key_stats
 from sampler.store.shards.key_stats import SampleStats, counts_table
 from sampler.store.shards.reader import SampleReads
 from sampler.store.shards.shard_files import FooterFacts
-from sampler.store.shards.shard_listing import ShardFile
+from sampler.store.shards.shard_listing import ShardFile, file_stamp
 from sampler.store.shards.shard_summary import folder_stats
 from sampler.store.side_tables import adaptive_stops, perplexity_table, token_detail
 from sampler.store.side_tables.entropy_samples import DEFAULT_ENTROPY_SAMPLES
@@ -55,7 +55,7 @@ class ResultsFolder(SampleReads):
         self._manifest = manifest
         self._questions: pa.Table | None = None
         #: footer facts per shard, with the (size, mtime, inode) they were read at
-        self._facts: dict[Path, tuple[tuple[int, int, int] | None, FooterFacts]] = {}
+        self._facts: dict[Path, tuple[tuple[int, int, int, int] | None, FooterFacts]] = {}
         self._index_cache: tuple[tuple[int, int, int], shard_index.ShardIndex | None] | None = None
         self._listing_cache: tuple[tuple[int, int, int], list[ShardFile]] | None = None
         #: the folder's locks, and the commit journal of staged writes (store.folder_parts)
@@ -166,17 +166,17 @@ class ResultsFolder(SampleReads):
         return self._remember(path, shard_files.read_footer(path), stamp)
 
     def _indexed_entry(
-        self, path: Path, stamp: tuple[int, int, int]
+        self, path: Path, stamp: tuple[int, int, int, int]
     ) -> shard_index.ShardEntry | None:
         index = self._shard_index()
         if index is None or path.parent != self.root / SAMPLES_DIR:
             return None
-        if index.stamp(path.name) != stamp[:2]:
+        if index.stamp(path.name) != stamp:
             return None
         return index.entries[path.name]
 
     def _remember(
-        self, path: Path, meta: pq.FileMetaData, stamp: tuple[int, int, int] | None = None
+        self, path: Path, meta: pq.FileMetaData, stamp: tuple[int, int, int, int] | None = None
     ) -> FooterFacts:
         facts = shard_files.footer_facts(meta)
         self._facts[path] = (stamp if stamp is not None else _stamp(path), facts)
@@ -190,7 +190,7 @@ class ResultsFolder(SampleReads):
         found = []
         for shard in self._shard_listing():
             empty = verdicts.get(shard.name)
-            if empty is None or index.stamp(shard.name) != (shard.size, shard.mtime_ns):
+            if empty is None or index.stamp(shard.name) != shard.stamp:
                 entry = index.lookup(shard) if index is not None else None
                 try:
                     facts = entry.facts if entry is not None else self.footer_facts(shard.path)
@@ -347,12 +347,12 @@ class ResultsFolder(SampleReads):
         return TriageJournal(self.root)
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
+def _stamp(path: Path) -> tuple[int, int, int, int] | None:
     try:
         st = path.stat()
     except OSError:
         return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    return file_stamp(st)
 
 
 def as_folder(folder: ResultsFolder | Path | str) -> ResultsFolder:

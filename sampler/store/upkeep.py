@@ -48,7 +48,7 @@ def shards_without_summary(folder: ResultsFolder) -> int:
     index = folder._shard_index()
     missing = 0
     for shard in folder._shard_listing():
-        if index is not None and index.stamp(shard.name) == (shard.size, shard.mtime_ns):
+        if index is not None and index.stamp(shard.name) == shard.stamp:
             missing += not index.summarised(shard.name)
         else:
             missing += shard_summary(shard.path) is None
@@ -62,5 +62,5 @@ def shards_not_indexed(folder: ResultsFolder) -> int | None:
     if index is None:
         return None
     listing = folder._shard_listing()
-    current = sum(index.stamp(s.name) == (s.size, s.mtime_ns) for s in listing)
+    current = sum(index.stamp(s.name) == s.stamp for s in listing)
     return (len(listing) - current) + (len(index.entries) - current)

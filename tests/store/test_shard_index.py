@@ -163,10 +163,14 @@ def test_a_damaged_or_foreign_index_is_ignored(tmp_path, damage):
         assert shard_index_file.read(folder.root) is not None
 
 
-def test_a_copy_with_its_times_keeps_its_index(tmp_path, monkeypatch):
+def test_a_copy_with_its_times_is_right_and_indexed_again_by_its_next_writer(tmp_path, monkeypatch):
+    """Index entries are stamped with change times and inodes (issue #33 item 6), which a
+    copy cannot keep: its index is stale (footers are read) until a writer refreshes it."""
     folder = _folder(tmp_path, shards=5, questions=10)
     copy = tmp_path / "copy"
     shutil.copytree(folder.root, copy)  # copy2: times kept, as cp -a and rsync -a do
+    assert _indexed(copy) == _rows_count(folder.root)
+    ResultsFolder.open(copy).refresh_index()
     reads = FooterReads(monkeypatch)
     assert _indexed(copy) == _rows_count(folder.root)
     assert reads.paths == []

@@ -11,8 +11,9 @@ other versions wrote, and makes the cost of an open independent of the shard cou
 whatever wrote the shards. ``leash compact`` still merges small shards on request.
 
 ``shard-index.arrow`` (at the folder root; an Arrow IPC file: shard_index_file) holds one
-row per shard (its name, size and modification time in ns when read; the facts readers
-ask before reading rows: rows, columns, null counts of the probed columns, whether its
+row per shard (its name, size, modification and change time in ns and inode when read,
+``ShardFile.stamp``: a shard rewritten with its time restored by ``utime`` differs; the
+facts readers ask before reading rows: rows, columns, null counts of the probed columns, whether its
 footer held a trustworthy summary; the benchmark and question-id range of each row group,
 which the one-question reader prunes by) and the merged footer summaries of the
 summarised shards (shard_summary.encode_stats) with their smallest ``first_keep``, and
@@ -25,8 +26,9 @@ shards (one ``lstat`` each) and compare: shards whose name, size and modificatio
 time match use the index; shards added since (a run still going) are read from
 their footers and merged in; a shard changed or removed since makes the merged
 statistics unusable (the reader falls back to footers and the statistics cache), but
-the per-shard facts of the unchanged ones still serve. A folder copied with its
-times (``cp -a``, ``rsync -a``) keeps its index valid; the inode is not part of it.
+the per-shard facts of the unchanged ones still serve. A folder copied (even with its
+times: ``cp -a``, ``rsync -a``) has other inodes and change times, so its index is stale
+until the next writer refreshes it: slower, never wrong.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ UNKNOWN_SPAN: Span = ("", "\U0010ffff", "", "\U0010ffff")
 
 @dataclass(frozen=True)
 class ShardEntry:
-    """What the index knows of one shard (as it was at ``size`` and ``mtime_ns``)."""
+    """What the index knows of one shard (as it was at ``size``, its times and inode)."""
 
     name: str
     size: int
@@ -71,6 +73,12 @@ class ShardEntry:
     spans: tuple[Span, ...]
     #: its footer held a trustworthy summary, merged into ShardIndex.stats
     summarised: bool
+    ctime_ns: int = 0
+    inode: int = 0
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode)
 
 
 class ShardIndex:
@@ -120,12 +128,12 @@ class ShardIndex:
             return decode_group_stats(self._blobs[KEY_GROUPS])
         return groups_only(self._stats) if self._stats is not None else None
 
-    def stamp(self, name: str) -> tuple[int, int] | None:
-        """(size, modification time in ns) of shard ``name`` when indexed (None: not)."""
+    def stamp(self, name: str) -> tuple[int, int, int, int] | None:
+        """``ShardFile.stamp`` of shard ``name`` when indexed (None: not)."""
         if hasattr(self.entries, "stamp"):  # as read from the file: built when asked for
             return self.entries.stamp(name)
         entry = self.entries.get(name)
-        return (entry.size, entry.mtime_ns) if entry is not None else None
+        return entry.stamp if entry is not None else None
 
     def summarised(self, name: str) -> bool:
         """Whether shard ``name``'s summary is among the merged statistics."""
@@ -147,7 +155,7 @@ class ShardIndex:
 
     def lookup(self, shard: ShardFile) -> ShardEntry | None:
         """The entry of ``shard`` if it is unchanged since indexed, else None."""
-        if self.stamp(shard.name) != (shard.size, shard.mtime_ns):
+        if self.stamp(shard.name) != shard.stamp:
             return None
         return self.entries[shard.name]
 
@@ -170,7 +178,7 @@ def view(index: ShardIndex, listing: Sequence[ShardFile]) -> IndexView:
         stamp = index.stamp(shard.name)
         if stamp is None:
             added.append(shard)
-        elif stamp == (shard.size, shard.mtime_ns):
+        elif stamp == shard.stamp:
             current.append(shard)
         else:
             return IndexView(current, added, stale=True)
@@ -225,7 +233,14 @@ def read_entry(shard: ShardFile, summary: bool = True) -> tuple[ShardEntry, Samp
         stats.source = str(shard.path)
     held = stats is not None if summary else KEY_GROUPS in (meta.metadata or {})
     entry = ShardEntry(
-        shard.name, shard.size, shard.mtime_ns, footer_facts(meta), _spans(meta), held
+        shard.name,
+        shard.size,
+        shard.mtime_ns,
+        footer_facts(meta),
+        _spans(meta),
+        held,
+        shard.ctime_ns,
+        shard.inode,
     )
     return entry, stats
 

@@ -42,11 +42,12 @@ INDEX_COMPRESSION = "lz4"
 #: 3: the encoded streams in columns of their own, the file memory-mapped (1 and 2, with
 #: them in the schema metadata, were development layouts: rebuilt). Bump it when what the
 #: answer statistics mean changes: a refresh keeps the rows of groups no new shard holds.
-INDEX_VERSION = 3
+INDEX_VERSION = 4  # 4: change time and inode in each row's stamp
 _KEY_INFO = b"leash.index"
 #: the answer statistics at the default N, an Arrow IPC stream of its own
 KEY_ANSWERS = b"leash.index.answers"
 _BLOB_KEYS = (KEY_GROUPS, KEY_CLASSES, KEY_FIRST, KEY_ANSWERS)
+_STAMP_COLUMNS = ("size", "mtime_ns", "ctime_ns", "inode")
 SPAN_COLUMNS = ("benchmark_min", "benchmark_max", "question_min", "question_max")
 #: entries an IndexedEntries builds one at a time before it converts the rest at once
 _BUILT_ONE_BY_ONE = 64
@@ -76,6 +77,8 @@ def write(root: Path, index: ShardIndex) -> Path | None:
             "name": pa.array([e.name for e in entries], pa.string()),
             "size": pa.array([e.size for e in entries], pa.int64()),
             "mtime_ns": pa.array([e.mtime_ns for e in entries], pa.int64()),
+            "ctime_ns": pa.array([e.ctime_ns for e in entries], pa.int64()),
+            "inode": pa.array([e.inode for e in entries], pa.uint64()),
             "rows": pa.array([e.facts.rows for e in entries], pa.int64()),
             "columns": pa.array([sorted(e.facts.columns) for e in entries], pa.list_(pa.string())),
             **{f"nulls.{c}": _nulls_column(entries, c) for c in PROBED_COLUMNS},
@@ -178,12 +181,12 @@ class IndexedEntries(Mapping[str, ShardEntry]):
             if not isinstance(name, str) or "/" in name or not name.startswith("part-"):
                 raise ValueError(f"not a shard name: {name!r}")
         self._row = {name: i for i, name in enumerate(names)}
-        sizes, times = table.column("size").to_pylist(), table.column("mtime_ns").to_pylist()
-        self._stamps = dict(zip(names, zip(sizes, times, strict=True), strict=True))
+        stamps = zip(*(table.column(c).to_pylist() for c in _STAMP_COLUMNS), strict=True)
+        self._stamps = dict(zip(names, stamps, strict=True))
         self._summarised = dict(zip(names, table.column("summarised").to_pylist(), strict=True))
         self._built: dict[str, ShardEntry] = {}
 
-    def stamp(self, name: str) -> tuple[int, int] | None:
+    def stamp(self, name: str) -> tuple[int, int, int, int] | None:
         return self._stamps.get(name)
 
     def summarised(self, name: str) -> bool:
@@ -251,7 +254,7 @@ class IndexedEntries(Mapping[str, ShardEntry]):
                 frozenset(columns["columns"][i]),
                 {c: nulls[c][i] for c in PROBED_COLUMNS},
             )
-            size, mtime_ns = self._stamps[name]
+            size, mtime_ns, ctime_ns, inode = self._stamps[name]
             self._built[name] = ShardEntry(
                 name,
                 int(size),
@@ -259,6 +262,8 @@ class IndexedEntries(Mapping[str, ShardEntry]):
                 facts,
                 tuple(zip(*(part[i] for part in spans), strict=True)),
                 self.summarised(name),
+                int(ctime_ns),
+                int(inode),
             )
 
     def _entry(self, i: int) -> ShardEntry:
@@ -268,5 +273,8 @@ class IndexedEntries(Mapping[str, ShardEntry]):
         parts = [cell(c) for c in SPAN_COLUMNS]
         spans = tuple(zip(*parts, strict=True))
         name = cell("name")
-        size, mtime_ns = self._stamps[name]
-        return ShardEntry(name, int(size), int(mtime_ns), facts, spans, self.summarised(name))
+        size, mtime_ns, ctime_ns, inode = self._stamps[name]
+        summarised = self.summarised(name)
+        return ShardEntry(
+            name, int(size), int(mtime_ns), facts, spans, summarised, int(ctime_ns), int(inode)
+        )

@@ -1,4 +1,8 @@
-"""The sample shards of a results folder as listed: name, size and time, one ``lstat`` each.
+"""The sample shards of a results folder as listed: name, size, times and inode, one ``lstat`` each.
+
+``ShardFile.stamp`` (size, modification and change time in ns, inode) is what the shard
+index compares: a shard rewritten to the same size with its modification time restored
+(``utime`` sets that, not the change time; a rename brings another inode) is changed.
 
 A shard that is a link or not a regular file is refused, never followed (the folder may
 be someone else's); temporaries of running writers (``.tmp-*``) are not shards.
@@ -17,13 +21,19 @@ from sampler.store.schema import SAMPLES_DIR
 
 @dataclass(frozen=True, slots=True)
 class ShardFile:
-    """A shard as listed: its folder and name, and size and modification time when listed."""
+    """A shard as listed: its folder and name, and size, times and inode when listed."""
 
     directory: Path
     name: str
     size: int
     mtime_ns: int
     inode: int
+    ctime_ns: int = 0
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        """(size, modification time, change time, inode): what the shard index compares."""
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode)
 
     @property
     def path(self) -> Path:
@@ -53,15 +63,24 @@ def list_shards(root: Path) -> list[ShardFile]:
                 raise LeashError(
                     f"{directory / name}: a sample shard is not a regular file; refused"
                 )
-            shards.append(ShardFile(directory, name, info.st_size, info.st_mtime_ns, info.st_ino))
+            shards.append(
+                ShardFile(
+                    directory, name, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns
+                )
+            )
     shards.sort(key=lambda s: s.name)
     return shards
 
 
 def unchanged(shard: ShardFile) -> bool:
-    """Whether ``shard`` still has the size and time it was listed with."""
+    """Whether ``shard`` still has the stamp it was listed with."""
     try:
         info = os.lstat(shard.path)
     except OSError:
         return False
-    return (info.st_size, info.st_mtime_ns) == (shard.size, shard.mtime_ns)
+    return file_stamp(info) == shard.stamp
+
+
+def file_stamp(info: os.stat_result) -> tuple[int, int, int, int]:
+    """``ShardFile.stamp`` of a file's ``stat``."""
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
