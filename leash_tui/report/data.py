@@ -22,6 +22,7 @@ from sampler.sample.first_success import first_success
 from sampler.store import (
     DEFAULT_ENTROPY_SAMPLES,
     KEY_STATS_COLUMNS,
+    PERPLEXITY_SCORE_COLUMNS,
     Manifest,
     ResultsFolder,
     answer_stats_table,
@@ -119,7 +120,7 @@ def load_report_data(
         agreement=agreement_samples(folder),
         coverage=coverage_notes(folder, counts),
         exact_entropy=exact_stats(exact) if exact is not None else None,
-        perplexity=folder.perplexity(),
+        perplexity=folder.perplexity(columns=PERPLEXITY_SCORE_COLUMNS),
         questions=folder.questions,
         rules=rule_counts(folder, [m.name for m in folder.manifest.models])
         if compare_rules

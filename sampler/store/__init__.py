@@ -74,6 +74,7 @@ _EXPORTS: dict[str, str] = {
     "DEFAULT_ENTROPY_SAMPLES": "side_tables.entropy_samples",
     # side tables
     "PERPLEXITY_KEYS": "side_tables.perplexity_table",
+    "PERPLEXITY_SCORE_COLUMNS": "side_tables.perplexity_table",
     "trace_id": "side_tables.perplexity_table",
     "STOPS_FILE": "side_tables.adaptive_stops",
     "STOP_BUDGET": "side_tables.adaptive_stops",

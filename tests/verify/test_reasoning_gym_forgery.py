@@ -58,8 +58,9 @@ def test_the_guard_refuses_every_evaluator_and_lets_data_through():
 
 rg = pytest.importorskip("reasoning_gym")
 
-from sampler.verify.verifiers import get_verifier, sandbox  # noqa: E402
 from sampler.verify.verifiers.specs import load_benchmark  # noqa: E402
+
+from sampler.verify.verifiers import get_verifier, sandbox  # noqa: E402
 
 VERIFIER = get_verifier("reasoning-gym")
 needs_sandbox = pytest.mark.skipif(

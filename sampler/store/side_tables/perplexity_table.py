@@ -32,6 +32,18 @@ PERPLEXITY_SCHEMA = pa.schema(
 )
 
 
+#: The columns a report reads (never ``text``, which it does not show).
+PERPLEXITY_SCORE_COLUMNS = (
+    "benchmark",
+    "question_id",
+    "source",
+    "trace",
+    "model",
+    "n_tokens",
+    "mean_nll",
+)
+
+
 def trace_id(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

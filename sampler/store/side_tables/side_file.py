@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sampler.errors import LeashError
@@ -38,6 +39,25 @@ def open_side_table(root: Path, path: Path) -> Iterator[BinaryIO]:
         yield handle
 
 
+#: Most rows, and most bytes the decoded string columns, a side table's reader accepts (a
+#: footer may lie: a dictionary of one long text repeated decodes to far more than the file).
+MAX_SIDE_TABLE_ROWS = 50_000_000
+MAX_DECODED_BYTES = 2 * 1024**3
+
+
+def _decoded_bytes(table: pa.Table) -> int:
+    """Bytes the string columns of ``table`` (read as dictionaries) hold once decoded."""
+    total = 0
+    for column in table.columns:
+        for chunk in column.chunks:
+            if pa.types.is_dictionary(chunk.type):
+                lengths = pc.binary_length(chunk.dictionary).fill_null(0)
+                total += int(pc.sum(pc.take(lengths, chunk.indices)).as_py() or 0)
+            elif pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+                total += int(pc.sum(pc.binary_length(chunk)).as_py() or 0)
+    return total
+
+
 def read_side_table(
     root: Path,
     name: str,
@@ -48,18 +68,39 @@ def read_side_table(
 ) -> pa.Table:
     """Side table ``name`` of the folder at ``root`` as ``schema`` (projected to ``columns``,
     rows by ``filters``): an empty table when it is missing, a LeashError naming the file and
-    ``what`` it is when it cannot be read."""
+    ``what`` it is when it cannot be read. String columns are read as dictionaries first:
+    a footer claiming more than MAX_SIDE_TABLE_ROWS rows, or strings that would decode to
+    more than MAX_DECODED_BYTES, is refused before anything is expanded."""
     path = Path(root) / name
     if columns is not None:
         schema = pa.schema([schema.field(c) for c in columns])
     if not os.path.lexists(path):
         return schema.empty_table()
+    strings = [
+        f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
     try:
         with open_side_table(Path(root), path) as handle:
-            if filters is None:
-                return pq.ParquetFile(handle).read(columns=columns).cast(schema)
-            return pq.read_table(handle, columns=columns, filters=filters).cast(schema)
-    except (pa.ArrowException, OSError) as exc:
+            rows = pq.ParquetFile(handle).metadata.num_rows
+            if rows > MAX_SIDE_TABLE_ROWS:
+                raise LeashError(
+                    f"{path}: its footer claims {rows:,} rows, more than"
+                    f" {MAX_SIDE_TABLE_ROWS:,}; refused"
+                )
+            handle.seek(0)
+            table = pq.read_table(
+                handle,
+                columns=None if columns is None else list(columns),
+                filters=filters,
+                read_dictionary=strings,
+            )
+        if _decoded_bytes(table) > MAX_DECODED_BYTES:
+            raise LeashError(
+                f"{path}: its strings would decode to more than {MAX_DECODED_BYTES:,} bytes;"
+                " refused"
+            )
+        return table.cast(schema)
+    except (pa.ArrowException, OSError, TypeError, ValueError) as exc:
         raise LeashError(f"{path}: not a readable {what} ({exc})") from exc
 
 
