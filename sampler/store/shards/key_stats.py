@@ -275,7 +275,7 @@ def _token_sums(table: pa.Table, codes: np.ndarray, size: int) -> tuple[np.ndarr
     token = table.column("token_entropy")
     token = token.combine_chunks() if isinstance(token, pa.ChunkedArray) else token
     values = pc.fill_null(token.cast(pa.float64()), np.nan).to_numpy(zero_copy_only=False)
-    ok = ~np.isnan(values)
+    ok = np.isfinite(values)  # null, nan or inf (a crafted shard's): no measurement
     token_sum = np.bincount(codes, weights=np.where(ok, values, 0.0), minlength=size)
     return token_sum, np.bincount(codes[ok], minlength=size).astype(np.int64)
 

@@ -220,7 +220,10 @@ def write_shard_file(path: Path, table: pa.Table) -> None:
             ends = []  # where each row group's bytes end: the summary's stamp
             for start in range(0, table.num_rows, SAMPLE_ROW_GROUP_ROWS):
                 piece = table.slice(start, SAMPLE_ROW_GROUP_ROWS)
-                writer.write_table(piece, row_group_size=SAMPLE_ROW_GROUP_ROWS)
+                try:
+                    writer.write_table(piece, row_group_size=SAMPLE_ROW_GROUP_ROWS)
+                except pa.ArrowInvalid as exc:  # a required column missing from its rows
+                    raise LeashError(f"{path}: cannot be written as a shard ({exc})") from exc
                 ends.append(os.path.getsize(tmp))
             if summary:
                 writer.add_key_value_metadata(stamp_summary(summary, ends))
