@@ -37,10 +37,17 @@ class FolderLocks:
     def verify(self, busy: str | None = None) -> contextlib.AbstractContextManager[None]:
         """Only one ``leash verify`` (or compaction) per folder at a time; a second one
         fails at once with ``busy``."""
-        busy = busy or (
+        default = (
             f"{self.root}: another 'leash verify' is running on this folder; wait for it to end"
         )
-        return locks.refuse_if_locked(self.root / VERIFY_LOCK_FILE, busy)
+
+        def named(holder: str) -> str:  # what holds it (locks.holder), when not another verify
+            command = holder.split(" (pid")[0].split()[1:2]
+            if busy is None and command and command != ["verify"]:
+                return f"{self.root}: {holder} holds this folder's verify lock; wait for it to end"
+            return busy or default
+
+        return locks.refuse_if_locked(self.root / VERIFY_LOCK_FILE, named)
 
     def verify_held(self) -> bool:
         """Whether some process holds the verify lock now."""

@@ -37,6 +37,7 @@ import contextlib
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -47,7 +48,13 @@ from functools import cache
 from pathlib import Path
 
 from sampler.errors import LeashError
-from sampler.verify.verifiers.sandbox_budget import Budget, budget_available, make_budget
+from sampler.verify.verifiers.sandbox_budget import (
+    Budget,
+    budget_available,
+    make_budget,
+    owner_pid,
+    pid_alive,
+)
 
 NOBODY = 65534
 #: The bubblewrap executable (tests point it elsewhere to simulate a machine without it).
@@ -321,6 +328,35 @@ def _unsandboxed(files: dict[str, bytes], argv: Sequence[str], limits: Limits, t
     return _Run([*_prlimit(limits, limits.processes), *local], cwd=str(work), env=env)
 
 
+#: A run's scratch folder on the host: ``leash-code-<pid of the leash process>-<random>``.
+SCRATCH_PREFIX = "leash-code-"
+_SCRATCH_CLEANED: set[int] = set()
+
+
+def remove_stale_scratch(directory: str | None = None) -> int:
+    """Once per process: remove the scratch folders of leash processes that died (``kill
+    -9`` during a run), this user's own and no links; returns how many went."""
+    if directory is None and os.getpid() in _SCRATCH_CLEANED:
+        return 0
+    _SCRATCH_CLEANED.add(os.getpid())
+    top = Path(directory or tempfile.gettempdir())
+    removed = 0
+    try:
+        entries = list(os.scandir(top))
+    except OSError:
+        return 0
+    for entry in entries:
+        pid = owner_pid(entry.name, SCRATCH_PREFIX)
+        if pid is None or pid_alive(pid):
+            continue
+        with contextlib.suppress(OSError):
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid():
+                _remove_tree(Path(entry.path))
+                removed += not os.path.lexists(entry.path)
+    return removed
+
+
 def run_sandboxed(
     files: dict[str, bytes],
     argv: Sequence[str],
@@ -341,7 +377,8 @@ def run_sandboxed(
     problem = sandbox_problem()
     if problem is not None and not _allowed():
         require_sandbox()
-    top = Path(tempfile.mkdtemp(prefix="leash-code-"))  # 0700: the sandbox never sees it
+    remove_stale_scratch()
+    top = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))  # 0700: unseen inside
     run: _Run | None = None
     try:
         if problem is None:

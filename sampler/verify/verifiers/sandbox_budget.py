@@ -7,7 +7,9 @@ process limit, so that every process the program forks counts against the same
 budget. The run enters it before the sandbox starts (``enter_argv``: a shell that
 writes its own pid, then ``exec``s), is killed whole from it (``kill``) and the
 budget is removed afterwards (``close``). Where no cgroup is writable it returns
-None, and the sandbox falls back to a single process under RLIMIT_AS.
+None, and the sandbox falls back to a single process under RLIMIT_AS. A budget is named
+after the leash process that made it; budgets of processes that died (``kill -9``) are
+killed and removed when the next leash process makes its first one.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from functools import cache
 from pathlib import Path
 
 _CGROUP_ROOT = Path("/sys/fs/cgroup")
+#: A budget's name: ``leash-run-<pid of the leash process>-<random>``.
+RUN_PREFIX = "leash-run-"
 
 
 def _mounts() -> dict[str, Path]:
@@ -97,7 +101,7 @@ class Budget:
     """A cgroup (v2) or a pair of them (v1) that one run lives in."""
 
     def __init__(self, layout: _Layout, memory_bytes: int, processes: int):
-        name = f"leash-run-{uuid.uuid4().hex[:12]}"
+        name = f"{RUN_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self.version = layout.version
         self.dirs = tuple(parent / name for parent in layout.parents)
         made: list[Path] = []
@@ -176,11 +180,58 @@ class Budget:
                     time.sleep(0.01)
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def owner_pid(name: str, prefix: str) -> int | None:
+    """The pid in ``<prefix><pid>-<hex>`` (the names this module and the sandbox give)."""
+    pid, _, rest = name[len(prefix) :].partition("-")
+    return int(pid) if name.startswith(prefix) and pid.isdigit() and rest else None
+
+
+def remove_stale_budgets(layout: _Layout | None = None) -> int:
+    """Remove the budgets (``leash-run-<pid>-*``) of runs whose leash process died (a
+    ``kill -9``), killing what is left in them first; returns how many went."""
+    layout = layout or _layout()
+    if layout is None:
+        return 0
+    removed = 0
+    for parent in layout.parents:
+        try:
+            names = [e.name for e in os.scandir(parent) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for name in names:
+            pid = owner_pid(name, RUN_PREFIX)
+            if pid is None or pid_alive(pid):
+                continue
+            stale = object.__new__(Budget)
+            stale.version, stale.dirs = layout.version, (parent / name,)
+            stale.close()
+            removed += not (parent / name).exists()
+    return removed
+
+
+_CLEANED: set[int] = set()
+
+
 def make_budget(memory_bytes: int, processes: int) -> Budget | None:
-    """A budget for one run, or None where this machine gives no writable cgroup."""
+    """A budget for one run, or None where this machine gives no writable cgroup. The first
+    one a process makes removes what dead runs left (``remove_stale_budgets``)."""
     layout = _layout()
     if layout is None:
         return None
+    if os.getpid() not in _CLEANED:
+        _CLEANED.add(os.getpid())
+        remove_stale_budgets(layout)
     try:
         return Budget(layout, memory_bytes, processes)
     except OSError:
