@@ -53,6 +53,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sampler.benchmarks.files import parse_json_line
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages, problem_of_prompt
 from sampler.importers.protocol import SourceRead
@@ -81,6 +82,8 @@ def task_of(path: Path) -> str:
         name = config.get("dataset_name") if isinstance(config, dict) else None
         if isinstance(name, str) and name:
             return name.rstrip("/").rsplit("/", 1)[-1]
+    except RecursionError:
+        raise LeashError(f"{path.parent / 'config.json'}: JSON nested too deeply") from None
     except (OSError, ValueError):
         pass
     return path.parent.name
@@ -183,8 +186,8 @@ def _objects(samples: list[Any], file: RecordFile) -> Iterator[tuple[int, Any]]:
 
 def _samples(path: Path) -> list[Any]:
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        document = parse_json_line(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError) as exc:
         raise LeashError(f"{path}: not a readable JSON document ({exc})") from None
     samples = document.get("evaluation_data") if isinstance(document, dict) else None
     if not isinstance(samples, list):

@@ -69,6 +69,8 @@ def task_of(path: Path) -> str:
         env = metadata.get("env_id") if isinstance(metadata, dict) else None
         if isinstance(env, str) and env:
             return env
+    except RecursionError:
+        raise LeashError(f"{path.parent / 'metadata.json'}: JSON nested too deeply") from None
     except (OSError, ValueError):
         pass
     return path.parent.parent.name.split("--", 1)[0] or path.parent.name
