@@ -58,9 +58,8 @@ def test_the_guard_refuses_every_evaluator_and_lets_data_through():
 
 rg = pytest.importorskip("reasoning_gym")
 
-from sampler.verify.verifiers.specs import load_benchmark  # noqa: E402
-
-from sampler.verify.verifiers import get_verifier, sandbox  # noqa: E402
+from sampler.benchmarks.loading import load_benchmark  # noqa: E402
+from sampler.verify.verifiers import get_verifier, sandbox, verifiers  # noqa: E402
 
 VERIFIER = get_verifier("reasoning-gym")
 needs_sandbox = pytest.mark.skipif(
@@ -69,7 +68,7 @@ needs_sandbox = pytest.mark.skipif(
 
 
 def _golds(task: str, size: int = 4):
-    bench = load_benchmark(task, f"reasoning-gym:{task}:{size}:0")
+    bench = load_benchmark(task, f"reasoning-gym:{task}:{size}:0", verifiers())
     return [VERIFIER.gold(q.gold, json.loads(json.dumps(q.metadata))) for q in bench.questions]
 
 
