@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from sampler.store.statuses import STATUS_NO_ANSWER, STATUS_NO_GOLD, STATUS_TIMEOUT
+from sampler.store import STATUS_NO_ANSWER, STATUS_NO_GOLD, STATUS_TIMEOUT
 from sampler.verify.answers.extraction import DEFAULT_STRATEGIES, extract_answer
 from sampler.verify.answers.golds import gold_from_question
 from sampler.verify.answers.math_verifier import judge_safely
