@@ -15,9 +15,9 @@
    success, else k. Tokens: a wrong sample is taken as ``--wrong-length`` (1.5) times a
    correct one (wrong reasoning runs longer), so tokens differ from samples.
    The ``--risk DELTA`` rows (default 0.05 and 0.01) stop an unsolved pair once the
-   posterior probability, from the zero-inflated beta-binomial fitted to the first N
-   samples of the model's questions of the benchmark, that its remaining samples hold a
-   success is below DELTA; they print the expected misclassified questions (the bound the
+   posterior probability, from the (zero-inflated) beta-binomial refitted each round to
+   what the run knows of the model's questions of the benchmark, that its remaining
+   samples hold a success is below DELTA; they print the expected misclassified questions (the bound the
    rule states) beside the realised ones.
 
     python bench/adaptive_saving.py                       # hf engine on CPU, k=16, N=4
@@ -93,7 +93,8 @@ def simulate(k: int, n: int, seed: int, risks: list[float], wrong_length: float)
             totals += figures
             print(
                 f"{name:<14} {p:>5} {e:>4} {s:>4} {o:>4}  {int(figures[0]):>11,}"
-                f" {int(figures[1]):>11,}  {figures[1] / figures[0]:7.4f} {figures[3] / figures[2]:7.4f}"
+                f" {int(figures[1]):>11,}  {figures[1] / figures[0]:7.4f}"
+                f" {figures[3] / figures[2]:7.4f}"
             )
         line = (
             f"{'all':<14} {'':>20}  {int(totals[0]):>11,} {int(totals[1]):>11,}"

@@ -3,10 +3,10 @@
 Pure numpy, no I/O. An adaptive run gives every (model, question) its first N samples,
 then doubling rounds until a verified success or k. Most of what it still draws goes to
 pairs that never succeed (a never-solvable question costs all k). The rule: fit the
-distribution of pass rates across the model's questions
-(``rate_fits.choose``: beta-binomial or zero-inflated beta-binomial), refitted at the end
-of each round to what it knows (``fit_at_round``), and stop an unsolved pair once the posterior probability that its remaining
-k − d samples hold a success,
+distribution of pass rates across the model's questions (``rate_fits.choose``:
+beta-binomial or zero-inflated beta-binomial), refitted at the end of each round to what
+it knows (``fit_at_round``), and stop an unsolved pair once the posterior probability
+that its remaining k − d samples hold a success,
 
     q = 1 − P(no success in k − d more | none in d)   (``RateFit.miss_after``),
 
