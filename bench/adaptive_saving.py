@@ -17,8 +17,8 @@
    The ``--risk DELTA`` rows (default 0.05 and 0.01) stop an unsolved pair once the
    posterior probability, from the (zero-inflated) beta-binomial refitted each round to
    what the run knows of the model's questions of the benchmark, that its remaining
-   samples hold a success is below DELTA; they print the expected misclassified questions (the bound the
-   rule states) beside the realised ones.
+   samples hold a success is below DELTA; they print the expected misclassified
+   questions (the bound the rule states) beside the realised ones.
 
     python bench/adaptive_saving.py                       # hf engine on CPU, k=16, N=4
     python bench/adaptive_saving.py --engine vllm -k 64 --min-samples 8 --questions 40
