@@ -43,21 +43,21 @@ def test_binomial_cdf_of_one_pair_is_scipys():
 
 @pytest.mark.parametrize(("c", "n"), [(-1, 5), (6, 5), (0, 0)])
 def test_counts_out_of_range_are_refused_by_the_bound(c, n):
-    with pytest.raises(ValueError, match="0 <= c <= n"):
+    with pytest.raises(ValueError, match=r"^counts must satisfy 0 <= c <= n, n >= 1$"):
         binom_upper_bound(c, n)
 
 
 @pytest.mark.parametrize("level", [0.0, 1.0, -0.5, 1.5])
 def test_a_level_outside_zero_one_is_refused(level):
-    with pytest.raises(ValueError, match="level"):
+    with pytest.raises(ValueError, match=r"^the confidence level must be in \(0, 1\)$"):
         binom_upper_bound(3, 10, level)
 
 
 @pytest.mark.parametrize("tau", [-0.01, 1.01, 2.0])
 def test_a_threshold_outside_zero_one_is_refused(tau):
-    with pytest.raises(ValueError, match="threshold"):
+    with pytest.raises(ValueError, match=r"^the support threshold must be in \[0, 1\]$"):
         support_probability(10, 3, 4, tau)
-    with pytest.raises(ValueError, match="tau"):
+    with pytest.raises(ValueError, match=r"^tau must be in \[0, 1\]$"):
         g_pass_at_k(10, 3, 4, tau)
 
 
@@ -70,8 +70,9 @@ def test_the_edges_of_the_range_are_accepted():
 
 @pytest.mark.parametrize(
     ("n", "c", "k", "match"),
-    [(10, -1, 4, "0 <= c <= n"), (10, 11, 4, "0 <= c <= n"), (10, 3, 0, "at least 1"),
-     (10, 3, 11, "larger than n")],
+    [(10, -1, 4, "^correct counts must satisfy 0 <= c <= n$"),
+     (10, 11, 4, "^correct counts must satisfy 0 <= c <= n$"), (10, 3, 0, "^k must be at least 1$"),
+     (10, 3, 11, r"^k = 11 is larger than n = 10 \(samples drawn\)$")],
 )  # fmt: skip
 def test_the_tail_refuses_impossible_counts(n, c, k, match):
     with pytest.raises(ValueError, match=match):
