@@ -119,3 +119,18 @@ def test_the_losing_sides_bound_of_shrunk_and_expanded_questions():
     assert by_id["s"] == pytest.approx(1 - 0.05 ** (1 / 10), rel=1e-9)  # target's 0 of 10
     assert by_id["e"] == pytest.approx(1 - 0.05 ** (1 / 12), rel=1e-9)  # base's 0 of 12
     assert by_id["p"] is None
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_the_tail_broadcasts_any_one_array_argument(which):
+    # each of n, c, k, m may be the one array among scalars; the result has its shape
+    values = [np.array([12, 20, 30]), np.array([3, 5, 7]), np.array([4, 6, 9]), np.array([1, 2, 3])]
+    args = [20, 5, 6, 2]
+    args[which] = values[which]
+    ours = hypergeom_tail(*args)
+    assert ours.shape == (3,)
+    n, c, k, m = np.broadcast_arrays(*args)
+    expected = [
+        stats.hypergeom.sf(mm - 1, nn, cc, kk) for nn, cc, kk, mm in zip(n, c, k, m, strict=True)
+    ]
+    assert ours == pytest.approx(expected, rel=1e-9)
