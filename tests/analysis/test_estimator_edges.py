@@ -134,3 +134,11 @@ def test_the_tail_broadcasts_any_one_array_argument(which):
         stats.hypergeom.sf(mm - 1, nn, cc, kk) for nn, cc, kk, mm in zip(n, c, k, m, strict=True)
     ]
     assert ours == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_tail_keeps_the_shape_of_its_arguments():
+    grid = hypergeom_tail(np.full((2, 3), 10), np.array([[0, 3, 5], [2, 4, 10]]), 4, 1)
+    assert grid.shape == (2, 3)
+    assert grid[1, 2] == 1.0 and grid[0, 0] == 0.0
+    assert np.shape(hypergeom_tail(10, 3, 4, 1)) == ()
+    assert np.shape(binom_upper_bound(np.full((2, 2), 3), 10)) == (2, 2)
