@@ -142,3 +142,8 @@ def test_the_tail_keeps_the_shape_of_its_arguments():
     assert grid[1, 2] == 1.0 and grid[0, 0] == 0.0
     assert np.shape(hypergeom_tail(10, 3, 4, 1)) == ()
     assert np.shape(binom_upper_bound(np.full((2, 2), 3), 10)) == (2, 2)
+
+
+def test_the_refusal_names_the_first_budget_above_its_samples():
+    with pytest.raises(ValueError, match=r"^k = 11 is larger than n = 10 "):
+        g_pass_at_k(np.array([10, 10]), np.array([3, 3]), np.array([10, 11]), 0.5)
