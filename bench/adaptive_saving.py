@@ -5,14 +5,20 @@
    ``leash sample`` twice with the same seed, once in full and once with ``--adaptive``;
    the script checks that every (model, question) has the same support (same first
    success index) and the same P/E/S/O, and prints samples and tokens of both runs.
-2. Simulated: the paper's setting (k = 8192, N = 32) on a mix of P/E/S/O counts per
-   benchmark with per-question success rates drawn for each category (P: both models
-   log-uniform in [1e-3, 0.9]; E: base 0, target log-uniform in [1/k, 1e-2]; S the
-   mirror image; O: both 0). First successes are geometric; a pair costs the round
-   budget that contains its first success, else k. Tokens per sample are taken as equal,
-   so the token ratio is the sample ratio. The category counts below are an ASSUMED mix
-   in the shape of the paper's Table 1 (P dominant, S above E, a few O) on the six math
-   benchmarks' sizes, not the paper's figures; replace ``MIX`` with them to refine.
+2. Simulated: the paper's setting (k = 8192, N = 32) on the paper's own P/E/S/O counts
+   (Wu et al., Table 6: ProRL-1.5B-v1 against DeepSeek-R1-Distill-1.5B at k = 8192) with
+   each model's avg@32 accuracy of Table 5 (AIME25 has none: 0.8 x AIME24 stands in).
+   Per-question rates (``analysis.adaptive_risk.category_rates``): 0 on the losing side
+   of E and S and both sides of O; the winning side of E and S rarely solved
+   (log-uniform in [3/k, 0.05]); P questions carry the rest of each model's accuracy.
+   First successes are geometric; a pair costs the round budget that holds its first
+   success, else k. Tokens: a wrong sample is taken as ``--wrong-length`` (1.5) times a
+   correct one (wrong reasoning runs longer), so tokens differ from samples.
+   The ``--risk DELTA`` rows (default 0.05 and 0.01) stop an unsolved pair once the
+   posterior probability, from the (zero-inflated) beta-binomial refitted each round to
+   what the run knows of the model's questions of the benchmark, that its remaining
+   samples hold a success is below DELTA; they print the expected misclassified
+   questions (the bound the rule states) beside the realised ones.
 
     python bench/adaptive_saving.py                       # hf engine on CPU, k=16, N=4
     python bench/adaptive_saving.py --engine vllm -k 64 --min-samples 8 --questions 40
@@ -33,68 +39,75 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-#: benchmark -> (P, E, S, O): an assumed mix (see the module docstring), per model pair
-MIX = {
-    "MATH500": (478, 4, 12, 6),
-    "Minerva": (190, 8, 19, 55),
-    "OlympiadBench": (560, 15, 40, 60),
-    "AIME24": (22, 1, 4, 3),
-    "AIME25": (19, 1, 4, 6),
-    "AMC23": (37, 0, 2, 1),
+#: benchmark -> (P, E, S, O) of Wu et al.'s Table 6 (ProRL-1.5B-v1 vs DeepSeek-R1-Distill-1.5B)
+TABLE6 = {
+    "AIME24": (25, 0, 3, 2),
+    "AIME25": (20, 2, 4, 4),
+    "AMC23": (40, 0, 0, 0),
+    "MATH500": (497, 0, 1, 2),
+    "Minerva": (173, 0, 22, 77),
+    "OlympiadBench": (600, 3, 26, 46),
+}
+#: benchmark -> avg@32 accuracy (base, target) of Table 5; AIME25: 0.8 x AIME24
+TABLE5 = {
+    "AIME24": (0.3115, 0.4562),
+    "AIME25": (0.8 * 0.3115, 0.8 * 0.4562),
+    "AMC23": (0.7281, 0.8570),
+    "MATH500": (0.8501, 0.9201),
+    "Minerva": (0.3218, 0.3927),
+    "OlympiadBench": (0.5155, 0.6456),
 }
 
 
-def log_uniform(rng: np.random.Generator, low: float, high: float, size: int) -> np.ndarray:
-    return np.exp(rng.uniform(np.log(low), np.log(high), size))
-
-
-def pair_cost(rng: np.random.Generator, rates: np.ndarray, rounds: np.ndarray) -> np.ndarray:
-    """Samples an adaptive run draws per question at success rate ``rates`` (0: never)."""
-    k = int(rounds[-1])
-    first = np.where(rates > 0, rng.geometric(np.clip(rates, 1e-300, 1.0)) - 1, k)
-    at = rounds[np.minimum(np.searchsorted(rounds, first, side="right"), len(rounds) - 1)]
-    return np.where(first < k, at, k)
-
-
-def simulate(k: int, n: int, seed: int) -> None:
-    from sampler.sample.adaptive import budget_rounds
-
-    rng = np.random.default_rng(seed)
-    rounds = np.asarray(budget_rounds(n, k), dtype=np.int64)
-    print(f"simulated, k = {k:,}, N = {n}, rounds {', '.join(map(str, rounds))}")
-    head = f"{'benchmark':<14} {'P':>5} {'E':>4} {'S':>4} {'O':>4}"
-    print(f"{head}  {'full':>10} {'adaptive':>10}  ratio")
-    total_full = total_adaptive = 0
-    for name, (p, e, s, o) in MIX.items():
-        base = np.concatenate(
-            [
-                log_uniform(rng, 1e-3, 0.9, p),
-                np.zeros(e),
-                log_uniform(rng, 1 / k, 1e-2, s),
-                np.zeros(o),
-            ]
-        )
-        target = np.concatenate(
-            [
-                log_uniform(rng, 1e-3, 0.9, p),
-                log_uniform(rng, 1 / k, 1e-2, e),
-                np.zeros(s),
-                np.zeros(o),
-            ]
-        )
-        full = 2 * k * (p + e + s + o)
-        adaptive = int(pair_cost(rng, base, rounds).sum() + pair_cost(rng, target, rounds).sum())
-        total_full += full
-        total_adaptive += adaptive
-        print(
-            f"{name:<14} {p:>5} {e:>4} {s:>4} {o:>4}  {full:>10,} {adaptive:>10,}"
-            f"  {adaptive / full:.4f}"
-        )
-    print(
-        f"{'all':<14} {'':>20}  {total_full:>10,} {total_adaptive:>10,}"
-        f"  {total_adaptive / total_full:.4f}  (samples and tokens, adaptive / full;"
-        f" {total_full / total_adaptive:.1f}x fewer)"
+def simulate(k: int, n: int, seed: int, risks: list[float], wrong_length: float) -> None:
+    from leash_tui.analysis.adaptive_risk import (
+        category_rates,
+        expected_tokens,
+        rounds_of,
+        simulate_pairs,
     )
+
+    print(f"simulated, k = {k:,}, N = {n}, rounds {', '.join(map(str, rounds_of(n, k)))}")
+    print(f"tokens: a wrong sample {wrong_length:g}x a correct one (assumed)")
+    head = f"{'benchmark':<14} {'P':>5} {'E':>4} {'S':>4} {'O':>4}"
+    print(f"{head}  {'full':>11} {'adaptive':>11}  samples  tokens  never-solved share")
+    rng = np.random.default_rng(seed)
+    rates = {name: category_rates(rng, TABLE6[name], TABLE5[name], k) for name in TABLE6}
+    for delta in [None, *risks]:
+        totals = np.zeros(4)  # full samples, adaptive samples, full tokens, adaptive tokens
+        never_cost = expected = realised = 0.0
+        label = "adaptive" if delta is None else f"--risk {delta:g}"
+        if delta is not None:
+            print(f"with {label}:")
+        for name, (p, e, s, o) in TABLE6.items():
+            run_rng = np.random.default_rng([seed, len(name), 0 if delta is None else 1])
+            figures = np.zeros(4)
+            for pair_rates in rates[name]:
+                run = simulate_pairs(run_rng, pair_rates, k, n, delta)
+                full_tokens = k * (pair_rates + (1 - pair_rates) * wrong_length)
+                tokens = expected_tokens(pair_rates, run.first, run.drawn, wrong_length)
+                figures += [k * pair_rates.size, run.drawn.sum(), full_tokens.sum(), tokens.sum()]
+                never_cost += run.drawn[~run.truly_inside].sum()
+                expected += run.expected_misclassified
+                realised += run.misclassified
+            totals += figures
+            print(
+                f"{name:<14} {p:>5} {e:>4} {s:>4} {o:>4}  {int(figures[0]):>11,}"
+                f" {int(figures[1]):>11,}  {figures[1] / figures[0]:7.4f}"
+                f" {figures[3] / figures[2]:7.4f}"
+            )
+        line = (
+            f"{'all':<14} {'':>20}  {int(totals[0]):>11,} {int(totals[1]):>11,}"
+            f"  {totals[1] / totals[0]:7.4f} {totals[3] / totals[2]:7.4f}"
+            f"  {never_cost / totals[1]:.2f} of drawn samples go to pairs never solved"
+            f" ({totals[0] / totals[1]:.1f}x fewer samples)"
+        )
+        print(line)
+        if delta is not None:
+            print(
+                f"  {label}: expected misclassified questions {expected:.2f} (the rule's"
+                f" bound), realised {int(realised)}"
+            )
 
 
 def leash(*args: str) -> str:
@@ -167,10 +180,12 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--simulate-only", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--risk", type=float, action="append", help="risk rows (0.05, 0.01)")
+    parser.add_argument("--wrong-length", type=float, default=1.5)
     args = parser.parse_args()
     if not args.simulate_only:
         measure(args.engine, args.samples, args.min_samples, args.questions)
-    simulate(8192, 32, args.seed)
+    simulate(8192, 32, args.seed, args.risk or [0.05, 0.01], args.wrong_length)
 
 
 if __name__ == "__main__":

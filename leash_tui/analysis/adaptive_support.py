@@ -177,8 +177,8 @@ def adaptive_note(n_first: int) -> str:
     return (
         f"sampled adaptively (leash sample --adaptive, {n_first} samples per question, then"
         " until a verified success): P/E/S/O at every budget above"
-        f" {n_first} are exact from the first success; pass@k above {n_first} would need all"
-        f" k samples of every question and is shown as {chr(8211)}; pass@1, pass@k up to"
-        f" {n_first} and the per-question test use the first {n_first} samples;"
-        " token entropy is over every drawn sample (more of them on hard questions)"
+        f" {n_first} are exact from the first success, and so is pass@k at the folder's own k"
+        f" (whether one of its k samples succeeded); pass@k between {n_first} and that k would"
+        f" need all k samples of every question and is shown as {chr(8211)}; pass@1, pass@k"
+        f" up to {n_first} and the per-question test use the first {n_first} samples"
     )

@@ -8,8 +8,19 @@ b_i, t_i the probabilities that question i is in the base's and the target's sup
     SRR = P/(P+S),  NDR = E/(P+E),  SDS = 2·SRR·NDR/(SRR+NDR),  NSCR = (E−S)/(P+E+S)
     pass@1 = mean p_i,  pass@k = mean b_i (base) or t_i (target), and their differences.
 
-The bootstrap (Efron & Tibshirani 1993, ch. 13, percentile interval) resamples the
-*questions* with replacement, B times, keeping each question's base and target values
+The default interval is a Bayesian bootstrap (Rubin 1981) with a weak prior: each of B
+draws weights the *questions* by Dirichlet(1, ..., 1) weights and adds three
+pseudo-questions, one each in P, E and S, with Dirichlet weight ``PRIOR`` = 1/2 (Jeffreys);
+the interval is the α'/2 and 1 − α'/2 quantiles of the B values, α' the expanded
+percentile's tail (``expanded_alpha``, Hesterberg 2015: t rather than z at few
+questions). Without the prior a rate whose count is 0 on the data (E = 0: NDR = 0) is 0
+in every resample, a zero-width interval that misses the truth whenever it is not 0;
+with it the interval is about the Jeffreys interval of that count (bench/ci_coverage.py:
+coverage >= 0.93 at 30, 120 and 500 questions for every rate, where the percentile
+bootstrap gives NDR 0.75 at 30 questions of the paper's shape).
+
+``method="percentile"`` is Efron's (Efron & Tibshirani 1993, ch. 13) instead: it resamples
+the *questions* with replacement, B times, keeping each question's base and target values
 together (paired: the models answered the same questions), and recomputes every
 statistic from the resampled sums; the interval at level 1 − α is the α/2 and 1 − α/2
 quantiles of the B values (linear interpolation, as ``numpy.quantile`` and
@@ -34,6 +45,7 @@ four benchmarks draws a third of the questions it drew with a draw per row).
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -46,7 +58,12 @@ _CELLS_PER_CHUNK = 100_000  # resample indices drawn at once (fits the caches: 1
 SUM_COLUMNS = 7
 #: names how ``_resample_sums`` draws: a memo kept between processes (report's
 #: resample_cache) keys its entries by it, so a change of method draws afresh
-RESAMPLE_METHOD = "pcg64-integers-bincount-1"
+RESAMPLE_METHOD = "pcg64-dirichlet-prior-0.5-1"
+#: the ways of drawing: "bayes" (default) and Efron's "percentile" resampling
+METHODS = ("bayes", "percentile")
+#: Dirichlet weight of each pseudo-question (one each of P, E and S, per stratum): Jeffreys'
+#: 1/2, chosen by bench/ci_coverage.py (coverage >= 0.93 at 30, 120 and 500 questions)
+PRIOR = 0.5
 
 
 def data_seed(*arrays: np.ndarray | Sequence[object], extra: Sequence[object] = ()) -> int:
@@ -97,6 +114,7 @@ def paired_bootstrap(
     passk_b: np.ndarray | None = None,
     passk_t: np.ndarray | None = None,
     memo: MutableMapping[tuple[int, int, bytes], np.ndarray] | None = None,
+    method: str = "bayes",
 ) -> dict[str, list[float] | None]:
     """{statistic: [lo, hi] or None} at ``level`` by a paired percentile bootstrap.
 
@@ -105,8 +123,12 @@ def paired_bootstrap(
     resampled within itself), None for one stratum; ``passk_b``, ``passk_t``: per-question
     pass@k when it differs from the support probability (a support threshold), else b, t;
     ``memo``: the resample sums of strata already drawn (by seed, B and the stratum's
-    data), shared by the rows of one report.
+    data), shared by the rows of one report; ``method``: "bayes" (the default: Dirichlet
+    weights with ``PRIOR`` pseudo-questions, module docstring) or "percentile" (Efron's
+    resampling with replacement, no prior).
     """
+    if method not in METHODS:
+        raise ValueError(f"unknown bootstrap method {method!r} (one of {', '.join(METHODS)})")
     if resamples < 1:
         raise ValueError("the number of bootstrap resamples must be at least 1")
     if not 0.0 < level < 1.0:
@@ -129,16 +151,19 @@ def paired_bootstrap(
         part = np.ascontiguousarray(x[members])
         # the label too: two strata holding equal values still draw independently
         digest = hashlib.sha256(f"{label}\x1f".encode() + part.tobytes()).digest()
-        key = (seed, resamples, digest)
+        key = (seed, resamples, digest if method == "bayes" else digest + b"percentile")
         drawn = memo.get(key) if memo is not None else None
         if drawn is None:
-            drawn = _resample_sums(part, resamples, seed, digest)
+            draw = _resample_sums if method == "bayes" else _percentile_sums
+            drawn = draw(part, resamples, seed, digest)
             if memo is not None:
                 memo[key] = drawn
         sums += drawn
     point = rates_from_sums(x.sum(axis=0, keepdims=True), n)
     values = rates_from_sums(sums, n)
     alpha = 1.0 - level
+    if method == "bayes":
+        alpha = expanded_alpha(alpha, n)
     out: dict[str, list[float] | None] = {}
     for name in INTERVAL_NAMES:
         column = values[name]
@@ -151,7 +176,44 @@ def paired_bootstrap(
     return out
 
 
-def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
+def _normal_quantile(q: float) -> float:
+    """Φ⁻¹(q) by bisection on math.erfc (60 halvings: float precision)."""
+    lo, hi = -40.0, 40.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if 0.5 * math.erfc(-mid / math.sqrt(2)) < q else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _t_quantile(q: float, dof: int) -> float:
+    """Student's t quantile: closed forms at 1 and 2 degrees of freedom, else the
+    Cornish–Fisher expansion (Abramowitz & Stegun 26.7.5)."""
+    if dof == 1:
+        return math.tan(math.pi * (q - 0.5))
+    if dof == 2:
+        return (2 * q - 1) / math.sqrt(2 * q * (1 - q))
+    z = _normal_quantile(q)
+    v = float(dof)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4
+
+
+def expanded_alpha(alpha: float, n: int) -> float:
+    """The tail share of the expanded percentile interval (Hesterberg 2015, "What teachers
+    should know about the bootstrap", The American Statistician 69:371): α' with
+    Φ⁻¹(α'/2) = sqrt((n + 1)/(n − 1))·t_{n−1}(α/2). A Bayesian bootstrap's spread of a
+    mean is sqrt((n − 1)/(n + 1)) of the standard error, and t, not z, makes the width at
+    few questions; at n = 30 the 95% interval takes the 1.9% and 98.1% quantiles."""
+    if n < 3:
+        return alpha
+    stretched = math.sqrt((n + 1) / (n - 1)) * _t_quantile(alpha / 2, n - 1)
+    return 2 * 0.5 * math.erfc(-stretched / math.sqrt(2))
+
+
+def _percentile_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
     """Column sums of ``part`` (questions x quantities) over ``resamples`` resamples of its
     rows with replacement, from a generator seeded by ``seed`` and the data's ``digest``.
 
@@ -177,6 +239,37 @@ def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -
             weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * size)
             # as floats: numpy multiplies int64 by float64 matrices without BLAS (3x slower)
             sums[start:stop] = weights.reshape(stop - start, size).astype(np.float64) @ part
+    return sums
+
+
+#: the columns of ``_quantities`` a pseudo-question has (support: P, E, S, pass@k of both)
+_SUPPORT = [0, 1, 2, 5, 6]
+#: the pseudo-questions' values in those columns: one in P, one in E, one in S
+_PSEUDO = np.array([[1, 0, 0, 1, 1], [0, 1, 0, 0, 1], [0, 0, 1, 1, 0]], dtype=np.float64)
+
+
+def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
+    """Column sums of ``part`` under ``resamples`` Bayesian-bootstrap weightings of its rows
+    (Rubin 1981: Dirichlet(1, ..., 1) weights, scaled to sum to the rows), plus ``PRIOR``
+    pseudo-questions: one in P, one in E and one in S (in the support columns: P, E, S
+    and pass@k, not pass@1), each with a Gamma(``PRIOR``) weight on the same scale. A
+    rate at the boundary (E = 0, say) then has an interval of positive width, about the
+    Jeffreys interval of its count."""
+    size = part.shape[0]
+    rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little"), 1])
+    sums = np.empty((resamples, part.shape[1]))
+    rows = max(1, _CELLS_PER_CHUNK // size)
+    for start in range(0, resamples, rows):
+        stop = min(resamples, start + rows)
+        weights = rng.standard_exponential((stop - start, size))
+        prior = rng.standard_gamma(PRIOR, (stop - start, 3))
+        total = weights.sum(axis=1, keepdims=True)
+        raw = weights @ part
+        # pass@1 columns: the questions' weights alone, scaled to the questions
+        sums[start:stop] = raw * (size / total)
+        # support columns: the pseudo-questions too, all weights scaled to the questions
+        scale = size / (total + prior.sum(axis=1, keepdims=True))
+        sums[start:stop, _SUPPORT] = (raw[:, _SUPPORT] + prior @ _PSEUDO) * scale
     return sums
 
 

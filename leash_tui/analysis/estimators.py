@@ -6,8 +6,9 @@ X of correct ones is hypergeometric (population n, c successes, k draws):
     P(X = j) = C(c, j)·C(n − c, k − j) / C(n, k)
 
 - G-Pass@k_τ (Liu et al., "Are Your LLMs Capable of Stable Reasoning?", arXiv
-  2412.13147, eq. 3) = P(X ≥ ⌈τ·k⌉), the chance that at least a share τ of k samples
-  is correct; τ = 1 gives pass^k.
+  2412.13147, eq. 3) = P(X ≥ max(1, ⌈τ·k⌉)), the chance that at least a share τ of k
+  samples (and at least one) is correct, as OpenCompass computes it; τ = 0 gives
+  pass@k, τ = 1 gives pass^k.
 - pass^k (all k correct; Yao et al., τ-bench, arXiv 2406.12045) = C(c, k) / C(n, k).
 - Support at threshold τ and budget k: P(X ≥ max(1, ⌈τ·k⌉)). τ = 0 is pass@k (at
   least one success, the paper's rule); at k = n it is 1 when c/n ≥ τ, else 0.
@@ -83,10 +84,11 @@ def hypergeom_tail(n, c, k, m) -> np.ndarray:
 
 
 def g_pass_at_k(n, c, k, tau: float) -> np.ndarray:
-    """G-Pass@k_τ = P(X ≥ ⌈τ·k⌉) (Liu et al. 2024, arXiv 2412.13147); τ in [0, 1]."""
+    """G-Pass@k_τ = P(X ≥ max(1, ⌈τ·k⌉)) (Liu et al. 2024, arXiv 2412.13147, and
+    OpenCompass's ``compute_g_pass_at_k``): τ = 0 is pass@k, not 1; τ in [0, 1]."""
     if not 0.0 <= tau <= 1.0:
         raise ValueError("tau must be in [0, 1]")
-    return hypergeom_tail(n, c, k, at_least(tau, k))
+    return hypergeom_tail(n, c, k, np.maximum(1, at_least(tau, k)))
 
 
 def pass_hat_k(n, c, k) -> np.ndarray:

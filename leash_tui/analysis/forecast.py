@@ -19,6 +19,14 @@ m = mean p̂_i, v = variance of p̂_i and h = mean 1/n_i,
 
 When Var(p) ≤ 0 (the counts vary no more than sampling noise) every question has the
 same p = m and pass@K = 1 − (1 − m)^K; m = 0 forecasts 0 and m = 1 forecasts 1.
+
+``forecast`` is what the report shows: the measured pass@K (the unbiased estimator) when
+K is at most every question's samples; otherwise the maximum-likelihood beta-binomial
+or, when a likelihood-ratio test prefers it, the zero-inflated beta-binomial (a share of
+questions never solvable: ``analysis.rate_fits``), named in ``Forecast.model``. With one
+sample per question the spread of rates is not identified: ValueError. When the
+estimated Var(p) is <= 0 or the fit runs to one rate for every question (the counts vary
+no more than sampling noise), the model says so: that is the most optimistic forecast.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from leash_tui.analysis.pass_at_k import pass_at_k
+from leash_tui.analysis.rate_fits import choose
 
 
 @dataclass(frozen=True)
@@ -78,3 +89,40 @@ def fit_beta(n: np.ndarray, c: np.ndarray) -> BetaFit:
 def forecast_pass_at(n: np.ndarray, c: np.ndarray, k: int) -> float:
     """The beta-binomial forecast of a scope's mean pass@k (any k >= 1, above n too)."""
     return fit_beta(n, c).pass_at(k)
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """pass@K of a scope and how it was obtained (``model``: "measured", a fit's name)."""
+
+    value: float
+    model: str
+
+
+ONE_RATE = "one rate for all (counts within sampling noise; most optimistic)"
+
+
+def forecast(n: np.ndarray, c: np.ndarray, k: int) -> Forecast:
+    """The report's pass@k of counts c of n: measured when k <= every n, else the chosen
+    fit's forecast (module docstring); ValueError when no fit is identified."""
+    n_a, c_a = np.asarray(n, dtype=np.int64), np.asarray(c, dtype=np.int64)
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    if n_a.size == 0:
+        raise ValueError("the fit needs counts 0 <= c <= n, n >= 1, for at least one question")
+    if k <= int(n_a.min()):
+        return Forecast(float(pass_at_k(n_a, c_a, k).mean()), "measured")
+    if int(n_a.max()) < 2:
+        raise ValueError(
+            "one sample per question: the spread of pass rates across questions is not"
+            " identified, so pass@K above 1 cannot be forecast"
+        )
+    if not c_a.any():
+        return Forecast(0.0, "no success in any sample")
+    if (c_a == n_a).all():
+        return Forecast(1.0, "every sample correct")
+    if fit_beta(n_a, c_a).alpha is None:  # the estimated variance of p is <= 0
+        return Forecast(fit_beta(n_a, c_a).pass_at(k), ONE_RATE)
+    chosen, _, _ = choose(n_a, c_a)
+    model = ONE_RATE if chosen.one_rate and chosen.zero_share == 0.0 else chosen.model
+    return Forecast(chosen.pass_at(k), model)

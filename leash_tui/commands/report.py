@@ -172,11 +172,18 @@ def report(
     )
     alone = single_model(data, targets, base)
     if alone is not None:
+        from leash_tui.report.model_extras import (
+            add_model_extras,
+            extras_note,
+            refuse_pair_options,
+        )
         from leash_tui.report.model_table import build_model_report, render_model_report
 
+        refuse_pair_options(tau, threshold_curve, alone)
         one = build_model_report(data, alone, k=k, curves=curves)
+        add_model_extras(one, data, k, estimate_ks, g_tau, forecast, bootstrap, level)
         _emit(render_model_report(one, fmt), output)
-        print_notes(one.notes)
+        print_notes(one.notes + extras_note(one, fmt) + _dropped_ci(bootstrap))
         return
     built = build_report(
         data,
@@ -195,6 +202,7 @@ def report(
         threshold_curve=threshold_curve,
         resamples=None if no_cache or not bootstrap else ResampleCache(),
     )
+    built.notes += _dropped_ci(bootstrap)
     if fmt == "table" and output is None:
         from leash_tui.report.render import print_table, table_console
 
@@ -207,6 +215,15 @@ def report(
 
     _emit(RENDERERS[fmt](built), output)
     print_notes(built.notes)
+
+
+def _dropped_ci(bootstrap: int) -> list[str]:
+    """A note when ``--ci`` was given with ``--bootstrap 0``, which asks for no intervals."""
+    context = click.get_current_context()
+    given = context.get_parameter_source("level") == click.core.ParameterSource.COMMANDLINE
+    if bootstrap or not given:
+        return []
+    return ["--ci is dropped: --bootstrap 0 asks for no intervals (give --bootstrap N to get them)"]
 
 
 def _emit(text: str, output: Path | None) -> None:

@@ -9,8 +9,9 @@ builder here and its columns there.
 - estimators (``--estimate-k``): pass@k, pass^k and G-Pass@k_τ of both models at each
   k asked (``analysis.estimators``), distinct answers per question and maj@n over the
   verifier's answer classes (``analysis.answer_stats``);
-- forecast (``--forecast K``): the beta-binomial pass@K of ``analysis.forecast``, for
-  K above the samples drawn, labelled "forecast" in every format;
+- forecast (``--forecast K``): pass@K of ``analysis.forecast``: measured when K is at
+  most the samples drawn, else the (zero-inflated) beta-binomial fit chosen by
+  likelihood, labelled "forecast" in every format, the fit named (``forecast_model``);
 - support by threshold (``--threshold-curve``): P/E/S/O and NSCR at support thresholds
   τ from one success to all samples, the breadth-to-depth view (Cover@τ): whether
   shrinkage lives in questions the base solved once or in ones it solved often;
@@ -30,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from leash_tui.analysis.estimators import g_pass_at_k, pass_hat_k
-from leash_tui.analysis.forecast import forecast_pass_at
+from leash_tui.analysis.forecast import ONE_RATE, forecast
 from leash_tui.analysis.guessing import chance_explained, choice_options, guess_chance
 from leash_tui.analysis.pass_at_k import pass_at_k
 from leash_tui.analysis.support import expected_counts, in_support, int_column, support_rates
@@ -141,20 +142,43 @@ def threshold_block(scopes: Sequence[Scope], taus: Sequence[float] = CURVE_THRES
 
 
 def forecast_block(scopes: Sequence[Scope], k: int) -> Block:
-    """The beta-binomial forecast of pass@K per scope, beside the measured pass@k."""
-    block = Block("forecast", f"forecast of pass@{k:,} (beta-binomial fit, not measured)", FORECAST)
+    """pass@K per scope (``analysis.forecast``: measured, or the fit chosen by likelihood,
+    which ``forecast_model`` names), beside the measured pass@k; LeashError when no fit
+    is identified (one sample per question)."""
+    title = f"forecast of pass@{k:,} (a fit, not measured, where K exceeds the samples)"
+    block = Block("forecast", title, FORECAST)
     for row, part in scopes:
         n_b, c_b, n_t, c_t = _counts(part)
+        try:
+            fb, ft = forecast(n_b, c_b, k), forecast(n_t, c_t, k)
+        except ValueError as exc:
+            raise LeashError(f"--forecast {k}: {row['name']}: {exc}") from None
         block.rows.append(
             {
                 **_label(row),
                 "k": row["k"],
                 PASS_AT_K: row[PASS_AT_K],
                 "forecast_k": k,
-                "forecast": _pair(forecast_pass_at(n_b, c_b, k), forecast_pass_at(n_t, c_t, k)),
+                "forecast": _pair(fb.value, ft.value),
+                "forecast_model": {"base": fb.model, "target": ft.model},
+                "forecast_fit": f"{_short(fb.model)}{chr(8594)}{_short(ft.model)}",
             }
         )
     return block
+
+
+def _short(model: str) -> str:
+    """A fit's name in a table cell: BB, ZIBB, 1 rate, measured, none, all."""
+    return _SHORT.get(model, model)
+
+
+_SHORT = {
+    "beta-binomial": "BB",
+    "zero-inflated beta-binomial": "ZIBB",
+    ONE_RATE: "1 rate",
+    "no success in any sample": "none",
+    "every sample correct": "all",
+}
 
 
 def guessing_block(

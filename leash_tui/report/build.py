@@ -39,7 +39,8 @@ from leash_tui.analysis.support import (
 )
 from leash_tui.analysis.support_names import CATEGORIES, RATES
 from leash_tui.analysis.token_entropy_kind import prefer_exact
-from leash_tui.report.adaptive_pair import adaptive_first_n, adaptive_pair
+from leash_tui.report import adaptive_rules as rules
+from leash_tui.report.adaptive_pair import adaptive_first_n, adaptive_pair, pair_budget
 from leash_tui.report.blocks import (
     Block,
     estimate_block,
@@ -257,9 +258,15 @@ def build_report(
     if not built.rows:
         raise LeashError(f"{data.root}: no question has verified samples of both models to compare")
     agreement = _agreement(data, [base, *chosen], notes)
-    blocks = _blocks(data, built.scopes, estimate_ks, g_tau, forecast, zeta)
+    first_scopes = rules.block_scopes(built.scopes, built.firsts, estimate_ks, threshold_curve)
+    blocks = _blocks(data, first_scopes, estimate_ks, g_tau, forecast, zeta)
     if threshold_curve:
         blocks.insert(0, threshold_block(built.scopes))
+    if any(n is not None for n in built.firsts):
+        for block in (b for b in blocks if b.key == "estimates"):
+            rules.drop_all_sample_stats(block.rows, list(data.adaptive_min_samples))
+        first_n = min(n for n in built.firsts if n)
+        notes.append(rules.adaptive_rule_note(first_n, data.entropy_samples))
     series_rows, series_curves = (
         ([], []) if explicit else _series_rows(data, base, chosen, k, entropies, kinds, curves, tau)
     )  # a series runs from the manifest's base: with another --base there is none
@@ -301,6 +308,7 @@ class _Built:
     perplexity: list[dict[str, Any]] = field(default_factory=list)
     unverified: list[str] = field(default_factory=list)
     scopes: list[tuple[dict[str, Any], pa.Table]] = field(default_factory=list)
+    firsts: list[int | None] = field(default_factory=list)  # N of an adaptive pair's scope
 
 
 def _folder_notes(
@@ -380,8 +388,14 @@ def _compare_target(
         row = summary_row(looked_up, scope, name, base, target, budget, entropies, ask.tau)
         if n_first is not None:
             row = adaptive_row(row, part, n_first)
+            row = rules.adaptive_summary(
+                row, pair_budget(data, base, target), list(data.adaptive_min_samples),
+                n_first, data.entropy_samples,
+            )  # fmt: skip
         row["token_entropy_kind"] = _kinds(row, kinds)
-        if ask.bootstrap:
+        if ask.bootstrap and n_first is not None:
+            row["ci"] = rules.adaptive_intervals(part, row, ask.bootstrap, ask.level, ask.memo)
+        elif ask.bootstrap:
             row["ci"] = scope_intervals(part, row["k"], ask.tau, ask.bootstrap, ask.level, ask.memo)
         if trusted:
             row["trusted_source_verdicts"] = trusted_counts(part, trusted, base, target)
@@ -389,6 +403,7 @@ def _compare_target(
             row["series"], row["step"] = checkpoint
         built.rows.append(row)
         built.scopes.append((row, part))
+        built.firsts.append(n_first)
         if ask.curves:
             built.curves.append(_curve_points(part, ask.tau, n_first))
 

@@ -70,7 +70,7 @@ _OPTION_NOTES = {
         f" ⌈τ·k⌉ of k samples are correct (c/n ≥ τ at k = n)."
     ),
     "ci": lambda ci: (
-        f" CI: {ci['level']:.0%} percentile intervals of a paired bootstrap over questions"
+        f" CI: {ci['level']:.0%} Bayesian intervals of a paired bootstrap over questions"
         f" ({ci['resamples']:,} resamples, within benchmarks; Δ = target − base)."
     ),
 }

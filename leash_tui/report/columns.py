@@ -214,6 +214,7 @@ FORECAST: tuple[ReportColumn, ...] = (
     ReportColumn(
         "forecast", "pass@K forecast", "pair", 1, csv=("forecast_base", "forecast_target"), digits=4
     ),
+    ReportColumn("forecast_fit", "fit", "text", 1),  # BB, ZIBB, measured: analysis.forecast
 )
 THRESHOLDS: tuple[ReportColumn, ...] = (
     ReportColumn("tau", "τ", "share", 0),

@@ -63,6 +63,8 @@ class ReportData:
     #: (their n_first / c_first over the first ``adaptive_min_samples``); None otherwise
     adaptive: pa.Table | None = None
     adaptive_min_samples: dict[str, int] = field(default_factory=dict)  # model -> N
+    #: N of the answer entropy (``--entropy-samples``): its first N samples per question
+    entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
 
     def domains(self) -> dict[str, str]:
         """benchmark -> domain, in manifest order, then benchmarks seen only in samples."""
@@ -128,6 +130,7 @@ def load_report_data(
         rules_skipped=None if compare_rules else total,
         adaptive=adaptive,
         adaptive_min_samples=min_samples,
+        entropy_samples=entropy_samples,
     )
 
 

@@ -119,7 +119,19 @@ def render_model_report(report: ModelReport, fmt: str) -> str:
         document = model_document(report)
         return write_json(document, allow_nan=True) if fmt == "json" else write_csv(document)
     document = Document([Chapter("", {"model": report.model})], [model_section(report)])
-    return write_plain(document, fmt)
+    text = write_plain(document, fmt)
+    extras = _extras(report)  # --estimate-k, --forecast, intervals: lines after the table
+    if extras and fmt == "markdown":
+        text += "\n" + "".join(f"- {line}\n" for line in extras)
+    elif extras and fmt == "table":
+        text += "".join(f"{line}\n" for line in extras)
+    return text
+
+
+def _extras(report: ModelReport) -> list[str]:
+    from leash_tui.report.model_extras import extras_lines  # the options' additions
+
+    return [visible(line, keep_newlines=False) for line in extras_lines(report)]
 
 
 def model_document(report: ModelReport) -> Document:

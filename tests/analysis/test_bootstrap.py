@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from leash_tui.analysis.bootstrap import INTERVAL_NAMES, data_seed, paired_bootstrap
+from leash_tui.analysis.bootstrap import (
+    INTERVAL_NAMES,
+    data_seed,
+    expanded_alpha,
+    paired_bootstrap,
+)
 from leash_tui.analysis.pass_at_k import pass_at_k
 
 
@@ -32,7 +37,7 @@ def _srr(b, t, axis=-1):
 def test_matches_scipy_paired_percentile_bootstrap(k):
     n, c_b, c_t = _questions()
     b, t = pass_at_k(n, c_b, k), pass_at_k(n, c_t, k)
-    ours = paired_bootstrap(b, t, c_b / n, c_t / n, resamples=20_000, seed=3)
+    ours = paired_bootstrap(b, t, c_b / n, c_t / n, resamples=20_000, seed=3, method="percentile")
     for name, statistic in (("NSCR", _nscr), ("SRR", _srr)):
         ref = stats.bootstrap(
             (b, t), statistic, paired=True, vectorized=True, n_resamples=20_000,
@@ -64,10 +69,14 @@ def test_strata_are_resampled_within_themselves():
     b = np.ones(20)
     t = np.r_[np.ones(10), np.zeros(10)]
     strata = np.array(["a"] * 10 + ["b"] * 10)
-    within = paired_bootstrap(b, t, b, t, strata, resamples=500)
+    within = paired_bootstrap(b, t, b, t, strata, resamples=500, method="percentile")
     assert within["SRR"] == pytest.approx([0.5, 0.5])
-    pooled = paired_bootstrap(b, t, b, t, None, resamples=500)
+    pooled = paired_bootstrap(b, t, b, t, None, resamples=500, method="percentile")
     assert pooled["SRR"][0] < 0.45 and pooled["SRR"][1] > 0.55
+    # the Bayesian bootstrap only moves within strata by its pseudo-questions' weight
+    bayes_within = paired_bootstrap(b, t, b, t, strata, resamples=2000)
+    bayes_pooled = paired_bootstrap(b, t, b, t, None, resamples=2000)
+    assert np.diff(bayes_within["SRR"])[0] < 0.7 * np.diff(bayes_pooled["SRR"])[0]
 
 
 def test_undefined_rate_has_no_interval():
@@ -85,12 +94,40 @@ def test_seed_is_a_function_of_the_data():
     assert data_seed(np.array(["a", "b"])) != data_seed(np.array(["b", "a"]))
 
 
+def test_a_rate_at_the_boundary_has_an_interval_about_jeffreys():
+    # 27 P, 0 E, 3 S of 30: NDR = 0 on the data; the percentile bootstrap gives [0, 0] (it
+    # misses any NDR above 0), the Bayesian bootstrap with its pseudo-questions does not
+    b = np.r_[np.ones(30)]
+    t = np.r_[np.ones(27), np.zeros(3)]
+    flat = paired_bootstrap(b, t, t, t, resamples=4000, method="percentile")
+    assert flat["NDR"] == [0.0, 0.0]
+    ours = paired_bootstrap(b, t, t, t, resamples=4000)
+    assert ours["NDR"][0] == pytest.approx(0.0, abs=1e-3)
+    # Jeffreys' upper bound of 0 of 27 (plus the pseudo-questions' small share) at the
+    # expanded tail: near stats.beta(0.5, 27.5)'s
+    jeffreys = stats.beta.ppf(1 - expanded_alpha(0.05, 30) / 2, 0.5, 27.5)
+    assert ours["NDR"][1] == pytest.approx(jeffreys, rel=0.25)
+    assert ours["SRR"][0] < 0.9 < ours["SRR"][1] < 1.0
+
+
+@pytest.mark.parametrize("n", [3, 4, 6, 10, 30, 120, 500])
+def test_expanded_alpha_is_hesterbergs(n):
+    stretched = np.sqrt((n + 1) / (n - 1)) * stats.t.ppf(0.025, n - 1)
+    # the t quantile's expansion is looser at 3 degrees of freedom (n = 4)
+    tolerance = 0.05 if n == 4 else 2e-3
+    assert expanded_alpha(0.05, n) == pytest.approx(2 * stats.norm.cdf(stretched), rel=tolerance)
+    assert expanded_alpha(0.05, n) < 0.05
+    assert expanded_alpha(0.05, 2) == 0.05  # no t at one degree of freedom's extremes
+
+
 def test_bad_arguments_are_refused():
     one = np.ones(3)
     with pytest.raises(ValueError, match="at least 1"):
         paired_bootstrap(one, one, one, one, resamples=0)
     with pytest.raises(ValueError, match="level"):
         paired_bootstrap(one, one, one, one, level=1.0)
+    with pytest.raises(ValueError, match="method"):
+        paired_bootstrap(one, one, one, one, method="bca")
 
 
 def test_rows_of_one_report_share_each_benchmarks_resamples():

@@ -25,9 +25,34 @@ K = np.array([4, 5, 3, 30, 20, 7, 128])
 @pytest.mark.parametrize("tau", [0.0, 0.25, 0.3, 0.5, 1.0])
 def test_g_pass_is_scipy_hypergeometric_tail(tau):
     ours = g_pass_at_k(N, C, K, tau)
-    need = [math.ceil(round(tau * k, 9)) for k in K]
+    need = [max(1, math.ceil(round(tau * k, 9))) for k in K]
     ref = [stats.hypergeom.sf(m - 1, n, c, k) for n, c, k, m in zip(N, C, K, need, strict=True)]
     assert ours == pytest.approx(ref, rel=1e-9, abs=1e-12)
+
+
+def _opencompass_g_pass(n: int, c: int, k: int, tau: float) -> float:
+    """OpenCompass's compute_g_pass_at_k, written out: sum of the hypergeometric pmf from
+    max(1, ceil(tau k)) up to min(c, k) (scipy, independent of leash's log-factorials)."""
+    m = max(1, math.ceil(round(tau * k, 9)))
+    return float(sum(stats.hypergeom.pmf(j, n, c, k) for j in range(m, min(c, k) + 1)))
+
+
+def test_g_pass_at_zero_threshold_is_pass_at_k_not_one():
+    # a question with no correct sample has G-Pass@k_0 = 0 (it was 1.0 for every question)
+    assert float(g_pass_at_k(10, 0, 4, 0.0)) == 0.0
+    rng = np.random.default_rng(7)
+    n = rng.integers(1, 40, 2000)
+    c = rng.integers(0, n + 1)
+    k = rng.integers(1, n + 1)
+    assert g_pass_at_k(n, c, k, 0.0) == pytest.approx(pass_at_k(n, c, k), rel=1e-9, abs=1e-12)
+    for tau in (0.0, 0.1, 0.5, 0.75, 1.0):
+        ref = [
+            _opencompass_g_pass(*map(int, x), tau)
+            for x in zip(n[:300], c[:300], k[:300], strict=True)
+        ]
+        assert g_pass_at_k(n[:300], c[:300], k[:300], tau) == pytest.approx(
+            ref, rel=1e-9, abs=1e-12
+        )
 
 
 def test_pass_hat_k_is_all_correct():
