@@ -10,7 +10,7 @@ from sampler.store.folder import ResultsFolder
 from tests.support.eval_outputs import PROBLEMS, completion
 
 inspect_ai = pytest.importorskip(
-    "inspect_ai", reason="inspect_ai is not installed (pip install 'leash[inspect]')"
+    "inspect_ai", reason="inspect_ai is not installed (pip install -e '.[inspect]')"
 )
 
 
