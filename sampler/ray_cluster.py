@@ -1,6 +1,6 @@
 """Joining a Ray cluster for ``--ray`` runs: the one place leash calls ``ray.init``.
 
-``ray`` is an optional extra (``pip install 'leash[ray]'``): it is imported here, inside
+``ray`` is an optional extra (``leash-rlvr[ray]``): it is imported here, inside
 ``connect``, and nowhere at module level, so ``leash --help`` and every run without
 ``--ray`` never load it. The cluster is the one ``--ray-address`` names, else the one
 ``RAY_ADDRESS`` names, else a local one started for this run (and stopped with it). A local
@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from sampler import install_hint
 from sampler.errors import LeashError
 
 #: Engine and verification processes on the cluster inherit these (quieter logs).
@@ -46,7 +47,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise LeashError("--ray needs Ray: pip install 'leash[ray]' (or pip install ray)") from None
+        raise LeashError(f"--ray needs Ray: {install_hint('ray')} (or pip install ray)") from None
     return ray
 
 

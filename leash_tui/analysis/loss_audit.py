@@ -22,10 +22,14 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sampler.store import natural_key
+
 #: Rejected answers shown per lost question by default.
 DEFAULT_TOP = 3
 #: A difference in the share of samples without an answer this large is a format effect.
 NO_ANSWER_GAP = 0.10
+#: no_answer samples cut off at the token limit in at least this share: truncation.
+TRUNCATED_SHARE = 0.5
 #: A total variation distance between the two models' rule shares this large is one too.
 RULE_DISTANCE = 0.25
 #: Fewer samples without an answer (on the side with more) than this say nothing yet.
@@ -93,7 +97,14 @@ def loss_claims(
                 classes=len(counted),
             )
         )
-    out.sort(key=lambda c: (-(c.rejected[0].samples if c.rejected else 0), c.benchmark))
+    # the most repeated rejected answer first; ties by benchmark, then ids in natural order
+    out.sort(
+        key=lambda c: (
+            -(c.rejected[0].samples if c.rejected else 0),
+            c.benchmark,
+            natural_key(c.question_id),
+        )
+    )
     return out
 
 
@@ -133,14 +144,35 @@ def _top_rules(rules: Mapping[str, int]) -> str:
     return ", ".join(f"{name} {count / total:.0%}" for name, count in ranked)
 
 
+def _no_answer_cause(model: str, missing: int, truncated: Mapping[str, int] | None) -> str:
+    """What the no_answer samples of the model with more of them are: cut off at the
+    token limit (finish reason ``length``) or complete texts no rule found an answer in."""
+    if truncated is None:  # not counted (leash report): both are possible
+        return "check the extraction and the finish reasons (`leash info` tells which)"
+    cut = truncated.get(model, 0)
+    share = cut / missing if missing else 0.0
+    if share >= TRUNCATED_SHARE:
+        return (
+            f"{share:.0%} of {model}'s stopped at the token limit (finish reason length):"
+            " truncation, not extraction; sample again with a larger max_tokens"
+        )
+    return (
+        f"{share:.0%} of {model}'s stopped at the token limit: extraction, not truncation;"
+        f" check it (`leash witnesses --losses --target {model}`)"
+    )
+
+
 def format_effect_notes(
     counts: pa.Table,
     rules: Mapping[str, Mapping[str, int]],
     base: str,
     targets: Sequence[str],
+    truncated: Mapping[str, int] | None = None,
 ) -> list[str]:
     """Notes where base and a target differ a lot in their share of no_answer or in the
-    rules that found their answers (``rules``: model -> rule -> samples)."""
+    rules that found their answers (``rules``: model -> rule -> samples). ``truncated``
+    (model -> no_answer samples with finish reason ``length``), when counted, says whether
+    the missing answers are truncation or extraction."""
     notes = []
     shares = no_answer_shares(counts)
     missing = _no_answer_counts(counts)
@@ -151,11 +183,12 @@ def format_effect_notes(
                 abs(gap) >= NO_ANSWER_GAP
                 and missing.get(base, 0) + missing.get(target, 0) >= MIN_NO_ANSWER
             ):
+                more = target if gap > 0 else base
+                cause = _no_answer_cause(more, missing.get(more, 0), truncated)
                 notes.append(
                     f"format effect? {target} has no answer in {shares[target]:.0%} of its"
-                    f" verified samples, {base} in {shares[base]:.0%}: check the extraction"
-                    f" (`leash witnesses --losses --target {target}`) before reading"
-                    " shrinkage as lost support"
+                    f" verified samples, {base} in {shares[base]:.0%}: {cause}; before"
+                    " reading shrinkage as lost support"
                 )
         mine, theirs = rules.get(target, {}), rules.get(base, {})
         enough = min(sum(mine.values()), sum(theirs.values())) >= MIN_RULED

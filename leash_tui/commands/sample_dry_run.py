@@ -49,6 +49,9 @@ def print_dry_run(console: Any, config: Any) -> None:
     notes = []
     for e in estimates:
         least_t, most_t = e.adaptive_tokens
+        # samples whose token counts were never recorded (imported ones) sum to 0 tokens:
+        # that is unknown, not free
+        unknown = e.tokens_measured and e.tokens_per_sample == 0
         ratio = "-"
         if e.full_samples:
             lo, hi = e.adaptive_least / e.full_samples, e.adaptive_most / e.full_samples
@@ -57,17 +60,19 @@ def print_dry_run(console: Any, config: Any) -> None:
             Text(e.model),
             f"{e.questions:,}",
             _count(e.full_samples),
-            _count(e.full_tokens),
+            "unknown" if unknown else _count(e.full_tokens),
             _span(e.adaptive_least, e.adaptive_most),
-            _span(least_t, most_t),
+            "unknown" if unknown else _span(least_t, most_t),
             ratio,
         )
-        basis = (
-            f"{e.tokens_per_sample:,.0f} tokens per sample measured on the folder's samples"
-            if e.tokens_measured
-            else f"no samples yet: tokens at most max_tokens = {e.tokens_per_sample:,.0f}"
-            " per sample"
-        )
+        if unknown:
+            basis = "tokens per sample unknown: the folder's samples carry no token counts"
+        elif e.tokens_measured:
+            basis = f"{e.tokens_per_sample:,.0f} tokens per sample measured on the folder's samples"
+        else:
+            basis = (
+                f"no samples yet: tokens at most max_tokens = {e.tokens_per_sample:,.0f} per sample"
+            )
         notes.append(
             f"{e.model}: {e.questions_seen:,} of {e.questions:,} questions have samples,"
             f" {e.successes_seen:,} a verified success; {basis}"

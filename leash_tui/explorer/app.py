@@ -25,6 +25,7 @@ from leash_tui.explorer.model.explorer_model import (
     ExplorerModel,
     open_counts,
 )
+from leash_tui.explorer.model.list_view import load_view
 from leash_tui.safe_text import visible
 from sampler.errors import LeashError
 from sampler.store import ResultsFolder
@@ -85,6 +86,7 @@ class ExplorerApp(App[None]):
                 tau=self.tau,
             )
             self.entropy_state = "missing" if stats is None else "ready"
+            model.restore_view(load_view(self.results.root))  # the folder's last sort, filters
             if self.requested_target is not None:
                 model.set_target(self.requested_target)
         except LeashError as exc:
@@ -180,6 +182,12 @@ class ExplorerApp(App[None]):
                 screen.refresh_summary()
                 screen.refresh_all()
             elif isinstance(screen, QuestionScreen) and screen.row is not None:
-                position = self.model.position_of(screen.row.benchmark, screen.row.question_id)
-                screen.load(position if position is not None else 0)
+                # the same question, compared with the new target, even where the list's
+                # filters no longer hold it (never silently the list's first question)
+                key = (screen.row.benchmark, screen.row.question_id)
+                position = self.model.position_of(*key)
+                row = self.model.row_of(*key)
+                if position is None and row is None:
+                    position = min(screen.position, max(0, len(self.model) - 1))
+                screen.load(screen.position if position is None else position, row)
         self.notify(f"target: {visible(target, keep_newlines=False)}", markup=False, timeout=2)

@@ -21,7 +21,7 @@ from leash_tui.analysis.grading_agreement import agreement_by_model
 from leash_tui.analysis.loss_audit import format_effect_notes
 from leash_tui.analysis.series import find_series
 from leash_tui.report.folder_reads import agreement_samples
-from leash_tui.report.loss_table import rule_counts
+from leash_tui.report.loss_table import rule_counts, truncated_no_answers
 from sampler.store import (
     FORMAT,
     VERDICT_COUNT_COLUMNS,
@@ -41,7 +41,8 @@ def _format_effects(results: ResultsFolder, counts: pa.Table) -> list[str]:
         return []
     targets = [m.name for m in results.manifest.models if m.name != base[0]]
     rules = rule_counts(results, [base[0], *targets])
-    return format_effect_notes(counts, rules, base[0], targets)
+    truncated = truncated_no_answers(results, [base[0], *targets])
+    return format_effect_notes(counts, rules, base[0], targets, truncated)
 
 
 COUNT_FIELDS = ("n", *VERDICT_COUNT_COLUMNS)

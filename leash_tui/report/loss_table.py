@@ -123,6 +123,16 @@ def rule_counts(results: ResultsFolder, models: Sequence[str]) -> dict[str, dict
     return out
 
 
+def truncated_no_answers(results: ResultsFolder, models: Sequence[str]) -> dict[str, int]:
+    """model -> no_answer samples that stopped at the token limit (finish reason length)."""
+    table = results.samples(
+        columns=["model"],
+        filter=(pc.field("status") == "no_answer") & (pc.field("finish_reason") == "length"),
+    )
+    names = plain_strings(table, ("model",)).column("model").to_pylist()
+    return {m: names.count(m) for m in models if m in names}
+
+
 def loss_records(claims: list[LossClaim]) -> list[dict[str, Any]]:
     return [
         {

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sampler import install_hint
 from sampler.errors import LeashError
 
 Record = dict[str, Any]
@@ -181,7 +182,7 @@ def _read_hub(source: str) -> Iterator[tuple[str, Record]]:
     except ImportError as exc:
         raise LeashError(
             f"{source}: loading from the hub needs the 'datasets' package"
-            " (pip install 'leash[hf]'); or download the file and give its path"
+            f" ({install_hint('hf')}); or download the file and give its path"
         ) from exc
     try:
         data = datasets.load_dataset(name, split=split or "test")

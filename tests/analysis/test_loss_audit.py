@@ -108,3 +108,42 @@ def test_info_and_report_warn_of_a_format_effect(tmp_path):
     assert info.exit_code == 0 and "format effect?" in info.output
     report = CliRunner().invoke(cli, ["report", str(root), "--format", "json"])
     assert report.exit_code == 0 and "format effect?" in report.stderr
+
+
+def test_a_format_effect_says_truncation_or_extraction():
+    """No answers cut off at the token limit are truncation; complete ones, extraction."""
+    (cut,) = format_effect_notes(_counts(5, 40), {}, "base", ["rl"], truncated={"rl": 36})
+    assert "90% of rl's stopped at the token limit" in cut
+    assert "truncation, not extraction" in cut and "max_tokens" in cut
+    (found,) = format_effect_notes(_counts(5, 40), {}, "base", ["rl"], truncated={"rl": 4})
+    assert "extraction, not truncation" in found and "leash witnesses --losses" in found
+    (unknown,) = format_effect_notes(_counts(5, 40), {}, "base", ["rl"])
+    assert "truncation" not in unknown and "finish reasons" in unknown
+
+
+def test_info_tells_truncated_no_answers_from_unextracted_ones(tmp_path):
+    from tests.support.folder_builders import sample_rows, write_folder
+
+    questions = [{"benchmark": "alg", "question_id": str(i), "gold": "42"} for i in range(5)]
+    rows = []
+    for i in range(5):
+        rows += sample_rows("alg", str(i), "base", "C C C I7")
+        rows += sample_rows("alg", str(i), "rlvr", "C N N N")
+    for row in rows:
+        row["finish_reason"] = "length" if row["status"] == "no_answer" else "stop"
+    root = write_folder(tmp_path / "r", questions, [rows], models=["base", "rlvr"])
+    info = CliRunner().invoke(cli, ["info", str(root)], terminal_width=400)
+    assert info.exit_code == 0, info.output
+    flat = " ".join(info.output.split())
+    assert "100% of rlvr's stopped at the token limit" in flat
+    assert "truncation, not extraction" in flat
+
+
+def test_losses_list_ids_in_natural_order(tmp_path):
+    """Ties (as many rejected samples) in natural id order: 9, 116, 1018, not as text."""
+    spec = {("alg", q): {"base": "C I7", "rlvr": "I7 I7"} for q in ("1018", "116", "9")}
+    root = build_folder(tmp_path / "r", spec)
+    result = CliRunner().invoke(cli, ["witnesses", str(root), "--losses", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    ids = [c["question_id"] for c in json.loads(result.stdout)["claims"]]
+    assert ids == ["9", "116", "1018"]

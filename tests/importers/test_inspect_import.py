@@ -19,7 +19,7 @@ from sampler.store.folder import ResultsFolder
 from tests.support.paths import REPO_ROOT
 
 inspect_ai = pytest.importorskip(
-    "inspect_ai", reason="inspect_ai is not installed (pip install 'leash[inspect]')"
+    "inspect_ai", reason="inspect_ai is not installed (pip install -e '.[inspect]')"
 )
 
 LOGS = REPO_ROOT / "tests" / "data" / "importers" / "inspect-0.3.285"

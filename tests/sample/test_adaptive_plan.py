@@ -80,3 +80,29 @@ def test_dry_run_changes_nothing_and_prints_both_costs(tmp_path):
     assert "adaptive rounds: 8, 16, 32, 64" in result.output
     assert "0.125 .. 1.000" in result.output  # 8 .. 64 of 64 samples for the one question
     assert not out.exists()
+
+
+def test_dry_run_says_unknown_tokens_when_the_samples_carry_no_token_counts(tmp_path):
+    """Imported samples without n_tokens: the estimate says unknown, not 0 tokens."""
+    from tests.support.folder_builders import sample_rows, write_folder
+
+    bench = tmp_path / "toy.jsonl"
+    bench.write_text('{"id": "q1", "problem": "1+1?", "answer": "2"}\n', encoding="utf-8")
+    out = write_folder(
+        tmp_path / "out",
+        [{"benchmark": "toy", "question_id": "q1", "problem": "1+1?", "gold": "2"}],
+        [sample_rows("toy", "q1", "base", "I I I I I I I I", gold="2")],
+        models=["base", "rl"],
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "sample", "--model", "base=no/such-model", "--bench", f"toy={bench}",
+            "-k", "64", "--adaptive", "--min-samples", "8", "--dry-run", "-o", str(out),
+        ],
+        env={"COLUMNS": "200"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "tokens per sample unknown: the folder's samples carry no token counts" in result.output
+    assert "0 tokens per sample" not in result.output
+    assert result.output.count("unknown") >= 3  # both token columns and the note

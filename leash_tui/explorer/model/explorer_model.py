@@ -35,6 +35,7 @@ from leash_tui.analysis.series import (
 from leash_tui.analysis.support import compare_questions, summary_rows
 from leash_tui.analysis.support_names import CATEGORIES, SERIES_RATES
 from leash_tui.analysis.witness_claims import fragile_mask
+from leash_tui.explorer.model.list_view import column_mask, parse_column_filters
 from leash_tui.explorer.model.pair_view import (
     SUPPORT_ORDER,
     PairView,
@@ -56,6 +57,9 @@ SORTS = (
     ("tag", "triage tag"),
     ("lost", "step the base's support was lost"),
     ("evidence", "evidence (losing side's upper bound)"),
+    ("base", "base successes"),
+    ("target", "target successes"),
+    ("problem", "problem text"),
 )
 #: Tag filters the tag-filter key cycles through (None = no filter).
 TAG_FILTERS: tuple[str | None, ...] = (None, "tagged", "untagged", *TAGS)
@@ -175,6 +179,13 @@ class ExplorerModel:
         self._tag_codes = None
         self.flip_filter = self.flip_filter and self.series() is not None
         self.refresh_view()
+
+    @property
+    def pair_title(self) -> str:
+        """``base vs target``, with the support threshold when one was asked
+        (``--support-threshold``: every category on screen depends on it)."""
+        title = f"{self.base} vs {self.target}"
+        return f"{title} · support τ = {self.tau:g}" if self.tau > 0 else title
 
     def next_target(self) -> str:
         self.set_target(self.targets[(self.targets.index(self.target) + 1) % len(self.targets)])
@@ -443,7 +454,11 @@ class ExplorerModel:
             mask &= series[1] >= 2
         if self.fragile_filter:
             mask &= fragile_mask(pair.c_base) | fragile_mask(pair.c_target)
-        if self.search:
+        columns = parse_column_filters(self.search) if self.search else None
+        if columns is not None:
+            for term in columns:
+                mask &= column_mask(pair, self._tags(), term)
+        elif self.search:
             needle = self.search
             ids = pair.table.column("question_id")
             hit = pc.or_(
@@ -459,10 +474,42 @@ class ExplorerModel:
         rows = np.flatnonzero(mask)
         self.view = rows[self._order(rows)]
 
+    # -- the remembered view ----------------------------------------------------------
+    def view_state(self) -> dict[str, Any]:
+        """The sort and filters the folder's next explorer opens with."""
+        return {
+            "sort": self.sort,
+            "categories": sorted(self.categories),
+            "tag_filter": self.tag_filter,
+            "search": self.search,
+        }
+
+    def restore_view(self, saved: dict[str, Any]) -> None:
+        """Apply a saved ``view_state`` (values no longer valid are left at the defaults)."""
+        if saved.get("sort") in dict(SORTS):
+            self.sort = saved["sort"]
+        categories = saved.get("categories")
+        if isinstance(categories, list):
+            self.categories = {c for c in categories if c in CATEGORIES}
+        if saved.get("tag_filter") in TAG_FILTERS:
+            self.tag_filter = saved.get("tag_filter")
+        if isinstance(saved.get("search"), str):
+            self.search = saved["search"]
+        self.refresh_view()
+
     def _order(self, rows: np.ndarray) -> np.ndarray:
         pair = self.pair
         p = np.nan_to_num(pair.fisher_p[rows], nan=2.0)
         support = (pair.natural[rows], -pair.c_base[rows], p, pair.category[rows])
+        if self.sort in ("base", "target"):  # most successes first, then benchmark and id
+            counts = pair.c_base if self.sort == "base" else pair.c_target
+            return np.lexsort((pair.natural[rows], -counts[rows]))
+        if self.sort == "problem":
+            ranks = np.empty(self.total, dtype=np.int64)
+            ranks[pc.sort_indices(pc.fill_null(pair.problem, "")).to_numpy()] = np.arange(
+                self.total
+            )
+            return np.lexsort((pair.natural[rows], ranks[rows]))
         if self.sort == "support":
             keys = support
         elif self.sort == "p":
@@ -489,14 +536,22 @@ class ExplorerModel:
     def row(self, position: int) -> QuestionRow:
         return self.pair.row(int(self.view[position]))
 
+    def _pair_index(self, benchmark: str, question_id: str) -> int | None:
+        key = pa.array([f"{benchmark}\x1f{question_id}"], pa.string())
+        return pc.index_in(key, value_set=self.pair.keys)[0].as_py()
+
     def position_of(self, benchmark: str, question_id: str) -> int | None:
         """Where a question sits in the current view, or None."""
-        key = pa.array([f"{benchmark}\x1f{question_id}"], pa.string())
-        index = pc.index_in(key, value_set=self.pair.keys)[0].as_py()
+        index = self._pair_index(benchmark, question_id)
         if index is None:
             return None
         hits = np.flatnonzero(self.view == index)
         return int(hits[0]) if hits.size else None
+
+    def row_of(self, benchmark: str, question_id: str) -> QuestionRow | None:
+        """A question's row of the current pair, in the view or not (None: not compared)."""
+        index = self._pair_index(benchmark, question_id)
+        return None if index is None else self.pair.row(int(index))
 
     # -- summaries ---------------------------------------------------------------------
     def pair_with(self, target: str) -> PairView:

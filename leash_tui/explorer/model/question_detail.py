@@ -67,6 +67,8 @@ class SideSamples:
     gold_share: float | None
     gold_rank: int | None
     shards: tuple[Path, ...] = ()  # where the rows' ``_shard`` locations point
+    #: answer (normal form) -> how the model wrote it most often, where that differs
+    written: dict[str, str] = field(default_factory=dict)
     _texts: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
     _cursor: RowCursor | None = field(default=None, repr=False)
     #: the question screen reads texts in worker threads: one read at a time (the cursor),
@@ -239,12 +241,42 @@ def side_samples(table: pa.Table, model: str, shards: tuple[Path, ...] = ()) -> 
     verified = pc.is_valid(mine.column("status"))
     histogram = answer_distribution(answers.filter(verified), correct.filter(verified))
     share, rank = gold_share_and_rank(answers.filter(verified), correct.filter(verified))
+    shown = list(histogram)[:HISTOGRAM_ANSWERS]
     return SideSamples(
         model=model,
         samples=mine,
-        histogram=list(histogram)[:HISTOGRAM_ANSWERS],
+        histogram=shown,
         distinct_answers=len(histogram),
         gold_share=None if share is None else float(share),
         gold_rank=rank,
         shards=shards,
+        written=written_forms(mine, {answer for answer, _, _ in shown}),
     )
+
+
+def written_forms(samples: pa.Table, answers: set[str]) -> dict[str, str]:
+    """For each of ``answers`` (normal forms), the spelling its samples wrote most often
+    (``answer_written``), where that differs from the normal form (``10^{100}`` for
+    ``10**100``)."""
+    if not answers or "answer_written" not in samples.column_names:
+        return {}
+    pairs = samples.select(["answer", "answer_written"]).filter(
+        pc.and_(
+            pc.is_in(samples.column("answer"), pa.array(sorted(answers), pa.string())),
+            pc.is_valid(samples.column("answer_written")),
+        )
+    )
+    if pairs.num_rows == 0:
+        return {}
+    counted = pairs.group_by(["answer", "answer_written"]).aggregate([([], "count_all")])
+    out: dict[str, tuple[int, str]] = {}
+    for answer, written, count in zip(
+        counted.column("answer").to_pylist(),
+        counted.column("answer_written").to_pylist(),
+        counted.column("count_all").to_pylist(),
+        strict=True,
+    ):
+        best = out.get(answer)
+        if best is None or (count, written) > best:  # ties: the same choice every run
+            out[answer] = (count, written)
+    return {a: w for a, (_, w) in out.items() if w != a}

@@ -5,7 +5,8 @@ with textual-plotext: the top plot shows pass@k, the bottom one the expected
 number of questions per category at each budget k = 1, 2, 4, ... up to the
 comparison budget. The k axis is labelled at those budgets (powers of two, not
 plotext's 1.0 2.4 5.7), and each series has its own marker, named in the legend, so
-the series differ without colour.
+the series differ without colour. pass@k keeps its ticks 0.00, 0.50 and 1.00 at every size:
+below 34 rows the two plots stand side by side rather than one above the other.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Container
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
@@ -63,13 +65,37 @@ class PlotScreen(Screen[None]):
         yield Footer(compact=True)
 
 
+#: Below this terminal height the two budget plots stand side by side: one above the
+#: other, at 24 rows, pass@k had 3 rows and lost its 0.50 tick.
+SIDE_BY_SIDE_BELOW = 34
+#: pass@k's y ticks, kept at every size.
+PASSK_TICKS = (0.0, 0.5, 1.0)
+
+
 class BudgetScreen(PlotScreen):
-    """Two plots against the sampling budget k."""
+    """Two plots against the sampling budget k: one above the other on a tall terminal,
+    side by side on a short one (each keeps rows enough for its ticks)."""
 
     PLOTS = ("passk-plot", "categories-plot")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "app.pop_screen", "back", show=False)]
+    DEFAULT_CSS = """
+    BudgetScreen #plots { height: 1fr; layout: vertical; }
+    BudgetScreen.-side-by-side #plots { layout: horizontal; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="plot-note", markup=False)
+        with Container(id="plots"):
+            for plot_id in self.PLOTS:
+                yield PlotextPlot(id=plot_id)
+        yield Footer(compact=True)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height < SIDE_BY_SIDE_BELOW, "-side-by-side")
 
     def on_mount(self) -> None:
+        self.on_resize()
         curve = self.model.budget(self.benchmarks)
         ks = [float(k) for k in curve.column("k").to_pylist()]
         label = one_line(self.label, 40)
@@ -87,6 +113,7 @@ class BudgetScreen(PlotScreen):
             values = curve.column(f"passk_{side}").to_pylist()
             top.plot(ks, values, label=name, color=color, marker=marker)
         top.ylim(0, 1)
+        top.yticks(list(PASSK_TICKS), [f"{t:.2f}" for t in PASSK_TICKS])
         power_of_two_ticks(top, ks)
         bottom = self.query_one("#categories-plot", PlotextPlot).plt
         bottom.title("expected P / E / S / O")
@@ -101,4 +128,4 @@ class BudgetScreen(PlotScreen):
                 marker=marker,
             )
         power_of_two_ticks(bottom, ks)
-        self.sub_title = f"{base} vs {target}"
+        self.sub_title = self.model.pair_title

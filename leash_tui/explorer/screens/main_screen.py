@@ -25,6 +25,7 @@ from leash_tui.analysis.unverified import unverified_without_gold
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.keys.triage_actions import TriageActions
 from leash_tui.explorer.model.explorer_model import ExplorerModel
+from leash_tui.explorer.model.list_view import save_view
 from leash_tui.explorer.model.pair_view import QuestionRow
 from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.widgets.key_footer import KeyFooter
@@ -87,12 +88,16 @@ class MainScreen(TriageActions, Screen[None]):
         return self.query_one(QuestionList)
 
     def on_mount(self) -> None:
+        if self.model.search:  # a remembered search or column filter: in its box
+            search = self.query_one(SearchInput)
+            search.value = self.model.search
+            search.add_class("-open")
         self.question_list.focus()
         self.sub_title = self._pair_title()
         self.refresh_summary()
 
     def _pair_title(self) -> str:
-        return f"{self.model.base} vs {self.model.target}"
+        return self.model.pair_title
 
     def refresh_summary(self) -> None:
         """Recompute the summary pane off the UI thread (it is not needed for the list)."""
@@ -154,6 +159,7 @@ class MainScreen(TriageActions, Screen[None]):
         (default: the question highlighted before the change), wherever it moved."""
         self.question_list.reload(keep)
         self.sub_title = self._pair_title()
+        save_view(self.app.results.root, self.model.view_state())  # type: ignore[attr-defined]
 
     # -- reacting to panes -----------------------------------------------------------------
     def on_question_list_opened(self, event: QuestionList.Opened) -> None:
@@ -242,6 +248,10 @@ class MainScreen(TriageActions, Screen[None]):
         self.close_search()
         self.refresh_all()
 
+    def action_summary_page(self, delta: int) -> None:
+        """←/→ from the list page the summary's columns (no Tab to the pane needed)."""
+        self.query_one(SummaryPane).turn_page(delta)
+
     def action_cycle_sort(self) -> None:
         self.model.cycle_sort()
         self.refresh_all()
@@ -315,6 +325,14 @@ class MainScreen(TriageActions, Screen[None]):
         search = self.query_one(SearchInput)
         search.add_class("-open")
         search.focus()
+
+    def action_filter_columns(self) -> None:
+        """The search box, for column filters (``cat:S base>=2 p<0.05``; list_view)."""
+        search = self.query_one(SearchInput)
+        search.placeholder = (
+            "filter by column: benchmark: id: cat: tag: problem: TEXT, base/target/p <,>,= N"
+        )
+        self.action_search()
 
     def close_search(self) -> None:
         search = self.query_one(SearchInput)

@@ -49,13 +49,29 @@ from leash_tui.explorer.widgets.question_list import format_p
 from leash_tui.explorer.widgets.still_scroll import StillScroll
 from leash_tui.safe_text import one_line, visible
 from sampler.errors import LeashError
-from sampler.store import TAGS
+from sampler.store import STATUS_NO_ANSWER, TAGS
+from sampler.verify.answers.extraction import DEFAULT_STRATEGIES, ExtractionConfig
 
 SIDES = ("base", "target")
 #: Problems longer than this are cut on screen (the rest is said, not shown).
 PROBLEM_DISPLAY_LIMIT = 20_000
 #: A sample's text read for longer than this is said to be reading (before: the last one).
 READING_NOTICE_S = 0.15
+
+
+def no_answer_note(model: ExplorerModel, row: QuestionRow, side: str, sample: dict) -> str:
+    """Why a ``no_answer`` sample has no answer: the extraction rules that found nothing,
+    and whether the completion was cut off (finish reason ``length``) before one."""
+    name = model.base if side == "base" else model.target
+    config = model.results.manifest.verification.get("extraction")
+    try:
+        rules = ExtractionConfig.from_json(config or {}).strategies_for(row.benchmark, name)
+    except LeashError:
+        rules = DEFAULT_STRATEGIES
+    note = f"no answer: no extraction rule ({', '.join(rules)}) found a final answer"
+    if sample.get("finish_reason") == "length":
+        note += "; finish reason length: the completion was cut off (truncation)"
+    return note
 
 
 def _ppl(value: float | None) -> str:
@@ -95,7 +111,9 @@ def histogram_text(side: SideSamples, limit: int, width: int) -> Text:
         bar = "█" * max(1, round(count / biggest * max(1, width - answer_width - 10)))
         text.append("\n")
         text.append("✓ " if ok else "✗ ", style=f"bold {GAIN}" if ok else f"bold {LOSS}")
-        label = one_line(answer, answer_width)
+        # as the models wrote it, the normal form (what was compared) beside
+        written = side.written.get(answer)
+        label = one_line(answer if written is None else f"{written} = {answer}", answer_width)
         text.append(label + " " * (answer_width - cell_len(label)), style="bold" if ok else "")
         text.append(f" {count:>5} ")
         text.append(bar, style=GAIN if ok else LOSS)
@@ -186,9 +204,12 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
     def current_row(self) -> QuestionRow | None:
         return self.row
 
-    def load(self, position: int) -> None:
+    def load(self, position: int, row: QuestionRow | None = None) -> None:
+        """Show the question at ``position`` of the list, or ``row`` (a question the list's
+        filters no longer hold, e.g. after a target switch), ``position`` then being where
+        ``[``/``]`` go on from."""
         self.position = position
-        self.row = row = self.model.row(position)
+        self.row = row = row if row is not None else self.model.row(position)
         self.detail = None
         for side in SIDES:  # a text still being read for the last question is dropped
             self._paint_serial[side] += 1
@@ -260,7 +281,7 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             if entry.note:
                 subtitle += f" · note: {one_line(entry.note, 60)}"
         box.border_subtitle = Text(subtitle)
-        self.sub_title = f"{self.model.base} vs {self.model.target}"
+        self.sub_title = self.model.pair_title
 
     def _paint_histogram(self, side: str) -> None:
         detail = self.detail
@@ -345,7 +366,16 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             shown += display_text(f"\n\n── verdict: {sample['verdict_detail']}")
         answer = sample["answer"]
         key = (detail.row.index, side, position)
-        if key in self._spans:
+        if sample["status"] == STATUS_NO_ANSWER:
+            # where the answer should be: the completion's last lines, and what found nothing
+            # (a false reject must not look like a real loss)
+            note = display_text(f"\n\n── {no_answer_note(self.model, detail.row, side, sample)}")
+            span = (len(shown) + 2, len(shown) + len(note))
+            shown += note
+            self._locating.discard(side)
+            view.show(shown, span)
+            view.scroll_to_highlight()
+        elif key in self._spans:
             self._locating.discard(side)
             view.show(shown, self._spans[key])
             view.scroll_to_highlight()
@@ -364,10 +394,11 @@ class QuestionScreen(TriageActions, Screen[tuple[str, str] | None]):
             title.append(Text(only.removeprefix(" · ")))
         status = sample["status"] or "unverified"
         subtitle = [Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "italic"))]
-        subtitle.append(Text(f"answer {one_line(answer, 24) if answer is not None else '–'}"))
-        written = sample.get("answer_written")
-        if written and written != answer:  # as the model wrote it, beside the normal form
-            subtitle.append(Text(f"written {one_line(written, 16)}"))
+        # the answer as the model wrote it, its normal form (what was compared) beside
+        written = sample.get("answer_written") or answer
+        subtitle.append(Text(f"answer {one_line(written, 24) if written is not None else '–'}"))
+        if answer is not None and written != answer:
+            subtitle.append(Text(f"normal form {one_line(answer, 16)}"))
         if sample.get("answer_rule"):  # which extraction rule found it
             subtitle.append(Text(f"by {one_line(sample['answer_rule'], 20)}"))
         if sample["score"] is not None:  # a puzzle's partial score (Reasoning Gym)

@@ -5,7 +5,8 @@ NSCR, pass@1 and pass@k of both models, token and answer entropy when known).
 Selecting a row (Enter) filters the question list to that benchmark, that
 domain's benchmarks, or everything (overall). The scope names stay in place; the
 other columns are split into pages of whole columns that fit the pane (as
-``leash report`` splits its tables), and ←/→ turn the page.
+``leash report`` splits its tables), and ←/→ turn the page (from the question list too:
+the main screen passes them on).
 """
 
 from __future__ import annotations
@@ -182,19 +183,22 @@ class SummaryPane(DataTable):
         self._page = min(self._page, len(self._pages) - 1)
         self._draw()
 
+    def turn_page(self, delta: int) -> bool:
+        """Show the next (``delta`` 1) or previous (-1) page of columns; False when they
+        all fit one page."""
+        if len(self._pages) < 2:
+            return False
+        self._page = (self._page + delta) % len(self._pages)
+        self._draw()
+        return True
+
     def action_cursor_right(self) -> None:
         """The next page of columns (a pane that fits them all scrolls as a table does)."""
-        if len(self._pages) > 1:
-            self._page = (self._page + 1) % len(self._pages)
-            self._draw()
-        else:
+        if not self.turn_page(1):
             super().action_cursor_right()
 
     def action_cursor_left(self) -> None:
-        if len(self._pages) > 1:
-            self._page = (self._page - 1) % len(self._pages)
-            self._draw()
-        else:
+        if not self.turn_page(-1):
             super().action_cursor_left()
 
     def action_cursor_first(self) -> None:

@@ -5,7 +5,7 @@ Checked against UKGovernmentBEIS/inspect_ai at commit
 ``read_eval_log(header_only=True)``, ``read_eval_log_samples``; ``src/inspect_ai/log/_log.py``:
 ``EvalSample``; ``src/inspect_ai/scorer/_metric.py``: the score values C/I/P/N). leash never
 parses the archive itself: the format is inspect_ai's to read (``pip install inspect_ai``, or
-``leash[inspect]``), and without it ``--from inspect`` says so. From each sample:
+``leash-rlvr[inspect]``), and without it ``--from inspect`` says so. From each sample:
 
     id, epoch            the dataset sample and the epoch  -> question_id; the epochs of a
                                                               sample are its samples
@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sampler import install_hint
 from sampler.errors import LeashError
 from sampler.importers.chat_template import problem_of_messages
 from sampler.importers.protocol import SourceRead
@@ -48,7 +49,7 @@ def _reader() -> Any:
     except ImportError:
         raise LeashError(
             "--from inspect reads .eval logs with inspect_ai's own reader, which is not"
-            " installed: pip install inspect_ai (or pip install 'leash[inspect]')"
+            f" installed: pip install inspect_ai (or {install_hint('inspect')})"
         ) from None
     return log
 

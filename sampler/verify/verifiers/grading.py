@@ -17,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from sampler import install_hint
 from sampler.errors import LeashError
 from sampler.store import STATUS_ERROR, STATUS_NO_ANSWER, STATUS_NO_GOLD
 from sampler.verify.answers.extraction import AnswerSpan
@@ -59,7 +60,7 @@ def check_available(names: set[str], where: str) -> None:
             if importlib.util.find_spec(module) is None:
                 raise LeashError(
                     f"{where}: benchmarks graded by {name!r} need the {module!r} package"
-                    f" (pip install 'leash[{name}]')"
+                    f" ({install_hint(name)})"
                 )
 
 

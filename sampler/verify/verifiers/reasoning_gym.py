@@ -2,7 +2,7 @@
 
 The benchmark spec ``NAME=reasoning-gym:TASK:SIZE:SEED`` generates SIZE entries of the
 Reasoning Gym task TASK with SEED, offline and deterministically (the package
-``reasoning-gym``, extra ``leash[reasoning-gym]``). Question ids are the entry
+``reasoning-gym``, extra ``leash-rlvr[reasoning-gym]``). Question ids are the entry
 indices 0 … SIZE−1; the questions table keeps each whole entry (question, answer,
 metadata) as JSON in the metadata column, so grading never regenerates.
 
@@ -22,6 +22,7 @@ import json
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from sampler import install_hint
 from sampler.benchmarks.presets import Question
 from sampler.errors import LeashError
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
@@ -40,7 +41,7 @@ from sampler.verify.verifiers.base import (
 PACKAGE = "reasoning_gym"
 #: Entries one spec may generate.
 MAX_SIZE = 1_000_000
-INSTALL_HINT = "pip install reasoning-gym (or leash[reasoning-gym])"
+INSTALL_HINT = f"pip install reasoning-gym (or {install_hint('reasoning-gym')})"
 
 
 def _package() -> Any:
