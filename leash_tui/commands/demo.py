@@ -29,7 +29,7 @@ def _is_demo_folder(root: Path) -> bool:
 @click.option("--no-open", is_flag=True, help="Only write the folder; do not open the explorer.")
 @click.option(
     "--questions",
-    type=click.IntRange(8, 100_000),
+    type=click.IntRange(1, 100_000),
     default=None,
     help="Generated questions (half arithmetic, half algebra) [default: 300; --train: 40"
     " held-out questions].",
@@ -51,7 +51,7 @@ def _is_demo_folder(root: Path) -> bool:
 @click.option(
     "--steps",
     type=click.IntRange(1, 100_000),
-    default=60,
+    default=50,
     show_default=True,
     help="--train: GRPO steps.",
 )
@@ -122,6 +122,8 @@ def demo(
         _train(output, no_open, questions, seed, steps, sft_steps, k, size, checkpoints, device)
         return
     questions = 300 if questions is None else questions
+    if questions < 8:
+        raise click.BadParameter("the synthetic demo needs at least 8", param_hint="--questions")
     from sampler.demo_folder import write_demo_results
 
     if output.exists() and any(output.iterdir()):

@@ -38,7 +38,7 @@ class TrainDemo:
     """One ``leash demo --train`` run: its folder and every setting that shapes its result."""
 
     root: Path
-    steps: int = 60
+    steps: int = 50
     k: int = 256
     size: str = "tiny"
     device: str = "cpu"

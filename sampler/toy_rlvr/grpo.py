@@ -28,10 +28,10 @@ StepProgress = Callable[[int, int, float | None], None]
 
 @dataclass(frozen=True)
 class GrpoSettings:
-    steps: int = 60
-    prompts_per_step: int = 16
+    steps: int = 50
+    prompts_per_step: int = 8
     generations: int = 8  # completions per prompt (the group)
-    learning_rate: float = 1e-3
+    learning_rate: float = 2e-4
     temperature: float = 1.0
     max_completion_tokens: int = 40
     seed: int = 0
@@ -55,6 +55,7 @@ def train_rlvr(
     (``threads``: torch CPU threads, ``model.default_threads``)."""
     from datasets import Dataset
     from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
+    from transformers.trainer_callback import PrinterCallback
     from trl import GRPOConfig, GRPOTrainer
 
     seed_everything(settings.seed, threads)
@@ -111,6 +112,7 @@ def train_rlvr(
         processing_class=tokenizer,
         callbacks=[Checkpoints()],
     )
+    trainer.remove_callback(PrinterCallback)  # progress goes to ``progress``, not stdout
     trainer.train()
     shutil.rmtree(work, ignore_errors=True)
     return saved

@@ -1,7 +1,8 @@
 """The toy task: seeded multi-step arithmetic with a worked solution and a ``\\boxed{}`` answer.
 
-A problem is ``a + b - c`` (or ``a - b + c``) on two-digit numbers; its solution does one
-operation per step and ends with the boxed result. The supervised data are *noisy*: each
+A problem is ``a + b - c`` (or ``a - b + c``) with ``a`` of two digits and ``b``, ``c`` of
+one (a carry or a borrow in about half of the steps); its solution does one operation per
+step and ends with the boxed result. The supervised data are *noisy*: each
 step of a training solution is wrong with some probability (a dropped carry, a digit off
 by one), and the error is carried into the next step, as in a careless worked answer.
 A model trained on them learns the format quickly and the arithmetic unreliably, which
@@ -62,12 +63,8 @@ def _slip(value: int, rng: random.Random) -> int:
 
 
 def _random_problem(rng: random.Random, qid: str) -> Problem:
-    a, b, c = rng.randint(10, 99), rng.randint(10, 99), rng.randint(10, 99)
+    a, b, c = rng.randint(10, 99), rng.randint(2, 9), rng.randint(2, 9)
     ops = rng.choice((("+", "-"), ("-", "+")))
-    if ops == ("-", "+") and a < b:
-        a, b = b, a
-    if ops == ("+", "-") and a + b < c:
-        c = rng.randint(10, a + b)
     return Problem(qid, (a, b, c), ops)
 
 

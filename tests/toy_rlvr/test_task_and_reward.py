@@ -21,7 +21,7 @@ def test_problems_are_seeded_disjoint_and_their_golds_are_right():
     assert len(train) == 300 and len(heldout) == 40
     assert not {p.problem for p in train} & {p.problem for p in heldout}
     for p in train + heldout:
-        assert p.gold == eval(p.problem.rstrip("="))  # a + b - c on two-digit numbers
+        assert p.gold == eval(p.problem.rstrip("="))
         assert p.solution().endswith(f"\\boxed{{{p.gold}}}")
 
 
