@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sampler.store.statuses import STATUS_CORRECT
+from sampler.store import STATUS_CORRECT
 from sampler.verify.verifiers import get_verifier
 
 

@@ -1,7 +1,7 @@
 """Stage markers of a ``leash demo --train`` run: a finished stage is not done again.
 
 Each stage that finishes writes ``<work>/stages/<name>.json`` atomically (through the
-store's ``write_json_atomic``) with the settings it ran with and its wall and CPU
+store's ``atomic_text_writer``) with the settings it ran with and its wall and CPU
 seconds. A stage whose marker exists with the same settings is skipped; a marker with
 other settings is an error (the folder belongs to another run), so a resumed run never
 mixes two configurations.
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sampler.errors import LeashError
-from sampler.store.journals.atomic_io import write_json_atomic
+from sampler.store import atomic_text_writer
 
 
 @dataclass
@@ -76,4 +76,6 @@ class Stages:
             "cpu_seconds": round(clock.cpu, 2),
             **clock.extra,
         }
-        write_json_atomic(self.marker(name), record)
+        with atomic_text_writer(self.marker(name)) as handle:
+            json.dump(record, handle, indent=2)
+            handle.write("\n")
