@@ -11,6 +11,7 @@ from leash_tui.commands.shared.options import output_option
 from sampler.errors import LeashError
 
 DEFAULT_DEMO_DIR = Path("leash-demo")
+DEFAULT_TRAIN_DIR = Path("leash-demo-train")
 
 
 def _is_demo_folder(root: Path) -> bool:
@@ -28,10 +29,10 @@ def _is_demo_folder(root: Path) -> bool:
 @click.option("--no-open", is_flag=True, help="Only write the folder; do not open the explorer.")
 @click.option(
     "--questions",
-    type=click.IntRange(8, 100_000),
-    default=300,
-    show_default=True,
-    help="Generated questions (half arithmetic, half algebra).",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    help="Generated questions (half arithmetic, half algebra) [default: 300; --train: 40"
+    " held-out questions].",
 )
 @click.option(
     "--samples",
@@ -41,13 +42,88 @@ def _is_demo_folder(root: Path) -> bool:
     help="Samples per question and model.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-def demo(output: Path, no_open: bool, questions: int, samples: int, seed: int) -> None:
-    """Write a synthetic results folder (no model, GPU or network) and explore it.
+@click.option(
+    "--train",
+    is_flag=True,
+    help="Train a tiny base and its RLVR checkpoints on this machine (minutes on a CPU) and"
+    " measure them, instead of writing synthetic samples.",
+)
+@click.option(
+    "--steps",
+    type=click.IntRange(1, 100_000),
+    default=50,
+    show_default=True,
+    help="--train: GRPO steps.",
+)
+@click.option(
+    "--sft-steps",
+    type=click.IntRange(1, 1_000_000),
+    default=300,
+    show_default=True,
+    help="--train: supervised steps of the base model.",
+)
+@click.option(
+    "--k",
+    "k",
+    type=click.IntRange(2, 65_536),
+    default=256,
+    show_default=True,
+    help="--train: samples per held-out question and model.",
+)
+@click.option(
+    "--size",
+    type=click.Choice(["tiny", "small", "medium"]),
+    default="tiny",
+    show_default=True,
+    help="--train: model size (tiny ~0.4M parameters, small ~3M, medium ~19M).",
+)
+@click.option(
+    "--checkpoints",
+    type=click.IntRange(1, 100),
+    default=3,
+    show_default=True,
+    help="--train: RLVR checkpoints measured (evenly spaced, the last at --steps).",
+)
+@click.option(
+    "--device",
+    type=click.Choice(["cpu", "cuda"]),
+    default="cpu",
+    show_default=True,
+    help="--train: where to train (sampling uses CUDA whenever torch sees it).",
+)
+def demo(
+    output: Path,
+    no_open: bool,
+    questions: int | None,
+    samples: int,
+    seed: int,
+    train: bool,
+    steps: int,
+    sft_steps: int,
+    k: int,
+    size: str,
+    checkpoints: int,
+    device: str,
+) -> None:
+    """Write a demo results folder and explore it.
 
-    A base and two RLVR targets answer generated arithmetic and algebra questions with
-    step-by-step completions; success rates are drawn so that every support category
-    occurs. The folder is marked synthetic. If OUT already holds a demo it is reused.
+    Without --train: a synthetic folder (no model, GPU or network): a base and two RLVR
+    targets answer generated arithmetic and algebra questions with step-by-step completions;
+    success rates are drawn so that every support category occurs. The folder is marked
+    synthetic. If OUT already holds a demo it is reused.
+
+    With --train: a real run on this machine. A tiny model is trained on noisy worked
+    solutions of generated arithmetic (the base), GRPO with leash's verifier as the reward
+    trains it further (checkpoints rl@STEP), and leash sample draws k samples per held-out
+    question from each into OUT/results, verified, then the explorer opens on it. Every
+    stage is timed and resumable: the same command skips what is done.
     """
+    if train:
+        _train(output, no_open, questions, seed, steps, sft_steps, k, size, checkpoints, device)
+        return
+    questions = 300 if questions is None else questions
+    if questions < 8:
+        raise click.BadParameter("the synthetic demo needs at least 8", param_hint="--questions")
     from sampler.demo_folder import write_demo_results
 
     if output.exists() and any(output.iterdir()):
@@ -64,4 +140,46 @@ def demo(output: Path, no_open: bool, questions: int, samples: int, seed: int) -
     from leash_tui.commands.explore import run_explorer
 
     run_explorer(output)
+    click.echo(f"the demo folder stays in {output}; reopen it with: {reopen}", err=True)
+
+
+def _train(
+    output: Path,
+    no_open: bool,
+    questions: int | None,
+    seed: int,
+    steps: int,
+    sft_steps: int,
+    k: int,
+    size: str,
+    checkpoints: int,
+    device: str,
+) -> None:
+    from rich.console import Console
+
+    from leash_tui.commands.demo_train import TrainDemo, print_summary, run_train_demo
+
+    if output == DEFAULT_DEMO_DIR:
+        output = DEFAULT_TRAIN_DIR
+    run = TrainDemo(
+        root=output,
+        steps=steps,
+        k=k,
+        size=size,
+        device=device,
+        seed=seed,
+        sft_steps=sft_steps,
+        questions=40 if questions is None else questions,
+        checkpoints=checkpoints,
+    )
+    console = Console(stderr=True, highlight=False)
+    summary = run_train_demo(run, console)
+    print_summary(console, run, summary)
+    reopen = f"leash explore {shlex.quote(str(run.results))}"
+    if no_open:
+        click.echo(f"open it with: {reopen}", err=True)
+        return
+    from leash_tui.commands.explore import run_explorer
+
+    run_explorer(run.results)
     click.echo(f"the demo folder stays in {output}; reopen it with: {reopen}", err=True)

@@ -1,0 +1,93 @@
+"""The toy task, tokenizer, reward and stage markers of ``leash demo --train`` (no training)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sampler.errors import LeashError
+from sampler.toy_rlvr.stages import Stages
+from sampler.toy_rlvr.task import make_problems, write_benchmark
+from tests.support.sampling_checks import NEEDS_TORCH
+
+
+def test_problems_are_seeded_disjoint_and_their_golds_are_right():
+    train, heldout = make_problems(300, 40, seed=3)
+    again = make_problems(300, 40, seed=3)
+    assert (train, heldout) == again
+    assert make_problems(300, 40, seed=4)[1] != heldout
+    assert len(train) == 300 and len(heldout) == 40
+    assert not {p.problem for p in train} & {p.problem for p in heldout}
+    for p in train + heldout:
+        assert p.gold == eval(p.problem.rstrip("="))
+        assert p.solution().endswith(f"\\boxed{{{p.gold}}}")
+
+
+def test_noisy_solutions_carry_their_slip_to_the_boxed_answer():
+    train, _ = make_problems(200, 1, seed=0)
+    rng = random.Random(1)
+    wrong = 0
+    for p in train:
+        text = p.solution(rng, noise=0.5)
+        first, second = text.strip().split(". ")[0].split(", ")
+        left, result = second.split("=")
+        # the second step starts from the first step's (maybe wrong) result
+        assert left.startswith(first.split("=")[1])
+        assert text.endswith(f"\\boxed{{{result}}}")
+        wrong += int(result) != p.gold
+    assert 0.5 < wrong / len(train) < 0.9  # 1 - 0.5**2 = 0.75 in expectation
+
+
+def test_benchmark_file_is_what_leash_sample_reads(tmp_path):
+    _, heldout = make_problems(5, 3, seed=0)
+    path = write_benchmark(tmp_path / "h.jsonl", heldout)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    want = [{"id": p.question_id, "problem": p.problem, "answer": str(p.gold)} for p in heldout]
+    assert rows == want
+
+
+@NEEDS_TORCH
+def test_the_tokenizer_is_character_level_and_round_trips(tmp_path):
+    from transformers import AutoTokenizer
+
+    from sampler.toy_rlvr.tokenizer import build_tokenizer
+
+    tok = build_tokenizer()
+    text = "Problem:\n41+27-13=\n\nSolution: 41+27=68, 68-13=55. \\boxed{55}"
+    ids = tok(text)["input_ids"]
+    assert len(ids) == len(text) and tok.unk_token_id not in ids
+    tok.save_pretrained(tmp_path)
+    loaded = AutoTokenizer.from_pretrained(tmp_path)
+    assert loaded(text)["input_ids"] == ids
+    assert loaded.decode([*ids, loaded.eos_token_id], skip_special_tokens=True) == text
+
+
+def test_the_reward_is_leash_verifiers_verdict():
+    from sampler.toy_rlvr.reward import VerifierReward
+
+    reward = VerifierReward()
+    completions = [
+        " 41+27=68, 68-13=55. \\boxed{55}",
+        " 41+27=68, 68-13=56. \\boxed{56}",
+        " 41+27=68, 68-13=55. \\boxed{55.0}",  # math-verify: the same number
+        " 41+27=68, 68-13=55.",  # no boxed answer
+        " \\boxed{5",  # cut off
+    ]
+    scores = reward(["p"] * 5, completions, answer=["55"] * 5)
+    assert scores == [1.0, 0.0, 1.0, 0.0, 0.0]
+
+
+def test_stage_markers_skip_finished_stages_and_refuse_other_settings(tmp_path):
+    stages = Stages(tmp_path)
+    assert stages.done("sft", {"steps": 3}) is None
+    with pytest.raises(RuntimeError), stages.run("sft", {"steps": 3}):
+        raise RuntimeError("killed")
+    assert stages.done("sft", {"steps": 3}) is None  # a failed stage leaves no marker
+    with stages.run("sft", {"steps": 3}) as clock:
+        clock.extra["parameters"] = 7
+    record = stages.done("sft", {"steps": 3})
+    assert record["parameters"] == 7 and record["wall_seconds"] >= 0
+    with pytest.raises(LeashError, match="other settings"):
+        stages.done("sft", {"steps": 4})
