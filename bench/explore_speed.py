@@ -32,7 +32,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -158,18 +157,12 @@ def fill_report_cache(folder: Path) -> tuple[float, float]:
 
 
 def child(mode: str, folder: Path, cache: Path) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from bench.child_process import run_json_child
+
     env = {**os.environ, "LEASH_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", mode, str(folder)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1800,
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"{mode} on {folder} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    argv = [__file__, "--child", mode, str(folder)]
+    return run_json_child(argv, env, f"{mode} on {folder}")
 
 
 def bench_size(n: int, workdir: Path, distinct_answers: int = 5, pandas_too: bool = True) -> dict:

@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -169,18 +168,12 @@ def measure(mode: str, folder: Path, steps: int) -> dict:
 
 
 def child(mode: str, folder: Path, steps: int) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from bench.child_process import run_json_child
+
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", mode, str(folder), "--steps", str(steps)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1800,
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"{mode} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    argv = [__file__, "--child", mode, str(folder), "--steps", str(steps)]
+    return run_json_child(argv, env, mode)
 
 
 def main() -> None:
