@@ -25,19 +25,11 @@ VOCAB = 2000
 
 def build(folder: Path, p: np.ndarray) -> list[str]:
     import torch
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from transformers import LlamaConfig, LlamaForCausalLM
 
-    words = ["<pad>", "<s>", "</s>", "<unk>"] + [f"w{i}" for i in range(VOCAB - 4)]
-    tok = Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate(words)}, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        bos_token="<s>",
-        eos_token="</s>",
-        unk_token="<unk>",
-        pad_token="<pad>",
-    )
+    from bench.word_tokenizer import vocabulary, word_level_tokenizer
+
+    fast = word_level_tokenizer(VOCAB)
     config = LlamaConfig(
         vocab_size=VOCAB, hidden_size=64, intermediate_size=64, num_hidden_layers=1,
         num_attention_heads=1, num_key_value_heads=1, head_dim=64,
@@ -56,7 +48,7 @@ def build(folder: Path, p: np.ndarray) -> list[str]:
         net.lm_head.weight[:, 0] = torch.tensor(np.log(p), dtype=torch.float32)
     net.save_pretrained(folder)
     fast.save_pretrained(folder)
-    return words
+    return vocabulary(VOCAB)
 
 
 def check(label: str, got: float, want: float, rel: float = 1e-4) -> bool:

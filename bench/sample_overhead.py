@@ -36,20 +36,12 @@ os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 def build_random_checkpoint(folder: Path, vocab: int, hidden: int, layers: int) -> Path:
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from tokenizers import decoders
+    from transformers import LlamaConfig, LlamaForCausalLM
 
-    words = ["<pad>", "<s>", "</s>", "<unk>"] + [f"w{i}" for i in range(vocab - 4)]
-    tok = Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate(words)}, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tok.decoder = decoders.WordPiece(prefix="##", cleanup=False)
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        bos_token="<s>",
-        eos_token="</s>",
-        unk_token="<unk>",
-        pad_token="<pad>",
-    )
+    from bench.word_tokenizer import word_level_tokenizer
+
+    fast = word_level_tokenizer(vocab, decoders.WordPiece(prefix="##", cleanup=False))
     config = LlamaConfig(
         vocab_size=vocab,
         hidden_size=hidden,
