@@ -128,23 +128,10 @@ def _task(demo: TrainDemo) -> None:
 
 
 def _bar(label: str) -> Any:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from leash_tui.commands.shared.counted_progress import ELAPSED, REMAINING, counted_progress
 
-    return Progress(
-        TextColumn(f"[bold]{label}[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        transient=False,
+    return counted_progress(
+        f"[bold]{label}[/]", "{task.fields[info]}", ELAPSED, REMAINING, transient=False
     )
 
 

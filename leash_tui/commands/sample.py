@@ -28,26 +28,15 @@ from sampler.sample.config import ModelSettings, RunConfig
 
 def _progress_sink(console: Any) -> Any:
     """A rich progress display fed by the sampling workers' events."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from leash_tui.commands.shared.counted_progress import ELAPSED, REMAINING, counted_progress
 
-    progress = Progress(
-        TextColumn("[bold]{task.fields[model]}[/] {task.fields[state]}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn(
-            "questions  {task.fields[samples]:,} samples  {task.fields[srate]} samples/s"
-            "  {task.fields[rate]} tok/s"
-        ),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+    progress = counted_progress(
+        "[bold]{task.fields[model]}[/] {task.fields[state]}",
+        "questions  {task.fields[samples]:,} samples  {task.fields[srate]} samples/s"
+        "  {task.fields[rate]} tok/s",
+        ELAPSED,
+        "ETA",
+        REMAINING,
         console=console,
         transient=False,
     )

@@ -64,23 +64,11 @@ def parse_models(specs: tuple[str, ...]) -> dict[str, str]:
 def model_progress(verb: str) -> tuple[Any, Callable[[str, int, int], None]]:
     """A rich Progress on stderr with one bar per model, and its (model, done, total) callback."""
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
-    progress = Progress(
-        TextColumn(f"{verb} {{task.description}}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
+    from leash_tui.commands.shared.counted_progress import ELAPSED, REMAINING, counted_progress
+
+    progress = counted_progress(
+        f"{verb} {{task.description}}", "ETA", REMAINING, ELAPSED, console=Console(stderr=True)
     )
     tasks: dict[str, Any] = {}
 

@@ -11,30 +11,22 @@ def verify_progress(show: bool = True) -> tuple[Any, Callable[[int, int], None]]
     that ``verify_results`` calls; the bar appears only once there is something to do.
     The caller stops the Progress when verification ends."""
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import ProgressColumn
     from rich.text import Text
+
+    from leash_tui.commands.shared.counted_progress import ELAPSED, REMAINING, counted_progress
 
     class RateColumn(ProgressColumn):
         def render(self, task: object) -> Text:
             speed = getattr(task, "speed", None)
             return Text("" if speed is None else f"{speed:,.0f} samples/s", style="cyan")
 
-    progress = Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
+    progress = counted_progress(
+        "verifying",
         RateColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TimeElapsedColumn(),
+        "ETA",
+        REMAINING,
+        ELAPSED,
         console=Console(stderr=True),
         disable=not show,
     )
