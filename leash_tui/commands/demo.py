@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -22,6 +23,13 @@ def _is_demo_folder(root: Path) -> bool:
     except (LeashError, OSError):
         return False
     return manifest.synthetic and "leash demo" in (manifest.notes or "")
+
+
+def _train_option(name: str, kind: click.ParamType, default: object, help: str) -> Any:
+    """An option that only ``--train`` reads, its default shown and its help marked so."""
+    return click.option(
+        name, type=kind, default=default, show_default=True, help=f"--train: {help}"
+    )
 
 
 @click.command("demo")
@@ -48,48 +56,28 @@ def _is_demo_folder(root: Path) -> bool:
     help="Train a tiny base and its RLVR checkpoints on this machine (minutes on a CPU) and"
     " measure them, instead of writing synthetic samples.",
 )
-@click.option(
-    "--steps",
-    type=click.IntRange(1, 100_000),
-    default=50,
-    show_default=True,
-    help="--train: GRPO steps.",
+@_train_option("--steps", click.IntRange(1, 100_000), 50, "GRPO steps.")
+@_train_option(
+    "--sft-steps", click.IntRange(1, 1_000_000), 300, "supervised steps of the base model."
 )
-@click.option(
-    "--sft-steps",
-    type=click.IntRange(1, 1_000_000),
-    default=300,
-    show_default=True,
-    help="--train: supervised steps of the base model.",
-)
-@click.option(
-    "--k",
-    "k",
-    type=click.IntRange(2, 65_536),
-    default=256,
-    show_default=True,
-    help="--train: samples per held-out question and model.",
-)
-@click.option(
+@_train_option("--k", click.IntRange(2, 65_536), 256, "samples per held-out question and model.")
+@_train_option(
     "--size",
-    type=click.Choice(["tiny", "small", "medium"]),
-    default="tiny",
-    show_default=True,
-    help="--train: model size (tiny ~0.4M parameters, small ~3M, medium ~19M).",
+    click.Choice(["tiny", "small", "medium"]),
+    "tiny",
+    "model size (tiny ~0.4M parameters, small ~3M, medium ~19M).",
 )
-@click.option(
+@_train_option(
     "--checkpoints",
-    type=click.IntRange(1, 100),
-    default=3,
-    show_default=True,
-    help="--train: RLVR checkpoints measured (evenly spaced, the last at --steps).",
+    click.IntRange(1, 100),
+    3,
+    "RLVR checkpoints measured (evenly spaced, the last at --steps).",
 )
-@click.option(
+@_train_option(
     "--device",
-    type=click.Choice(["cpu", "cuda"]),
-    default="cpu",
-    show_default=True,
-    help="--train: where to train (sampling uses CUDA whenever torch sees it).",
+    click.Choice(["cpu", "cuda"]),
+    "cpu",
+    "where to train (sampling uses CUDA whenever torch sees it).",
 )
 def demo(
     output: Path,
