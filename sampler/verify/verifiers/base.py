@@ -47,8 +47,18 @@ class Verifier(ABC):
     def load_questions(
         self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping
     ) -> list[Question]:
-        """The benchmark's questions from its file's records (the generic field mapping)."""
-        return questions_from_records(name, records, mapping)
+        """The benchmark's questions from its file's records (the generic field mapping),
+        each passed through ``refine`` with its record."""
+        questions = questions_from_records(name, records, mapping)
+        return [
+            self.refine(name, where, record, question)
+            for (where, record), question in zip(records, questions, strict=True)
+        ]
+
+    def refine(self, name: str, where: str, record: Record, question: Question) -> Question:
+        """One question of benchmark ``name`` checked and completed from its ``record`` (read
+        at ``where``); as it is by default."""
+        return question
 
     def generate(self, name: str, source: str) -> list[Question] | None:
         """Questions made from ``source`` itself (no file), or None to read ``source`` as a file."""

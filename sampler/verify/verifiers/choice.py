@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from sampler.benchmarks.files import Record
-from sampler.benchmarks.presets import FieldMapping, Question
+from sampler.benchmarks.presets import Question
 from sampler.errors import LeashError
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.extraction import AnswerSpan
@@ -72,32 +71,26 @@ class ChoiceVerifier(Verifier):
     #: Judged in a verification worker, so that ``--deadline`` bounds it like math.
     in_worker: ClassVar[bool] = True
 
-    def load_questions(
-        self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping
-    ) -> list[Question]:
-        questions = super().load_questions(name, records, mapping)
-        out = []
-        for (where, record), question in zip(records, questions, strict=True):
-            letter = gold_letter(question.gold)
-            if letter is None:
-                raise LeashError(
-                    f"{where}: gold {question.gold!r} of benchmark {name!r} is not one letter"
-                    " (a choice benchmark's gold is the option's letter, e.g. 'D' or '(D)')"
-                )
-            metadata = dict(question.metadata)
-            problem = question.problem
-            choices = record.get("choices")
-            if choices is not None:
-                if not isinstance(choices, list) or not 1 < len(choices) <= len(LETTERS):
-                    raise LeashError(f"{where}: field 'choices' must be a list of 2 to 26 options")
-                if LETTERS.index(letter) >= len(choices):
-                    raise LeashError(f"{where}: gold {letter!r} but only {len(choices)} choices")
-                metadata["choices"] = [str(c) for c in choices]
-                problem += "\n\n" + "\n".join(
-                    f"({LETTERS[i]}) {c}" for i, c in enumerate(metadata["choices"])
-                )
-            out.append(Question(name, question.question_id, problem, letter, metadata))
-        return out
+    def refine(self, name: str, where: str, record: Record, question: Question) -> Question:
+        letter = gold_letter(question.gold)
+        if letter is None:
+            raise LeashError(
+                f"{where}: gold {question.gold!r} of benchmark {name!r} is not one letter"
+                " (a choice benchmark's gold is the option's letter, e.g. 'D' or '(D)')"
+            )
+        metadata = dict(question.metadata)
+        problem = question.problem
+        choices = record.get("choices")
+        if choices is not None:
+            if not isinstance(choices, list) or not 1 < len(choices) <= len(LETTERS):
+                raise LeashError(f"{where}: field 'choices' must be a list of 2 to 26 options")
+            if LETTERS.index(letter) >= len(choices):
+                raise LeashError(f"{where}: gold {letter!r} but only {len(choices)} choices")
+            metadata["choices"] = [str(c) for c in choices]
+            problem += "\n\n" + "\n".join(
+                f"({LETTERS[i]}) {c}" for i, c in enumerate(metadata["choices"])
+            )
+        return Question(name, question.question_id, problem, letter, metadata)
 
     def gold(self, gold: str | None, metadata: dict[str, Any]) -> tuple[str, int] | None:
         letter = gold_letter(gold)

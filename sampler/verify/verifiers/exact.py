@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from sampler.benchmarks.files import Record
-from sampler.benchmarks.presets import FieldMapping, Question
+from sampler.benchmarks.presets import Question
 from sampler.errors import LeashError
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.extraction import AnswerSpan
@@ -50,21 +49,13 @@ class ExactVerifier(Verifier):
     #: Judged in a verification worker, so that ``--deadline`` bounds it like math.
     in_worker: ClassVar[bool] = True
 
-    def load_questions(
-        self, name: str, records: Sequence[tuple[str, Record]], mapping: FieldMapping
-    ) -> list[Question]:
-        questions = super().load_questions(name, records, mapping)
-        out = []
-        for (where, record), question in zip(records, questions, strict=True):
-            aliases = record.get("aliases")
-            if aliases is None:
-                out.append(question)
-                continue
-            if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-                raise LeashError(f"{where}: field 'aliases' must be a list of strings")
-            metadata = {**question.metadata, "aliases": aliases}
-            out.append(replace(question, metadata=metadata))
-        return out
+    def refine(self, name: str, where: str, record: Record, question: Question) -> Question:
+        aliases = record.get("aliases")
+        if aliases is None:
+            return question
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            raise LeashError(f"{where}: field 'aliases' must be a list of strings")
+        return replace(question, metadata={**question.metadata, "aliases": aliases})
 
     def gold(self, gold: str | None, metadata: dict[str, Any]) -> tuple[str, ...] | None:
         accepted = [gold] if gold is not None else []
