@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     screen_text,
     sync,

@@ -13,26 +13,19 @@ from leash_tui.explorer.widgets.question_list import QuestionList
 from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS
 from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TriageJournal
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     screen_text,
     sync,
     wait_loaded,
     wait_ready,
-    write_fixture,
 )
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("explorer"))
-
-
 @pytest.fixture
-def folder(pristine: Path, tmp_path: Path) -> Path:
+def folder(fixture_folder: Path, tmp_path: Path) -> Path:
     """A private copy: tests that tag write to its journal."""
-    return Path(shutil.copytree(pristine, tmp_path / pristine.name))
+    return Path(shutil.copytree(fixture_folder, tmp_path / fixture_folder.name))
 
 
 def expected_categories(root: Path, target: str) -> dict[tuple[str, str], str]:

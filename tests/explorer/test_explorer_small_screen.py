@@ -11,8 +11,7 @@ from leash_tui.explorer.widgets.border_text import cut_at_word, fit_parts
 from leash_tui.explorer.widgets.question_list import format_p
 from leash_tui.explorer.widgets.summary_pane import COLUMNS, SummaryPane
 from sampler.store.folder import ResultsFolder
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     screen_text,
     sync,

@@ -13,20 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     wait_loaded,
     wait_ready,
     workers_done,
-    write_fixture,
 )
 from tests.support.folder_builders import build_folder
-
-
-@pytest.fixture(scope="module")
-def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("snapshots"))
 
 
 async def settled(pilot) -> None:

@@ -1,0 +1,16 @@
+"""What every explorer test shares: the report cache kept out of the user's home (autouse),
+and ``fixture_folder``, the fixed small folder built once per test module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.explorer_helpers import isolated_cache, write_fixture  # noqa: F401 (autouse)
+
+
+@pytest.fixture(scope="module")
+def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixed small folder (seeded; same every run), shared by one module's tests."""
+    return write_fixture(tmp_path_factory.mktemp("explorer-fixture"))
