@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tests.support.explorer_helpers import (
     open_app,
+    run_from_palette,
     screen_text,
     sync,
     wait_for_text,
@@ -66,11 +67,7 @@ async def test_palette_offers_the_disagreement_filter(tmp_path: Path) -> None:
     app = open_app(root)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"grading disagreements")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "grading disagreements")
         await wait_filtered(pilot, app)
         assert listed_ids(app) == {"1", "2"}
 

@@ -154,6 +154,15 @@ def isolated_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path_factory.mktemp("leash-cache")))
 
 
+async def run_from_palette(pilot, command: str) -> None:
+    """Open the command palette, type ``command`` and run the best match with Enter."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*command)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+
+
 async def wait_for_text(pilot, app, text: str, timeout: float = 10.0) -> str:
     """Wait until ``text`` is on screen (repaints follow scrolls by a frame or two)."""
     import time
