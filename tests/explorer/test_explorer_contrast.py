@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.support.contrast import low_contrast
 from tests.support.explorer_helpers import (
     open_app,
@@ -15,15 +13,6 @@ from tests.support.explorer_helpers import (
     wait_loaded,
     wait_ready,
 )
-
-
-@pytest.fixture(params=["default", "no_color"])
-def theme(request, monkeypatch) -> str:
-    if request.param == "no_color":
-        monkeypatch.setenv("NO_COLOR", "1")
-    else:
-        monkeypatch.delenv("NO_COLOR", raising=False)
-    return request.param
 
 
 @sync

@@ -42,16 +42,6 @@ SIZES = [(80, 24), (160, 45)]
 SIZE_IDS = ["80x24", "160x45"]
 
 
-@pytest.fixture(params=["default", "no_color"])
-def theme(request, monkeypatch) -> str:
-    """The default dark theme, and NO_COLOR (Textual's monochrome conversion)."""
-    if request.param == "no_color":
-        monkeypatch.setenv("NO_COLOR", "1")
-    else:
-        monkeypatch.delenv("NO_COLOR", raising=False)
-    return request.param
-
-
 @pytest.fixture(scope="module")
 def disagreement_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.explorer.test_explorer_disagreements import SOURCE, SPEC
