@@ -20,6 +20,7 @@ from leash_tui.analysis.adaptive_support import (
 from leash_tui.analysis.pass_at_k import pass_at_k
 from leash_tui.analysis.support import compare_questions, summary_row
 from sampler.sample.adaptive import budget_rounds
+from tests.support.counts_tables import counts_table
 
 K, N, QUESTIONS = 16, 4, 40
 MODELS = ("base", "rlvr")
@@ -73,15 +74,7 @@ def full_counts(verdicts: dict[str, np.ndarray], upto: int = K) -> pa.Table:
         for model, matrix in verdicts.items()
         for q, row in enumerate(matrix)
     ]
-    return pa.table(
-        {
-            "benchmark": [r[0] for r in rows],
-            "question_id": [r[1] for r in rows],
-            "model": [r[2] for r in rows],
-            "n_verified": pa.array([r[3] for r in rows], pa.int64()),
-            "n_correct": pa.array([r[4] for r in rows], pa.int64()),
-        }
-    )
+    return counts_table(rows, with_n=False)
 
 
 @pytest.mark.parametrize("seed", range(5))

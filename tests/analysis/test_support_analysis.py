@@ -19,25 +19,12 @@ from leash_tui.analysis.support import (
     summary_rows,
     support_rates,
 )
+from tests.support.counts_tables import counts_table
 from tests.support.reference_entropy import answer_entropy
 
 
 def exact_pass_at_k(n: int, c: int, k: int) -> Fraction:
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
-
-
-def counts_table(rows: list[tuple[str, str, str, int, int]]) -> pa.Table:
-    """verdict_counts-shaped table from (benchmark, qid, model, n_verified, n_correct)."""
-    return pa.table(
-        {
-            "benchmark": [r[0] for r in rows],
-            "question_id": [r[1] for r in rows],
-            "model": [r[2] for r in rows],
-            "n": pa.array([r[3] for r in rows], pa.int64()),
-            "n_verified": pa.array([r[3] for r in rows], pa.int64()),
-            "n_correct": pa.array([r[4] for r in rows], pa.int64()),
-        }
-    )
 
 
 # -- pass@k ----------------------------------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 from leash_tui.analysis.budget_curves import budget_curve
 from leash_tui.analysis.pass_at_k import pass_at_k
 from leash_tui.analysis.support import compare_questions, summary_rows
+from tests.support.counts_tables import counts_table
 
 BENCHMARKS = ("a", "b", "c")
 DOMAINS = {"a": "math", "b": "math", "c": "code"}
@@ -30,16 +30,7 @@ def question_counts(draw, same_n: bool = True):
             n = n_common if same_n else draw(st.integers(1, 16))
             c = draw(st.integers(0, n))
             rows.append((bench, str(i), model, n, c))
-    return pa.table(
-        {
-            "benchmark": [r[0] for r in rows],
-            "question_id": [r[1] for r in rows],
-            "model": [r[2] for r in rows],
-            "n": pa.array([r[3] for r in rows], pa.int64()),
-            "n_verified": pa.array([r[3] for r in rows], pa.int64()),
-            "n_correct": pa.array([r[4] for r in rows], pa.int64()),
-        }
-    )
+    return counts_table(rows)
 
 
 @settings(max_examples=60, deadline=None)

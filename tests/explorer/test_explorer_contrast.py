@@ -6,36 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.support.contrast import low_contrast
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     sync,
     wait_loaded,
     wait_ready,
-    write_fixture,
 )
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("contrast"))
-
-
-@pytest.fixture(params=["default", "no_color"])
-def theme(request, monkeypatch) -> str:
-    if request.param == "no_color":
-        monkeypatch.setenv("NO_COLOR", "1")
-    else:
-        monkeypatch.delenv("NO_COLOR", raising=False)
-    return request.param
-
-
 @sync
-async def test_every_screen_keeps_text_readable(folder: Path, theme: str) -> None:
-    app = open_app(folder)
+async def test_every_screen_keeps_text_readable(fixture_folder: Path, theme: str) -> None:
+    app = open_app(fixture_folder)
     assert app.no_color == (theme == "no_color")
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot, app)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+import pytest
+
+from tests.support.explorer_helpers import (
     open_app,
+    run_from_palette,
     screen_text,
     sync,
     wait_for_text,
@@ -25,6 +27,12 @@ SOURCE[("alg", "2", "rlvr")] = [T, T, T]
 SOURCE[("alg", "3", "rl2")] = [T, T, F]  # leash correct, source incorrect
 
 
+@pytest.fixture
+def pair_folder(tmp_path: Path) -> Path:
+    """Two targets, with the source's verdicts beside leash's."""
+    return build_folder(tmp_path / "r", SPEC, targets=("rlvr", "rl2"), source_correct=SOURCE)
+
+
 def listed_ids(app) -> set[str]:
     return {app.model.row(i).question_id for i in range(len(app.model))}
 
@@ -35,9 +43,8 @@ async def wait_filtered(pilot, app) -> None:
 
 
 @sync
-async def test_disagreement_key_filters_both_models_of_the_pair(tmp_path: Path) -> None:
-    root = build_folder(tmp_path / "r", SPEC, targets=("rlvr", "rl2"), source_correct=SOURCE)
-    app = open_app(root)
+async def test_disagreement_key_filters_both_models_of_the_pair(pair_folder: Path) -> None:
+    app = open_app(pair_folder)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot, app)
         assert len(app.model) == 5
@@ -62,16 +69,11 @@ async def test_disagreement_key_filters_both_models_of_the_pair(tmp_path: Path) 
 
 
 @sync
-async def test_palette_offers_the_disagreement_filter(tmp_path: Path) -> None:
-    root = build_folder(tmp_path / "r", SPEC, targets=("rlvr", "rl2"), source_correct=SOURCE)
-    app = open_app(root)
+async def test_palette_offers_the_disagreement_filter(pair_folder: Path) -> None:
+    app = open_app(pair_folder)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"grading disagreements")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "grading disagreements")
         await wait_filtered(pilot, app)
         assert listed_ids(app) == {"1", "2"}
 

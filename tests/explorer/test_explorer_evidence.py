@@ -9,7 +9,6 @@ import pytest
 from leash_tui.explorer.model.explorer_model import SORTS, ExplorerModel
 from leash_tui.explorer.model.pair_view import evidence_text
 from sampler.store.folder import ResultsFolder
-from tests.support.explorer_helpers import isolated_cache  # noqa: F401 (autouse fixture)
 from tests.support.folder_builders import build_folder, counts_spec
 
 SPEC = {

@@ -16,15 +16,13 @@ from leash_tui.explorer.screens.budget_screen import BudgetScreen
 from leash_tui.explorer.widgets.completion_view import CompletionView
 from leash_tui.explorer.widgets.summary_pane import SummaryPane
 from sampler.demo_folder import DEMO_TARGETS
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     open_question,
     screen_text,
     sync,
     wait_for_text,
     wait_ready,
-    write_fixture,
 )
 from tests.support.folder_builders import write_folder
 
@@ -75,11 +73,6 @@ def written_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_folder(
         tmp_path_factory.mktemp("first-hour") / "r", questions, [rows], models=["base", "rl"]
     )
-
-
-@pytest.fixture(scope="module")
-def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("first-hour-fixture"))
 
 
 @sync

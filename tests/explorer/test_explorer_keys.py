@@ -13,26 +13,20 @@ from leash_tui.explorer.widgets.question_list import QuestionList
 from sampler.demo_folder import DEMO_BASE, DEMO_TARGETS
 from sampler.store.folder import ResultsFolder
 from sampler.store.journals.triage_journal import TriageJournal
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
+    run_from_palette,
     screen_text,
     sync,
     wait_loaded,
     wait_ready,
-    write_fixture,
 )
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("explorer"))
-
-
 @pytest.fixture
-def folder(pristine: Path, tmp_path: Path) -> Path:
+def folder(fixture_folder: Path, tmp_path: Path) -> Path:
     """A private copy: tests that tag write to its journal."""
-    return Path(shutil.copytree(pristine, tmp_path / pristine.name))
+    return Path(shutil.copytree(fixture_folder, tmp_path / fixture_folder.name))
 
 
 def expected_categories(root: Path, target: str) -> dict[tuple[str, str], str]:
@@ -146,11 +140,7 @@ async def test_switch_target_key_and_palette(folder: Path) -> None:
         assert {(r.benchmark, r.question_id): r.category for r in listed(app)} == truth
         assert f"{DEMO_BASE} → {DEMO_TARGETS[1]}" in screen_text(app)
         # the palette offers the other target
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"switch target")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "switch target")
         await pilot.pause(0.2)
         assert app.model.target == DEMO_TARGETS[0]
 
@@ -160,11 +150,7 @@ async def test_palette_runs_a_command_from_the_table(folder: Path) -> None:
     app = open_app(folder)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"filter: shrunk")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "filter: shrunk")
         await pilot.pause(0.2)
         assert {r.category for r in listed(app)} == {"S"}
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from leash_tui.explorer.screens.help_screen import HelpScroll
-from tests.support.explorer_helpers import open_app, open_question, sync, wait_ready, write_fixture
+from tests.support.explorer_helpers import (
+    open_app,
+    open_help,
+    open_question,
+    sync,
+    wait_ready,
+    write_fixture,
+)
 
 
 def bar_length(app, side: str) -> int:
@@ -28,9 +34,7 @@ async def test_the_help_screen_scrolls_with_j_and_k(tmp_path):
     app = open_app(write_fixture(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        scroll = app.screen.query_one(HelpScroll)
+        scroll = await open_help(pilot)
         assert scroll.scroll_y == 0
         await pilot.press("j", "j", "j")
         await pilot.pause(0.2)

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from leash_tui.explorer.model.explorer_model import ExplorerModel
 from sampler.store.folder import ResultsFolder
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     screen_text,
     sync,

@@ -5,26 +5,17 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
-
 from leash_tui.explorer.screens import question_screen
 from leash_tui.explorer.screens.question_screen import QuestionScreen
 from leash_tui.explorer.widgets.completion_view import CompletionView
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     sync,
     wait_loaded,
     wait_ready,
-    write_fixture,
 )
 
 SLOW_S = 3.0
-
-
-@pytest.fixture(scope="module")
-def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("responsive"))
 
 
 @sync

@@ -13,8 +13,7 @@ from rich.cells import cell_len
 
 from leash_tui.explorer.screens.question_screen import QuestionScreen
 from leash_tui.explorer.widgets.completion_view import CompletionView, display_text, wrap_offsets
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     screen_segments,
     screen_text,

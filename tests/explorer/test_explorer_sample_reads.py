@@ -11,8 +11,7 @@ import pytest
 from leash_tui.explorer.model.question_detail import SideSamples
 from leash_tui.explorer.screens.question_screen import READING_NOTICE_S, QuestionScreen
 from leash_tui.explorer.widgets.completion_view import CompletionView, display_text
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     open_question,
     screen_text,

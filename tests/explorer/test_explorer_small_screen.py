@@ -6,14 +6,13 @@ from __future__ import annotations
 from rich.text import Text
 
 from leash_tui.explorer.model.explorer_model import ExplorerModel
-from leash_tui.explorer.screens.help_screen import HelpScroll
 from leash_tui.explorer.widgets.border_text import cut_at_word, fit_parts
 from leash_tui.explorer.widgets.question_list import format_p
 from leash_tui.explorer.widgets.summary_pane import COLUMNS, SummaryPane
 from sampler.store.folder import ResultsFolder
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
+    open_help,
     screen_text,
     sync,
     wait_ready,
@@ -102,9 +101,7 @@ async def test_end_jumps_at_once_without_animation(tmp_path):
     app = open_app(write_fixture(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        scroll = app.screen.query_one(HelpScroll)
+        scroll = await open_help(pilot)
         app.animation_level = "full"  # as on a user's terminal (tests default to none)
         scroll.action_scroll_end()  # what G runs; Pilot would wait out an animation
         assert scroll.scroll_y == scroll.max_scroll_y > 0  # there at once, no frames between

@@ -13,20 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.explorer_helpers import (  # isolated_cache: autouse fixture
-    isolated_cache,  # noqa: F401
+from tests.support.explorer_helpers import (
     open_app,
     wait_loaded,
     wait_ready,
     workers_done,
-    write_fixture,
 )
 from tests.support.folder_builders import build_folder
-
-
-@pytest.fixture(scope="module")
-def fixture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_fixture(tmp_path_factory.mktemp("snapshots"))
 
 
 async def settled(pilot) -> None:
@@ -47,16 +40,6 @@ async def question_open(pilot) -> None:
 
 SIZES = [(80, 24), (160, 45)]
 SIZE_IDS = ["80x24", "160x45"]
-
-
-@pytest.fixture(params=["default", "no_color"])
-def theme(request, monkeypatch) -> str:
-    """The default dark theme, and NO_COLOR (Textual's monochrome conversion)."""
-    if request.param == "no_color":
-        monkeypatch.setenv("NO_COLOR", "1")
-    else:
-        monkeypatch.delenv("NO_COLOR", raising=False)
-    return request.param
 
 
 @pytest.fixture(scope="module")

@@ -16,24 +16,7 @@ from leash_tui.cli import cli
 from leash_tui.report import resample_cache
 from tests.support.folder_builders import build_folder, counts_spec
 
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def draws(monkeypatch):
-    """The strata drawn (by their size), in order."""
-    drawn: list[int] = []
-    real = bootstrap._resample_sums
-
-    def counted(part, resamples, seed, digest):
-        drawn.append(part.shape[0])
-        return real(part, resamples, seed, digest)
-
-    monkeypatch.setattr(bootstrap, "_resample_sums", counted)
-    return drawn
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def _spec(extra_alg: int = 0) -> dict:

@@ -17,28 +17,12 @@ from leash_tui.cli import cli
 from leash_tui.report import resample_cache
 from tests.support.folder_builders import build_folder, counts_spec
 
+pytestmark = pytest.mark.usefixtures("private_cache")
+
 SPEC = {
     ("alg", str(q)): {"base": counts_spec(q % 5, 6), "rlvr": counts_spec((q * 3) % 7, 6)}
     for q in range(8)
 }
-
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def draws(monkeypatch):
-    drawn: list[int] = []
-    real = bootstrap._resample_sums
-
-    def counted(part, resamples, seed, digest):
-        drawn.append(part.shape[0])
-        return real(part, resamples, seed, digest)
-
-    monkeypatch.setattr(bootstrap, "_resample_sums", counted)
-    return drawn
 
 
 def report(folder) -> dict:

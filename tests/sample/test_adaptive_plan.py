@@ -64,11 +64,16 @@ def test_cost_of_a_key_is_its_success_round_or_a_range_to_k():
     assert most.tolist() == [4, 4, 8, 16, 16, 16]
 
 
-def test_dry_run_changes_nothing_and_prints_both_costs(tmp_path):
+def toy_bench(tmp_path):
+    """A one-question benchmark file."""
     bench = tmp_path / "toy.jsonl"
     bench.write_text('{"id": "q1", "problem": "1+1?", "answer": "2"}\n', encoding="utf-8")
-    out = tmp_path / "out"
-    result = CliRunner().invoke(
+    return bench
+
+
+def adaptive_dry_run(bench, out):
+    """``leash sample --adaptive --dry-run`` of one model, 64 samples, rounds from 8."""
+    return CliRunner().invoke(
         cli,
         [
             "sample", "--model", "base=no/such-model", "--bench", f"toy={bench}",
@@ -76,6 +81,12 @@ def test_dry_run_changes_nothing_and_prints_both_costs(tmp_path):
         ],
         env={"COLUMNS": "200"},
     )  # fmt: skip
+
+
+def test_dry_run_changes_nothing_and_prints_both_costs(tmp_path):
+    bench = toy_bench(tmp_path)
+    out = tmp_path / "out"
+    result = adaptive_dry_run(bench, out)
     assert result.exit_code == 0, result.output
     assert "adaptive rounds: 8, 16, 32, 64" in result.output
     assert "0.125 .. 1.000" in result.output  # 8 .. 64 of 64 samples for the one question
@@ -86,22 +97,14 @@ def test_dry_run_says_unknown_tokens_when_the_samples_carry_no_token_counts(tmp_
     """Imported samples without n_tokens: the estimate says unknown, not 0 tokens."""
     from tests.support.folder_builders import sample_rows, write_folder
 
-    bench = tmp_path / "toy.jsonl"
-    bench.write_text('{"id": "q1", "problem": "1+1?", "answer": "2"}\n', encoding="utf-8")
+    bench = toy_bench(tmp_path)
     out = write_folder(
         tmp_path / "out",
         [{"benchmark": "toy", "question_id": "q1", "problem": "1+1?", "gold": "2"}],
         [sample_rows("toy", "q1", "base", "I I I I I I I I", gold="2")],
         models=["base", "rl"],
     )
-    result = CliRunner().invoke(
-        cli,
-        [
-            "sample", "--model", "base=no/such-model", "--bench", f"toy={bench}",
-            "-k", "64", "--adaptive", "--min-samples", "8", "--dry-run", "-o", str(out),
-        ],
-        env={"COLUMNS": "200"},
-    )  # fmt: skip
+    result = adaptive_dry_run(bench, out)
     assert result.exit_code == 0, result.output
     assert "tokens per sample unknown: the folder's samples carry no token counts" in result.output
     assert "0 tokens per sample" not in result.output

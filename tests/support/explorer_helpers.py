@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from leash_tui.explorer.app import ExplorerApp
+from leash_tui.explorer.screens.help_screen import HelpScroll
 from sampler.demo_folder import write_demo_results
 from sampler.store.folder import ResultsFolder
 from sampler.store.schema import BenchmarkEntry
@@ -152,6 +153,22 @@ def sync(coroutine_function):
 def isolated_cache(tmp_path_factory, monkeypatch):
     """Keep `leash report`'s per-folder cache out of the user's home during tests."""
     monkeypatch.setenv("LEASH_CACHE_DIR", str(tmp_path_factory.mktemp("leash-cache")))
+
+
+async def open_help(pilot):
+    """Press ``?`` on the main screen; the help screen's scroll, once drawn."""
+    await pilot.press("question_mark")
+    await pilot.pause(0.2)
+    return pilot.app.screen.query_one(HelpScroll)
+
+
+async def run_from_palette(pilot, command: str) -> None:
+    """Open the command palette, type ``command`` and run the best match with Enter."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*command)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
 
 
 async def wait_for_text(pilot, app, text: str, timeout: float = 10.0) -> str:

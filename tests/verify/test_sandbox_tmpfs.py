@@ -34,19 +34,6 @@ print("devices", open("/dev/null", "w").write("ok"), len(open("/dev/urandom", "r
 """
 
 
-@pytest.fixture(params=["cgroup", "single-process"])
-def budget(request, monkeypatch):
-    if request.param == "single-process":
-        monkeypatch.setattr(sandbox, "budget_available", lambda: False)
-        monkeypatch.setattr(sandbox, "make_budget", lambda *args: None)
-        problem = sandbox._probe.__wrapped__(sandbox.BWRAP)
-        if problem is not None:  # e.g. root drops to nobody, who cannot read the interpreter
-            pytest.skip(f"no sandbox without a cgroup here: {problem}")
-    elif not sandbox.budget_available():
-        pytest.skip("no writable cgroup here (needs root or a delegated cgroup)")
-    return request.param
-
-
 @needs_sandbox
 @pytest.mark.usefixtures("budget")
 def test_filling_every_tmpfs_stays_within_the_file_limit_of_each():
