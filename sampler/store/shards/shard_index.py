@@ -269,7 +269,8 @@ def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> S
         if summary is not None:
             added.append(summary)
     try:
-        kept = previous.stats
+        # a stale index's statistics are not decoded (its stream bounds assume its sizes)
+        kept = None if seen.stale else previous.stats
     except (ValueError, KeyError, pa.ArrowException):
         kept = None  # statistics that do not decode: merged again from the footers
     if not seen.stale and (kept is not None or not previous.entries):
