@@ -22,6 +22,7 @@ from sampler.store.shards.shard_summary import KEY_CLASSES, KEY_GROUPS, ipc_byte
 from tests.support.folder_builders import build_folder
 
 SPEC = {("alg", str(q)): {"base": "C C I I I", "rlvr": "C C C C I"} for q in range(6)}
+ROWS = 1_000_000  # of the rows bomb: 124 MB decoded
 BOMB_BYTES = 64 << 20  # over DECODE_FLOOR + DECODE_RATIO x a few KB of shards
 
 
@@ -68,7 +69,7 @@ def _string_bomb() -> bytes:
 def _rows_bomb(groups: pa.Table) -> bytes:
     """A groups stream of a million rows of zeros and empty keys (124 MB decoded), of the
     schema of the true one."""
-    rows = 1_000_000
+    rows = ROWS
     columns = [
         pa.array([""] * rows, field.type)
         if pa.types.is_string(field.type)
