@@ -228,7 +228,7 @@ def read_entry(shard: ShardFile, summary: bool = True) -> tuple[ShardEntry, Samp
     (LeashError if the footer cannot be read). Without ``summary`` the entry's
     ``summarised`` only says whether the footer has summary keys."""
     meta = read_footer(shard.path)
-    stats = read_summary(meta) if summary else None
+    stats = read_summary(meta, shard.path) if summary else None
     if stats is not None:
         stats.source = str(shard.path)
     held = stats is not None if summary else KEY_GROUPS in (meta.metadata or {})
@@ -269,7 +269,8 @@ def build(listing: Sequence[ShardFile], previous: ShardIndex | None = None) -> S
         if summary is not None:
             added.append(summary)
     try:
-        kept = previous.stats
+        # a stale index's statistics are not decoded (its stream bounds assume its sizes)
+        kept = None if seen.stale else previous.stats
     except (ValueError, KeyError, pa.ArrowException):
         kept = None  # statistics that do not decode: merged again from the footers
     if not seen.stale and (kept is not None or not previous.entries):

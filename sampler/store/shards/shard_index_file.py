@@ -26,6 +26,7 @@ import pyarrow.ipc as ipc
 from sampler.errors import LeashError
 from sampler.store.journals.atomic_io import atomic_path
 from sampler.store.journals.safe_files import open_regular
+from sampler.store.shards.ipc_bounds import Budget, check_stream, check_uncompressed_file
 from sampler.store.shards.shard_files import PROBED_COLUMNS, FooterFacts
 from sampler.store.shards.shard_index import ShardEntry, ShardIndex
 from sampler.store.shards.shard_summary import (
@@ -51,6 +52,11 @@ _STAMP_COLUMNS = ("size", "mtime_ns", "ctime_ns", "inode")
 SPAN_COLUMNS = ("benchmark_min", "benchmark_max", "question_min", "question_max")
 #: entries an IndexedEntries builds one at a time before it converts the rest at once
 _BUILT_ONE_BY_ONE = 64
+#: the streams of an index may claim to decode to at most this many times the bytes of
+#: the shards it indexes, plus DECODE_FLOOR (issue 33: an lz4 bomb of 2.5 MB claimed 600
+#: MB); summaries of the shards' rows that claim more are not leash's: the index is refused
+DECODE_RATIO = 64
+DECODE_FLOOR = 16 << 20
 
 
 def _nulls_column(entries: Sequence[ShardEntry], column: str) -> pa.Array:
@@ -151,7 +157,9 @@ def read(root: Path) -> ShardIndex | None:
         return None
     try:
         try:
-            table = ipc.open_file(_mapped(fd)).read_all()
+            data = _mapped(fd).read_buffer()  # zero copy of a map
+            check_uncompressed_file(data)
+            table = ipc.open_file(data).read_all()
         finally:
             os.close(fd)
         metadata = table.schema.metadata or {}
@@ -159,6 +167,7 @@ def read(root: Path) -> ShardIndex | None:
         if info.get("version") != INDEX_VERSION:
             return None
         streams = _streams(table) if info.get("stats") else {}
+        _check_streams(table, streams)
         blobs = None
         if all(k in streams for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)):
             blobs = {k: streams[k] for k in (KEY_GROUPS, KEY_CLASSES, KEY_FIRST)}
@@ -167,6 +176,20 @@ def read(root: Path) -> ShardIndex | None:
         return ShardIndex(IndexedEntries(table), blobs=blobs, first_keep=keep, answers=answers)
     except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
         return None
+
+
+def _check_streams(table: pa.Table, streams: Mapping[bytes, pa.Buffer]) -> None:
+    """ValueError when the streams claim more than the shards the index lists allow: each
+    stream at most as many rows as those shards' samples, buffers no larger than their
+    rows need, and all of them at most DECODE_RATIO times the shards' bytes (read from
+    each message's header and each buffer's first bytes; nothing is decompressed). The
+    sizes are the index's own, so a reader compares them with the shards before it
+    decodes a stream (shard_index.view)."""
+    rows = pc.sum(table.column("rows")).as_py() or 0
+    size = pc.sum(table.column("size")).as_py() or 0
+    budget = Budget(rows=int(rows), bytes=DECODE_RATIO * max(0, int(size)) + DECODE_FLOOR)
+    for data in streams.values():
+        check_stream(data, budget)
 
 
 class IndexedEntries(Mapping[str, ShardEntry]):

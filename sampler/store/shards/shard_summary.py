@@ -21,6 +21,7 @@ scanned as before. Shards without a summary
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -28,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
@@ -48,8 +50,9 @@ from sampler.store.side_tables.entropy_samples import empty_first
 
 #: 2: answer entropy at a fixed N (the first samples table, ``leash.summary.first``);
 #: 3: stamped with where each row group's bytes end; 4: a slot for status ``no_gold``.
+#: 5: the digest of the verdicts (``verdicts``: verdict_digest of the status column).
 #: Older summaries are ignored and their shards scanned.
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 5
 #: the sample columns a summary covers (those of any folder_stats request)
 SUMMARY_COLUMNS = (
     *GROUP_KEYS,
@@ -150,6 +153,32 @@ def decode_stats(entries: Mapping[bytes, bytes | pa.Buffer], first_keep: int) ->
     )
 
 
+def verdict_digest(status: pa.Array | pa.ChunkedArray) -> str:
+    """blake2b of the verdicts in row order (a null differs from every status): two swapped
+    verdicts, or any changed, give another digest (issue 33 item 10)."""
+    encoded = pc.dictionary_encode(status)
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.combine_chunks() if encoded.num_chunks else None
+    digest = hashlib.blake2b(digest_size=16)
+    if encoded is not None and len(encoded):
+        indices = pc.fill_null(encoded.indices, -1).to_numpy().astype("<i4")
+        digest.update(indices.tobytes())
+        for value in encoded.dictionary.to_pylist():
+            digest.update(str(value).encode() + b"\0")
+    return digest.hexdigest()
+
+
+def verdicts_match(path: Path | str, info: Mapping) -> bool:
+    """Whether the ``status`` column of the shard at ``path`` is what its summary ``info``
+    says (its ``verdicts`` digest); one column read, only where no current index entry
+    vouches for the shard (a footer read by a refresh or by a reader without an index)."""
+    try:
+        status = pq.read_table(path, columns=["status"]).column("status")
+    except (pa.ArrowException, OSError, KeyError):
+        return False
+    return info.get("verdicts") == verdict_digest(status)
+
+
 def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
     """Footer entries summarising the rows of ``table``, to be written in ``row_groups``
     row groups ({} when the summary would be too large to keep in a footer)."""
@@ -163,6 +192,7 @@ def summary_metadata(table: pa.Table, row_groups: int) -> dict[bytes, bytes]:
         "rows": table.num_rows,
         "row_groups": row_groups,
         "unverified": int(stats.status[:, SLOT_UNVERIFIED].sum()),
+        "verdicts": verdict_digest(table.column("status")) if "status" in present else None,
         "first_keep": stats.first_keep if stats.first is not None else DEFAULT_ENTROPY_SAMPLES,
     }
     entries[KEY_INFO] = json.dumps(info).encode()
@@ -213,8 +243,9 @@ def _status_nulls(meta: pq.FileMetaData) -> int | None:
     return null_count(meta, "status")
 
 
-def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
-    """The shard's stored statistics, if present and consistent with its footer; else None."""
+def read_summary(meta: pq.FileMetaData, path: Path | str | None = None) -> SampleStats | None:
+    """The shard's stored statistics, if present and consistent with its footer (and, with
+    ``path``, with the verdicts of its rows: verdicts_match); else None."""
     kv = meta.metadata or {}
     if any(key not in kv for key in (KEY_INFO, KEY_GROUPS, KEY_CLASSES, KEY_FIRST)):
         return None
@@ -230,6 +261,8 @@ def read_summary(meta: pq.FileMetaData) -> SampleStats | None:
             return None
         if info.get("row_group_ends") != row_group_ends(meta):
             return None  # the rows were rewritten by another tool that kept the footer
+        if path is not None and not verdicts_match(path, info):
+            return None  # the rows' verdicts are not those summarised: a forged footer
         stats = decode_stats(kv, int(info.get("first_keep", 0)))
     except (ValueError, pa.ArrowException):
         return None
@@ -244,7 +277,7 @@ def shard_summary(path: Path) -> SampleStats | None:
         meta = pq.ParquetFile(path).metadata
     except (pa.ArrowException, OSError):
         return None
-    summary = read_summary(meta)
+    summary = read_summary(meta, path)
     if summary is not None:
         summary.source = str(path)
     return summary
@@ -279,7 +312,7 @@ def split_by_summary(
             continue
         if seen is not None:
             seen(path, meta)
-        summary = read_summary(meta)
+        summary = read_summary(meta, path)
         if summary is None:
             to_scan.append(path)
         else:
