@@ -123,6 +123,7 @@ def measure(mode: str, folder: Path, steps: int) -> dict:
         c_target=0,
         k=1,
         fisher_p=None,
+        losing_upper=None,
         pass1_base=None,
         pass1_target=None,
         problem=None,
