@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from leash_tui.analysis.support_names import CATEGORIES
 from sampler.errors import LeashError
 
 SIZE_CHOICES = ("tiny", "small", "medium")
@@ -268,7 +269,7 @@ def summarise(document: dict[str, Any]) -> dict[str, Any]:
         out["targets"][r["target"]] = {
             "k": r["k"],
             "N": r["N"],
-            **{c: r[c] for c in ("P", "E", "S", "O")},
+            **{c: r[c] for c in CATEGORIES},
             "pass@1": r["pass@1"]["target"],
             "pass@k": r["pass@k"]["target"],
             "base_pass@k": r["pass@k"]["base"],
@@ -281,7 +282,7 @@ def print_summary(console: Any, demo: TrainDemo, summary: dict[str, Any]) -> Non
     from rich.table import Table
 
     table = Table(title=f"support dynamics of {demo.results}", title_justify="left")
-    for col in ("model", "k", "N", "P", "E", "S", "O", "pass@1", "pass@k"):
+    for col in ("model", "k", "N", *CATEGORIES, "pass@1", "pass@k"):
         table.add_column(col, justify="left" if col == "model" else "right")
     targets = summary["targets"]
     first = next(iter(targets.values()))
@@ -301,7 +302,7 @@ def print_summary(console: Any, demo: TrainDemo, summary: dict[str, Any]) -> Non
             name,
             str(t["k"]),
             str(t["N"]),
-            *(_count(t[c]) for c in ("P", "E", "S", "O")),
+            *(_count(t[c]) for c in CATEGORIES),
             f"{t['pass@1']:.3f}",
             f"{t['pass@k']:.3f}",
         )
