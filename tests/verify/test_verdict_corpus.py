@@ -9,8 +9,11 @@ cases fails here.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
+import resource
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 
 from sampler.verify.answers.math_verifier import clear_caches
 from sampler.verify.answers.one_sample import grade_completion
@@ -81,13 +84,31 @@ def test_corpus_has_both_verdicts_in_each_half() -> None:
         assert seen["correct"] >= 100 and seen["incorrect"] >= 100, half
 
 
-def test_leash_holds_its_measured_level_on_the_held_out_half() -> None:
+#: what one grading process may allocate: an answer whose parse explodes fails there
+#: (MemoryError, graded ``error``) instead of taking the test run's memory, as the
+#: verification workers of ``leash verify`` are bounded too
+GRADER_MEMORY = 3 << 30
+
+
+def _bounded_grader() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (GRADER_MEMORY, GRADER_MEMORY))
     clear_caches()
+
+
+def _status(case: dict) -> str:
+    try:
+        return grade_completion(
+            case["gold"], case["completion"], problem=case.get("problem")
+        ).status
+    except MemoryError:
+        return "error"
+
+
+def test_leash_holds_its_measured_level_on_the_held_out_half() -> None:
     held_out = [c for c in CASES if c["split"] == "held_out"]
-    verdicts = [
-        grade_completion(c["gold"], c["completion"], problem=c.get("problem")).status
-        for c in held_out
-    ]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=_bounded_grader) as pool:
+        verdicts = list(pool.map(_status, held_out, chunksize=16))
     pairs = list(zip(held_out, verdicts, strict=True))
     agree = sum((v == "correct") == (c["expected"] == "correct") for c, v in pairs)
     false_accepts = [c["id"] for c, v in pairs if v == "correct" and c["expected"] != "correct"]
