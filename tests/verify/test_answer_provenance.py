@@ -92,5 +92,5 @@ async def test_the_question_screen_shows_the_answer_as_written_and_its_rule(tmp_
         await open_question(pilot, app, "toy", "0")
         view = app.screen.query_one("#view-base", CompletionView)
         subtitle = str(view.border_subtitle)
-        assert "answer 102.300000000000 · written 102.3" in subtitle
+        assert "answer 102.3 · normal form 102.300000000000" in subtitle
         assert "by box" in subtitle
