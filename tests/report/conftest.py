@@ -20,9 +20,9 @@ def draws(monkeypatch):
     drawn: list[int] = []
     real = bootstrap._resample_sums
 
-    def counted(part, resamples, seed, digest):
+    def counted(part, resamples, seed, digest, block=0):
         drawn.append(part.shape[0])
-        return real(part, resamples, seed, digest)
+        return real(part, resamples, seed, digest, block)
 
     monkeypatch.setattr(bootstrap, "_resample_sums", counted)
     return drawn
