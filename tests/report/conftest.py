@@ -16,7 +16,7 @@ def private_cache(tmp_path, monkeypatch):
 
 @pytest.fixture
 def draws(monkeypatch):
-    """The strata drawn (by their size), in order."""
+    """The strata drawn (their sizes, one entry per block of resamples), in order."""
     drawn: list[int] = []
     real = bootstrap._resample_sums
 
