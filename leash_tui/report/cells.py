@@ -85,7 +85,7 @@ def threshold_note(rows: list[dict[str, Any]]) -> str:
 
 def interval_note(rows: list[dict[str, Any]]) -> str:
     """ " CI: 95% paired bootstrap …" when rows carry intervals, with the resamples the
-    rows drew and the largest Monte Carlo error of an interval end."""
+    rows drew and the largest row's Monte Carlo error of the interval ends."""
     cis = [r["ci"] for r in rows if r.get("ci")]
     if not cis:
         return ""
@@ -93,7 +93,8 @@ def interval_note(rows: list[dict[str, Any]]) -> str:
     drawn = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
     errors = [ci["mc_error"] for ci in cis if ci.get("mc_error") is not None]
     error = (
-        f"; Monte Carlo error of the interval ends at most {max(errors):.0%} of their half-widths"
+        f"; Monte Carlo error of the interval ends at most {max(errors):.0%} of their"
+        " half-widths, root mean square"
         if errors
         else ""
     )
