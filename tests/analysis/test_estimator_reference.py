@@ -133,3 +133,10 @@ def test_the_losing_side_of_shrunk_and_expanded_questions_carries_its_bound():
     assert by_id["shrunk2"]["losing_upper"] == pytest.approx(1 - 0.05 ** (1 / 12), rel=1e-12)
     assert by_id["expanded"]["losing_upper"] == pytest.approx(1 - 0.05 ** (1 / 8), rel=1e-12)
     assert by_id["both"]["losing_upper"] is None and by_id["none"]["losing_upper"] is None
+
+
+def test_support_by_default_is_pass_at_k():
+    from leash_tui.analysis.pass_at_k import pass_at_k
+
+    n, c, k = np.array([16, 16, 30]), np.array([1, 5, 0]), np.array([4, 8, 10])
+    assert support_probability(n, c, k) == pytest.approx(pass_at_k(n, c, k), abs=1e-12)
