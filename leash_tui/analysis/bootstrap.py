@@ -161,6 +161,7 @@ def bootstrap_intervals(
     passk_t: np.ndarray | None = None,
     memo: MutableMapping[tuple[int, int, bytes], np.ndarray] | None = None,
     method: str = "bayes",
+    mc_share: float | None = MC_SHARE,
 ) -> Intervals:
     """{statistic: [lo, hi] or None} at ``level`` by a paired bootstrap, with the
     resamples drawn (at most ``resamples``: module docstring) and their MC error.
@@ -172,7 +173,8 @@ def bootstrap_intervals(
     ``memo``: the resample sums of strata already drawn (by seed, B and the stratum's
     data), shared by the rows of one report; ``method``: "bayes" (the default: Dirichlet
     weights with ``PRIOR`` pseudo-questions, module docstring) or "percentile" (Efron's
-    resampling with replacement, no prior).
+    resampling with replacement, no prior); ``mc_share``: the Monte Carlo rule's bound
+    (module docstring; None draws all ``resamples``).
     """
     if method not in METHODS:
         raise ValueError(f"unknown bootstrap method {method!r} (one of {', '.join(METHODS)})")
@@ -208,7 +210,7 @@ def bootstrap_intervals(
         while len(blocks) * BLOCK < stage:
             blocks.append(_block_sums(parts, len(blocks), resamples, seed, method, memo))
         out, error = _intervals(np.concatenate(blocks), point, alpha, n)
-        if error <= MC_SHARE and stage * alpha / 2 >= MIN_BEYOND:
+        if mc_share is not None and error <= mc_share and stage * alpha / 2 >= MIN_BEYOND:
             break
     return Intervals(out, stage, error)
 

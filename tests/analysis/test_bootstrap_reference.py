@@ -125,3 +125,22 @@ def test_resamples_stop_when_the_monte_carlo_error_allows():
         ends.append(one.ci["pass@1_diff"][0])
     half = np.diff(first.ci["pass@1_diff"])[0] / 2
     assert np.std(ends) / half == pytest.approx(first.mc_error, rel=1.0)
+
+
+@pytest.mark.parametrize("draw", ["_percentile_sums", "_resample_sums"])
+def test_chunked_draws_fill_every_resample(draw, monkeypatch):
+    # many chunks (the percentile method draws the next one ahead in a thread): every
+    # resample is a full, fresh weighting of the questions, and the same on a rerun
+    monkeypatch.setattr(bootstrap, "_CELLS_PER_CHUNK", 40 * 4)  # chunks of 4 resamples
+    part = np.zeros((40, 7))
+    part[:, 3] = 1.0  # pass@1 base: the resample's total weight
+    part[:, 0] = np.arange(40) / 40
+    sums = getattr(bootstrap, draw)(part, 3000, 9, b"f" * 32)
+    assert sums.shape == (3000, 7)
+    assert sums[:, 3] == pytest.approx(np.full(3000, 40.0))
+    if draw == "_resample_sums":  # continuous weights: no two resamples alike
+        assert np.unique(sums[:, 0]).size == 3000
+    assert len({tuple(sums[i : i + 4, 0]) for i in range(0, 3000, 4)}) == 750
+    if draw == "_percentile_sums":  # a question drawn with replacement: mean 39/80 each
+        assert sums[:, 0].mean() == pytest.approx(40 * 39 / 80, rel=0.01)
+    assert np.array_equal(sums, getattr(bootstrap, draw)(part, 3000, 9, b"f" * 32))
