@@ -1,22 +1,20 @@
-"""The ``--risk DELTA`` rule of adaptive sampling, and a simulation of what it saves.
+"""A simulation of adaptive sampling with and without the ``--risk DELTA`` stop.
 
 Pure numpy, no I/O. An adaptive run gives every (model, question) its first N samples,
 then doubling rounds until a verified success or k. Most of what it still draws goes to
-pairs that never succeed (a never-solvable question costs all k). The rule: fit the
-distribution of pass rates across the model's questions (``rate_fits.choose``:
-beta-binomial or zero-inflated beta-binomial), refitted at the end of each round to what
-it knows (``fit_at_round``), and stop an unsolved pair once the posterior probability
-that its remaining k − d samples hold a success,
-
-    q = 1 − P(no success in k − d more | none in d)   (``RateFit.miss_after``),
-
-is below DELTA. A stopped pair is counted out of support; it is misclassified when a
-success was still to come. The expected number of misclassified pairs is Σ q over the
-stopped pairs (each below DELTA), reported beside P/E/S/O.
+pairs that never succeed (a never-solvable question costs all k). The rule itself is
+``sampler.sample.risk_stop`` (what ``leash sample --adaptive --risk`` runs): at the end of
+each round it bounds the probability q that an unsolved pair of the group (one model's
+questions of one benchmark) still holds a success in its remaining samples, whatever the
+distribution of pass rates, and stops the group's unsolved pairs once the bound is below
+DELTA. A stopped pair is counted out of support; it is misclassified when a success was
+still to come. The expected number of misclassified pairs is at most the sum of q over
+the stopped pairs, reported beside P/E/S/O.
 
 ``simulate_pairs`` plays the rule on given per-pair success rates (first successes are
-geometric), so a test can check that the realised misclassifications stay within the
-stated expectation on populations with never-solvable questions.
+geometric), so tests and ``bench/adaptive_saving.py`` check that the realised
+misclassifications stay within the stated bound on populations with never-solvable
+questions; ``category_rates`` builds the paper-shaped population from P/E/S/O counts.
 """
 
 from __future__ import annotations
@@ -26,7 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from leash_tui.analysis.rate_fits import RateFit, choose
+from sampler.sample.risk_stop import NEVER, risk_stops
+
+__all__ = ["NEVER", "RiskRun", "category_rates", "expected_tokens", "rounds_of", "simulate_pairs"]
 
 
 def rounds_of(min_samples: int, samples: int) -> list[int]:
@@ -35,13 +35,6 @@ def rounds_of(min_samples: int, samples: int) -> list[int]:
     while out[-1] < samples:
         out.append(min(out[-1] * 2, samples))
     return out
-
-
-def success_left(fit: RateFit, drawn: np.ndarray, k: int) -> np.ndarray:
-    """q: the posterior probability that an unsolved pair's remaining k − d samples hold a
-    success, given none in its d drawn."""
-    drawn = np.asarray(drawn, dtype=np.float64)
-    return 1.0 - fit.miss_after(drawn, np.maximum(k - drawn, 0.0))
 
 
 @dataclass(frozen=True)
@@ -73,8 +66,7 @@ def simulate_pairs(
 ) -> RiskRun:
     """Play an adaptive run (``delta`` None: no risk rule) on pairs of success ``rates``."""
     rates = np.asarray(rates, dtype=np.float64)
-    never = np.iinfo(np.int64).max
-    first = np.where(rates > 0, rng.geometric(np.clip(rates, 1e-300, 1.0)) - 1, never)
+    first = np.where(rates > 0, rng.geometric(np.clip(rates, 1e-300, 1.0)) - 1, NEVER)
     rounds = np.asarray(rounds_of(n_first, k))
     truly = first < k
     # the round that holds the first success (its budget is what the pair costs)
@@ -84,28 +76,17 @@ def simulate_pairs(
     risk = np.zeros(rates.size)
     if delta is not None:
         for d in rounds[:-1]:
-            open_ = ~stopped & (first >= d)  # no success in the first d samples
-            if not open_.any():
-                continue
-            fit = fit_at_round(first, d)
-            q = success_left(fit, np.full(int(open_.sum()), d), k)
-            stop = np.flatnonzero(open_)[q < delta]
-            risk[stop] = q[q < delta]
-            drawn[stop] = d
-            stopped[stop] = True
+            known = np.minimum(drawn, d)  # what the run has drawn at the end of round d
+            seen = np.where(first < known, first, NEVER)
+            stop, bound = risk_stops(seen, known, int(d), k, delta)
+            stop &= ~stopped
+            if stop.any():
+                risk[stop] = bound.q
+                drawn[stop] = d
+                stopped |= stop
+                break  # every open pair of the group stops at once
     inside = truly & ~stopped
     return RiskRun(drawn, inside, stopped, risk, truly, first)
-
-
-def fit_at_round(first: np.ndarray, d: int) -> RateFit:
-    """The rate distribution fitted to what a round at budget d knows of each pair: a
-    success at index f < d (the likelihood p(1 − p)^f, that of 1 of f + 1 up to a
-    constant) or none in d. Refitted each round, so the pairs solved late tell the fit
-    how much mass sits at small rates; the fit of the first N alone cannot tell a rate of
-    1e-3 from 0."""
-    seen = first < d
-    n = np.where(seen, first + 1, d)
-    return choose(n, seen.astype(np.int64))[0]
 
 
 def category_rates(

@@ -34,6 +34,25 @@ every resample at once; the next chunk is drawn in a thread meanwhile. A resampl
 a rate is undefined (a zero denominator) is left out of that rate's quantiles; a rate
 undefined on the data has no interval.
 
+How many resamples: ``resamples`` (B, the report's ``--bootstrap``) is the most drawn.
+The draws come in blocks of ``BLOCK`` = 250, block j from its own generator, and the
+intervals are computed after 250, 500, 1,000, ... resamples; drawing stops at the first
+count where the Monte Carlo standard errors of the interval ends, as shares of their
+intervals' half-widths, have a root mean square at most ``MC_SHARE`` (a tenth). The root
+mean square, not the largest: each of the 20 ends' measured errors is itself noisy (±30%
+at 500 draws), and what the noise of the ends costs, the coverage lost, goes with the
+mean of their squares. A row whose rates are close to normal stops at 500 (the error is
+about 1.36/sqrt(B) of the half-width: 6.1% at 500, 8.6% at 250, measured noisily). The
+error of an end (the α/2 quantile of the B values) is sqrt(q(1 − q)/B) over the density
+of the values there, read from the quantiles ``SPREAD`` = 2 binomial standard
+deviations, 2·sqrt(B·q(1 − q)) order statistics, either side of it: a quarter of their
+distance, the quantile's standard error whatever the distribution; it is trusted once at
+least ``MIN_BEYOND`` = 5 resamples lie beyond each end (at 30 questions the ends are the
+1.9% and 98.1% quantiles: 500 resamples at least). Noise of a tenth of the half-width in
+each end moves the coverage of a 95% interval by about 0.4 points (1.96·φ(1.96)·0.196²
+for its two ends) (bench/ci_coverage.py measures it with this rule on).
+The result carries ``resamples`` (the count used) and ``mc_error`` (that root mean square).
+
 Each stratum draws from a generator seeded by ``seed`` and a hash of the stratum's own
 per-question quantities, so two readers of one folder get the same interval, and a
 benchmark's B resample sums are the same in every row that holds it: a domain's or the
@@ -48,6 +67,7 @@ import hashlib
 import math
 from collections.abc import MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -58,12 +78,24 @@ _CELLS_PER_CHUNK = 100_000  # resample indices drawn at once (fits the caches: 1
 SUM_COLUMNS = 7
 #: names how ``_resample_sums`` draws: a memo kept between processes (report's
 #: resample_cache) keys its entries by it, so a change of method draws afresh
-RESAMPLE_METHOD = "pcg64-dirichlet-prior-0.5-1"
+RESAMPLE_METHOD = "pcg64-dirichlet-prior-0.5-blocks-250"
 #: the ways of drawing: "bayes" (default) and Efron's "percentile" resampling
 METHODS = ("bayes", "percentile")
 #: Dirichlet weight of each pseudo-question (one each of P, E and S, per stratum): Jeffreys'
 #: 1/2, chosen by bench/ci_coverage.py (coverage >= 0.93 at 30, 120 and 500 questions)
 PRIOR = 0.5
+#: resamples are drawn in blocks of this many (block b seeded by b too), so a report that
+#: needs more draws adds blocks and keeps the ones it has
+BLOCK = 250
+#: draws stop at the first of ``stages`` where the interval ends' Monte Carlo standard
+#: errors, as shares of their half-widths, have a root mean square at most this
+MC_SHARE = 0.1
+#: ... and at least this many resamples lie beyond each end (else the order statistics
+#: that measure the error are the extremes: few questions take all ``resamples``)
+MIN_BEYOND = 5
+#: binomial standard deviations between the order statistics that measure the density at
+#: an end (1 is the textbook interval; 2 halves the noise of the measured error)
+SPREAD = 2.0
 
 
 def data_seed(*arrays: np.ndarray | Sequence[object], extra: Sequence[object] = ()) -> int:
@@ -102,7 +134,21 @@ def _quantities(
     return np.stack([b * t, (1 - b) * t, b * (1 - t), p1_b, p1_t, pk_b, pk_t], axis=1)
 
 
-def paired_bootstrap(
+class Intervals(NamedTuple):
+    """``bootstrap_intervals``'s answer: the intervals, the resamples drawn for them and
+    the largest Monte Carlo standard error of an end as a share of its half-width."""
+
+    ci: dict[str, list[float] | None]
+    resamples: int
+    mc_error: float
+
+
+def paired_bootstrap(*args: Any, **kwargs: Any) -> dict[str, list[float] | None]:
+    """{statistic: [lo, hi] or None}: ``bootstrap_intervals(...).ci``."""
+    return bootstrap_intervals(*args, **kwargs).ci
+
+
+def bootstrap_intervals(
     b: np.ndarray,
     t: np.ndarray,
     p1_b: np.ndarray,
@@ -115,8 +161,10 @@ def paired_bootstrap(
     passk_t: np.ndarray | None = None,
     memo: MutableMapping[tuple[int, int, bytes], np.ndarray] | None = None,
     method: str = "bayes",
-) -> dict[str, list[float] | None]:
-    """{statistic: [lo, hi] or None} at ``level`` by a paired percentile bootstrap.
+    mc_share: float | None = MC_SHARE,
+) -> Intervals:
+    """{statistic: [lo, hi] or None} at ``level`` by a paired bootstrap, with the
+    resamples drawn (at most ``resamples``: module docstring) and their MC error.
 
     ``b``, ``t``: per-question in-support probabilities of base and target; ``p1_b``,
     ``p1_t``: per-question pass@1; ``strata``: a label per question (each stratum is
@@ -125,7 +173,8 @@ def paired_bootstrap(
     ``memo``: the resample sums of strata already drawn (by seed, B and the stratum's
     data), shared by the rows of one report; ``method``: "bayes" (the default: Dirichlet
     weights with ``PRIOR`` pseudo-questions, module docstring) or "percentile" (Efron's
-    resampling with replacement, no prior).
+    resampling with replacement, no prior); ``mc_share``: the Monte Carlo rule's bound
+    (module docstring; None draws all ``resamples``).
     """
     if method not in METHODS:
         raise ValueError(f"unknown bootstrap method {method!r} (one of {', '.join(METHODS)})")
@@ -144,36 +193,88 @@ def paired_bootstrap(
     x = _quantities(*(np.asarray(a, dtype=np.float64) for a in arrays))
     n = x.shape[0]
     if n == 0:
-        return dict.fromkeys(INTERVAL_NAMES)
+        return Intervals(dict.fromkeys(INTERVAL_NAMES), 0, 0.0)
     groups = [("", np.arange(n))] if strata is None else _strata(np.asarray(strata))
-    sums = np.zeros((resamples, x.shape[1]))
+    parts = []
     for label, members in groups:
         part = np.ascontiguousarray(x[members])
         # the label too: two strata holding equal values still draw independently
         digest = hashlib.sha256(f"{label}\x1f".encode() + part.tobytes()).digest()
-        key = (seed, resamples, digest if method == "bayes" else digest + b"percentile")
-        drawn = memo.get(key) if memo is not None else None
-        if drawn is None:
-            draw = _resample_sums if method == "bayes" else _percentile_sums
-            drawn = draw(part, resamples, seed, digest)
-            if memo is not None:
-                memo[key] = drawn
-        sums += drawn
+        parts.append((part, digest if method == "bayes" else digest + b"percentile"))
     point = rates_from_sums(x.sum(axis=0, keepdims=True), n)
-    values = rates_from_sums(sums, n)
     alpha = 1.0 - level
     if method == "bayes":
         alpha = expanded_alpha(alpha, n)
+    blocks: list[np.ndarray] = []
+    for stage in stages(resamples):
+        while len(blocks) * BLOCK < stage:
+            blocks.append(_block_sums(parts, len(blocks), resamples, seed, method, memo))
+        out, error = _intervals(np.concatenate(blocks), point, alpha, n)
+        if mc_share is not None and error <= mc_share and stage * alpha / 2 >= MIN_BEYOND:
+            break
+    return Intervals(out, stage, error)
+
+
+def stages(resamples: int) -> list[int]:
+    """The resample counts tried in turn: ``BLOCK``, doubling, then ``resamples``."""
+    out = [min(BLOCK, resamples)]
+    while out[-1] < resamples:
+        out.append(min(out[-1] * 2, resamples))
+    return out
+
+
+def _block_sums(
+    parts: list[tuple[np.ndarray, bytes]],
+    index: int,
+    resamples: int,
+    seed: int,
+    method: str,
+    memo: MutableMapping | None,
+) -> np.ndarray:
+    """Resample sums of block ``index`` (resamples ``BLOCK``·index onwards, at most
+    ``BLOCK``), summed over the strata; each stratum's block drawn once per memo."""
+    size = min(BLOCK, resamples - index * BLOCK)
+    total = None
+    for part, digest in parts:
+        block_digest = digest if index == 0 else digest + b"block%d" % index
+        key = (seed, size, block_digest)
+        drawn = memo.get(key) if memo is not None else None
+        if drawn is None:
+            draw = _resample_sums if method == "bayes" else _percentile_sums
+            drawn = draw(part, size, seed, digest, index)
+            if memo is not None:
+                memo[key] = drawn
+        total = drawn.copy() if total is None else total + drawn
+    assert total is not None
+    return total
+
+
+def _intervals(
+    sums: np.ndarray, point: dict[str, np.ndarray], alpha: float, n: int
+) -> tuple[dict[str, list[float] | None], float]:
+    """({statistic: [lo, hi] or None}, the root mean square over the interval ends of
+    their Monte Carlo standard errors as shares of their half-widths) from the sums."""
+    values = rates_from_sums(sums, n)
     out: dict[str, list[float] | None] = {}
+    shares: list[float] = []
     for name in INTERVAL_NAMES:
         column = values[name]
         kept = column[~np.isnan(column)]
         if np.isnan(point[name][0]) or kept.size == 0:
             out[name] = None
             continue
-        lo, hi = np.quantile(kept, [alpha / 2, 1 - alpha / 2])
+        ends = np.array([alpha / 2, 1 - alpha / 2])
+        # the ends' Monte Carlo error: the quantile's standard error sqrt(q(1 − q)/B)
+        # over the density there, the density read from the quantiles SPREAD binomial
+        # standard deviations either side (whatever the distribution of the values)
+        step = SPREAD * np.sqrt(ends * (1 - ends) / kept.size)
+        at = np.clip(np.concatenate([ends, ends - step, ends + step]), 0, 1)
+        lo, hi, lo_a, hi_a, lo_b, hi_b = np.quantile(kept, at)
+        half = (hi - lo) / 2
+        for error in ((lo_b - lo_a) / (2 * SPREAD), (hi_b - hi_a) / (2 * SPREAD)):
+            shares.append(0.0 if error <= 0 else error / half if half > 0 else math.inf)
         out[name] = [float(lo), float(hi)]
-    return out
+    return out, float(np.sqrt(np.mean(np.square(shares)))) if shares else 0.0
 
 
 def _normal_quantile(q: float) -> float:
@@ -213,7 +314,9 @@ def expanded_alpha(alpha: float, n: int) -> float:
     return 2 * 0.5 * math.erfc(-stretched / math.sqrt(2))
 
 
-def _percentile_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
+def _percentile_sums(
+    part: np.ndarray, resamples: int, seed: int, digest: bytes, block: int = 0
+) -> np.ndarray:
     """Column sums of ``part`` (questions x quantities) over ``resamples`` resamples of its
     rows with replacement, from a generator seeded by ``seed`` and the data's ``digest``.
 
@@ -221,7 +324,7 @@ def _percentile_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes)
     while this one is counted and summed: the generator is used by that thread alone and
     in order, so the draws are those of a plain loop, in 0.55 of its time on 2 cores."""
     size = part.shape[0]
-    rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little")])
+    rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little"), *_block(block)])
     sums = np.empty((resamples, part.shape[1]))
     rows = max(1, _CELLS_PER_CHUNK // size)
     chunks = [(start, min(resamples, start + rows)) for start in range(0, resamples, rows)]
@@ -248,7 +351,9 @@ _SUPPORT = [0, 1, 2, 5, 6]
 _PSEUDO = np.array([[1, 0, 0, 1, 1], [0, 1, 0, 0, 1], [0, 0, 1, 1, 0]], dtype=np.float64)
 
 
-def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -> np.ndarray:
+def _resample_sums(
+    part: np.ndarray, resamples: int, seed: int, digest: bytes, block: int = 0
+) -> np.ndarray:
     """Column sums of ``part`` under ``resamples`` Bayesian-bootstrap weightings of its rows
     (Rubin 1981: Dirichlet(1, ..., 1) weights, scaled to sum to the rows), plus ``PRIOR``
     pseudo-questions: one in P, one in E and one in S (in the support columns: P, E, S
@@ -256,7 +361,7 @@ def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -
     rate at the boundary (E = 0, say) then has an interval of positive width, about the
     Jeffreys interval of its count."""
     size = part.shape[0]
-    rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little"), 1])
+    rng = np.random.default_rng([seed, int.from_bytes(digest[:8], "little"), 1, *_block(block)])
     sums = np.empty((resamples, part.shape[1]))
     rows = max(1, _CELLS_PER_CHUNK // size)
     for start in range(0, resamples, rows):
@@ -271,6 +376,11 @@ def _resample_sums(part: np.ndarray, resamples: int, seed: int, digest: bytes) -
         scale = size / (total + prior.sum(axis=1, keepdims=True))
         sums[start:stop, _SUPPORT] = (raw[:, _SUPPORT] + prior @ _PSEUDO) * scale
     return sums
+
+
+def _block(block: int) -> list[int]:
+    """The seed words of a block: none for the first (its draws are those of one block)."""
+    return [block] if block else []
 
 
 def _strata(labels: np.ndarray) -> list[tuple[str, np.ndarray]]:

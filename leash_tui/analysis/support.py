@@ -34,7 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from leash_tui.analysis.bootstrap import data_seed, paired_bootstrap
+from leash_tui.analysis.bootstrap import bootstrap_intervals, data_seed
 from leash_tui.analysis.estimators import binom_upper_bound, support_probability
 from leash_tui.analysis.exact_tests import fisher_exact_two_sided, sign_test_two_sided
 from leash_tui.analysis.pass_at_k import pass_at_k
@@ -381,10 +381,16 @@ def scope_intervals(
     t = in_support(n_t, c_t, budget, tau, passk_t)
     bench = questions.column("benchmark").to_numpy(zero_copy_only=False)
     seed = data_seed(extra=(budget, tau, resamples))
-    intervals = paired_bootstrap(
+    drawn = bootstrap_intervals(
         b, t, c_b / n_b, c_t / n_t, bench, resamples, level, seed, passk_b, passk_t, memo
     )
-    return {"level": level, "resamples": resamples, **intervals}
+    return {"level": level, **drawn_fields(drawn, resamples), **drawn.ci}
+
+
+def drawn_fields(drawn: Any, resamples: int) -> dict[str, Any]:
+    """``resamples`` drawn (at most the asked) and ``mc_error``: the largest Monte Carlo
+    standard error of an interval end as a share of its half-width."""
+    return {"resamples": drawn.resamples or resamples, "mc_error": round(drawn.mc_error, 4)}
 
 
 ENTROPY_FIELDS = ("token_entropy_sum", "token_entropy_n", "answer_entropy")

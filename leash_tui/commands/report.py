@@ -74,8 +74,9 @@ DEFAULT_ENTROPY_SAMPLES = 32
     default=2000,
     show_default=True,
     metavar="N",
-    help="Resamples of the paired bootstrap over questions behind each rate's confidence"
-    " interval (0: no intervals).",
+    help="Most resamples of the paired bootstrap over questions behind each rate's confidence"
+    " interval: drawn 250, 500, 1,000, ... until the Monte Carlo error of every interval end"
+    " is at most a tenth of its half-width (the note says how many; 0: no intervals).",
 )
 @click.option(
     "--ci",

@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from leash_tui.analysis.bootstrap import data_seed, paired_bootstrap
+from leash_tui.analysis.bootstrap import bootstrap_intervals, data_seed
 from leash_tui.analysis.pass_at_k import pass_at_k
-from leash_tui.analysis.support import int_column
+from leash_tui.analysis.support import drawn_fields, int_column
 from sampler.errors import LeashError
 
 Scope = tuple[dict[str, Any], pa.Table]
@@ -78,11 +78,12 @@ def adaptive_intervals(
     p1_t = int_column(part, "cfirst_target") / int_column(part, "nfirst_target")
     bench = part.column("benchmark").to_numpy(zero_copy_only=False)
     seed = data_seed(extra=(k, 0.0, resamples))
-    ci = paired_bootstrap(b, t, p1_b, p1_t, bench, resamples, level, seed, b, t, memo)
+    drawn = bootstrap_intervals(b, t, p1_b, p1_t, bench, resamples, level, seed, b, t, memo)
+    ci = drawn.ci
     if row["pass@k"]["base"] is None:
         for name in ("pass@k_base", "pass@k_target", "pass@k_diff"):
             ci[name] = None
-    return {"level": level, "resamples": resamples, **ci}
+    return {"level": level, **drawn_fields(drawn, resamples), **ci}
 
 
 def first_n_part(part: pa.Table, n_first: int) -> pa.Table:

@@ -69,10 +69,6 @@ _OPTION_NOTES = {
         f" Support at threshold τ = {tau:g}: a model supports a question when at least"
         f" ⌈τ·k⌉ of k samples are correct (c/n ≥ τ at k = n)."
     ),
-    "ci": lambda ci: (
-        f" CI: {ci['level']:.0%} Bayesian intervals of a paired bootstrap over questions"
-        f" ({ci['resamples']:,} resamples, within benchmarks; Δ = target − base)."
-    ),
 }
 
 
@@ -88,8 +84,24 @@ def threshold_note(rows: list[dict[str, Any]]) -> str:
 
 
 def interval_note(rows: list[dict[str, Any]]) -> str:
-    """ " CI: 95% paired bootstrap …" when rows carry intervals."""
-    return _option_note(rows, "ci")
+    """ " CI: 95% paired bootstrap …" when rows carry intervals, with the resamples the
+    rows drew and the largest row's Monte Carlo error of the interval ends."""
+    cis = [r["ci"] for r in rows if r.get("ci")]
+    if not cis:
+        return ""
+    counts = sorted({ci["resamples"] for ci in cis})
+    drawn = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
+    errors = [ci["mc_error"] for ci in cis if ci.get("mc_error") is not None]
+    error = (
+        f"; Monte Carlo error of the interval ends at most {max(errors):.0%} of their"
+        " half-widths, root mean square"
+        if errors
+        else ""
+    )
+    return (
+        f" CI: {cis[0]['level']:.0%} Bayesian intervals of a paired bootstrap over questions"
+        f" ({drawn} resamples, within benchmarks{error}; Δ = target − base)."
+    )
 
 
 def trusted_note(rows: list[dict[str, Any]]) -> str:

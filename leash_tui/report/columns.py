@@ -173,6 +173,7 @@ SUMMARY: tuple[ReportColumn, ...] = (
     ReportColumn("support_threshold", None, "rate", optional=True),
     ReportColumn("ci.level", None, "rate", csv=("ci_level",), optional=True),
     ReportColumn("ci.resamples", None, "int", csv=("ci_resamples",), optional=True),
+    ReportColumn("ci.mc_error", None, "rate", csv=("ci_mc_error",), optional=True),
     *(
         ReportColumn(
             f"ci.{key}",

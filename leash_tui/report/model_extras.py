@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from leash_tui.analysis.bootstrap import data_seed, paired_bootstrap
+from leash_tui.analysis.bootstrap import bootstrap_intervals, data_seed
 from leash_tui.analysis.pass_at_k import pass_at_k
-from leash_tui.analysis.support import compare_questions, int_column, scope_tables
+from leash_tui.analysis.support import compare_questions, drawn_fields, int_column, scope_tables
 from leash_tui.report.blocks import estimate_block, forecast_block
 from leash_tui.report.data import ReportData
 from leash_tui.report.model_table import ModelReport
@@ -99,10 +99,11 @@ def _intervals(part, budget: int, resamples: int, level: float) -> dict[str, Any
     passk = pass_at_k(n, c, budget)
     bench = part.column("benchmark").to_numpy(zero_copy_only=False)
     seed = data_seed(extra=(budget, 0.0, resamples))
-    ci = paired_bootstrap(passk, passk, c / n, c / n, bench, resamples, level, seed)
+    drawn = bootstrap_intervals(passk, passk, c / n, c / n, bench, resamples, level, seed)
+    ci = drawn.ci
     return {
         "level": level,
-        "resamples": resamples,
+        **drawn_fields(drawn, resamples),
         "pass@1": ci["pass@1_base"],
         "pass@k": ci["pass@k_base"],
     }

@@ -37,7 +37,9 @@ def _srr(b, t, axis=-1):
 def test_matches_scipy_paired_percentile_bootstrap(k):
     n, c_b, c_t = _questions()
     b, t = pass_at_k(n, c_b, k), pass_at_k(n, c_t, k)
-    ours = paired_bootstrap(b, t, c_b / n, c_t / n, resamples=20_000, seed=3, method="percentile")
+    ours = paired_bootstrap(
+        b, t, c_b / n, c_t / n, resamples=20_000, seed=3, method="percentile", mc_share=None
+    )
     for name, statistic in (("NSCR", _nscr), ("SRR", _srr)):
         ref = stats.bootstrap(
             (b, t), statistic, paired=True, vectorized=True, n_resamples=20_000,
@@ -140,9 +142,11 @@ def test_rows_of_one_report_share_each_benchmarks_resamples():
     rows = [strata == "alg", strata == "geo", np.ones(90, dtype=bool)]
     shared = [
         paired_bootstrap(b[r], t[r], c_b[r] / 8, c_t[r] / 8, strata[r], 400, memo=memo)
-        for r in rows
+        for r in rows[:2]
     ]
-    assert len(memo) == 2  # the overall row drew nothing new
+    drawn = len(memo)
+    shared.append(paired_bootstrap(b, t, c_b / 8, c_t / 8, strata, 400, memo=memo))
+    assert len(memo) == drawn  # the overall row drew nothing new
     fresh = [paired_bootstrap(b[r], t[r], c_b[r] / 8, c_t[r] / 8, strata[r], 400) for r in rows]
     assert shared == fresh
 
@@ -154,6 +158,6 @@ def test_equal_strata_still_draw_independently():
     t = np.tile([1.0, 1.0, 0.0, 1.0, 0.0], 8)
     memo: dict = {}
     strata = np.array(["a"] * 40 + ["b"] * 40)
-    paired_bootstrap(np.r_[b, b], np.r_[t, t], np.r_[b, b], np.r_[t, t], strata, 300, memo=memo)
+    paired_bootstrap(np.r_[b, b], np.r_[t, t], np.r_[b, b], np.r_[t, t], strata, 200, memo=memo)
     first, second = memo.values()
     assert not np.array_equal(first, second)

@@ -16,13 +16,13 @@ def private_cache(tmp_path, monkeypatch):
 
 @pytest.fixture
 def draws(monkeypatch):
-    """The strata drawn (by their size), in order."""
+    """The strata drawn (their sizes, one entry per block of resamples), in order."""
     drawn: list[int] = []
     real = bootstrap._resample_sums
 
-    def counted(part, resamples, seed, digest):
+    def counted(part, resamples, seed, digest, block=0):
         drawn.append(part.shape[0])
-        return real(part, resamples, seed, digest)
+        return real(part, resamples, seed, digest, block)
 
     monkeypatch.setattr(bootstrap, "_resample_sums", counted)
     return drawn

@@ -35,11 +35,11 @@ def test_forged_arrays_of_the_same_shape_count_as_absent(tmp_path, draws):
     folder = build_folder(tmp_path / "r", SPEC)
     first = report(folder)
     files = sorted(resample_cache.resample_dir().glob("*.npy"))
-    assert files and draws == [8]
+    assert files and set(draws) == {8} and len(files) == len(draws)
     for path in files:  # the forgery: constant sums of the same shape
-        np.save(path, np.full((2000, bootstrap.SUM_COLUMNS), 0.7))
-    draws.clear()
-    assert report(folder) == first and draws == [8]
+        np.save(path, np.full((bootstrap.BLOCK, bootstrap.SUM_COLUMNS), 0.7))
+    drawn, _ = list(draws), draws.clear()
+    assert report(folder) == first and draws == drawn
     # a genuine file of one key copied over another key's name is not that key's either
     cache = resample_cache.ResampleCache()
     a, b = (1, 10, b"a"), (2, 10, b"b")
@@ -61,8 +61,8 @@ def test_a_linked_resamples_directory_is_never_followed_or_pruned(tmp_path, monk
     folder = build_folder(tmp_path / "r", SPEC)
     first = report(folder)
     assert sorted(p.name for p in mine.iterdir()) == before  # nothing pruned, nothing added
-    draws.clear()
-    assert report(folder) == first and draws == [8]  # not read either: drawn again
+    drawn, _ = list(draws), draws.clear()
+    assert report(folder) == first and draws == drawn  # not read either: drawn again
     assert not resample_cache.ResampleCache().usable
 
 

@@ -1,0 +1,146 @@
+"""The bootstrap's parts against scipy and hand values, so that a wrong number fails
+(mutation testing of analysis/bootstrap.py, README "Testing"): quantiles, every rate from
+its sums, strata, seeds, the resampling weights, and how many resamples are drawn."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from leash_tui.analysis import bootstrap
+from leash_tui.analysis.bootstrap import (
+    BLOCK,
+    INTERVAL_NAMES,
+    bootstrap_intervals,
+    data_seed,
+    rates_from_sums,
+    stages,
+)
+
+
+@pytest.mark.parametrize("q", [1e-6, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.999999])
+def test_normal_quantile_matches_scipy(q):
+    assert bootstrap._normal_quantile(q) == pytest.approx(stats.norm.ppf(q), abs=1e-9)
+
+
+@pytest.mark.parametrize("dof", [1, 2, 5, 9, 29, 119, 499])
+@pytest.mark.parametrize("q", [0.005, 0.0125, 0.025, 0.9, 0.975])
+def test_t_quantile_matches_scipy(dof, q):
+    tolerance = 1e-9 if dof <= 2 else 2e-3 if dof == 5 else 2e-4
+    assert bootstrap._t_quantile(q, dof) == pytest.approx(stats.t.ppf(q, dof), rel=tolerance)
+
+
+def test_every_rate_from_its_sums():
+    # columns: P, E, S, pass@1 base, pass@1 target, pass@k base, pass@k target
+    sums = np.array(
+        [
+            [6.0, 2.0, 1.0, 3.0, 4.5, 7.0, 8.0],
+            [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0],  # nothing in support: rates undefined
+            [4.0, 0.0, 0.0, 2.0, 2.0, 4.0, 4.0],  # no E, no S: SDS 0, NSCR 0
+        ]
+    )
+    r = rates_from_sums(sums, 10)
+    assert set(r) == set(INTERVAL_NAMES)
+    srr, ndr = 6 / 7, 2 / 8
+    assert r["SRR"][0] == pytest.approx(srr) and r["NDR"][0] == pytest.approx(ndr)
+    assert r["SDS"][0] == pytest.approx(2 * srr * ndr / (srr + ndr))
+    assert r["NSCR"][0] == pytest.approx((2 - 1) / 9)
+    assert r["pass@1_base"][0] == pytest.approx(0.3) and r["pass@1_target"][0] == 0.45
+    assert r["pass@1_diff"][0] == pytest.approx(0.15)
+    assert r["pass@k_base"][0] == pytest.approx(0.7) and r["pass@k_target"][0] == 0.8
+    assert r["pass@k_diff"][0] == pytest.approx(0.1)
+    for name in ("SRR", "NDR", "SDS", "NSCR"):
+        assert math.isnan(r[name][1])
+    assert (r["SRR"][2], r["NDR"][2], r["SDS"][2], r["NSCR"][2]) == (1.0, 0.0, 0.0, 0.0)
+
+
+def test_strata_group_positions_by_label():
+    labels = np.array(["b", "a", "b", "c", "a"], dtype=object)
+    got = bootstrap._strata(labels)
+    assert [name for name, _ in got] == ["a", "b", "c"]
+    assert [part.tolist() for _, part in got] == [[1, 4], [0, 2], [3]]
+    assert [p.tolist() for _, p in bootstrap._strata(np.array([2, 2, 1]))] == [[2], [0, 1]]
+
+
+def test_seeds_tell_data_and_extras_apart():
+    a = np.array([0.25, 0.5])
+    assert data_seed(a) == data_seed(a.copy()) == data_seed([0.25, 0.5])
+    assert 0 <= data_seed(a) < 2**63
+    assert data_seed(a) != data_seed(np.array([0.5, 0.25]))
+    assert data_seed(a, extra=(1,)) != data_seed(a, extra=(2,))
+    assert data_seed(a, a) != data_seed(np.r_[a, a])  # arrays are separated
+    assert data_seed(np.array(["ab", "c"])) != data_seed(np.array(["a", "bc"]))
+
+
+def test_percentile_resampling_draws_questions_with_replacement():
+    part = np.eye(4)[:, [0, 1, 2, 3, 0, 1, 2]] * 1.0  # 4 questions x 7 columns
+    sums = bootstrap._percentile_sums(part, 3000, 5, b"d" * 32)
+    assert sums.shape == (3000, 7)
+    counts = sums[:, :4]  # how often each question was drawn
+    assert (counts.sum(axis=1) == 4).all()
+    assert counts.mean(axis=0) == pytest.approx([1, 1, 1, 1], abs=0.06)
+    assert counts.var(axis=0) == pytest.approx([0.75] * 4, abs=0.08)  # Binomial(4, 1/4)
+    again = bootstrap._percentile_sums(part, 3000, 5, b"d" * 32)
+    assert np.array_equal(sums, again)
+    assert not np.array_equal(sums, bootstrap._percentile_sums(part, 3000, 5, b"d" * 32, 1))
+
+
+def test_bayesian_weights_are_dirichlet_with_pseudo_questions():
+    size = 5
+    part = np.zeros((size, 7))
+    part[:, 3] = 1.0  # pass@1 base 1 everywhere: its sum is always the questions' count
+    part[0, 0] = 1.0  # question 0 in P
+    sums = bootstrap._resample_sums(part, 20000, 2, b"e" * 32)
+    assert sums[:, 3] == pytest.approx(np.full(20000, size))
+    # P's sum: the question's Dirichlet weight plus a pseudo-question's, scaled to the
+    # questions: mean size·(1 + 1/2)/(size + 3/2) of one Dirichlet(1,1,1,1,1,½,½,½)
+    assert sums[:, 0].mean() == pytest.approx(size * 1.5 / (size + 1.5), rel=0.02)
+    assert sums[:, 1].mean() == pytest.approx(size * 0.5 / (size + 1.5), rel=0.03)
+    assert sums[:, 2].mean() == pytest.approx(size * 0.5 / (size + 1.5), rel=0.03)
+    assert (sums[:, 4] == 0).all()  # pass@1 target: no pseudo-question there
+
+
+def test_resamples_stop_when_the_monte_carlo_error_allows():
+    assert stages(2000) == [250, 500, 1000, 2000]
+    assert stages(100) == [100] and stages(300) == [250, 300] and stages(250) == [250]
+    rng = np.random.default_rng(0)
+    big = (rng.random(6000) < 0.7) * 1.0
+    other = (rng.random(6000) < 0.8) * 1.0
+    drawn = bootstrap_intervals(big, other, big, other, None, 2000, seed=1)
+    assert drawn.resamples < 2000 and drawn.resamples % BLOCK == 0
+    assert 0 < drawn.mc_error <= bootstrap.MC_SHARE
+    # few questions: the ends lie in the tails, so all 2,000 are drawn
+    few = bootstrap_intervals(big[:4], other[:4], big[:4], other[:4], None, 2000, seed=1)
+    assert few.resamples == 2000
+    # the first block is the same in every count: 250 asked gives the first stage's values
+    first = bootstrap_intervals(big, other, big, other, None, 250, seed=1)
+    assert first.resamples == 250
+    # the Monte Carlo error measured is about the quantile's standard error
+    ends = []
+    for seed in range(12):
+        one = bootstrap_intervals(big, other, big, other, None, 250, seed=seed)
+        ends.append(one.ci["pass@1_diff"][0])
+    half = np.diff(first.ci["pass@1_diff"])[0] / 2
+    assert np.std(ends) / half == pytest.approx(first.mc_error, rel=1.0)
+
+
+@pytest.mark.parametrize("draw", ["_percentile_sums", "_resample_sums"])
+def test_chunked_draws_fill_every_resample(draw, monkeypatch):
+    # many chunks (the percentile method draws the next one ahead in a thread): every
+    # resample is a full, fresh weighting of the questions, and the same on a rerun
+    monkeypatch.setattr(bootstrap, "_CELLS_PER_CHUNK", 40 * 4)  # chunks of 4 resamples
+    part = np.zeros((40, 7))
+    part[:, 3] = 1.0  # pass@1 base: the resample's total weight
+    part[:, 0] = np.arange(40) / 40
+    sums = getattr(bootstrap, draw)(part, 3000, 9, b"f" * 32)
+    assert sums.shape == (3000, 7)
+    assert sums[:, 3] == pytest.approx(np.full(3000, 40.0))
+    if draw == "_resample_sums":  # continuous weights: no two resamples alike
+        assert np.unique(sums[:, 0]).size == 3000
+    assert len({tuple(sums[i : i + 4, 0]) for i in range(0, 3000, 4)}) == 750
+    if draw == "_percentile_sums":  # a question drawn with replacement: mean 39/80 each
+        assert sums[:, 0].mean() == pytest.approx(40 * 39 / 80, rel=0.01)
+    assert np.array_equal(sums, getattr(bootstrap, draw)(part, 3000, 9, b"f" * 32))
