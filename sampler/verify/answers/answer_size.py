@@ -8,9 +8,9 @@ such an answer gets status ``error`` with the reason (``parse_depth.too_deep`` a
 - **size**: the LaTeX parser costs a few milliseconds a token (an expanded polynomial of
   200 tokens takes about a second of CPU), so an answer of more than ``MAX_TOKENS``
   tokens (a number, a command, a letter or a symbol each; a ``\\text{...}`` group one) is not
-  parsed (the longest gold of MATH-500, AIME, AMC, Minerva and OlympiadBench has 136), nor
-  one of more than ``MAX_POWERS`` powers (``^``), the costliest token (those golds write 7 at
-  most; a 37-term expanded polynomial, 256 tokens, takes 1.4 s);
+  parsed (the longest gold of MATH-500, AIME, AMC, Minerva and OlympiadBench has 206 as
+  stored, 136 as read), nor one of more than ``MAX_POWERS`` powers (``^``), the costliest
+  token (those golds write 7 at most; a 37-term expanded polynomial takes 1.4 s);
 - **nested fractions and roots**: sympy's comparison of ``\\frac{5}{4+\\frac{5}{4+...}}``
   grows about twofold a level (0.5 s at 8 levels, 98 s at 16), so fractions and roots
   nested more than ``MAX_FRACTION_DEPTH`` deep in one another are refused (real answers
@@ -26,7 +26,7 @@ import math
 import re
 
 #: tokens of the largest answer handed to the parser
-MAX_TOKENS = 256
+MAX_TOKENS = 320
 #: powers (``^``) in the largest answer handed to the parser
 MAX_POWERS = 24
 #: fractions and roots nested in one another, at most
