@@ -10,7 +10,8 @@ such an answer gets status ``error`` with the reason (``parse_depth.too_deep`` a
   tokens (a number, a command, a letter or a symbol each; a ``\\text{...}`` group one) is not
   parsed (the longest gold of MATH-500, AIME, AMC, Minerva and OlympiadBench has 206 as
   stored, 136 as read), nor one of more than ``MAX_POWERS`` powers (``^``), the costliest
-  token (those golds write 7 at most; a 37-term expanded polynomial takes 1.4 s);
+  token (those golds write 7 at most; a 37-term expanded polynomial takes 1.4 s of CPU, one
+  of 17 terms 0.4 s; one of 25 still timed out at load 14);
 - **nested fractions and roots**: sympy's comparison of ``\\frac{5}{4+\\frac{5}{4+...}}``
   grows about twofold a level (0.5 s at 8 levels, 98 s at 16), so fractions and roots
   nested more than ``MAX_FRACTION_DEPTH`` deep in one another are refused (real answers
@@ -28,7 +29,7 @@ import re
 #: tokens of the largest answer handed to the parser
 MAX_TOKENS = 320
 #: powers (``^``) in the largest answer handed to the parser
-MAX_POWERS = 24
+MAX_POWERS = 16
 #: fractions and roots nested in one another, at most
 MAX_FRACTION_DEPTH = 8
 #: terms of the expansion of a power of a bracketed sum, at most
