@@ -296,14 +296,9 @@ def real_run(samples: int, workers: int | None, deadline_s: float, profile: bool
         command = [sys.executable, "-m", "leash_tui", "verify", str(root), "--json"]
         command += ["--deadline", str(deadline_s)] + (["-j", str(workers)] if workers else [])
         load = os.getloadavg()
-        import resource
-
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, env=_child_env())
         seconds = time.perf_counter() - started
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         if done.returncode != 0:
             print(done.stdout + done.stderr, file=sys.stderr)
             return 1
@@ -329,8 +324,7 @@ def real_run(samples: int, workers: int | None, deadline_s: float, profile: bool
     print(
         f"leash verify ({summary['workers']} workers, deadline {deadline_s:g} s):"
         f" {seconds:.1f} s wall for {len(rows):,} samples ({len(rows) / seconds:.0f}/s),"
-        f" {summary['verifier_calls']:,} verifier calls, {summary['calls_saved']:,} saved;"
-        f" {cpu:.1f} CPU s in all its processes (what two idle cores share)"
+        f" {summary['verifier_calls']:,} verifier calls, {summary['calls_saved']:,} saved"
     )
     print("statuses:", ", ".join(f"{k} {v:,}" for k, v in sorted(summary["by_status"].items())))
     for shape in sorted({s for s, _ in by_shape}):
@@ -386,7 +380,10 @@ def profile_answers(questions: list[dict], rows: list[dict], shapes: list[str], 
         signal.signal(signal.SIGALRM, previous)
     ranked = sorted(seen.values(), key=lambda v: -v[0])
     total = sum(v[0] for v in ranked)
-    print(f"profile: {len(ranked):,} distinct answers, {total:.1f} CPU s in all; the slowest:")
+    print(
+        f"profile: {len(ranked):,} distinct answers, {total:.1f} CPU s in all (the judging"
+        " two idle cores would share, without worker start-up); the slowest:"
+    )
     for cpu, shape, outcome, text in ranked[:15]:
         print(f"  {cpu:6.3f} s  {shape:20} {outcome[:90]}")
         print(f"           {text[:100]!r}")
