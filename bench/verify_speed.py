@@ -24,6 +24,17 @@ lead a one-process loop could get from the parser alone.
 
     python bench/verify_speed.py                       # k = 64, 20 questions per benchmark
     python bench/verify_speed.py --k 256 --per-benchmark 8 --workers 2
+
+With ``--real`` it verifies instead 3,321 completions shaped like real harness outputs
+(``bench/real_completions.py``: long chains of thought, tool-integrated output blocks,
+LaTeX-heavy finals, nested fractions and powers, huge numbers, long expressions; built
+from a seed, nothing downloaded) with the ``leash verify`` command itself, in a
+subprocess, and prints its wall time, samples/s, the load average and every status
+(``timeout`` must not occur); ``--profile`` then times each distinct answer in this
+process and lists the slowest, with the rule that refused it, if one did
+(``sampler.verify.answers.answer_size``, ``parse_depth``):
+
+    python bench/verify_speed.py --real --workers 2 --profile
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pyarrow as pa
 
@@ -258,6 +270,125 @@ def _differences(a: list, b: list) -> list[int]:
     return [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
 
 
+def _real_folder(root: Path, questions: list[dict], samples: list[dict]) -> None:
+    from real_completions import BENCHMARK
+
+    create_results(
+        root,
+        new_manifest(models=[ModelEntry("base", "base")], benchmarks=[BenchmarkEntry(BENCHMARK)]),
+    )
+    merge_questions(root, questions_table(questions))
+    append_samples(root, pa.Table.from_pylist(samples))
+
+
+def real_run(samples: int, workers: int | None, deadline_s: float, profile: bool) -> int:
+    """``leash verify`` on completions shaped like real harness outputs (``--real``)."""
+    import subprocess
+    from collections import Counter
+
+    from real_completions import build_real_corpus
+
+    questions, rows, shapes = build_real_corpus(samples)
+    print(f"real-shaped corpus: {len(questions)} questions, {len(rows):,} completions")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "results"
+        _real_folder(root, questions, rows)
+        command = [sys.executable, "-m", "leash_tui", "verify", str(root), "--json"]
+        command += ["--deadline", str(deadline_s)] + (["-j", str(workers)] if workers else [])
+        load = os.getloadavg()
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=_child_env())
+        seconds = time.perf_counter() - started
+        if done.returncode != 0:
+            print(done.stdout + done.stderr, file=sys.stderr)
+            return 1
+        summary = json.loads(done.stdout)
+        from sampler.store.folder import ResultsFolder
+
+        table = ResultsFolder.open(root).samples(columns=["sample", "question_id", "status"])
+        statuses = dict(
+            zip(
+                zip(table["question_id"].to_pylist(), table["sample"].to_pylist(), strict=True),
+                table["status"].to_pylist(),
+                strict=True,
+            )
+        )
+    by_shape = Counter(
+        (shape, statuses[(r["question_id"], r["sample"])])
+        for shape, r in zip(shapes, rows, strict=True)
+    )
+    print(
+        f"load average at start: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
+        f" at the end: {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores"
+    )
+    print(
+        f"leash verify ({summary['workers']} workers, deadline {deadline_s:g} s):"
+        f" {seconds:.1f} s wall for {len(rows):,} samples ({len(rows) / seconds:.0f}/s),"
+        f" {summary['verifier_calls']:,} verifier calls, {summary['calls_saved']:,} saved"
+    )
+    print("statuses:", ", ".join(f"{k} {v:,}" for k, v in sorted(summary["by_status"].items())))
+    for shape in sorted({s for s, _ in by_shape}):
+        counts = ", ".join(f"{st} {n}" for (sh, st), n in sorted(by_shape.items()) if sh == shape)
+        print(f"  {shape:20} {counts}")
+    timeouts = summary["by_status"].get("timeout", 0)
+    if profile:
+        profile_answers(questions, rows, shapes, deadline_s)
+    if timeouts:
+        print(f"{timeouts} samples timed out: a shape above needs a bound", file=sys.stderr)
+    return 1 if timeouts else 0
+
+
+def _child_env() -> dict[str, str]:
+    """This checkout first on the child's path (``python -m leash_tui`` from here)."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def profile_answers(questions: list[dict], rows: list[dict], shapes: list[str], deadline_s: float):
+    """CPU time of each distinct answer, judged in this process as a worker judges it; the
+    slowest listed with their shape and verdict (a bound's reason, when one refused it)."""
+    from sampler.verify.answers import two_stage_parsing
+    from sampler.verify.answers.math_verifier import judge_safely
+    from sampler.verify.answers.verdict import integer_verdict, prepare_span
+
+    two_stage_parsing.install()
+    golds = {q["question_id"]: gold_from_question(q["gold"], None) for q in questions}
+    seen: dict = {}
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    try:
+        for row, shape in zip(rows, shapes, strict=True):
+            gold = golds[row["question_id"]]
+            span = extract_answer(row["text"])
+            if span is None:
+                continue
+            prepared = prepare_span(span, gold)
+            if (gold, prepared) in seen:
+                continue
+            cpu = time.process_time()
+            signal.setitimer(signal.ITIMER_REAL, deadline_s)
+            try:
+                verdict = integer_verdict(gold, prepared) or judge_safely(gold, prepared)
+                outcome = verdict.status + (f" ({verdict.detail})" if verdict.detail else "")
+            except _Deadline:
+                outcome = "timeout"
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            seen[(gold, prepared)] = (time.process_time() - cpu, shape, outcome, prepared.text)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    ranked = sorted(seen.values(), key=lambda v: -v[0])
+    total = sum(v[0] for v in ranked)
+    print(
+        f"profile: {len(ranked):,} distinct answers, {total:.1f} CPU s in all (the judging"
+        " two idle cores would share, without worker start-up); the slowest:"
+    )
+    for cpu, shape, outcome, text in ranked[:15]:
+        print(f"  {cpu:6.3f} s  {shape:20} {outcome[:90]}")
+        print(f"           {text[:100]!r}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -276,7 +407,18 @@ def main() -> int:
         " two-stage (as cached, with leash's two-stage LaTeX parser: a reference, not a"
         " baseline); 'none' times leash alone",
     )
+    parser.add_argument(
+        "--real",
+        action="store_true",
+        help="leash verify on completions shaped like real harness outputs (real_completions)",
+    )
+    parser.add_argument("--samples", type=int, default=3321, help="--real: how many")
+    parser.add_argument(
+        "--profile", action="store_true", help="--real: time each distinct answer, slowest first"
+    )
     args = parser.parse_args()
+    if args.real:
+        return real_run(args.samples, args.workers, args.deadline, args.profile)
     wanted = {b.strip() for b in args.baselines.split(",") if b.strip()}
     if not args.data.is_dir():
         print(f"no benchmark files at {args.data}", file=sys.stderr)

@@ -1,5 +1,6 @@
 """The command palette (ctrl+p): the command table's commands for the active screen, plus
-one "switch target" command per target model.
+one "switch target" command per target model and, on the question list, one "Sort by"
+command per sort order and one "Filter by" command per column (``list_view``).
 
 Titles and help are shown as text, never as markup (model names come from files).
 """
@@ -13,6 +14,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
 from leash_tui.explorer.keys.commands import COMMANDS, Command
+from leash_tui.explorer.model.list_view import NUMBER_COLUMNS, TEXT_COLUMNS
 
 
 class ExplorerCommands(Provider):
@@ -32,6 +34,14 @@ class ExplorerCommands(Provider):
         chosen: list[Command] = [c for c in COMMANDS if c.palette and c.scope in scopes]
         out = [(c.description, f"key: {c.display_keys}", c.action) for c in chosen]
         model = getattr(self.app, "model", None)
+        if model is not None and isinstance(screen, MainScreen):
+            for key, label in model.sorts():
+                out.append((f"Sort by {label}", "key: s cycles the sorts", f"sort_by({key!r})"))
+            for column in TEXT_COLUMNS + NUMBER_COLUMNS:
+                how = "COLUMN>=N (or <, <=, >, =)" if column in NUMBER_COLUMNS else "COLUMN:TEXT"
+                out.append(
+                    (f"Filter by {column}", f"key: F, then {how}", f"filter_columns({column!r})")
+                )
         if model is not None:
             for target in model.targets:
                 if target != model.target:

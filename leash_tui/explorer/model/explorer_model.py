@@ -397,13 +397,26 @@ class ExplorerModel:
         self.refresh_view()
         return self.fragile_filter
 
+    def sorts(self) -> list[tuple[str, str]]:
+        """The sorts on offer (key, label): the loss-step sort only when the target is part
+        of a series."""
+        return [(k, label) for k, label in SORTS if k != "lost" or self.series() is not None]
+
     def cycle_sort(self) -> str:
-        """The next sort; the loss-step sort only when the target is part of a series."""
-        keys = [k for k, _ in SORTS if k != "lost" or self.series() is not None]
+        """The next sort of ``sorts``."""
+        keys = [k for k, _ in self.sorts()]
         at = keys.index(self.sort) if self.sort in keys else -1
         self.sort = keys[(at + 1) % len(keys)]
         self.refresh_view()
         return self.sort
+
+    def set_sort(self, key: str) -> bool:
+        """Sort by ``key`` (one of ``sorts``); False, and nothing changed, for another."""
+        if key not in dict(self.sorts()):
+            return False
+        self.sort = key
+        self.refresh_view()
+        return True
 
     def set_search(self, text: str) -> None:
         self.search = text

@@ -25,7 +25,7 @@ from leash_tui.analysis.unverified import unverified_without_gold
 from leash_tui.explorer.keys.commands import bindings
 from leash_tui.explorer.keys.triage_actions import TriageActions
 from leash_tui.explorer.model.explorer_model import ExplorerModel
-from leash_tui.explorer.model.list_view import save_view
+from leash_tui.explorer.model.list_view import NUMBER_COLUMNS, save_view
 from leash_tui.explorer.model.pair_view import QuestionRow
 from leash_tui.explorer.styles import GAIN
 from leash_tui.explorer.widgets.key_footer import KeyFooter
@@ -326,16 +326,29 @@ class MainScreen(TriageActions, Screen[None]):
         search.add_class("-open")
         search.focus()
 
-    def action_filter_columns(self) -> None:
-        """The search box, for column filters (``cat:S base>=2 p<0.05``; list_view)."""
+    def action_sort_by(self, key: str) -> None:
+        """Sort by one column (the palette's "Sort by" commands)."""
+        if self.model.set_sort(key):
+            self.refresh_all()
+            self.app.notify(f"sorted by {self.model.sort_label}", markup=False, timeout=2)
+
+    def action_filter_columns(self, column: str = "") -> None:
+        """The search box, for column filters (``cat:S base>=2 p<0.05``; list_view); with a
+        column (the palette's "Filter by" commands), its term begun after what is there."""
         search = self.query_one(SearchInput)
         search.placeholder = (
             "filter by column: benchmark: id: cat: tag: problem: TEXT, base/target/p <,>,= N"
         )
+        if column:
+            start = f"{column}>=" if column in NUMBER_COLUMNS else f"{column}:"
+            search.value = f"{search.value} {start}".lstrip()
+            search.select_on_focus = False  # typing goes on after the term, until it closes
+            search.cursor_position = len(search.value)
         self.action_search()
 
     def close_search(self) -> None:
         search = self.query_one(SearchInput)
+        search.select_on_focus = True
         if not search.value:
             search.remove_class("-open")
         self.question_list.focus()

@@ -11,13 +11,20 @@ evaluated by sympy as an exact integer: ``2^{2^{100}}`` has 3.8e29 digits, and t
 C, holding the interpreter, until the worker's hard deadline kills it (no verdict, and a retry
 times out again). Such a number is judged by its size before any parse: one of more than
 ``MAX_DIGITS`` digits (Python's own limit for turning an integer into text) gets ``error``
-with its estimated size, at once.
+with its estimated size, at once. So does a binomial coefficient of literals
+(``\\binom{10^8}{5\\cdot10^7}`` is evaluated exactly too) and a number written out with more
+digits than that (a 12,000-digit decimal takes the parser over a second).
+
+The size of the work an answer asks for (its tokens, fractions nested in fractions, powers of
+sums) is ``sampler.verify.answers.answer_size``'s rule; ``too_deep`` applies both.
 """
 
 from __future__ import annotations
 
 import math
 import re
+
+from sampler.verify.answers.answer_size import too_much_work
 
 #: braces, brackets and parentheses open at once, at most, in what the parser is given
 MAX_PARSE_DEPTH = 64
@@ -44,6 +51,8 @@ def nesting_depth(text: str) -> int:
 MAX_DIGITS = 4300
 _INTEGER = re.compile(r"\d+")
 _FACTORIAL = re.compile(r"(?<![\d.])(\d+)\s*!")
+_BINOMIAL = re.compile(r"\\[dt]?binom\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}")
+_LITERAL = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _braced(text: str, start: int) -> tuple[str, int] | None:
@@ -125,24 +134,48 @@ def _factorial_digits(text: str) -> float:
     return largest
 
 
+def _binomial_digits(text: str) -> float:
+    """The digits of the largest binomial coefficient of integer literals in ``text``."""
+    largest = 0.0
+    for match in _BINOMIAL.finditer(text):
+        n = int(match.group(1)) if len(match.group(1)) < 20 else 10**19
+        k = int(match.group(2)) if len(match.group(2)) < 20 else 10**19
+        if 0 < k < n:
+            log = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+            largest = max(largest, log / math.log(10))
+    return largest
+
+
+def _literal_digits(text: str) -> float:
+    """The digits of the longest number written out in ``text`` (``0.333...``, ``1{,}000``)."""
+    return float(
+        max((sum(c.isdigit() for c in m.group()) for m in _LITERAL.finditer(text)), default=0)
+    )
+
+
 def too_large(text: str) -> str | None:
     """Why ``text`` writes too large a number for the parser (None when it does not)."""
-    if "^" not in text and "!" not in text:
+    if len(text) > MAX_DIGITS and _literal_digits(text) > MAX_DIGITS:
+        return (
+            f"writes out a number of {_literal_digits(text):,.0f} digits, more than the"
+            f" {MAX_DIGITS:,} leash evaluates"
+        )
+    if "^" not in text and "!" not in text and "binom" not in text:
         return None
-    digits = max(_power_digits(text), _factorial_digits(text))
+    digits = max(_power_digits(text), _factorial_digits(text), _binomial_digits(text))
     if digits > MAX_DIGITS:
         size = "more than 1e300" if math.isinf(digits) else f"about {digits:.3g}"
         return (
             f"writes a number of {size} digits, more than the {MAX_DIGITS:,} leash evaluates"
-            " (a power or factorial of literals)"
+            " (a power, factorial or binomial coefficient of literals)"
         )
     return None
 
 
 def too_deep(text: str) -> str | None:
-    """Why ``text`` is not handed to the parser (None when it may be): nested too deep, or a
-    number too large to evaluate."""
+    """Why ``text`` is not handed to the parser (None when it may be): nested too deep, a
+    number too large to evaluate, or too much work (``answer_size``)."""
     depth = nesting_depth(text)
     if depth > MAX_PARSE_DEPTH:
         return f"nested {depth} deep, more than the {MAX_PARSE_DEPTH} leash hands to the parser"
-    return too_large(text)
+    return too_large(text) or too_much_work(text)
