@@ -42,6 +42,11 @@ from typing import Any
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+from sampler.verify.answers.closing_sentence import (
+    RULE_CONCLUSION,
+    RULE_JSON,
+    located_final,
+)
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
@@ -53,7 +58,6 @@ from sampler.verify.answers.final_statements import (
     RULE_TOOL_OUTPUT,
     RULE_WHOLE,
     closing_output,
-    stated_final,
 )
 from sampler.verify.answers.run_on import run_on_cut
 
@@ -87,6 +91,8 @@ RULES = (
     RULE_FEW_SHOT,
     RULE_MARKER,
     RULE_BOLD_FINAL,
+    RULE_JSON,
+    RULE_CONCLUSION,
 )
 
 _ANSWER_LINE_RE = re.compile(
@@ -189,7 +195,7 @@ def extract_boxed(text: str) -> AnswerSpan | None:
 
 
 def extract_stated(text: str) -> AnswerSpan | None:
-    return stated_final(text)
+    return located_final(text)
 
 
 def extract_tool_output(text: str) -> AnswerSpan | None:
@@ -197,7 +203,7 @@ def extract_tool_output(text: str) -> AnswerSpan | None:
 
 
 def extract_answer_line(text: str) -> AnswerSpan | None:
-    stated = stated_final(text)
+    stated = located_final(text)
     if stated is not None:
         return stated
     matches = list(_ANSWER_LINE_RE.finditer(text))
