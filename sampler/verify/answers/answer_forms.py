@@ -10,7 +10,8 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 - the degree sign is ``^\\circ``: ``45°`` is ``45^\\circ``;
 - a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``;
 - against an interval gold, a chained inequality is the interval it describes:
-  ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``.
+  ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``, and a one-sided one
+  the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``.
 
 Golds (``gold_form``):
 
@@ -50,11 +51,29 @@ def _decimal(match: re.Match[str]) -> str:
     return digits if len(digits) == 3 else "." + digits
 
 
-def _interval(answer: str) -> str | None:
-    """``a < x < b`` as the interval it describes, or None."""
-    match = _CHAIN_RE.match(answer)
+_ONE_SIDED_RE = re.compile(
+    r"^\s*(?P<x>[A-Za-z])\s*(?P<op><=|>=|\\leqslant|\\leq|\\le|\\lt|<|≤|\\geqslant|\\geq|\\ge"
+    r"|\\gt|>|≥)(?![A-Za-z])\s*(?P<b>[^<>=]+?)\s*$"
+)
+
+
+def _one_sided(answer: str) -> str | None:
+    """``x < b`` as ``(-\\infty, b)``, ``x \\geq a`` as ``[a, \\infty)``, or None."""
+    match = _ONE_SIDED_RE.match(answer)
     if match is None:
         return None
+    op, bound = match.group("op"), match.group("b").strip()
+    strict = op in ("<", ">", "\\lt", "\\gt")
+    if op.startswith(("<", "\\l", "≤")):
+        return f"(-\\infty, {bound}{')' if strict else ']'}"
+    return f"{'(' if strict else '['}{bound}, \\infty)"
+
+
+def _interval(answer: str) -> str | None:
+    """``a < x < b`` (or ``x < b``) as the interval it describes, or None."""
+    match = _CHAIN_RE.match(answer)
+    if match is None:
+        return _one_sided(answer)
     left = "(" if match.group(2) in ("<", "\\lt") else "["
     right = ")" if match.group(4) in ("<", "\\lt") else "]"
     return f"{left}{match.group('a').strip()}, {match.group('b').strip()}{right}"
@@ -93,7 +112,7 @@ def answer_form(text: str, gold_latex: str) -> str:
         out = _DEGREE_RE.sub("^\\\\circ", out)
     if "{,}" in out:
         out = _DECIMAL_COMMA_RE.sub(_decimal, out)
-    if len(out) <= _CHAIN_CHARS and ("<" in out or "\\l" in out or "≤" in out):
+    if len(out) <= _CHAIN_CHARS and any(c in out for c in ("<", ">", "\\l", "\\g", "≤", "≥")):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out
     return out.strip() or text

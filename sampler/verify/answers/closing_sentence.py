@@ -69,7 +69,11 @@ _ANCHOR_RE = re.compile(
 )
 _HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
-#: the concluding sentence is at most this long
+_EQUALS_RE = re.compile(r"(?<![<>!=:\\])=(?!=)")
+_NEGATION_RE = re.compile(r"\b(?:not|no longer|isn't|pas|nicht)\b|不是|并非", re.IGNORECASE)
+_LEAD_CHARS = " \t*#>-0123456789.)、:："
+_CLAUSE_PUNCT = "，,。；;：:*"
+#: the concluding clause is at most this long
 _SENTENCE_CHARS = 400
 
 
@@ -113,20 +117,39 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     sentence, closed = _last_sentence(tail)
     if sentence is None:
         return None
-    head = sentence.lstrip(" \t*#>-0123456789.)、:：")[:40]
-    if not _CONCLUDE_RE.search(head) or not head.strip():
+    clause = _concluding_clause(sentence)
+    if clause is None or _NEGATION_RE.search(clause):
         return None
-    start = _CONCLUDE_RE.search(head)
-    if start is None or start.start() > 12:
-        return None
-    values = _values_after_anchor(sentence)
+    values = _values_after_anchor(clause)
     if not values:
         return None
-    if not closed and not _ends_with_value(sentence):
+    if not closed and not _ends_with_value(clause):
         return None  # cut off mid-sentence: nothing concluded
     if len(values) > 1:
         return AnswerSpan(" or ".join(values), rule=RULE_CONCLUSION)
     return latex_span(values[0], RULE_CONCLUSION)
+
+
+def _concluding_clause(sentence: str) -> str | None:
+    """The sentence from its last conclusion word on: at its start, or later where the word
+    opens a clause ("…= 192公斤 因此，…", "$y = 6$ So, the pair is …"); None without one."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    lead = len(sentence) - len(sentence.lstrip(_LEAD_CHARS))
+    chosen = None
+    for match in _CONCLUDE_RE.finditer(masked):
+        gap = masked[lead : match.start()].strip(_LEAD_CHARS)
+        at_start = match.start() <= lead + 12 and not gap
+        before = masked[match.start() - 1] if match.start() > 0 else " "
+        opens = (before.isspace() or before in _CLAUSE_PUNCT) and (
+            masked[match.end() : match.end() + 1] in (",", "，", ":", "：")
+            or not match.group(0).isascii()
+        )
+        if at_start or opens:
+            chosen = match
+    if chosen is None:
+        return None
+    clause = sentence[chosen.start() :]
+    return clause if len(clause) <= _SENTENCE_CHARS else None
 
 
 def _last_sentence(tail: str) -> tuple[str | None, bool]:
@@ -139,7 +162,7 @@ def _last_sentence(tail: str) -> tuple[str | None, bool]:
     begin = ends[-1] + 1 if ends else 0
     end = len(tail.rstrip()) - (1 if closed else 0)
     sentence = tail[begin:end].strip()
-    if not sentence or len(sentence) > _SENTENCE_CHARS:
+    if not sentence:
         return None, closed
     return sentence, closed
 
@@ -174,8 +197,9 @@ def _values_from(sentence: str, masked: str, cut: int) -> list[str]:
 
 def _math_value(span: re.Match[str]) -> str:
     inner = next(g for g in span.groups() if g is not None).strip()
-    if "=" in inner:
-        right = inner.rsplit("=", 1)[1].strip()
+    sides = _EQUALS_RE.split(inner)
+    if len(sides) > 1:
+        right = sides[-1].strip()
         if _NUMBER_RE.fullmatch(right):
             return right
     return inner

@@ -94,6 +94,24 @@ def choice_letter(latex: str) -> str | None:
     return match.group(1) if match else None
 
 
+_LABELLED_GOLD_RE = re.compile(
+    r"\s*(?:(?:\(([A-J])\)|([A-J])[.:)])[ \t]*(?=[A-Za-z0-9$\\])|([A-J])[ \t]+(?=[A-Z0-9$\\]))"
+    r"(?P<content>\S[^\n]{0,80})"
+)
+
+
+def labelled_choice(latex: str) -> tuple[tuple[str, str], ...]:
+    """A gold that is an option's letter with its content (``(D) Alina``, ``C Cecile``,
+    ``B. 12``) as ``(("D", "Alina"),)``; () for any other gold."""
+    match = _LABELLED_GOLD_RE.fullmatch(latex)
+    if match is None:
+        return ()
+    content = match.group("content").strip()
+    if re.fullmatch(r"[A-J]|(?:and|or|und|et|y)\b.*|[A-J](?:\s*[,&]\s*[A-J])+", content):
+        return ()  # "A and B", "A, B": several letters, not one letter with its content
+    return ((match.group(1) or match.group(2) or match.group(3), content),)
+
+
 def answer_choice(latex: str) -> str | None:
     """The choice an answer starts with, with or without its content: ``(D) (2,0)``,
     ``\\text{(D) } 5``, ``D: 5``, ``D``; None when it does not start with one."""
@@ -204,11 +222,16 @@ def gold_from_question(
     if parts:
         parts = tuple(expand_scientific(p) for p in parts)
         latex = ", ".join(parts)
-    else:
+    labelled: tuple[tuple[str, str], ...] = ()
+    if not parts:
         latex = expand_scientific(latex)
         choice = choice_letter(latex)
         if choice is not None:
             latex = choice
+        else:
+            labelled = labelled_choice(latex)
+            if labelled:
+                latex = labelled[0][0]
     unit = canonical_unit(str(meta["unit"])) if meta.get("unit") else None
     if not parts:
         value, written = split_unit(latex, is_gold=True)
@@ -223,5 +246,5 @@ def gold_from_question(
         unit=unit,
         variables=variables(latex),
         kind=kind,
-        options=options_from_problem(problem),
+        options=labelled + options_from_problem(problem),
     )

@@ -40,7 +40,7 @@ from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.gold_types import hedged, typed_verdict
+from sampler.verify.answers.gold_types import hedged, leading_letters, typed_verdict
 from sampler.verify.answers.golds import (
     Gold,
     answer_parts,
@@ -277,12 +277,36 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
     if single and hedged(span.text):
         return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
+    if gold.kind == "choice" and gold.options and not span.prose and not leading_letters(answer):
+        letter = _option_of_value(gold.options, span)
+        if letter is not None:  # the option's content for its letter: (A) $4^{x}$ and 4^x
+            same = letter == gold.latex.strip("() ").upper()
+            return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
     if gold.kind and not gold.parts:
         same = typed_verdict(gold.latex, gold.kind, gold.options, span.text, span.prose)
         if same is not None:
             return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
     if span.prose:
         return Verdict(STATUS_NO_ANSWER, None, "the answer is words, not math")
+    return None
+
+
+def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> str | None:
+    """The letter of the first option whose content equals the answer as math, else None."""
+    if too_deep(span.text) is not None:
+        return None
+    answer = _parse_answer(span_parse_input(span), span.free_text)
+    if not _sympy(answer):
+        return None
+    for letter, content in options:
+        if not content.strip() or too_deep(content) is not None:
+            continue
+        try:
+            theirs = _parse_gold(content)
+        except GoldUnparseable:
+            continue
+        if _sympy(theirs) and _same(theirs, answer):
+            return letter
     return None
 
 

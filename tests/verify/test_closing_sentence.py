@@ -1,0 +1,102 @@
+"""Issue 32: finals read from the structure of a completion's end (JSON field, concluding
+sentence, "the answer (…) is", the last complete statement), graded the way ``leash verify``
+grades a sample. Every right case has a wrong twin (another value, or a hedge) that must
+stay wrong, and a sentence that does not conclude states nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.one_sample import grade_completion
+
+JSON_FENCE = '```json\n{{"reasoning": "2 + 1 = 3, so three.", "answer": {}}}\n```'
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status", "rule"),
+    [
+        (JSON_FENCE.format('"3"'), "3", "correct", "json answer field"),
+        (JSON_FENCE.format('"4"'), "3", "incorrect", "json answer field"),
+        (JSON_FENCE.format("3"), "3", "correct", "json answer field"),
+        (JSON_FENCE.format('"\\\\frac{1}{2}"'), "\\frac{1}{2}", "correct", "json answer field"),
+        (JSON_FENCE.format('"$\\\\frac{1}{3}$"'), "\\frac{1}{2}", "incorrect", "json answer field"),
+        (JSON_FENCE.format('"\\\\boxed{12}"'), "12", "correct", "box"),
+        (JSON_FENCE.format('"C"'), "C", "correct", "json answer field"),
+        (JSON_FENCE.format('"The answer is 18 dollars"'), "18", "correct", "json answer field"),
+        (JSON_FENCE.format('"3 or -3"'), "3", "incorrect", "json answer field"),
+        # the answer field ends last: a statement inside the reasoning does not win
+        ('{"reasoning": "the answer is 5", "answer": "6"}', "5", "incorrect", "json answer field"),
+        ("Therefore, the answer (arabic numerals) is 18.", "18", "correct", "statement"),
+        ("Therefore, the answer (arabic numerals) is 19.", "18", "incorrect", "statement"),
+        ("Among A through E, the answer is (C).", "C", "correct", "statement"),
+        ("So the answer (Yes or No) is no.", "False", "correct", "statement (words)"),
+        # a completion cut off after "The answer is": the statement before it counts
+        ("The answer is True.\nThe answer is True.\nThe answer is", "True", "correct", None),
+        ("The answer is False.\nThe answer is False.\nThe answer is", "True", "incorrect", None),
+    ],
+)
+def test_structured_finals(completion, gold, status, rule):
+    graded = grade_completion(gold, completion)
+    assert graded.status == status
+    if rule is not None:
+        assert graded.rule == rule
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("Il reste 353 g - 79 g = 274 g. Donc, il a déjà 79 g de cire.", "79", "correct"),
+        ("Il reste 353 g - 79 g = 274 g. Donc, il a déjà 78 g de cire.", "79", "incorrect"),
+        ("我们知道。 66 + 126 = 192公斤 因此，杰西开始慢跑前的体重是192公斤。", "192", "correct"),
+        ("我们知道。 66 + 126 = 192公斤 因此，杰西开始慢跑前的体重是191公斤。", "192", "incorrect"),
+        ("所以一共有3 + 10 = 13只鸟和鹳鸟。", "13", "correct"),
+        ("इसलिए, दुकान में अब 67 कमीजें हैं। ", "67", "correct"),
+        ("Therefore $x \\geq 5$ is the solution.", "x >= 5", "correct"),
+        ("Thus $x <= 2$ is our answer.", "x \\leq 2", "correct"),
+        ("Thus $x <= 3$ is our answer.", "x \\leq 2", "incorrect"),
+        ("The solution is $x != 5$", "x \\neq 5", "correct"),
+        (
+            "Substituting back, $y = 8.8 - 2.8 = 6$ So, the ordered pair $(x, y)$"
+            " that solves it is $(7, 6)$.",
+            "(7,6)",
+            "correct",
+        ),
+        (
+            "Substituting back, $y = 8.8 - 2.8 = 6$ So, the ordered pair $(x, y)$"
+            " that solves it is $(6, 7)$.",
+            "(7,6)",
+            "incorrect",
+        ),
+        ("Therefore, there are 12 sequences that meet the three conditions.", "12", "correct"),
+        ("Therefore, the minimum error increases by 100%.", "100\\%", "correct"),
+        # a hedge: every alternative is given, and judged wrong
+        ("Therefore x = 3 or x = -3.", "3", "incorrect"),
+        ("Therefore $x = 3$ or $x = -3$.", "-3", "incorrect"),
+        # not concluding, negated, several values without "is", or cut off: nothing stated
+        ("We add 3 to 5 and get 8 apples in the basket.", "8", "no_answer"),
+        ("Thus, the total is **not** 5 but **7**.", "7", "no_answer"),
+        ("So we get 5, then we add 3 to get 8", "8", "no_answer"),
+        ("Therefore, there are 12 sequences that meet the three", "12", "no_answer"),
+    ],
+)
+def test_concluding_sentence(completion, gold, status):
+    graded = grade_completion(gold, completion)
+    assert graded.status == status
+    if status != "no_answer":
+        assert graded.rule == "concluding sentence"
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "status"),
+    [
+        ("x < 3", "(-\\infty, 3)", "correct"),
+        ("x \\le 3", "(-\\infty, 3)", "incorrect"),
+        ("x > 3", "(-\\infty, 3)", "incorrect"),
+        ("x \\geq 5", "[5, \\infty)", "correct"),
+        ("x > 5", "[5, \\infty)", "incorrect"),
+        ("(-\\infty, 3)", "x < 3", "correct"),
+        ("(-\\infty, 3]", "x < 3", "incorrect"),
+    ],
+)
+def test_interval_gold_against_an_inequality(answer, gold, status):
+    assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status
