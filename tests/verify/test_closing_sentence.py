@@ -100,3 +100,16 @@ def test_concluding_sentence(completion, gold, status):
 )
 def test_interval_gold_against_an_inequality(answer, gold, status):
     assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "status"),
+    [
+        ("1000,99", "1000.99", "correct"),
+        ("1000,98", "1000.99", "incorrect"),
+        ("2,74", "2.74", "correct"),
+        ("1,500", "1.5", "incorrect"),  # three digits after the comma: thousands
+    ],
+)
+def test_a_decimal_comma_against_a_decimal_gold(answer, gold, status):
+    assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status

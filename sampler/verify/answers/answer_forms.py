@@ -8,7 +8,8 @@ Answers (``answer_form``, against a gold that is not a choice letter):
   ``B: 0.3`` are ``0.3`` (math-verify reads ``b*0.3``);
 - a trailing period is punctuation: ``5.`` is ``5``;
 - the degree sign is ``^\\circ``: ``45°`` is ``45^\\circ``;
-- a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``;
+- a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``; against a
+  decimal gold, a plain decimal comma too: ``1000,99`` is ``1000.99`` (``1,000`` stays);
 - against an interval gold, a chained inequality is the interval it describes:
   ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``, and a one-sided one
   the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``.
@@ -33,6 +34,9 @@ _CHOICE_LABEL_RE = re.compile(
 _TRAILING_PERIOD_RE = re.compile(r"(?<=[\d}])\s*\.\s*$")
 _DEGREE_RE = re.compile(r"\s*°")
 _DECIMAL_COMMA_RE = re.compile(r"(?<=\d)\{,\}(\d+)(?!\d)")
+_DECIMAL_GOLD_RE = re.compile(r"-?\d+\.\d+")
+#: a number with a decimal comma: not three digits after it (that is a thousands separator)
+_COMMA_DECIMAL_RE = re.compile(r"(-?\d+),(\d{1,2}|\d{4,})")
 _INTERVAL_GOLD_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[][^,]+,[^,]+(?:\\right)?\s*[)\]]\s*$")
 _LT = r"(<|\\lt|\\le|\\leq|\\leqslant|≤)"
 _CHAIN_RE = re.compile(
@@ -112,6 +116,10 @@ def answer_form(text: str, gold_latex: str) -> str:
         out = _DEGREE_RE.sub("^\\\\circ", out)
     if "{,}" in out:
         out = _DECIMAL_COMMA_RE.sub(_decimal, out)
+    if "," in out and _DECIMAL_GOLD_RE.fullmatch(gold_latex.strip()):
+        comma = _COMMA_DECIMAL_RE.fullmatch(out.strip())
+        if comma is not None:  # 1000,99 against the gold 1000.99: a decimal comma
+            out = comma.group(1) + "." + comma.group(2)
     if len(out) <= _CHAIN_CHARS and any(c in out for c in ("<", ">", "\\l", "\\g", "≤", "≥")):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out
