@@ -113,3 +113,20 @@ def test_interval_gold_against_an_inequality(answer, gold, status):
 )
 def test_a_decimal_comma_against_a_decimal_gold(answer, gold, status):
     assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("D. it can't be A or B", "D", "correct"),
+        ("D. it can't be A or B", "A", "incorrect"),
+        ("B。 不是 A", "B", "correct"),
+        ("B。 不是 A", "A", "incorrect"),
+        # alternatives in the stated clause stay a hedge
+        ("B, or possibly C", "B", "incorrect"),
+        ("The answer is B, or possibly C.", "B", "incorrect"),
+        ("Therefore the answer is D or E.", "D", "incorrect"),
+    ],
+)
+def test_a_choice_letter_then_its_reasons(completion, gold, status):
+    assert grade_completion(gold, completion).status == status

@@ -336,7 +336,13 @@ def whole_completion(text: str) -> Found | None:
         return None
     value = _value(stripped)
     span = latex_span(value, RULE_WHOLE) if value else None
+    if span is None and _LETTER_FIRST_RE.match(stripped):
+        # "D. it can't be A or B", "B。 不是 A": a choice letter, then why
+        span = _words(stripped, RULE_WHOLE)
     return (0, span) if span else None
+
+
+_LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S")
 
 
 _RULES = (

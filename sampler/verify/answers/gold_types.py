@@ -95,6 +95,16 @@ def hedged(text: str) -> bool:
     return bool(_HEDGE_RE.search(" " + text + " "))
 
 
+_CLAUSE_END_RE = re.compile(r"[.;](?=\s)|[。；]|,(?!\s*(?:or|and|或|和)\b)|，(?!\s*(?:或|和))")
+
+
+def first_clause(text: str) -> str:
+    """An answer in words up to its first clause end (``D. it can't be A or B`` is ``D``):
+    what it states, before the reasons; a comma before "or" (``A, or possibly B``) goes on."""
+    end = _CLAUSE_END_RE.search(text)
+    return text[: end.start()] if end else text
+
+
 def boolean_of(text: str) -> bool | None:
     """True/False of an answer that starts with yes/no/true/false, else None."""
     word = _FIRST_WORD_RE.match(strip_wrappers(text))

@@ -40,7 +40,12 @@ from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.gold_types import hedged, leading_letters, typed_verdict
+from sampler.verify.answers.gold_types import (
+    first_clause,
+    hedged,
+    leading_letters,
+    typed_verdict,
+)
 from sampler.verify.answers.golds import (
     Gold,
     answer_parts,
@@ -275,7 +280,8 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
         return None
     answer = span.text[:MAX_ANSWER_CHARS]
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
-    if single and hedged(span.text):
+    stated = first_clause(span.text) if span.prose and gold.kind == "choice" else span.text
+    if single and hedged(stated):
         return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
     if gold.kind == "choice" and gold.options and not span.prose and not leading_letters(answer):
         letter = _option_of_value(gold.options, span)
