@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
+from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
@@ -238,6 +239,8 @@ def gold_from_question(
         if written is not None:
             latex, unit = value, written
     kind = "" if parts else gold_kind(latex)
+    if kind == "text" and number_from_words(latex) is not None:
+        latex, kind = str(number_from_words(latex)), ""  # a gold in words: "forty three"
     if kind == "choice":
         latex = latex.strip().strip("()").upper() if len(latex.strip()) <= 3 else latex
     return Gold(
