@@ -130,3 +130,18 @@ def test_a_decimal_comma_against_a_decimal_gold(answer, gold, status):
 )
 def test_a_choice_letter_then_its_reasons(completion, gold, status):
     assert grade_completion(gold, completion).status == status
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "status"),
+    [
+        ("i(2-i)", "1+2i", "correct"),
+        ("i(2+i)", "1+2i", "incorrect"),
+        ("(2-i)^2", "3-4i", "correct"),
+        ("(2-i)^2", "3+4i", "incorrect"),
+        ("-2/i", "2i", "correct"),
+        ("i^2", "-1", "incorrect"),  # the gold has no i: i stays a symbol
+    ],
+)
+def test_i_is_the_imaginary_unit_when_both_sides_use_it(answer, gold, status):
+    assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status

@@ -21,7 +21,8 @@ is parsed whole or not at all (``first_match``): a box that does not parse is ne
 replaced by a fraction found inside it (``\\frac{1}{3}E_{1}+\\frac{2}{3}E_{2}`` is not
 ``2/3``). When neither side parses, the texts are compared without white space
 (``E_{1}, E_{2}`` is ``E_{1},E_{2}``). A percent sign on one side only is tried both
-ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). Two plain numbers must agree to
+ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). When both sides use ``i``, it is
+also tried as the imaginary unit (``i(2-i)`` is ``1+2i``). Two plain numbers must agree to
 one part in a million as well (math-verify's 6 decimal places make all tiny numbers 0).
 """
 
@@ -34,7 +35,7 @@ from typing import Any
 
 from latex2sympy2_extended import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, MatrixBase
+from sympy import Basic, Expr, I, MatrixBase, expand
 
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
@@ -164,7 +165,24 @@ def _same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
         # neither parses: equal texts up to white space (``E_{1}, E_{2}``, ``E_{1},E_{2}``)
         g, a = _blank_free(gold), _blank_free(answer)
         return g is not None and g == a
-    return False
+    return _imaginary_same(gold, answer)
+
+
+def _imaginary_same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
+    """Equal when ``i`` is the imaginary unit: both sides use ``i`` (math-verify reads it as
+    a symbol, so ``i(2-i)`` is not ``1+2i``) and, with ``i`` as ``I``, they expand equal."""
+    g = next((p for p in gold if isinstance(p, Expr)), None)
+    a = next((p for p in answer if isinstance(p, Expr)), None)
+    if g is None or a is None:
+        return False
+    mine = {str(x): x for x in a.free_symbols}
+    theirs = {str(x): x for x in g.free_symbols}
+    if "i" not in mine or "i" not in theirs or set(mine) != set(theirs):
+        return False
+    try:
+        return expand(g.subs(theirs["i"], I) - a.subs(mine["i"], I)) == 0
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return False
 
 
 def _named(part: str) -> str | None:
