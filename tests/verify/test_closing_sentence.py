@@ -72,6 +72,17 @@ def test_structured_finals(completion, gold, status, rule):
         # a hedge: every alternative is given, and judged wrong
         ("Therefore x = 3 or x = -3.", "3", "incorrect"),
         ("Therefore $x = 3$ or $x = -3$.", "-3", "incorrect"),
+        # a completion that is one sentence states its answer, whatever opens it
+        (
+            "The identity matrix is $\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}$.",
+            "\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}",
+            "correct",
+        ),
+        (
+            "The identity matrix is $\\begin{pmatrix}1 & 0 \\\\ 0 & 2\\end{pmatrix}$.",
+            "\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}",
+            "incorrect",
+        ),
         # not concluding, negated, several values without "is", or cut off: nothing stated
         ("We add 3 to 5 and get 8 apples in the basket.", "8", "no_answer"),
         ("Thus, the total is **not** 5 but **7**.", "7", "no_answer"),

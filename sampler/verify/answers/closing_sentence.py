@@ -11,9 +11,10 @@ Two rules for completions that state their answer without a box or an answer mar
   We find that, The solution is, Donc, Por lo tanto, 因此, 所以, 故, 综上, 结论, इसलिए, …) and
   ends the text. Its answer is the first value (a math span, else a number) after the
   sentence's last "is" / "=" / "是" / "为"; without such a word, the sentence's only value.
-  A sentence that offers alternatives ("x = 3 or x = -3") gives them all, joined by "or",
-  so that the hedge is judged wrong. A sentence with several values and no "is" states
-  nothing.
+  A completion that is one sentence is read the same way, whatever opens it ("The
+  identity matrix is $…$."). A sentence that offers alternatives ("x = 3 or x = -3")
+  gives them all, joined by "or", so that the hedge is judged wrong. A sentence with
+  several values and no "is" states nothing.
 
 Both read only the last ``TAIL_CHARS`` characters, in linear time. ``located_final``
 (``sampler.verify.answers.extraction``'s ``stated`` strategy) ranks the JSON field with
@@ -118,6 +119,8 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     if sentence is None:
         return None
     clause = _concluding_clause(sentence)
+    if clause is None and sentence == tail.strip().rstrip(".。") and len(sentence) <= 300:
+        clause = sentence  # the completion is one sentence: it states the answer
     if clause is None or _NEGATION_RE.search(clause):
         return None
     values = _values_after_anchor(clause)
