@@ -33,6 +33,8 @@ JSON_FENCE = '```json\n{{"reasoning": "2 + 1 = 3, so three.", "answer": {}}}\n``
         # a completion cut off after "The answer is": the statement before it counts
         ("The answer is True.\nThe answer is True.\nThe answer is", "True", "correct", None),
         ("The answer is False.\nThe answer is False.\nThe answer is", "True", "incorrect", None),
+        ("The answer is (a).\nThe answer is (a).\nThe answer is (", "(a)", "correct", None),
+        ("The answer is (b).\nThe answer is (b).\nThe answer is (", "(a)", "incorrect", None),
     ],
 )
 def test_structured_finals(completion, gold, status, rule):

@@ -238,8 +238,8 @@ def answer_is(text: str) -> Found | None:
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             return None
         rest = tail[match.end() :]
-        if not rest.strip():
-            continue  # cut off after "the answer is": the statement before it counts
+        if not any(c.isalnum() for c in rest):
+            continue  # cut off after "the answer is (": the statement before it counts
         stated = _sentence_or_math(rest)
         value = _value(stated)
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
