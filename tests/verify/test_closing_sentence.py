@@ -158,3 +158,34 @@ def test_a_choice_letter_then_its_reasons(completion, gold, status):
 )
 def test_i_is_the_imaginary_unit_when_both_sides_use_it(answer, gold, status):
     assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "status"),
+    [
+        ("(D) Alina", "D", "correct"),
+        ("(D) Alina", "C", "incorrect"),
+        ("(D) Alina", "The answer is Alina.", "correct"),
+        ("(D) Alina", "The answer is Bob.", "incorrect"),
+        ("(A) $4^{x}$", "so $\\boxed{4^x}$", "correct"),
+        ("(A) $4^{x}$", "so $\\boxed{4^y}$", "incorrect"),
+        # no option label: a title, and an equation whose first symbol is I
+        ("A Tale", "The answer is A Farewell.", "incorrect"),
+        (
+            "I \\frac{d \\omega}{d t}+2 B \\omega=T",
+            "$\\boxed{I \\frac{d \\omega}{d t}+3 B \\omega=T}$",
+            "incorrect",
+        ),
+    ],
+)
+def test_a_gold_written_as_a_letter_with_its_content(gold, completion, status):
+    assert grade_completion(gold, completion).status == status
+
+
+def test_a_choice_gold_accepts_its_option_content_as_math():
+    problem = "Which is it?\nA. $2+\\sqrt{3}$\nB. $2\\sqrt{3}-1$\nC. $3$\nD. $4$"
+    box = "因此，答案是：\n\\[\n\\boxed{2\\sqrt{3} - 1}\n\\]"
+    assert grade_completion("B", box, problem=problem).status == "correct"
+    assert grade_completion("A", box, problem=problem).status == "incorrect"
+    assert grade_completion("B", box.replace("- 1", "- 2"), problem=problem).status == "incorrect"
+    assert grade_completion("B", box).status == "incorrect"  # no options to read

@@ -96,21 +96,20 @@ def choice_letter(latex: str) -> str | None:
 
 
 _LABELLED_GOLD_RE = re.compile(
-    r"\s*(?:(?:\(([A-J])\)|([A-J])[.:)])[ \t]*(?=[A-Za-z0-9$\\])|([A-J])[ \t]+(?=[A-Z0-9$\\]))"
-    r"(?P<content>\S[^\n]{0,80})"
+    r"\s*(?:\(([A-J])\)[ \t]*(?P<a>\S[^\n]{0,80})|([A-J])[.:)][ \t]+(?P<b>[^=\n]{1,80}))"
 )
 
 
 def labelled_choice(latex: str) -> tuple[tuple[str, str], ...]:
-    """A gold that is an option's letter with its content (``(D) Alina``, ``C Cecile``,
-    ``B. 12``) as ``(("D", "Alina"),)``; () for any other gold."""
+    """A gold that is an option's letter with its content (``(D) Alina``, ``B. 12``) as
+    ``(("D", "Alina"),)``; () for any other gold (``A Tale`` is a title, not option A)."""
     match = _LABELLED_GOLD_RE.fullmatch(latex)
     if match is None:
         return ()
-    content = match.group("content").strip()
+    content = (match.group("a") or match.group("b")).strip()
     if re.fullmatch(r"[A-J]|(?:and|or|und|et|y)\b.*|[A-J](?:\s*[,&]\s*[A-J])+", content):
         return ()  # "A and B", "A, B": several letters, not one letter with its content
-    return ((match.group(1) or match.group(2) or match.group(3), content),)
+    return ((match.group(1) or match.group(3), content),)
 
 
 def answer_choice(latex: str) -> str | None:
