@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
+from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
@@ -46,6 +47,8 @@ class Gold:
     kind: str = ""
     #: the lettered options of the question, read from its problem text
     options: tuple[tuple[str, str], ...] = ()
+    #: the symbol the question asks for ("Find $q$."), read from its problem text
+    asked: str | None = None
 
     @property
     def parse_input(self) -> str:
@@ -249,4 +252,5 @@ def gold_from_question(
         variables=variables(latex),
         kind=kind,
         options=labelled + options_from_problem(problem),
+        asked=asked_name(problem) if not parts else None,
     )
