@@ -21,6 +21,7 @@ from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.required_form import required_form
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
@@ -49,6 +50,8 @@ class Gold:
     options: tuple[tuple[str, str], ...] = ()
     #: the symbol the question asks for ("Find $q$."), read from its problem text
     asked: str | None = None
+    #: the form the question requires (``factor``, ``expand``), read from its problem text
+    form: str | None = None
 
     @property
     def parse_input(self) -> str:
@@ -253,4 +256,5 @@ def gold_from_question(
         kind=kind,
         options=labelled + options_from_problem(problem),
         asked=asked_name(problem) if not parts else None,
+        form=required_form(problem) if not parts else None,
     )

@@ -55,6 +55,7 @@ from sampler.verify.answers.golds import (
     strip_unit,
 )
 from sampler.verify.answers.parse_depth import too_deep
+from sampler.verify.answers.required_form import form_differs
 from sampler.verify.answers.units import split_unit, variables
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 
@@ -369,6 +370,9 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         correct = _percent_once(gold, span, gold_parsed)
     if correct and not gold.parts and _case_differs(gold, span):
         correct = False
+    if correct and gold.form and not span.free_text:
+        # "Factor completely": the expanded polynomial is not the answer
+        correct = not form_differs(gold.form, gold_parsed, parsed)
     if correct and not gold.parts and not span.free_text and set_for_tuple(gold.latex, span.text):
         correct = False  # {1, 2} is no ordered pair (1, 2)
     return Verdict(STATUS_CORRECT if correct else STATUS_INCORRECT, answer)
