@@ -1,6 +1,7 @@
 """The form a question requires (issue 32): "Factor completely" rejects the expanded
 polynomial, "Expand" rejects the product; equal values in the asked form stay right, and
-without a problem text (or for a question that asks no form) nothing changes."""
+without a problem text (or for a question that asks no form) nothing changes. And an angle
+in degrees against one in radians with π is one angle."""
 
 from __future__ import annotations
 
@@ -43,3 +44,18 @@ def test_the_required_form(gold, answer, problem, status):
 )
 def test_required_form_is_read_from_the_instruction(problem, form):
     assert required_form(problem) == form
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("\\frac{\\pi}{6}", "30^\\circ", "correct"),
+        ("\\frac{\\pi}{6}", "30°", "correct"),
+        ("\\frac{\\pi}{6}", "60^\\circ", "incorrect"),
+        ("30^\\circ", "\\frac{\\pi}{6}", "correct"),
+        ("30^\\circ", "\\frac{\\pi}{3}", "incorrect"),
+        ("\\frac{\\pi}{6}", "30", "incorrect"),  # no degree sign: 30 radians
+    ],
+)
+def test_degrees_against_radians(gold, answer, status):
+    assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status

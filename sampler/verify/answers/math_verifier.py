@@ -54,6 +54,7 @@ from sampler.verify.answers.golds import (
     math_mode,
     strip_unit,
 )
+from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs
 from sampler.verify.answers.units import split_unit, variables
@@ -335,6 +336,18 @@ def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> 
     return None
 
 
+def _degrees_for_radians(
+    gold: Gold, span: AnswerSpan, gold_parsed: tuple[Any, ...], parsed: tuple[Any, ...]
+) -> bool:
+    """One side in degrees, the other in radians with π: the same angle (``degrees``)."""
+    mine, theirs = degrees_value(span.text), degrees_value(gold.latex)
+    if mine is not None and theirs is None:
+        return same_angle(mine, gold.latex, gold_parsed)
+    if theirs is not None and mine is None:
+        return same_angle(theirs, span.text, parsed)
+    return False
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
     for what, text in (("answer", span.text), ("gold", gold.latex)):
@@ -368,6 +381,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
             correct = _parts_match(gold, span)
     if not correct and not gold.parts and not span.free_text:
         correct = _percent_once(gold, span, gold_parsed)
+    if not correct and not gold.parts and not span.free_text:
+        correct = _degrees_for_radians(gold, span, gold_parsed, parsed)
     if correct and not gold.parts and _case_differs(gold, span):
         correct = False
     if correct and gold.form and not span.free_text:
