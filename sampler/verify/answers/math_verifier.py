@@ -40,6 +40,7 @@ from sympy import Basic, Expr, I, MatrixBase, expand
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
+from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.gold_types import (
     first_clause,
@@ -54,7 +55,6 @@ from sampler.verify.answers.golds import (
     math_mode,
     strip_unit,
 )
-from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs
 from sampler.verify.answers.units import split_unit, variables
