@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from sampler.verify.answers.golds import labelled_choice
 from sampler.verify.answers.one_sample import grade_completion
 
 JSON_FENCE = '```json\n{{"reasoning": "2 + 1 = 3, so three.", "answer": {}}}\n```'
@@ -169,17 +170,20 @@ def test_i_is_the_imaginary_unit_when_both_sides_use_it(answer, gold, status):
         ("(D) Alina", "The answer is Bob.", "incorrect"),
         ("(A) $4^{x}$", "so $\\boxed{4^x}$", "correct"),
         ("(A) $4^{x}$", "so $\\boxed{4^y}$", "incorrect"),
-        # no option label: a title, and an equation whose first symbol is I
+        # no option label: a title is no option A
         ("A Tale", "The answer is A Farewell.", "incorrect"),
-        (
-            "I \\frac{d \\omega}{d t}+2 B \\omega=T",
-            "$\\boxed{I \\frac{d \\omega}{d t}+3 B \\omega=T}$",
-            "incorrect",
-        ),
     ],
 )
 def test_a_gold_written_as_a_letter_with_its_content(gold, completion, status):
     assert grade_completion(gold, completion).status == status
+
+
+def test_only_a_punctuated_label_makes_a_gold_an_option():
+    assert labelled_choice("(D) Alina") == (("D", "Alina"),)
+    assert labelled_choice("B. 12") == (("B", "12"),)
+    assert labelled_choice("I \\frac{d \\omega}{d t}+2 B \\omega=T") == ()
+    assert labelled_choice("A Tale") == ()
+    assert labelled_choice("B. x=3") == ()
 
 
 def test_a_choice_gold_accepts_its_option_content_as_math():
