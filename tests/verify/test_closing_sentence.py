@@ -35,6 +35,9 @@ JSON_FENCE = '```json\n{{"reasoning": "2 + 1 = 3, so three.", "answer": {}}}\n``
         ("The answer is True.\nThe answer is True.\nThe answer is", "True", "correct", None),
         ("The answer is False.\nThe answer is False.\nThe answer is", "True", "incorrect", None),
         ("The answer is (a).\nThe answer is (a).\nThe answer is (", "(a)", "correct", None),
+        # "This answer is correct." is a verdict on an answer (a loop), not a statement of one
+        ("The answer is 6.\n" + "This answer is correct.\n" * 8, "6", "correct", "statement"),
+        ("The answer is 7.\n" + "This answer is correct.\n" * 8, "6", "incorrect", "statement"),
         ("The answer is (b).\nThe answer is (b).\nThe answer is (", "(a)", "incorrect", None),
     ],
 )

@@ -63,6 +63,8 @@ _ANSWER_IS_RE = re.compile(
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
 )
+#: "This answer is correct.": a verdict on an answer (a model's loop), no statement of one
+_VERDICT_ON_RE = re.compile(r"\b(?:this|that|my|your|our|each)[ \t]+$", re.IGNORECASE)
 #: how many of the last "the answer is" statements are tried (a cut-off last one states nothing)
 _STATEMENTS_TRIED = 4
 _MATH_OPEN = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
@@ -233,7 +235,10 @@ def _hope_removed(text: str) -> str:
 def answer_is(text: str) -> Found | None:
     """The value of the last "the answer is X" statement, when X is math."""
     tail = _tail(text)
-    matches = deque(_ANSWER_IS_RE.finditer(tail), maxlen=_STATEMENTS_TRIED)
+    matches = deque(
+        (m for m in _ANSWER_IS_RE.finditer(tail) if not _VERDICT_ON_RE.search(tail, 0, m.start())),
+        maxlen=_STATEMENTS_TRIED,
+    )
     for match in reversed(matches):
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             return None
