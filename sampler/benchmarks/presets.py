@@ -75,6 +75,10 @@ class Preset:
     name: str
     description: str
     mapping: FieldMapping
+    #: The answer format the benchmark's prompt asks for, as the extraction strategies that
+    #: read it first (``sampler.verify.answers.extraction``); () for leash's default order.
+    #: A ``--extract-benchmark`` setting for the benchmark overrides it.
+    answer_format: tuple[str, ...] = ()
 
 
 PRESETS: dict[str, Preset] = {
@@ -136,6 +140,8 @@ PRESETS: dict[str, Preset] = {
                 solution=(),
                 gold_after="####",
             ),
+            # GSM8K's format: the answer on a closing "#### N" line, read before any box
+            answer_format=("hashes", "boxed", "stated", "tool_output"),
         ),
         Preset(
             "minerva_math",

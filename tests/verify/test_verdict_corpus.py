@@ -36,9 +36,10 @@ FIELDS = {
     "judged_by": str,
     "states_answer": bool,
 }
-#: held-out agreement leash reached when the floor was set: 245 of 333 (73.6%), measured by
-#: ``bench/verdict_agreement.py --half held_out``; a floor, not the exact figure
-HELD_OUT_FLOOR = 0.72
+#: held-out agreement leash reached when the floor was set: 314 of 333 (94.3%), measured by
+#: ``bench/verdict_agreement.py --half held_out`` (73.6% before the final locator of issue
+#: 32); a floor, not the exact figure
+HELD_OUT_FLOOR = 0.93
 #: held-out false accepts at most (measured: 0; the issue allows 1%)
 HELD_OUT_FALSE_ACCEPTS = 1
 

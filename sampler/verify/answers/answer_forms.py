@@ -8,9 +8,11 @@ Answers (``answer_form``, against a gold that is not a choice letter):
   ``B: 0.3`` are ``0.3`` (math-verify reads ``b*0.3``);
 - a trailing period is punctuation: ``5.`` is ``5``;
 - the degree sign is ``^\\circ``: ``45°`` is ``45^\\circ``;
-- a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``;
+- a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``; against a
+  decimal gold, a plain decimal comma too: ``1000,99`` is ``1000.99`` (``1,000`` stays);
 - against an interval gold, a chained inequality is the interval it describes:
-  ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``.
+  ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``, and a one-sided one
+  the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``.
 
 Golds (``gold_form``):
 
@@ -32,6 +34,9 @@ _CHOICE_LABEL_RE = re.compile(
 _TRAILING_PERIOD_RE = re.compile(r"(?<=[\d}])\s*\.\s*$")
 _DEGREE_RE = re.compile(r"\s*°")
 _DECIMAL_COMMA_RE = re.compile(r"(?<=\d)\{,\}(\d+)(?!\d)")
+_DECIMAL_GOLD_RE = re.compile(r"-?\d+\.\d+")
+#: a number with a decimal comma: not three digits after it (that is a thousands separator)
+_COMMA_DECIMAL_RE = re.compile(r"(-?\d+),(\d{1,2}|\d{4,})")
 _INTERVAL_GOLD_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[][^,]+,[^,]+(?:\\right)?\s*[)\]]\s*$")
 _LT = r"(<|\\lt|\\le|\\leq|\\leqslant|≤)"
 _CHAIN_RE = re.compile(
@@ -50,11 +55,29 @@ def _decimal(match: re.Match[str]) -> str:
     return digits if len(digits) == 3 else "." + digits
 
 
-def _interval(answer: str) -> str | None:
-    """``a < x < b`` as the interval it describes, or None."""
-    match = _CHAIN_RE.match(answer)
+_ONE_SIDED_RE = re.compile(
+    r"^\s*(?P<x>[A-Za-z])\s*(?P<op><=|>=|\\leqslant|\\leq|\\le|\\lt|<|≤|\\geqslant|\\geq|\\ge"
+    r"|\\gt|>|≥)(?![A-Za-z])\s*(?P<b>[^<>=]+?)\s*$"
+)
+
+
+def _one_sided(answer: str) -> str | None:
+    """``x < b`` as ``(-\\infty, b)``, ``x \\geq a`` as ``[a, \\infty)``, or None."""
+    match = _ONE_SIDED_RE.match(answer)
     if match is None:
         return None
+    op, bound = match.group("op"), match.group("b").strip()
+    strict = op in ("<", ">", "\\lt", "\\gt")
+    if op.startswith(("<", "\\l", "≤")):
+        return f"(-\\infty, {bound}{')' if strict else ']'}"
+    return f"{'(' if strict else '['}{bound}, \\infty)"
+
+
+def _interval(answer: str) -> str | None:
+    """``a < x < b`` (or ``x < b``) as the interval it describes, or None."""
+    match = _CHAIN_RE.match(answer)
+    if match is None:
+        return _one_sided(answer)
     left = "(" if match.group(2) in ("<", "\\lt") else "["
     right = ")" if match.group(4) in ("<", "\\lt") else "]"
     return f"{left}{match.group('a').strip()}, {match.group('b').strip()}{right}"
@@ -93,7 +116,11 @@ def answer_form(text: str, gold_latex: str) -> str:
         out = _DEGREE_RE.sub("^\\\\circ", out)
     if "{,}" in out:
         out = _DECIMAL_COMMA_RE.sub(_decimal, out)
-    if len(out) <= _CHAIN_CHARS and ("<" in out or "\\l" in out or "≤" in out):
+    if "," in out and _DECIMAL_GOLD_RE.fullmatch(gold_latex.strip()):
+        comma = _COMMA_DECIMAL_RE.fullmatch(out.strip())
+        if comma is not None:  # 1000,99 against the gold 1000.99: a decimal comma
+            out = comma.group(1) + "." + comma.group(2)
+    if len(out) <= _CHAIN_CHARS and any(c in out for c in ("<", ">", "\\l", "\\g", "≤", "≥")):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out
     return out.strip() or text

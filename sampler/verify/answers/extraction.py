@@ -14,6 +14,7 @@ Strategies (tried in the order given, the first that finds something wins):
   Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
   prose;
 - ``answer_tags``: the last ``<answer>...</answer>``;
+- ``hashes``: the last ``#### X`` line alone (GSM8K's format; its preset reads it first);
 - ``after_think``: what follows the last ``</think>`` (its last ``\\boxed{}`` if any,
   else the whole tail read by math-verify as free text); nothing if the model never
   closed its thinking.
@@ -39,9 +40,15 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from sampler.benchmarks.presets import PRESETS
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+from sampler.verify.answers.closing_sentence import (
+    RULE_CONCLUSION,
+    RULE_JSON,
+    located_final,
+)
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
@@ -53,13 +60,21 @@ from sampler.verify.answers.final_statements import (
     RULE_TOOL_OUTPUT,
     RULE_WHOLE,
     closing_output,
-    stated_final,
+    hash_line,
 )
 from sampler.verify.answers.run_on import run_on_cut
 
 __all__ = ["AnswerSpan", "ExtractionConfig", "extract_answer", "parse_strategies"]
 
-STRATEGIES = ("boxed", "stated", "tool_output", "answer_line", "answer_tags", "after_think")
+STRATEGIES = (
+    "boxed",
+    "stated",
+    "tool_output",
+    "answer_line",
+    "answer_tags",
+    "after_think",
+    "hashes",
+)
 DEFAULT_STRATEGIES: tuple[str, ...] = ("boxed", "stated", "tool_output")
 
 RULE_BOX = "box"
@@ -87,6 +102,8 @@ RULES = (
     RULE_FEW_SHOT,
     RULE_MARKER,
     RULE_BOLD_FINAL,
+    RULE_JSON,
+    RULE_CONCLUSION,
 )
 
 _ANSWER_LINE_RE = re.compile(
@@ -189,7 +206,12 @@ def extract_boxed(text: str) -> AnswerSpan | None:
 
 
 def extract_stated(text: str) -> AnswerSpan | None:
-    return stated_final(text)
+    return located_final(text)
+
+
+def extract_hashes(text: str) -> AnswerSpan | None:
+    found = hash_line(text)
+    return found[1] if found is not None else None
 
 
 def extract_tool_output(text: str) -> AnswerSpan | None:
@@ -197,7 +219,7 @@ def extract_tool_output(text: str) -> AnswerSpan | None:
 
 
 def extract_answer_line(text: str) -> AnswerSpan | None:
-    stated = stated_final(text)
+    stated = located_final(text)
     if stated is not None:
         return stated
     matches = list(_ANSWER_LINE_RE.finditer(text))
@@ -250,6 +272,7 @@ _EXTRACTORS = {
     "answer_line": extract_answer_line,
     "answer_tags": extract_answer_tags,
     "after_think": extract_after_think,
+    "hashes": extract_hashes,
 }
 
 
@@ -357,7 +380,8 @@ def parse_strategies(
 @dataclass(frozen=True)
 class ExtractionConfig:
     """Which strategies apply to which samples: a model's setting beats its benchmark's,
-    which beats the default."""
+    which beats the answer format its preset names (``Preset.answer_format``, unless a
+    default other than leash's is set), which beats the default."""
 
     default: tuple[str, ...] = DEFAULT_STRATEGIES
     benchmarks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -368,6 +392,9 @@ class ExtractionConfig:
             return self.models[model]
         if benchmark in self.benchmarks:
             return self.benchmarks[benchmark]
+        preset = PRESETS.get(benchmark)
+        if preset is not None and preset.answer_format and self.default == DEFAULT_STRATEGIES:
+            return preset.answer_format  # the format the benchmark's prompt asks for
         return self.default
 
     def to_json(self) -> dict[str, Any]:

@@ -59,8 +59,14 @@ _LABEL_LINE_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _ANSWER_IS_RE = re.compile(
-    r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+is[ \t]*(?:[:：][ \t]*)?", re.IGNORECASE
+    r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?is[ \t]*"
+    r"(?:[:：][ \t]*)?",
+    re.IGNORECASE,
 )
+#: "This answer is correct.": a verdict on an answer (a model's loop), no statement of one
+_VERDICT_ON_RE = re.compile(r"\b(?:this|that|my|your|our|each)[ \t]+$", re.IGNORECASE)
+#: how many of the last "the answer is" statements are tried (a cut-off last one states nothing)
+_STATEMENTS_TRIED = 4
 _MATH_OPEN = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
 _BOLD_RE = re.compile(r"\*\*(?P<x>[^*\n]{1,80})\*\*")
 #: A plain stated value: a number (signs, decimals, thousands, fractions, percents).
@@ -229,13 +235,21 @@ def _hope_removed(text: str) -> str:
 def answer_is(text: str) -> Found | None:
     """The value of the last "the answer is X" statement, when X is math."""
     tail = _tail(text)
-    match = _last(_ANSWER_IS_RE, tail)
-    if match is None or _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
-        return None
-    stated = _sentence_or_math(tail[match.end() :])
-    value = _value(stated)
-    span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
-    return (match.end(), span) if span else None
+    matches = deque(
+        (m for m in _ANSWER_IS_RE.finditer(tail) if not _VERDICT_ON_RE.search(tail, 0, m.start())),
+        maxlen=_STATEMENTS_TRIED,
+    )
+    for match in reversed(matches):
+        if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
+            return None
+        rest = tail[match.end() :]
+        if not any(c.isalnum() for c in rest):
+            continue  # cut off after "the answer is (": the statement before it counts
+        stated = _sentence_or_math(rest)
+        value = _value(stated)
+        span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
+        return (match.end(), span) if span else None
+    return None
 
 
 def _words(statement: str, rule: str) -> AnswerSpan | None:
@@ -327,7 +341,13 @@ def whole_completion(text: str) -> Found | None:
         return None
     value = _value(stripped)
     span = latex_span(value, RULE_WHOLE) if value else None
+    if span is None and _LETTER_FIRST_RE.match(stripped):
+        # "D. it can't be A or B", "B。 不是 A": a choice letter, then why
+        span = _words(stripped, RULE_WHOLE)
     return (0, span) if span else None
+
+
+_LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S")
 
 
 _RULES = (
@@ -342,10 +362,31 @@ _RULES = (
 )
 
 
+def found_finals(text: str) -> list[Found]:
+    """Every rule's final (with where it ends) that finds one."""
+    return [f for f in (r(text) for r in _RULES) if f is not None]
+
+
 def stated_final(text: str) -> AnswerSpan | None:
     """The final answer stated without a box: the statement that ends last."""
-    found = [f for f in (r(text) for r in _RULES) if f is not None]
+    found = found_finals(text)
     return max(found, key=lambda f: f[0])[1] if found else None
+
+
+def stated_value(statement: str) -> str | None:
+    """``statement`` as a stated value (math), or None when it is prose."""
+    return _value(statement)
+
+
+def words_span(statement: str, rule: str) -> AnswerSpan | None:
+    """A short stated answer in words, as prose (None when it is a hypothesis or long)."""
+    return _words(statement, rule)
+
+
+def answer_is_rest(text: str) -> str | None:
+    """What follows a leading "the answer is" in ``text`` (within its first 20 characters)."""
+    match = _ANSWER_IS_RE.search(text)
+    return text[match.end() :] if match is not None and match.start() < 20 else None
 
 
 _OUTPUT_FENCE_RE = re.compile(r"```output[ \t]*\n(?P<x>.*?)\n?```\s*$", re.DOTALL)

@@ -42,6 +42,7 @@ _MATH_WORDS = frozenset(
 #: letters an answer starts with: ``A、B和D``, ``A, C and D``, ``(A)(C)``, ``ABD``
 _LETTER_RE = re.compile(r"\(?([A-J])\)?(?![A-Za-z])")
 _LETTER_SEP_RE = re.compile(r"\s*(?:、|,|，|和|与|及|以及|&|and|以及)\s*|\s+")
+_LOWER_OPTION_RE = re.compile(r"\(([a-j])\)")
 _LETTER_RUN_RE = re.compile(r"([A-J]{2,6})(?![A-Za-z])")
 _HEDGE_RE = re.compile(r"\s(?:or|或者?|还是)\s|(?<=[A-J\d}$)])\s*(?:或者?|还是)\s*(?=[A-J\d$\\(-])")
 
@@ -71,8 +72,10 @@ def gold_kind(latex: str) -> str:
 
 
 def leading_letters(text: str) -> frozenset[str]:
-    """The option letters an answer starts with (empty when it starts with none)."""
-    rest = strip_wrappers(text)
+    """The option letters an answer starts with (empty when it starts with none); a
+    lowercase letter in parentheses (``(a)``) is one too."""
+    rest = _LOWER_OPTION_RE.sub(lambda m: "(" + m.group(1).upper() + ")", text)
+    rest = strip_wrappers(rest)
     run = _LETTER_RUN_RE.match(rest)
     if run is not None:
         return frozenset(run.group(1))
@@ -93,6 +96,16 @@ def leading_letters(text: str) -> frozenset[str]:
 def hedged(text: str) -> bool:
     """Whether an answer offers alternatives (``3 or -3``, ``D或E``, ``either A or E``)."""
     return bool(_HEDGE_RE.search(" " + text + " "))
+
+
+_CLAUSE_END_RE = re.compile(r"[.;](?=\s)|[。；]|,(?!\s*(?:or|and|或|和)\b)|，(?!\s*(?:或|和))")
+
+
+def first_clause(text: str) -> str:
+    """An answer in words up to its first clause end (``D. it can't be A or B`` is ``D``):
+    what it states, before the reasons; a comma before "or" (``A, or possibly B``) goes on."""
+    end = _CLAUSE_END_RE.search(text)
+    return text[: end.start()] if end else text
 
 
 def boolean_of(text: str) -> bool | None:

@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
+from sampler.verify.answers.named_values import asked_name
+from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.required_form import required_form
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
@@ -45,6 +48,10 @@ class Gold:
     kind: str = ""
     #: the lettered options of the question, read from its problem text
     options: tuple[tuple[str, str], ...] = ()
+    #: the symbol the question asks for ("Find $q$."), read from its problem text
+    asked: str | None = None
+    #: the form the question requires (``factor``, ``expand``), read from its problem text
+    form: str | None = None
 
     @property
     def parse_input(self) -> str:
@@ -92,6 +99,23 @@ def choice_letter(latex: str) -> str | None:
     """The letter of a gold that is a multiple-choice answer (``C``, ``(C)``, ``\\text{(C)}``)."""
     match = _CHOICE_GOLD_RE.fullmatch(latex)
     return match.group(1) if match else None
+
+
+_LABELLED_GOLD_RE = re.compile(
+    r"\s*(?:\(([A-J])\)[ \t]*(?P<a>\S[^\n]{0,80})|([A-J])[.:)][ \t]+(?P<b>[^=\n]{1,80}))"
+)
+
+
+def labelled_choice(latex: str) -> tuple[tuple[str, str], ...]:
+    """A gold that is an option's letter with its content (``(D) Alina``, ``B. 12``) as
+    ``(("D", "Alina"),)``; () for any other gold (``A Tale`` is a title, not option A)."""
+    match = _LABELLED_GOLD_RE.fullmatch(latex)
+    if match is None:
+        return ()
+    content = (match.group("a") or match.group("b")).strip()
+    if re.fullmatch(r"[A-J]|(?:and|or|und|et|y)\b.*|[A-J](?:\s*[,&]\s*[A-J])+", content):
+        return ()  # "A and B", "A, B": several letters, not one letter with its content
+    return ((match.group(1) or match.group(3), content),)
 
 
 def answer_choice(latex: str) -> str | None:
@@ -204,17 +228,24 @@ def gold_from_question(
     if parts:
         parts = tuple(expand_scientific(p) for p in parts)
         latex = ", ".join(parts)
-    else:
+    labelled: tuple[tuple[str, str], ...] = ()
+    if not parts:
         latex = expand_scientific(latex)
         choice = choice_letter(latex)
         if choice is not None:
             latex = choice
+        else:
+            labelled = labelled_choice(latex)
+            if labelled:
+                latex = labelled[0][0]
     unit = canonical_unit(str(meta["unit"])) if meta.get("unit") else None
     if not parts:
         value, written = split_unit(latex, is_gold=True)
         if written is not None:
             latex, unit = value, written
     kind = "" if parts else gold_kind(latex)
+    if kind == "text" and number_from_words(latex) is not None:
+        latex, kind = str(number_from_words(latex)), ""  # a gold in words: "forty three"
     if kind == "choice":
         latex = latex.strip().strip("()").upper() if len(latex.strip()) <= 3 else latex
     return Gold(
@@ -223,5 +254,7 @@ def gold_from_question(
         unit=unit,
         variables=variables(latex),
         kind=kind,
-        options=options_from_problem(problem),
+        options=labelled + options_from_problem(problem),
+        asked=asked_name(problem) if not parts else None,
+        form=required_form(problem) if not parts else None,
     )

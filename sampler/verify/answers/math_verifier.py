@@ -21,7 +21,8 @@ is parsed whole or not at all (``first_match``): a box that does not parse is ne
 replaced by a fraction found inside it (``\\frac{1}{3}E_{1}+\\frac{2}{3}E_{2}`` is not
 ``2/3``). When neither side parses, the texts are compared without white space
 (``E_{1}, E_{2}`` is ``E_{1},E_{2}``). A percent sign on one side only is tried both
-ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). Two plain numbers must agree to
+ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). When both sides use ``i``, it is
+also tried as the imaginary unit (``i(2-i)`` is ``1+2i``). Two plain numbers must agree to
 one part in a million as well (math-verify's 6 decimal places make all tiny numbers 0).
 """
 
@@ -34,13 +35,19 @@ from typing import Any
 
 from latex2sympy2_extended import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, MatrixBase
+from sympy import Basic, Expr, I, MatrixBase, expand
 
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
+from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.gold_types import hedged, typed_verdict
+from sampler.verify.answers.gold_types import (
+    first_clause,
+    hedged,
+    leading_letters,
+    typed_verdict,
+)
 from sampler.verify.answers.golds import (
     Gold,
     answer_parts,
@@ -49,6 +56,7 @@ from sampler.verify.answers.golds import (
     strip_unit,
 )
 from sampler.verify.answers.parse_depth import too_deep
+from sampler.verify.answers.required_form import form_differs
 from sampler.verify.answers.units import split_unit, variables
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 
@@ -159,7 +167,24 @@ def _same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
         # neither parses: equal texts up to white space (``E_{1}, E_{2}``, ``E_{1},E_{2}``)
         g, a = _blank_free(gold), _blank_free(answer)
         return g is not None and g == a
-    return False
+    return _imaginary_same(gold, answer)
+
+
+def _imaginary_same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
+    """Equal when ``i`` is the imaginary unit: both sides use ``i`` (math-verify reads it as
+    a symbol, so ``i(2-i)`` is not ``1+2i``) and, with ``i`` as ``I``, they expand equal."""
+    g = next((p for p in gold if isinstance(p, Expr)), None)
+    a = next((p for p in answer if isinstance(p, Expr)), None)
+    if g is None or a is None:
+        return False
+    mine = {str(x): x for x in a.free_symbols}
+    theirs = {str(x): x for x in g.free_symbols}
+    if "i" not in mine or "i" not in theirs or set(mine) != set(theirs):
+        return False
+    try:
+        return expand(g.subs(theirs["i"], I) - a.subs(mine["i"], I)) == 0
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return False
 
 
 def _named(part: str) -> str | None:
@@ -275,8 +300,14 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
         return None
     answer = span.text[:MAX_ANSWER_CHARS]
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
-    if single and hedged(span.text):
+    stated = first_clause(span.text) if span.prose and gold.kind == "choice" else span.text
+    if single and hedged(stated):
         return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
+    if gold.kind == "choice" and gold.options and not span.prose and not leading_letters(answer):
+        letter = _option_of_value(gold.options, span)
+        if letter is not None:  # the option's content for its letter: (A) $4^{x}$ and 4^x
+            same = letter == gold.latex.strip("() ").upper()
+            return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
     if gold.kind and not gold.parts:
         same = typed_verdict(gold.latex, gold.kind, gold.options, span.text, span.prose)
         if same is not None:
@@ -284,6 +315,37 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     if span.prose:
         return Verdict(STATUS_NO_ANSWER, None, "the answer is words, not math")
     return None
+
+
+def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> str | None:
+    """The letter of the first option whose content equals the answer as math, else None."""
+    if too_deep(span.text) is not None:
+        return None
+    answer = _parse_answer(span_parse_input(span), span.free_text)
+    if not _sympy(answer):
+        return None
+    for letter, content in options:
+        if not content.strip() or too_deep(content) is not None:
+            continue
+        try:
+            theirs = _parse_gold(content)
+        except GoldUnparseable:
+            continue
+        if _sympy(theirs) and _same(theirs, answer):
+            return letter
+    return None
+
+
+def _degrees_for_radians(
+    gold: Gold, span: AnswerSpan, gold_parsed: tuple[Any, ...], parsed: tuple[Any, ...]
+) -> bool:
+    """One side in degrees, the other in radians with π: the same angle (``degrees``)."""
+    mine, theirs = degrees_value(span.text), degrees_value(gold.latex)
+    if mine is not None and theirs is None:
+        return same_angle(mine, gold.latex, gold_parsed)
+    if theirs is not None and mine is None:
+        return same_angle(theirs, span.text, parsed)
+    return False
 
 
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
@@ -319,8 +381,13 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
             correct = _parts_match(gold, span)
     if not correct and not gold.parts and not span.free_text:
         correct = _percent_once(gold, span, gold_parsed)
+    if not correct and not gold.parts and not span.free_text:
+        correct = _degrees_for_radians(gold, span, gold_parsed, parsed)
     if correct and not gold.parts and _case_differs(gold, span):
         correct = False
+    if correct and gold.form and not span.free_text:
+        # "Factor completely": the expanded polynomial is not the answer
+        correct = not form_differs(gold.form, gold_parsed, parsed)
     if correct and not gold.parts and not span.free_text and set_for_tuple(gold.latex, span.text):
         correct = False  # {1, 2} is no ordered pair (1, 2)
     return Verdict(STATUS_CORRECT if correct else STATUS_INCORRECT, answer)

@@ -15,7 +15,15 @@ from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.golds import Gold, answer_choice, choice_letter, expand_scientific
+from sampler.verify.answers.golds import (
+    Gold,
+    answer_choice,
+    choice_letter,
+    expand_scientific,
+    split_top_level,
+)
+from sampler.verify.answers.named_values import named_value
+from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.units import split_unit
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
@@ -56,14 +64,24 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     """``span`` in the form leash compares, so that equal answers are one answer.
 
     ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
-    becomes ``D``; a trailing unit is removed when the gold has none or the same one
+    becomes ``D``; of several named values (``k = -2, q = -4``) the one the question asks
+    for (``Gold.asked``); a number in words ("forty-three") against a gold that is no text is the
+    integer; a trailing unit is removed when the gold has none or the same one
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
     (``sampler.verify.answers.clock`` compares the times).
     """
+    if span.prose and not gold.kind and not gold.parts:
+        number = number_from_words(span.text)
+        if number is not None:  # "forty-three" against a numeric gold
+            return AnswerSpan(str(number), rule=span.rule)
     if span.free_text or span.prose:
         return span
     text = expand_scientific(span.text)
+    if gold.asked and not gold.parts and "=" in text and "=" not in gold.latex:
+        value = named_value(split_top_level(text), gold.asked)
+        if value is not None:  # "k = -2, q = -4" when the question asks for q
+            text = value
     if not gold.parts and not choice_letter(gold.latex):
         text = answer_form(text, gold.latex)
     if not gold.parts:

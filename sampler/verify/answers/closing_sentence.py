@@ -1,0 +1,224 @@
+"""Finals read from the structure of a completion's end: a JSON answer field, a concluding sentence.
+
+Two rules for completions that state their answer without a box or an answer marker:
+
+- ``json answer field``: the last ``"answer": …`` (or ``"final_answer"``) field of a JSON
+  object the completion writes (answer formats such as ``{"reasoning": …, "answer": …}``);
+  its string (LaTeX escapes kept as written, ``\\\\frac`` read as ``\\frac``) or number is
+  read as a stated value, a box or a math span inside it unwrapped, words as prose;
+- ``concluding sentence``: the completion's last sentence, when it concludes (it starts
+  with a conclusion word in one of several languages: Thus, Therefore, So, Hence, Finally,
+  We find that, The solution is, Donc, Por lo tanto, 因此, 所以, 故, 综上, 结论, इसलिए, …) and
+  ends the text. Its answer is the first value (a math span, else a number) after the
+  sentence's last "is" / "=" / "是" / "为"; without such a word, the sentence's only value.
+  A completion that is one sentence is read the same way, whatever opens it ("The
+  identity matrix is $…$."). A sentence that offers alternatives ("x = 3 or x = -3")
+  gives them all, joined by "or", so that the hedge is judged wrong. A sentence with
+  several values and no "is" states nothing.
+
+Both read only the last ``TAIL_CHARS`` characters, in linear time. ``located_final``
+(``sampler.verify.answers.extraction``'s ``stated`` strategy) ranks the JSON field with
+the other stated finals by where it ends, and falls back to the concluding sentence only
+when no rule found a final.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from sampler.verify.answers.answer_span import AnswerSpan
+from sampler.verify.answers.final_statements import (
+    TAIL_CHARS,
+    Found,
+    answer_is_rest,
+    found_finals,
+    latex_span,
+    stated_value,
+    words_span,
+)
+
+RULE_JSON = "json answer field"
+RULE_CONCLUSION = "concluding sentence"
+
+_JSON_KEY_RE = re.compile(r"[\"'](?:final[_ ]?answer|answer)[\"']\s*:\s*", re.IGNORECASE)
+_JSON_STRING_RE = re.compile(r"\"((?:[^\"\\\n]|\\.){0,600})\"")
+_JSON_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?(?![\w.])")
+_JSON_ESCAPE_RE = re.compile(r"\\([\"\\/])")
+
+_CONCLUDE_RE = re.compile(
+    r"(?:thus|therefore|hence|so|finally|in total|in conclusion|altogether|overall|consequently"
+    r"|we (?:find|get|obtain|have|conclude) that|(?:the )?final answer\s*[:：]"
+    r"|the (?:solution|result|value)s? (?:is|are)|donc|ainsi|alors|por lo tanto|por tanto|así que"
+    r"|entonces|daher|also|somit|portanto|logo|因此|所以|故|综上(?:所述)?|总之|结论|答|于是"
+    r"|इसलिए|अतः|したがって|よって|따라서)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+#: where a sentence ends: ". " (not a decimal point), "。", "！", "？", "।", a line break
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？।]|\n")
+_MATH_SPAN_RE = re.compile(
+    r"\$\$(?P<a>[^$]{1,300})\$\$|\$(?P<b>[^$\n]{1,300})\$|\\\((?P<c>.{1,300}?)\\\)"
+    r"|\\\[(?P<d>.{1,300}?)\\\]",
+    re.DOTALL,
+)
+_NUMBER_RE = re.compile(
+    r"(?<![0-9A-Za-z.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*%)?(?![\d])"
+)
+_ANCHOR_RE = re.compile(
+    r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será)\s|=|是|为|為|等于|共有|有",
+    re.IGNORECASE,
+)
+_HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
+_HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
+_EQUALS_RE = re.compile(r"(?<![<>!=:\\])=(?!=)")
+_NEGATION_RE = re.compile(r"\b(?:not|no longer|isn't|pas|nicht)\b|不是|并非", re.IGNORECASE)
+_LEAD_CHARS = " \t*#>-0123456789.)、:："
+_CLAUSE_PUNCT = "，,。；;：:*"
+#: the concluding clause is at most this long
+_SENTENCE_CHARS = 400
+
+
+def json_answer(text: str) -> Found | None:
+    """The value of the last JSON ``"answer"`` field, with where it ends."""
+    tail = text[-TAIL_CHARS:]
+    match = next(iter(deque(_JSON_KEY_RE.finditer(tail), maxlen=1)), None)
+    if match is None:
+        return None
+    string = _JSON_STRING_RE.match(tail, match.end())
+    if string is not None:
+        raw = _JSON_ESCAPE_RE.sub(r"\1", string.group(1)).replace("\\n", "\n").strip()
+        span = _fragment_span(raw)
+        return (string.end(), span) if span is not None else None
+    number = _JSON_NUMBER_RE.match(tail, match.end())
+    if number is not None:
+        span = latex_span(number.group(0), RULE_JSON)
+        return (number.end(), span) if span is not None else None
+    return None
+
+
+def _fragment_span(raw: str) -> AnswerSpan | None:
+    if not raw:
+        return None
+    if "\\boxed" in raw:
+        return latex_span(raw, RULE_JSON)
+    rest = answer_is_rest(raw)
+    stated = rest if rest is not None else raw
+    value = stated_value(stated)
+    if value is not None:
+        return latex_span(value, RULE_JSON)
+    whole = _MATH_SPAN_RE.fullmatch(stated.strip().rstrip("."))
+    if whole is not None:
+        return latex_span(next(g for g in whole.groups() if g is not None), RULE_JSON)
+    return words_span(stated, RULE_JSON)
+
+
+def concluding_sentence(text: str) -> AnswerSpan | None:
+    """The answer of the completion's last sentence when it concludes (module docstring)."""
+    tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
+    sentence, closed = _last_sentence(tail)
+    if sentence is None:
+        return None
+    clause = _concluding_clause(sentence)
+    if clause is None and sentence == tail.strip().rstrip(".。") and len(sentence) <= 300:
+        clause = sentence  # the completion is one sentence: it states the answer
+    if clause is None or _NEGATION_RE.search(clause):
+        return None
+    values = _values_after_anchor(clause)
+    if not values:
+        return None
+    if not closed and not _ends_with_value(clause):
+        return None  # cut off mid-sentence: nothing concluded
+    if len(values) > 1:
+        return AnswerSpan(" or ".join(values), rule=RULE_CONCLUSION)
+    return latex_span(values[0], RULE_CONCLUSION)
+
+
+def _concluding_clause(sentence: str) -> str | None:
+    """The sentence from its last conclusion word on: at its start, or later where the word
+    opens a clause ("…= 192公斤 因此，…", "$y = 6$ So, the pair is …"); None without one."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    lead = len(sentence) - len(sentence.lstrip(_LEAD_CHARS))
+    chosen = None
+    for match in _CONCLUDE_RE.finditer(masked):
+        gap = masked[lead : match.start()].strip(_LEAD_CHARS)
+        at_start = match.start() <= lead + 12 and not gap
+        before = masked[match.start() - 1] if match.start() > 0 else " "
+        opens = (before.isspace() or before in _CLAUSE_PUNCT) and (
+            masked[match.end() : match.end() + 1] in (",", "，", ":", "：")
+            or not match.group(0).isascii()
+        )
+        if at_start or opens:
+            chosen = match
+    if chosen is None:
+        return None
+    clause = sentence[chosen.start() :]
+    return clause if len(clause) <= _SENTENCE_CHARS else None
+
+
+def _last_sentence(tail: str) -> tuple[str | None, bool]:
+    """The last sentence of ``tail`` and whether a sentence end closes it."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), tail)
+    ends = [m.start() for m in _SENTENCE_END_RE.finditer(masked)]
+    closed = bool(ends) and not tail[ends[-1] + 1 :].strip()
+    if closed:
+        ends = ends[:-1]
+    begin = ends[-1] + 1 if ends else 0
+    end = len(tail.rstrip()) - (1 if closed else 0)
+    sentence = tail[begin:end].strip()
+    if not sentence:
+        return None, closed
+    return sentence, closed
+
+
+def _values_after_anchor(sentence: str) -> list[str]:
+    """The sentence's answer: one value, or several when it offers alternatives."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    anchors = list(_ANCHOR_RE.finditer(masked))
+    if anchors and _HEDGE_WORDS_RE.search(masked[anchors[0].end() :]):
+        hedged = _values_from(sentence, masked, anchors[0].end())
+        if len(hedged) > 1:
+            return hedged  # "x = 3 or x = -3": the alternatives, judged as a hedge
+    if anchors:
+        after = _values_from(sentence, masked, anchors[-1].end())
+        if after:
+            return after[:1]
+    values = _values_from(sentence, masked, 0)
+    if len(values) > 1 and _HEDGE_WORDS_RE.search(masked):
+        return values
+    return values if len(values) == 1 else []
+
+
+def _values_from(sentence: str, masked: str, cut: int) -> list[str]:
+    found: list[tuple[int, str]] = []
+    for span in _MATH_SPAN_RE.finditer(sentence):
+        if span.start() >= cut:
+            found.append((span.start(), _math_value(span)))
+    for number in _NUMBER_RE.finditer(masked, cut):
+        found.append((number.start(), number.group(0).replace("−", "-").replace(",", "")))
+    return [v for _, v in sorted(found) if v.strip()]
+
+
+def _math_value(span: re.Match[str]) -> str:
+    inner = next(g for g in span.groups() if g is not None).strip()
+    sides = _EQUALS_RE.split(inner)
+    if len(sides) > 1:
+        right = sides[-1].strip()
+        if _NUMBER_RE.fullmatch(right):
+            return right
+    return inner
+
+
+def _ends_with_value(sentence: str) -> bool:
+    return bool(re.search(r"(?:\d%?|\$|\\\)|\\\])\s*$", sentence))
+
+
+def located_final(text: str) -> AnswerSpan | None:
+    """The final answer stated without a box (``stated``): the statement that ends last,
+    the JSON answer field ranked with them; else the concluding sentence."""
+    found = found_finals(text)
+    json_found = json_answer(text)
+    if json_found is not None:
+        found.append(json_found)
+    if found:
+        return max(found, key=lambda f: f[0])[1]
+    return concluding_sentence(text)
