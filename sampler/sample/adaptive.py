@@ -195,12 +195,13 @@ def execute_adaptive(
     sink = sink or NullSink()
     config = plan.config
     totals: dict[str, ModelSummary] = {}
-    cluster = None
+    cluster, joined = None, False
     with shard_lock(plan):
         try:
             if config.ray:
-                from sampler.ray_cluster import connect
+                from sampler.ray_cluster import connect, import_ray
 
+                joined = not import_ray().is_initialized()  # else the caller's (its pool)
                 cluster = connect(config.ray_address)
             for mp in plan.models:
                 totals[mp.name] = sample_model(
@@ -211,11 +212,29 @@ def execute_adaptive(
             ResultsFolder.open(plan.root).merge_adaptive_stops(rows)
             _record_loads(plan, totals)
         finally:
-            if cluster is not None:
+            if joined:
                 from sampler.ray_cluster import disconnect
 
                 disconnect()
     return [totals[mp.name] for mp in plan.models]
+
+
+def ray_verify_workers(plan: RunPlan, cluster: Any) -> int:
+    """Verification actors beside the engines of ``--ray --adaptive`` (both live through
+    the run): the cluster's CPUs less one for each engine actor of the largest model."""
+    from sampler.sample.ray_sampling import actor_count
+
+    questions = len(plan.shard_keys())
+    engines = max(
+        actor_count(
+            cluster,
+            mp.spec.settings.tensor_parallel_size,
+            mp.spec.settings.data_parallel_size,
+            questions,
+        )
+        for mp in plan.models
+    )
+    return max(1, int(cluster.cpus) - engines)
 
 
 def verify_waiting(verify: Verify, held: Callable[[], bool], wait_s: float = VERIFY_WAIT_S) -> Any:
