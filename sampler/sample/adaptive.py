@@ -17,6 +17,7 @@ model's sampling record (manifest) and why each pair stopped (``adaptive_stops``
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -105,10 +106,11 @@ def open_items(plan: RunPlan, mp: ModelPlan, rounds: list[int]) -> list[WorkItem
     next round budget above its count (what the round-by-round run draws next)."""
     _, done = stop_rows(plan)
     list_missing_work(plan, upto=plan.config.samples, done=done)
-    return [
+    mp.items = [
         replace(item, n=next_budget(rounds, item.first_sample) - item.first_sample)
         for item in mp.items
     ]
+    return mp.items
 
 
 def _by_budget(items: list[WorkItem]) -> dict[int, list[WorkItem]]:
@@ -162,11 +164,14 @@ def sample_model(
             keys = {item.key for item in batches.pending.pop(session.wait())}
             verify()
             batches.submit([i for i in open_items(plan, mp, rounds) if i.key in keys])
+    except BaseException:
+        with contextlib.suppress(Exception):  # the first error is the one reported
+            session.abort()
+        raise
+    else:
+        session.close()
     finally:
-        try:
-            session.close()
-        finally:
-            sink.model_finished(mp.name)
+        sink.model_finished(mp.name)
     return session.summary
 
 

@@ -4,9 +4,9 @@
 a command queue; ``data_parallel_size`` of them for vLLM) or, with ``--ray``, engine
 actors (``ray_sampling.RayEngines``). ``submit(batch, items)`` queues a batch of work
 items and returns at once; ``wait()`` blocks until some batch is written (its shards
-flushed) and returns its number; ``close()`` stops the engines. Worker processes take
-their batches in order from their queue, so the parent can verify one batch while the
-engine samples the next. On Ray, a batch is sampled inside ``wait`` (the driver writes
+flushed) and returns its number; ``close()`` stops the engines once their work is
+written, ``abort()`` at once. Worker processes take their batches in order from their
+queue, so the parent can verify one batch while the engine samples the next. On Ray, a batch is sampled inside ``wait`` (the driver writes
 the shards), one at a time.
 
 Events are folded into the model's ``ModelSummary`` (``run._account``; ``loads`` counts
@@ -44,6 +44,8 @@ class Session(Protocol):
     def wait(self) -> int: ...
 
     def close(self) -> None: ...
+
+    def abort(self) -> None: ...
 
 
 class LocalSession:
@@ -139,6 +141,10 @@ class LocalSession:
                 commands.close()
                 commands.join_thread()
 
+    def abort(self) -> None:
+        """Stop the workers now (terminate, then kill): the run failed or was interrupted."""
+        _stop(self.procs)
+
     def _nowait(self) -> tuple | None:
         try:
             return self.events.get_nowait()
@@ -178,6 +184,9 @@ class RaySession:
             self.engines.finish()
         finally:
             self.engines.close()
+
+    def abort(self) -> None:
+        self.engines.close()
 
 
 def open_session(plan: RunPlan, mp: ModelPlan, sink: ProgressSink, cluster: Any | None) -> Session:
