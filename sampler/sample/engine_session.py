@@ -6,8 +6,8 @@ actors (``ray_sampling.RayEngines``). ``submit(batch, items)`` queues a batch of
 items and returns at once; ``wait()`` blocks until some batch is written (its shards
 flushed) and returns its number; ``close()`` stops the engines once their work is
 written, ``abort()`` at once. Worker processes take their batches in order from their
-queue, so the parent can verify one batch while the engine samples the next. On Ray, a batch is sampled inside ``wait`` (the driver writes
-the shards), one at a time.
+queue, so the parent can verify one batch while the engine samples the next. On Ray, a
+batch is sampled inside ``wait`` (the driver writes the shards), one at a time.
 
 Events are folded into the model's ``ModelSummary`` (``run._account``; ``loads`` counts
 the engines loaded) and forwarded to the progress sink, as in a one-shot run.
