@@ -222,6 +222,11 @@ def _sample_adaptive(
     from sampler.verify.workers.pools import make_pool
 
     config = plan.config
+    if config.ray and workers is None:  # leave the engine actors their CPUs
+        from sampler.ray_cluster import connect
+        from sampler.sample.adaptive import ray_verify_workers
+
+        workers = ray_verify_workers(plan, connect(config.ray_address))
     pool = make_pool(workers=workers, ray=config.ray, address=config.ray_address)
 
     def verify() -> Any:
@@ -234,8 +239,14 @@ def _sample_adaptive(
         who = ", ".join(f"{m} {n:,}" for m, n in work.items())
         console.print(f"round {number}: up to {budget:,} samples for questions of {who}")
 
-    with pool, progress:
-        summaries = execute_adaptive(plan, verify, sink, on_round)
+    try:
+        with pool, progress:
+            summaries = execute_adaptive(plan, verify, sink, on_round)
+    finally:
+        if config.ray:
+            from sampler.ray_cluster import disconnect
+
+            disconnect()
     rows, _ = stop_rows(plan)
     stops = {"success": 0, "budget": 0, "open": 0}
     for row in rows:

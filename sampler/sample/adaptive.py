@@ -17,23 +17,19 @@ model's sampling record (manifest) and why each pair stopped (``adaptive_stops``
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import replace
 from typing import Any
 
 from sampler.errors import LeashError
 from sampler.sample.config import RunConfig
+from sampler.sample.engine_session import Session, open_session
+from sampler.sample.engines.base import WorkItem
 from sampler.sample.first_success import first_success
-from sampler.sample.plan import RunPlan
-from sampler.sample.run import (
-    ModelSummary,
-    NullSink,
-    ProgressSink,
-    run_model,
-    run_model_on_ray,
-    shard_lock,
-)
+from sampler.sample.plan import ModelPlan, RunPlan
+from sampler.sample.run import ModelSummary, NullSink, ProgressSink, shard_lock
 from sampler.sample.run_folder import list_missing_work
 from sampler.store import STOP_BUDGET, STOP_OPEN, STOP_SUCCESS, ResultsFolder
 
@@ -84,16 +80,6 @@ def stop_rows(plan: RunPlan) -> tuple[list[dict[str, Any]], frozenset[Key]]:
     return rows, frozenset(done)
 
 
-def _add(total: ModelSummary, part: ModelSummary) -> None:
-    """Fold one round's summary in: samples, tokens and seconds add up; questions are the
-    most of any round (the first round samples every question still open)."""
-    for f in fields(ModelSummary):
-        if f.name in ("samples", "tokens", "load_seconds", "sample_seconds", "write_seconds"):
-            setattr(total, f.name, getattr(total, f.name) + getattr(part, f.name))
-    total.questions = max(total.questions, part.questions)
-    total.skipped = False
-
-
 def check_adaptive(config: RunConfig) -> None:
     """Refuse, before anything starts, an adaptive run that could not verify its rounds."""
     if config.adaptive and not config.verify:
@@ -106,6 +92,100 @@ def check_adaptive(config: RunConfig) -> None:
 Verify = Callable[[], Any]
 OnRound = Callable[[int, int, dict[str, int]], None]
 
+#: First-round batches per model: the parent verifies one while the engine samples the next.
+PIPELINE_BATCHES = 2
+
+
+def next_budget(rounds: list[int], count: int) -> int:
+    """The round budget a pair holding ``count`` samples is extended to."""
+    return next((b for b in rounds if b > count), rounds[-1])
+
+
+def open_items(plan: RunPlan, mp: ModelPlan, rounds: list[int]) -> list[WorkItem]:
+    """``mp``'s pairs with neither a verified success nor k samples, each extended to the
+    next round budget above its count (what the round-by-round run draws next)."""
+    _, done = stop_rows(plan)
+    list_missing_work(plan, upto=plan.config.samples, done=done)
+    mp.items = [
+        replace(item, n=next_budget(rounds, item.first_sample) - item.first_sample)
+        for item in mp.items
+    ]
+    return mp.items
+
+
+def _by_budget(items: list[WorkItem]) -> dict[int, list[WorkItem]]:
+    out: dict[int, list[WorkItem]] = {}
+    for item in items:
+        out.setdefault(item.first_sample + item.n, []).append(item)
+    return dict(sorted(out.items()))
+
+
+class _Batches:
+    """Submits batches to a model's session, numbering them and announcing new rounds."""
+
+    def __init__(self, session: Session, mp: ModelPlan, rounds: list[int], on_round: OnRound):
+        self.session, self.mp, self.rounds, self.on_round = session, mp, rounds, on_round
+        self.pending: dict[int, list[WorkItem]] = {}
+        self.count = 0
+
+    def submit(self, items: list[WorkItem]) -> None:
+        for budget, group in _by_budget(items).items():
+            parts = PIPELINE_BATCHES if budget == self.rounds[0] else 1
+            parts = max(1, min(parts, len(group)))
+            self.on_round(budget, self.rounds.index(budget), {self.mp.name: len(group)})
+            for part in range(parts):
+                chunk = group[part::parts]
+                self.pending[self.count] = chunk
+                self.session.submit(self.count, chunk)
+                self.count += 1
+
+
+def sample_model(
+    plan: RunPlan,
+    mp: ModelPlan,
+    verify: Verify,
+    sink: ProgressSink,
+    on_round: OnRound,
+    cluster: Any | None,
+) -> ModelSummary:
+    """All rounds of one model on one engine (``engine_session``): as soon as a batch is
+    written it is verified, while the engine samples the batches queued behind it, and
+    its pairs still without a success are queued to their next budget."""
+    rounds = budget_rounds(plan.config.min_samples, plan.config.samples)
+    verify()
+    items = open_items(plan, mp, rounds)
+    if not items:
+        return ModelSummary(mp.name, skipped=True)
+    session = open_session(plan, mp, sink, cluster)
+    try:
+        batches = _Batches(session, mp, rounds, on_round)
+        batches.submit(items)
+        while batches.pending:
+            keys = {item.key for item in batches.pending.pop(session.wait())}
+            verify()
+            batches.submit([i for i in open_items(plan, mp, rounds) if i.key in keys])
+    except BaseException:
+        with contextlib.suppress(Exception):  # the first error is the one reported
+            session.abort()
+        raise
+    else:
+        session.close()
+    finally:
+        sink.model_finished(mp.name)
+    return session.summary
+
+
+def _record_loads(plan: RunPlan, totals: dict[str, ModelSummary]) -> None:
+    """The manifest keeps, per model, how many engines the last adaptive run loaded."""
+
+    def change(manifest: Any) -> None:
+        for entry in manifest.models:
+            total = totals.get(entry.name)
+            if total is not None and entry.sampling and not total.skipped:
+                entry.sampling = {**entry.sampling, "engine_loads": total.loads}
+
+    ResultsFolder.open(plan.root).update_manifest(change)
+
 
 def execute_adaptive(
     plan: RunPlan,
@@ -113,45 +193,53 @@ def execute_adaptive(
     sink: ProgressSink | None = None,
     on_round: OnRound | None = None,
 ) -> list[ModelSummary]:
-    """Sample the shard adaptively; ``verify()`` verifies the folder's new samples (the
-    caller owns the pool); ``on_round(budget, round, {model: questions})`` before each
-    round that has work. Returns one summary per model (all rounds together)."""
+    """Sample the shard adaptively, one model after the other, each on one engine for all
+    its rounds; ``verify()`` verifies the folder's new samples (the caller owns the pool);
+    ``on_round(budget, round, {model: questions})`` as each round's first batch is queued.
+    Returns one summary per model (all rounds together)."""
     sink = sink or NullSink()
     config = plan.config
-    totals = {mp.name: ModelSummary(mp.name, skipped=True) for mp in plan.models}
-    cluster = None
+    totals: dict[str, ModelSummary] = {}
+    cluster, joined = None, False
     with shard_lock(plan):
         try:
-            for number, budget in enumerate(budget_rounds(config.min_samples, config.samples)):
-                verify()
-                _, done = stop_rows(plan)
-                list_missing_work(plan, upto=budget, done=done)
-                work = {mp.name: len(mp.items) for mp in plan.models if mp.items}
-                if not work:
-                    continue
-                if on_round is not None:
-                    on_round(budget, number, work)
-                for mp in plan.models:
-                    if not mp.items:
-                        continue
-                    if config.ray:
-                        if cluster is None:
-                            from sampler.ray_cluster import connect
+            if config.ray:
+                from sampler.ray_cluster import connect, import_ray
 
-                            cluster = connect(config.ray_address)
-                        part = run_model_on_ray(plan, mp, sink, cluster)
-                    else:
-                        part = run_model(plan, mp, sink)
-                    _add(totals[mp.name], part)
+                joined = not import_ray().is_initialized()  # else the caller's (its pool)
+                cluster = connect(config.ray_address)
+            for mp in plan.models:
+                totals[mp.name] = sample_model(
+                    plan, mp, verify, sink, on_round or (lambda *_: None), cluster
+                )
             verify()
             rows, _ = stop_rows(plan)
             ResultsFolder.open(plan.root).merge_adaptive_stops(rows)
+            _record_loads(plan, totals)
         finally:
-            if cluster is not None:
+            if joined:
                 from sampler.ray_cluster import disconnect
 
                 disconnect()
     return [totals[mp.name] for mp in plan.models]
+
+
+def ray_verify_workers(plan: RunPlan, cluster: Any) -> int:
+    """Verification actors beside the engines of ``--ray --adaptive`` (both live through
+    the run): the cluster's CPUs less one for each engine actor of the largest model."""
+    from sampler.sample.ray_sampling import actor_count
+
+    questions = len(plan.shard_keys())
+    engines = max(
+        actor_count(
+            cluster,
+            mp.spec.settings.tensor_parallel_size,
+            mp.spec.settings.data_parallel_size,
+            questions,
+        )
+        for mp in plan.models
+    )
+    return max(1, int(cluster.cpus) - engines)
 
 
 def verify_waiting(verify: Verify, held: Callable[[], bool], wait_s: float = VERIFY_WAIT_S) -> Any:

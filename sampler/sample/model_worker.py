@@ -11,6 +11,11 @@ an engine or its helper processes running. It writes finished questions itself
     (worker, "finished", rows, seconds writing, seconds sampling and writing)
     (worker, "error", message)
 
+With a ``commands`` queue (``sample.engine_session``: one engine for a whole adaptive
+run) the worker keeps its engine loaded and samples one batch of items per command,
+``(batch, items)``, flushing its shards and reporting ``(worker, "batch", batch)`` after
+each, until it gets ``None``; it then reports ``finished`` as above.
+
 On an engine failure the questions already finished are still written.
 """
 
@@ -107,8 +112,9 @@ def start_group_reaper() -> None:
         os._exit(0)
 
 
-def worker_main(job: ModelJob, events: Any) -> None:
-    """Entry point of a model's worker process."""
+def worker_main(job: ModelJob, events: Any, commands: Any = None) -> None:
+    """Entry point of a model's worker process: samples ``job.items``, then, with
+    ``commands``, each batch it is sent until ``None``."""
     die_with_parent()
     start_group_reaper()
     for key, value in QUIET_ENVIRONMENT.items():
@@ -139,6 +145,11 @@ def worker_main(job: ModelJob, events: Any) -> None:
         sampling_started = time.monotonic()
         engine.run(job.items, on_done)
         buffer.flush()
+        while commands is not None and (command := commands.get()) is not None:
+            batch, items = command
+            engine.run(items, on_done)
+            buffer.flush()  # the parent verifies a batch as soon as it is reported
+            send("batch", batch)
         run_seconds = time.monotonic() - sampling_started
         send("finished", buffer.rows_written, buffer.write_seconds, run_seconds)
     except LeashError as exc:

@@ -44,6 +44,7 @@ class EngineWorker:
     """Body of the Ray actor: one engine, loaded once, drawing the samples of one item a call."""
 
     def __init__(self, job: ModelJob):
+        os.environ.update(job.env)  # before the engine reads it (batch invariance)
         self.engine = build_engine(job)
         started = time.monotonic()
         self.engine.start()
@@ -71,42 +72,47 @@ def actor_count(cluster: Cluster, tensor_parallel: int, requested: int, items: i
     return max(1, min(count, items))
 
 
-def sample_on_ray(
-    job: ModelJob,
-    cluster: Cluster,
-    workers: int,
-    send: Any,
-) -> ShardBuffer:
-    """Sample ``job.items`` on ``workers`` engine actors; ``send(worker, kind, ...)`` reports
-    progress in the events of ``model_worker``. Returns the buffer (flushed)."""
-    ray = import_ray()
-    gpus = job.model.settings.tensor_parallel_size if cluster.gpus > 0 else 0
-    actor_class = ray.remote(
-        num_cpus=1,
-        num_gpus=gpus,
-        max_restarts=MAX_RESTARTS,
-        max_task_retries=MAX_RESTARTS,
-    )(EngineWorker)
-    template = ModelJob(**{**job.__dict__, "items": []})
-    actors = [actor_class.remote(template) for _ in range(workers)]
-    buffer = ShardBuffer(
-        ResultsFolder.open(job.root), job.model.name, job.flush_rows, job.flush_seconds
-    )
-    todo: deque[WorkItem] = deque(job.items)
-    running: dict[Any, int] = {}  # object ref -> actor index
-    try:
-        for index in range(len(actors)):
-            send(index, "loading")
-        for index, (_, seconds) in enumerate(ray.get([a.ready.remote() for a in actors])):
-            send(index, "ready", seconds)
-        started = time.monotonic()
+class RayEngines:
+    """``workers`` engine actors of one model, loaded once (``__init__``) and kept for any
+    number of ``run`` calls (every round of an adaptive run) until ``close``."""
+
+    def __init__(self, job: ModelJob, cluster: Cluster, workers: int, send: Any):
+        ray = self.ray = import_ray()
+        self.job, self.send = job, send
+        gpus = job.model.settings.tensor_parallel_size if cluster.gpus > 0 else 0
+        actor_class = ray.remote(
+            num_cpus=1,
+            num_gpus=gpus,
+            max_restarts=MAX_RESTARTS,
+            max_task_retries=MAX_RESTARTS,
+        )(EngineWorker)
+        template = ModelJob(**{**job.__dict__, "items": []})
+        self.actors = [actor_class.remote(template) for _ in range(workers)]
+        self.running: dict[Any, int] = {}  # object ref -> actor index
+        self.buffer = ShardBuffer(
+            ResultsFolder.open(job.root), job.model.name, job.flush_rows, job.flush_seconds
+        )
+        self.started = time.monotonic()
+        try:
+            for index in range(len(self.actors)):
+                send(index, "loading")
+            for index, (_, seconds) in enumerate(ray.get([a.ready.remote() for a in self.actors])):
+                send(index, "ready", seconds)
+        except BaseException:
+            self.close()
+            raise
+        self.started = time.monotonic()
+
+    def run(self, items: list[WorkItem]) -> None:
+        """Sample ``items`` on the actors, one question per call; shards flushed at the end."""
+        ray, todo, running = self.ray, deque(items), self.running
 
         def submit(index: int) -> None:
             if todo:
                 item = todo.popleft()
-                running[actors[index].run.remote([item])] = index
+                running[self.actors[index].run.remote([item])] = index
 
-        for index in range(len(actors)):
+        for index in range(len(self.actors)):
             for _ in range(IN_FLIGHT_PER_ACTOR):
                 submit(index)
         while running:
@@ -117,23 +123,47 @@ def sample_on_ray(
                 finished = ray.get(ref)
             except ray.exceptions.RayError as exc:
                 raise LeashError(
-                    f"model {job.model.name!r}: a Ray engine worker failed"
+                    f"model {self.job.model.name!r}: a Ray engine worker failed"
                     f" ({_first_line(exc)}); completed questions are saved, run the same"
                     " command again to finish"
                 ) from None
             for item, records in finished:
-                buffer.add(item, records)
-                send(index, "question", len(records), sum(r.n_tokens for r in records))
+                self.buffer.add(item, records)
+                self.send(index, "question", len(records), sum(r.n_tokens for r in records))
             submit(index)
-        buffer.flush()
-        send(0, "finished", buffer.rows_written, buffer.write_seconds, time.monotonic() - started)
+        self.buffer.flush()
+
+    def finish(self) -> None:
+        """Report the end (the events' ``finished``)."""
+        b = self.buffer
+        self.send(0, "finished", b.rows_written, b.write_seconds, time.monotonic() - self.started)
+
+    def close(self) -> None:
+        """Cancel what still runs, kill the actors, keep the questions that came back."""
+        for ref in self.running:
+            self.ray.cancel(ref, force=True)
+        self.running.clear()
+        for actor in self.actors:
+            self.ray.kill(actor, no_restart=True)
+        self.actors = []
+        self.buffer.flush()
+
+
+def sample_on_ray(
+    job: ModelJob,
+    cluster: Cluster,
+    workers: int,
+    send: Any,
+) -> ShardBuffer:
+    """Sample ``job.items`` on ``workers`` engine actors; ``send(worker, kind, ...)`` reports
+    progress in the events of ``model_worker``. Returns the buffer (flushed)."""
+    engines = RayEngines(job, cluster, workers, send)
+    try:
+        engines.run(job.items)
+        engines.finish()
     finally:
-        for ref in running:
-            ray.cancel(ref, force=True)
-        for actor in actors:
-            ray.kill(actor, no_restart=True)
-        buffer.flush()  # questions that came back before a failure are kept
-    return buffer
+        engines.close()
+    return engines.buffer
 
 
 def _first_line(exc: BaseException) -> str:

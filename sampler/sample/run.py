@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sampler.errors import LeashError
+from sampler.sample.batch_invariance import environment
 from sampler.sample.config import ModelSpec, RunConfig
 from sampler.sample.engines.base import SamplingOptions, WorkItem
 from sampler.sample.model_info import check_model_source
@@ -96,6 +97,7 @@ class ModelSummary:
     sample_seconds: float = 0.0  # from the engine being ready to the last shard written
     write_seconds: float = 0.0  # of which writing shards
     skipped: bool = False
+    loads: int = 0  # engines loaded (one per worker process or Ray actor)
 
 
 def _split(items: list[WorkItem], parts: int) -> list[list[WorkItem]]:
@@ -212,6 +214,7 @@ def _account(summary: ModelSummary, message: tuple, started: float) -> None:
     kind = message[1]
     if kind == "ready":
         summary.load_seconds = max(summary.load_seconds, time.monotonic() - started)
+        summary.loads += 1
     elif kind == "question":
         summary.questions += 1
         summary.samples += int(message[2])
@@ -230,6 +233,7 @@ def model_job(plan: RunPlan, mp: ModelPlan, items: list[WorkItem], worker: int =
         vocab_size=mp.info.vocab_size,
         items=items,
         worker=worker,
+        env=environment(plan.config, mp.spec),
         flush_seconds=plan.config.flush_seconds,
     )
 

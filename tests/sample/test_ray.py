@@ -10,6 +10,7 @@ folder still ends complete; ``verify --ray`` gives the verdicts of a local verif
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import signal
@@ -23,6 +24,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from sampler.store.side_tables.adaptive_stops import read_stops
 from tests.support.sampling_checks import (
     NEEDS_TORCH,
     ROOT,
@@ -238,6 +240,34 @@ def test_a_driver_killed_mid_run_resumes_from_its_shards(cluster, checkpoints, l
     resumed = by_key(rows)
     assert resumed.keys() == local.keys()  # nothing lost
     assert all(resumed[key]["text"] == row["text"] for key, row in local.items())
+
+
+def adaptive_args(checkpoints: dict[str, Path], out: Path) -> list[str]:
+    flags = sample_args(checkpoints, out)
+    flags.remove("--no-verify")  # adaptive runs verify as they sample
+    return [*flags, "--adaptive", "--min-samples", "4"]
+
+
+def test_an_adaptive_ray_run_draws_the_samples_and_stops_of_a_local_one(
+    cluster, checkpoints, tmp_path
+):
+    """``--ray --adaptive``: engine actors sample every round (verified on the cluster too)
+    and the folder holds the very samples, verdicts and stops of a local adaptive run."""
+    local_out, ray_out = tmp_path / "local", tmp_path / "ray"
+    finish(run_leash(adaptive_args(checkpoints, local_out)))
+    log = finish(run_leash([*adaptive_args(checkpoints, ray_out), "--ray"], address=cluster))
+    assert "round 1:" in log and "sampled into" in log
+    local, on_ray = by_key(samples(local_out)), by_key(samples(ray_out))
+    assert on_ray.keys() == local.keys()
+    assert len(local) < 2 * N_QUESTIONS * K  # the adaptive run stopped somewhere
+    for key, row in local.items():
+        assert (on_ray[key]["text"], on_ray[key]["status"]) == (row["text"], row["status"]), key
+    stops = [read_stops(out).sort_by([("model", "ascending"), ("question_id", "ascending")])
+             for out in (local_out, ray_out)]  # fmt: skip
+    assert stops[0].to_pylist() == stops[1].to_pylist()
+    assert {r["drawn"] for r in stops[1].to_pylist()} >= {4, K}
+    manifest = json.loads((ray_out / "manifest.json").read_text(encoding="utf-8"))
+    assert [m["sampling"]["engine_loads"] for m in manifest["models"]] == [1, 1]
 
 
 def test_runs_without_ray_never_import_it():

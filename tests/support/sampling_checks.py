@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -77,11 +80,26 @@ def sampling_flags(k: int, temperature: float, max_tokens: int = 40) -> list[str
     return [*flags, "--max-tokens", str(max_tokens)]
 
 
+#: Checkpoints built once per test session (name -> folder), copied where a test wants them.
+_BUILT: dict[str, Path] = {}
+
+
+def _checkpoint(folder: Path, name: str) -> Path:
+    """``folder``: a copy of the session's build of BASE or TARGET (built on first use)."""
+    if name not in _BUILT:
+        built = Path(tempfile.mkdtemp(prefix=f"leash-{name}-"))
+        atexit.register(shutil.rmtree, built, True)
+        _BUILT[name] = build_checkpoint(built / name, {"base": BASE, "target": TARGET}[name])
+    shutil.copytree(_BUILT[name], folder)
+    return folder
+
+
 def base_target_and_bench(folder: Path, n_questions: int) -> dict[str, Path]:
-    """Checkpoints of BASE and TARGET and a toy benchmark of ``n_questions``, in ``folder``."""
+    """Checkpoints of BASE and TARGET and a toy benchmark of ``n_questions``, in ``folder``
+    (the checkpoints are built once per session and copied)."""
     return {
-        "base": build_checkpoint(folder / "base", BASE),
-        "target": build_checkpoint(folder / "target", TARGET),
+        "base": _checkpoint(folder / "base", "base"),
+        "target": _checkpoint(folder / "target", "target"),
         "bench": write_benchmark(folder / "toy.jsonl", n_questions),
     }
 
