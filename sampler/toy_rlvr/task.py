@@ -86,9 +86,18 @@ def make_problems(n_train: int, n_heldout: int, seed: int) -> tuple[list[Problem
 
 
 def write_benchmark(path: Path, problems: list[Problem]) -> Path:
-    """A JSONL benchmark file (``id``, ``problem``, ``answer``) that ``leash sample`` reads."""
+    """A JSONL benchmark file (``id``, ``problem``, ``answer``, and the clean worked
+    ``solution``, which ``leash perplexity --traces reference`` scores) that ``leash sample``
+    reads."""
     lines = [
-        json.dumps({"id": p.question_id, "problem": p.problem, "answer": str(p.gold)})
+        json.dumps(
+            {
+                "id": p.question_id,
+                "problem": p.problem,
+                "answer": str(p.gold),
+                "solution": p.solution(),
+            }
+        )
         for p in problems
     ]
     path.parent.mkdir(parents=True, exist_ok=True)

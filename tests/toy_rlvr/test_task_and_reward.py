@@ -44,7 +44,10 @@ def test_benchmark_file_is_what_leash_sample_reads(tmp_path):
     _, heldout = make_problems(5, 3, seed=0)
     path = write_benchmark(tmp_path / "h.jsonl", heldout)
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    want = [{"id": p.question_id, "problem": p.problem, "answer": str(p.gold)} for p in heldout]
+    want = [
+        {"id": p.question_id, "problem": p.problem, "answer": str(p.gold), "solution": p.solution()}
+        for p in heldout
+    ]
     assert rows == want
 
 
@@ -91,3 +94,18 @@ def test_stage_markers_skip_finished_stages_and_refuse_other_settings(tmp_path):
     assert record["parameters"] == 7 and record["wall_seconds"] >= 0
     with pytest.raises(LeashError, match="other settings"):
         stages.done("sft", {"steps": 4})
+
+
+@NEEDS_TORCH
+def test_supervised_training_is_seeded(tmp_path):
+    """The base model of one seed has the same bytes twice (``test_demo_train`` relies on it
+    and reruns only GRPO and sampling), and another seed gives other weights."""
+    from sampler.toy_rlvr.sft import SftSettings, train_base
+
+    train, _ = make_problems(50, 1, seed=0)
+    weights = []
+    for name, seed in (("a", 5), ("b", 5), ("c", 6)):
+        settings = SftSettings(steps=3, batch_size=4, seed=seed)
+        out = train_base(tmp_path / name, train, "tiny", settings)
+        weights.append((out / "model.safetensors").read_bytes())
+    assert weights[0] == weights[1] != weights[2]
