@@ -330,7 +330,7 @@ class MainScreen(TriageActions, Screen[None]):
         """Sort by one column (the palette's "Sort by" commands)."""
         if self.model.set_sort(key):
             self.refresh_all()
-            self.app.notify(f"sorted by {self.model.sort_label}", markup=False, timeout=2)
+            self.app.notify(f"sorted by {visible(self.model.sort_label)}", markup=False, timeout=2)
 
     def action_filter_columns(self, column: str = "") -> None:
         """The search box, for column filters (``cat:S base>=2 p<0.05``; list_view); with a

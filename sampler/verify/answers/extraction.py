@@ -40,7 +40,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from sampler.benchmarks.presets import PRESETS
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
@@ -392,6 +391,10 @@ class ExtractionConfig:
             return self.models[model]
         if benchmark in self.benchmarks:
             return self.benchmarks[benchmark]
+        # Imported here, not at the top: the presets pull in the store (pyarrow), which the
+        # verify workers never need; this lookup runs in the parent only (verify/run.py).
+        from sampler.benchmarks.presets import PRESETS
+
         preset = PRESETS.get(benchmark)
         if preset is not None and preset.answer_format and self.default == DEFAULT_STRATEGIES:
             return preset.answer_format  # the format the benchmark's prompt asks for

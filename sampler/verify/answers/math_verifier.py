@@ -350,8 +350,10 @@ def _degrees_for_radians(
 
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
-    for what, text in (("answer", span.text), ("gold", gold.latex)):
-        reason = too_deep(text)
+    # answer_size judges model answers only: a gold is the benchmark's (parsed once, cached),
+    # and may be a whole worked solution that math-verify's extraction reads
+    for what, text, free in (("answer", span.text, span.free_text), ("gold", gold.latex, True)):
+        reason = too_deep(text, free)
         if reason is not None:
             return Verdict(STATUS_ERROR, None, f"{what} {reason}")
     typed = _typed(gold, span)

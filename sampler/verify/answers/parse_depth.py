@@ -172,10 +172,13 @@ def too_large(text: str) -> str | None:
     return None
 
 
-def too_deep(text: str) -> str | None:
+def too_deep(text: str, free_text: bool = False) -> str | None:
     """Why ``text`` is not handed to the parser (None when it may be): nested too deep, a
-    number too large to evaluate, or too much work (``answer_size``)."""
+    number too large to evaluate, or too much work (``answer_size``). A ``free_text`` span is
+    a whole completion without a marked final, which math-verify's own extraction reads for
+    its last candidates: its length and its count of powers say nothing of the answer's, so
+    ``answer_size`` does not judge it."""
     depth = nesting_depth(text)
     if depth > MAX_PARSE_DEPTH:
         return f"nested {depth} deep, more than the {MAX_PARSE_DEPTH} leash hands to the parser"
-    return too_large(text) or too_much_work(text)
+    return too_large(text) or (None if free_text else too_much_work(text))
