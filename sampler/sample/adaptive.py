@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from sampler.errors import LeashError
 from sampler.sample.config import RunConfig
 from sampler.sample.engine_session import Session, open_session
@@ -77,7 +79,8 @@ def _risk_stops(
         first = [NEVER if e["first_success"] is None else e["first_success"] for e in entries]
         drawn = [e["n"] for e in entries]
         stop, q, _ = group_stops(first, drawn, rounds, config.samples, config.risk)
-        out |= {key: q for key, stopped in zip(members, stop, strict=True) if stopped}
+        early = stop & (np.asarray(drawn) < config.samples)  # a pair holding k is not early
+        out |= {key: q for key, stopped in zip(members, early, strict=True) if stopped}
     return out
 
 
