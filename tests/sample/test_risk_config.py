@@ -110,3 +110,30 @@ def test_a_stops_table_written_before_risk_q_reads_with_nulls(tmp_path):
     pq.write_table(old, tmp_path / STOPS_FILE)
     rows = read_stops(tmp_path).to_pylist()
     assert rows == [old.to_pylist()[0] | {"risk_q": None}]
+
+
+def test_only_pairs_short_of_k_are_risk_stops():
+    """The stops ``stop_rows`` records: a folder whose unsolved pairs already hold all k
+    samples (a full run resumed with --adaptive --risk) has none; the same first successes
+    with the unsolved pairs at 4 samples are all stopped there."""
+    from types import SimpleNamespace
+
+    from sampler.sample.adaptive import _risk_stops
+
+    plan = SimpleNamespace(config=SimpleNamespace(risk=0.999, min_samples=4, samples=32))
+    keys = [("toy", f"q{i}", "m") for i in range(40)]
+
+    def found(drawn_unsolved: int) -> dict:
+        return {
+            key: {"n": 4, "first_success": 0}
+            if i < 10
+            else {"n": drawn_unsolved, "first_success": None}
+            for i, key in enumerate(keys)
+        }
+
+    assert _risk_stops(plan, keys, found(32)) == {}
+    stopped = _risk_stops(plan, keys, found(4))
+    assert sorted(stopped) == keys[10:] and len(set(stopped.values())) == 1
+    assert next(iter(stopped.values())) < 0.999
+    plan.config.risk = None
+    assert _risk_stops(plan, keys, found(4)) == {}
