@@ -37,7 +37,9 @@ from leash_tui.analysis.support import (
 from leash_tui.analysis.support_names import CATEGORIES, RATES
 
 #: Per-question columns added to ``support.QUESTION_COLUMNS`` (* = base / target).
-ADAPTIVE_COLUMNS = ("first_*", "prefix_*", "nfirst_*", "cfirst_*")
+ADAPTIVE_COLUMNS = ("first_*", "prefix_*", "nfirst_*", "cfirst_*", "riskq_*")
+#: The summary row's key of the stated bound on misclassified questions (``--risk``).
+MISCLASSIFIED_BOUND = "misclassified_bound"
 _KEYS = ["benchmark", "question_id"]
 
 
@@ -51,8 +53,33 @@ def _model_rows(first: pa.Table, model: str, role: str) -> pa.Table:
             f"prefix_{role}": rows.column("verified_prefix"),
             f"nfirst_{role}": rows.column("n_first"),
             f"cfirst_{role}": rows.column("c_first"),
+            f"riskq_{role}": (
+                pc.fill_null(rows.column("risk_q"), 0.0)
+                if "risk_q" in rows.column_names
+                else pa.array(np.zeros(rows.num_rows))
+            ),
         }
     )
+
+
+def with_risk_stops(first: pa.Table, stops: pa.Table, samples: dict[str, int]) -> pa.Table:
+    """``first`` (store.first_success rows) with a ``risk_q`` column: the q that
+    ``--risk`` stated for a pair it stopped without a success (``stops``: the folder's
+    adaptive_stops rows), null elsewhere. A stopped pair is known out of support at every
+    budget up to its model's k (``samples``; its verified prefix is raised to k): it is
+    counted out, within the stated bound, not left undecided."""
+    risky = stops.filter(pc.equal(stops.column("stop"), "risk")).to_pylist()
+    q = {(r["benchmark"], r["question_id"], r["model"]): r["risk_q"] for r in risky}
+    names = ("benchmark", "question_id", "model")
+    keys = list(zip(*(first.column(c).to_pylist() for c in names), strict=True))
+    stated = [q.get(key) for key in keys]
+    prefix = [
+        p if v is None else max(p, samples.get(key[2], p))
+        for p, v, key in zip(first.column("verified_prefix").to_pylist(), stated, keys, strict=True)
+    ]
+    index = first.column_names.index("verified_prefix")
+    out = first.set_column(index, "verified_prefix", pa.array(prefix, pa.int64()))
+    return out.append_column("risk_q", pa.array(stated, pa.float64()))
 
 
 def _decided(first: np.ndarray, prefix: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -134,6 +161,14 @@ def adaptive_row(row: dict[str, Any], questions: pa.Table, n_first: int) -> dict
     }
     if row["k"] > n_first:
         row["pass@k"] = {"base": None, "target": None}
+    names = [f"riskq_{r}" for r in ("base", "target") if f"riskq_{r}" in questions.column_names]
+    stated = sum(
+        (np.nan_to_num(questions.column(n).to_numpy(zero_copy_only=False)) for n in names),
+        np.zeros(questions.num_rows),
+    )
+    if np.any(stated > 0):  # some pair stopped by --risk
+        # a question is misclassified with probability <= min(1, q_base + q_target)
+        row[MISCLASSIFIED_BOUND] = float(np.minimum(stated, 1.0).sum())
     return row
 
 

@@ -248,12 +248,19 @@ def _sample_adaptive(
 
             disconnect()
     rows, _ = stop_rows(plan)
-    stops = {"success": 0, "budget": 0, "open": 0}
+    stops = {"success": 0, "budget": 0, "open": 0, "risk": 0}
     for row in rows:
         stops[row["stop"]] += 1
+    bound = sum(row["risk_q"] or 0.0 for row in rows)
     console.print(
         f"adaptive: {stops['success']:,} (model, question) pairs stopped at a verified success,"
         f" {stops['budget']:,} drew all {config.samples:,} samples without one"
+        + (
+            f", {stops['risk']:,} stopped early by --risk {config.risk:g} (expected"
+            f" misclassified at most {bound:.3f})"
+            if config.risk is not None
+            else ""
+        )
         + (f", {stops['open']:,} still open" if stops["open"] else "")
     )
     return summaries

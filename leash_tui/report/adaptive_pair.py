@@ -65,7 +65,23 @@ def adaptive_pair(
                 " --adaptive command) and leash verify, or pass --allow-partial to leave them out"
             )
         notes.append(f"{detail}; left out (--allow-partial)")
-    note = adaptive_note(n_first)
-    if note not in notes:
-        notes.append(note)
+    for note in (adaptive_note(n_first), risk_note(data, base, target)):
+        if note and note not in notes:
+            notes.append(note)
     return questions, budget
+
+
+def risk_note(data: ReportData, base: str, target: str) -> str | None:
+    """What ``--risk`` changes in the pair's numbers, in one sentence (None without it)."""
+    deltas = sorted({data.adaptive_risk[m] for m in (base, target) if m in data.adaptive_risk})
+    if not deltas:
+        return None
+    shown = " / ".join(f"{d:g}" for d in deltas)
+    return (
+        f"sampled with --risk {shown}: a (model, question) without a success was stopped once"
+        " a bound on its chance of one in the samples left fell below that, and counts out"
+        " of support at every budget above the round it stopped at; P/E/S/O there and"
+        " pass@k at the folder's k are exact but for those, and the expected number of"
+        " questions misclassified is at most 'miss ≤' (the sum of the bounds stated at the"
+        " stops; sample.risk_stop, docs/measures-certainty.md)"
+    )

@@ -16,6 +16,12 @@ full run's, so the report takes each statistic
   entropy, distinct answers and maj@n (over every drawn sample, more of them on hard
   questions), answer entropy with ``--entropy-samples`` > N.
 
+With ``--risk DELTA`` a pair may also stop without a success at a round d >= N: the
+first-N numbers are untouched, it counts out of support at every budget above d (P/E/S/O
+there and pass@k at the folder's k are exact but for those pairs), and the summary row
+carries ``misclassified_bound``, the stated bound on the expected number of questions
+misclassified (``analysis.adaptive_support``; ``report.adaptive_pair.risk_note`` says so).
+
 ``report.build`` calls these on the pairs that ``report.adaptive_pair`` finds adaptive.
 """
 

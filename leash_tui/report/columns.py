@@ -163,6 +163,8 @@ SUMMARY: tuple[ReportColumn, ...] = (
     ReportColumn("k", "k", "int", 0),
     ReportColumn("N", "N", "int", 0, pane=(1, "N")),
     *(ReportColumn(c, c, "count", 0, pane=(2 + i, c)) for i, c in enumerate(COUNTS)),
+    # --risk: expected misclassified questions at most this (analysis.adaptive_support)
+    ReportColumn("misclassified_bound", "miss ≤", "count", 0, optional=True),
     *(ReportColumn(r, r, MEASURE_KINDS[r], 1, pane=(_PANE[r], r)) for r in SUPPORT_RATES),
     ReportColumn(PASS_AT_1, PASS_AT_1, MEASURE_KINDS[PASS_AT_1], 2, pane=(11, "pass@1 b→t")),
     ReportColumn(PASS_AT_K, PASS_AT_K, MEASURE_KINDS[PASS_AT_K], 2, pane=(6, "pass@k b→t")),

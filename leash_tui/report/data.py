@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from leash_tui.analysis.adaptive_support import with_risk_stops
 from leash_tui.analysis.token_entropy_kind import exact_stats
 from leash_tui.report.folder_reads import agreement_samples, exact_entropy_samples
 from leash_tui.report.loss_table import rule_counts
@@ -63,6 +64,7 @@ class ReportData:
     #: (their n_first / c_first over the first ``adaptive_min_samples``); None otherwise
     adaptive: pa.Table | None = None
     adaptive_min_samples: dict[str, int] = field(default_factory=dict)  # model -> N
+    adaptive_risk: dict[str, float] = field(default_factory=dict)  # model -> its --risk DELTA
     #: N of the answer entropy (``--entropy-samples``): its first N samples per question
     entropy_samples: int = DEFAULT_ENTROPY_SAMPLES
 
@@ -114,6 +116,12 @@ def load_report_data(
     compare_rules = total <= RULE_CHECK_SAMPLES
     min_samples = adaptive_models(folder.manifest)
     adaptive = first_success(folder, min(min_samples.values())) if min_samples else None
+    risk = risk_models(folder.manifest)
+    if adaptive is not None and risk:  # --risk: its stopped pairs are known out, within a bound
+        samples = {
+            m.name: int((m.sampling or {}).get("samples") or 0) for m in folder.manifest.models
+        }
+        adaptive = with_risk_stops(adaptive, folder.adaptive_stops(), samples)
     return ReportData(
         root=folder.root,
         manifest=folder.manifest,
@@ -130,6 +138,7 @@ def load_report_data(
         rules_skipped=None if compare_rules else total,
         adaptive=adaptive,
         adaptive_min_samples=min_samples,
+        adaptive_risk=risk,
         entropy_samples=entropy_samples,
     )
 
@@ -141,4 +150,14 @@ def adaptive_models(manifest: Manifest) -> dict[str, int]:
         record = (entry.sampling or {}).get("adaptive")
         if isinstance(record, dict) and isinstance(record.get("min_samples"), int):
             out[entry.name] = int(record["min_samples"])
+    return out
+
+
+def risk_models(manifest: Manifest) -> dict[str, float]:
+    """model -> its DELTA, for the models sampled with ``leash sample --adaptive --risk``."""
+    out = {}
+    for entry in manifest.models:
+        record = (entry.sampling or {}).get("adaptive")
+        if isinstance(record, dict) and isinstance(record.get("risk"), int | float):
+            out[entry.name] = float(record["risk"])
     return out

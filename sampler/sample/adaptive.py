@@ -3,7 +3,10 @@
 Every (model, question) of the shard first gets ``min_samples`` samples (N); then the
 budget doubles round by round (N, 2N, 4N, ..., k). Before each round the folder is
 verified (on the CPU verification pool, which stays warm across rounds) and the
-(model, question) pairs that hold a verified success stop; the others are extended to
+(model, question) pairs that hold a verified success stop (with ``--risk DELTA`` the
+unsolved pairs of a model's benchmark also stop, all at once, after the first whole
+round whose bound on their chance of a later success is below DELTA: sample.risk_stop;
+each round is then drawn whole before the next starts); the others are extended to
 the round's budget, all questions of a model in one batch, so the engine's batches stay
 full across questions. Sample i of a (model, question) has its own seed (``seeds``),
 so every sample an adaptive run draws is the very sample a full run draws, and the
@@ -23,15 +26,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from sampler.errors import LeashError
 from sampler.sample.config import RunConfig
 from sampler.sample.engine_session import Session, open_session
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.first_success import first_success
 from sampler.sample.plan import ModelPlan, RunPlan
+from sampler.sample.risk_stop import NEVER, group_stops
 from sampler.sample.run import ModelSummary, NullSink, ProgressSink, shard_lock
 from sampler.sample.run_folder import list_missing_work
-from sampler.store import STOP_BUDGET, STOP_OPEN, STOP_SUCCESS, ResultsFolder
+from sampler.store import STOP_BUDGET, STOP_OPEN, STOP_RISK, STOP_SUCCESS, ResultsFolder
 
 #: Seconds an adaptive round waits for another process's ``leash verify`` to end.
 VERIFY_WAIT_S = 3600.0
@@ -55,8 +61,32 @@ def _shard_keys(plan: RunPlan) -> list[Key]:
     ]
 
 
+def _risk_stops(
+    plan: RunPlan, keys: list[Key], found: dict[Key, dict[str, Any]]
+) -> dict[Key, float]:
+    """key -> stated q, for the pairs of this shard that ``--risk`` stopped (sample.risk_stop);
+    a group is one model's questions of one benchmark (of this shard)."""
+    config = plan.config
+    if config.risk is None:
+        return {}
+    rounds = budget_rounds(config.min_samples, config.samples)
+    groups: dict[tuple[str, str], list[Key]] = {}
+    for key in keys:
+        groups.setdefault((key[0], key[2]), []).append(key)
+    out: dict[Key, float] = {}
+    for members in groups.values():
+        entries = [found.get(key, {"n": 0, "first_success": None}) for key in members]
+        first = [NEVER if e["first_success"] is None else e["first_success"] for e in entries]
+        drawn = [e["n"] for e in entries]
+        stop, q, _ = group_stops(first, drawn, rounds, config.samples, config.risk)
+        early = stop & (np.asarray(drawn) < config.samples)  # a pair holding k is not early
+        out |= {key: q for key, stopped in zip(members, early, strict=True) if stopped}
+    return out
+
+
 def stop_rows(plan: RunPlan) -> tuple[list[dict[str, Any]], frozenset[Key]]:
-    """(one adaptive_stops row per key of this shard, the keys with a verified success)."""
+    """(one adaptive_stops row per key of this shard, the keys no longer sampled: a
+    verified success, or stopped by ``--risk``)."""
     table = first_success(ResultsFolder.open(plan.root), plan.config.min_samples)
     found = {
         (r["benchmark"], r["question_id"], r["model"]): r
@@ -65,17 +95,23 @@ def stop_rows(plan: RunPlan) -> tuple[list[dict[str, Any]], frozenset[Key]]:
         ).to_pylist()
     }
     rows, done = [], set()
-    for key in _shard_keys(plan):
+    keys = _shard_keys(plan)
+    risky = _risk_stops(plan, keys, found)
+    for key in keys:
         entry = found.get(key, {"n": 0, "first_success": None})
         first = entry["first_success"]
         if first is not None:
             stop = STOP_SUCCESS
+            done.add(key)
+        elif key in risky:
+            stop = STOP_RISK
             done.add(key)
         else:
             stop = STOP_BUDGET if entry["n"] >= plan.config.samples else STOP_OPEN
         rows.append(
             dict(zip(("benchmark", "question_id", "model"), key, strict=True))
             | {"drawn": int(entry["n"]), "stop": stop, "first_success": first}
+            | {"risk_q": risky.get(key)}
         )
     return rows, frozenset(done)
 
@@ -86,6 +122,11 @@ def check_adaptive(config: RunConfig) -> None:
         raise LeashError(
             "--adaptive stops on verified successes, so it verifies as it samples; drop"
             " --no-verify (or verify = false in --config)"
+        )
+    if config.risk is not None and not config.adaptive:
+        raise LeashError(
+            "--risk stops unsolved questions between the rounds of an adaptive run; add"
+            " --adaptive (or adaptive = true in --config), or drop --risk"
         )
 
 
@@ -111,6 +152,14 @@ def open_items(plan: RunPlan, mp: ModelPlan, rounds: list[int]) -> list[WorkItem
         for item in mp.items
     ]
     return mp.items
+
+
+def lowest_round(items: list[WorkItem]) -> list[WorkItem]:
+    """The items extended to the lowest budget among them: with ``--risk`` a round is
+    drawn whole before its rule is judged and the next round starts (a resumed run may
+    hold pairs of two rounds)."""
+    low = min((item.first_sample + item.n for item in items), default=0)
+    return [item for item in items if item.first_sample + item.n == low]
 
 
 def _by_budget(items: list[WorkItem]) -> dict[int, list[WorkItem]]:
@@ -159,11 +208,15 @@ def sample_model(
     session = open_session(plan, mp, sink, cluster)
     try:
         batches = _Batches(session, mp, rounds, on_round)
-        batches.submit(items)
+        risk = plan.config.risk is not None
+        batches.submit(lowest_round(items) if risk else items)
         while batches.pending:
             keys = {item.key for item in batches.pending.pop(session.wait())}
             verify()
-            batches.submit([i for i in open_items(plan, mp, rounds) if i.key in keys])
+            if not risk:
+                batches.submit([i for i in open_items(plan, mp, rounds) if i.key in keys])
+            elif not batches.pending:  # --risk judges a round once all its pairs are in
+                batches.submit(lowest_round(open_items(plan, mp, rounds)))
     except BaseException:
         with contextlib.suppress(Exception):  # the first error is the one reported
             session.abort()

@@ -43,7 +43,7 @@ from typing import Any
 from sampler.benchmarks.presets import PRESETS, FieldMapping, custom_mapping
 from sampler.benchmarks.prompts import DEFAULT_TEMPLATE, ChatSetting, parse_chat_setting
 from sampler.errors import LeashError
-from sampler.sample.seeds import MAX_SAMPLES, check_run_seed
+from sampler.sample.run_checks import RUN_CHECKS
 from sampler.sample.setting_fields import field_default, flag_fields, setting
 from sampler.store import check_name
 
@@ -183,6 +183,14 @@ class RunConfig:
     )
     min_samples: int = setting(
         32, "Samples every (model, question) gets with --adaptive.", metavar="N", section="run"
+    )
+    #: ``--risk DELTA`` (with --adaptive): an unsolved pair may stop early (sample.risk_stop)
+    risk: float | None = setting(
+        None,
+        "With --adaptive: stop a (model, question) without a success once the bound on its"
+        " chance of one in the samples left is below DELTA (0 < DELTA < 1).",
+        metavar="DELTA",
+        section="run",
     )
     config_file: str | None = None
 
@@ -536,51 +544,10 @@ def _bench_specs(
 
 
 # -- run-level settings (sampling, engine placement, output) ----------------------------
-def _at_least(low: float, message: str) -> Any:
-    def check(value: Any) -> Any:
-        if value < low:
-            raise LeashError(message.format(value=value))
-        return value
-
-    return check
-
-
-def _check_samples(value: int) -> int:
-    if not 1 <= value <= MAX_SAMPLES:
-        raise LeashError(f"samples (-k) must be between 1 and {MAX_SAMPLES}, got {value}")
-    return value
-
-
-def _check_top_p(value: float) -> float:
-    if not 0.0 < value <= 1.0:
-        raise LeashError(f"top_p must be in (0, 1], got {value}")
-    return value
-
-
-def _check_top_k(value: int) -> int:
-    if value == 0 or value < -1:
-        raise LeashError(f"top_k must be -1 (off) or >= 1, got {value}")
-    return value
-
-
-#: The checks of run-level settings beyond their type, by field; a new field may add its own.
-RUN_CHECKS: dict[str, Callable[[Any], Any]] = {
-    "samples": _check_samples,
-    "temperature": _at_least(0, "temperature must be >= 0, got {value}"),
-    "top_p": _check_top_p,
-    "top_k": _check_top_k,
-    "seed": check_run_seed,
-    "logprobs": _at_least(0, "logprobs must be >= 0 (0 = no token entropy), got {value}"),
-    "token_detail": _at_least(0, "token_detail must be >= 0, got {value}"),
-    "flush_seconds": _at_least(0, "flush_seconds must be >= 0, got {value}"),
-    "min_samples": _at_least(1, "min_samples (--min-samples) must be at least 1, got {value}"),
-}
-
-
 def _run_setting(name: str, kind: str, value: Any, where: str) -> Any:
     """A run-level value converted to its field's type (``kind``) and checked."""
-    if kind in ("int", "float", "bool"):
-        value = _coerce(value, kind, name)
+    if kind.removesuffix(" | None") in ("int", "float", "bool") and value is not None:
+        value = _coerce(value, kind.removesuffix(" | None"), name)
     elif kind == "Shard":
         value = value if isinstance(value, Shard) else parse_shard(value) if value else Shard()
     elif kind == "str | None" and value is not None and not isinstance(value, str):

@@ -107,3 +107,24 @@ def risk_stops(
     drawn = np.asarray(drawn, dtype=np.int64)
     open_ = (drawn >= budget) & (first >= budget) & (budget < k)
     return (open_ if bound.q < delta else np.zeros_like(open_)), bound
+
+
+def group_stops(
+    first: np.ndarray, drawn: np.ndarray, rounds: list[int], k: int, delta: float
+) -> tuple[np.ndarray, float, int]:
+    """(mask of the group's pairs the rule stopped, the q it stated, the round budget) —
+    the rounds replayed in order from what the folder holds (``first``: ``NEVER`` where no
+    success among the ``drawn`` samples). A round is judged only once complete (every pair
+    without an earlier success holds its budget), and the first round whose bound is below
+    ``delta`` stops every open pair at once, as ``adaptive_risk.simulate_pairs`` plays it.
+    The answer depends only on the samples below each round's budget, so a resumed run
+    replays the same stops; none stopped: an all-False mask, q 0 and budget 0."""
+    first = np.asarray(first, dtype=np.int64)
+    drawn = np.asarray(drawn, dtype=np.int64)
+    for budget in rounds[:-1]:
+        if ((first >= budget) & (drawn < budget)).any():
+            break  # the round is not complete: its bound would use part of the group
+        stop, bound = risk_stops(first, drawn, budget, k, delta)
+        if stop.any():
+            return stop, bound.q, budget
+    return np.zeros(first.shape, dtype=bool), 0.0, 0

@@ -16,7 +16,7 @@ from typing import Any
 from sampler.errors import LeashError
 from sampler.sample.engines.base import WorkItem
 from sampler.sample.plan import RunPlan
-from sampler.sample.run_record import DISTRIBUTION_KEYS, sampling_record
+from sampler.sample.run_record import DISTRIBUTION_KEYS, RISK_KEY, sampling_record
 from sampler.sample.seeds import SCHEME, check_layout, question_seed
 from sampler.store import (
     BenchmarkEntry,
@@ -36,6 +36,9 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for key in DISTRIBUTION_KEYS:
         if key in old and old.get(key) != new.get(key):
             out.append(f"{key}: folder has {old.get(key)!r}, this run {new.get(key)!r}")
+    was, now = old.get("adaptive"), new.get("adaptive")
+    if isinstance(was, dict) and isinstance(now, dict) and was.get(RISK_KEY) != now.get(RISK_KEY):
+        out.append(f"--risk: folder has {was.get(RISK_KEY)!r}, this run {now.get(RISK_KEY)!r}")
     return out
 
 

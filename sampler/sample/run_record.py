@@ -1,7 +1,8 @@
 """What the manifest records of a sampling run, per model, and which of it a rerun must match.
 
 ``sampling_record`` is stored as ``ModelEntry.sampling``; the ``DISTRIBUTION_KEYS``
-among its fields change what is drawn, so a folder refuses a run that differs in any.
+among its fields change what is drawn, so a folder refuses a run that differs in any, and
+in the ``adaptive`` record's ``risk`` (``RISK_KEY``) between two adaptive runs.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ DISTRIBUTION_KEYS = (
     "stop",
     "stop_token_ids",
 )
+
+
+#: The field of the ``adaptive`` record a resumed adaptive run must match (--risk).
+RISK_KEY = "risk"
 
 
 def engine_version(engine: str) -> str | None:
@@ -80,7 +85,13 @@ def sampling_record(
         "batch_invariant": batch_invariant(run, model),
         # how the samples were drawn; null: every (model, question) got all k samples
         "adaptive": (
-            {"min_samples": run.min_samples, "rounds": ADAPTIVE_ROUNDS, "stops": STOPS_FILE}
+            {
+                "min_samples": run.min_samples,
+                "rounds": ADAPTIVE_ROUNDS,
+                "stops": STOPS_FILE,
+                # --risk DELTA: unsolved pairs stop early (sample.risk_stop); null: off
+                "risk": run.risk,
+            }
             if run.adaptive
             else None
         ),

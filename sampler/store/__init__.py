@@ -79,6 +79,7 @@ _EXPORTS: dict[str, str] = {
     "STOPS_FILE": "side_tables.adaptive_stops",
     "STOP_BUDGET": "side_tables.adaptive_stops",
     "STOP_OPEN": "side_tables.adaptive_stops",
+    "STOP_RISK": "side_tables.adaptive_stops",
     "STOP_SUCCESS": "side_tables.adaptive_stops",
     "TOKEN_DETAIL_DIR": "side_tables.token_detail",
     "TOKEN_DETAIL_SCHEMA": "side_tables.token_detail",

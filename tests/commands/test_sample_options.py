@@ -115,6 +115,7 @@ NON_DEFAULT_RUN_VALUES = {
     "ray_address": "ray://head:10001",
     "adaptive": True,
     "min_samples": 2,
+    "risk": 0.25,
 }
 
 

@@ -65,12 +65,15 @@ def read_side_table(
     what: str,
     columns: Sequence[str] | None = None,
     filters: list[tuple[str, str, str]] | None = None,
+    absent_nullable: bool = False,
 ) -> pa.Table:
     """Side table ``name`` of the folder at ``root`` as ``schema`` (projected to ``columns``,
     rows by ``filters``): an empty table when it is missing, a LeashError naming the file and
     ``what`` it is when it cannot be read. String columns are read as dictionaries first:
     a footer claiming more than MAX_SIDE_TABLE_ROWS rows, or strings that would decode to
-    more than MAX_DECODED_BYTES, is refused before anything is expanded."""
+    more than MAX_DECODED_BYTES, is refused before anything is expanded. With
+    ``absent_nullable``, a nullable column the file lacks (it was written before the column
+    existed) is read as nulls."""
     path = Path(root) / name
     if columns is not None:
         schema = pa.schema([schema.field(c) for c in columns])
@@ -99,6 +102,11 @@ def read_side_table(
                 f"{path}: its strings would decode to more than {MAX_DECODED_BYTES:,} bytes;"
                 " refused"
             )
+        if absent_nullable:
+            for f in schema:
+                if f.nullable and f.name not in table.column_names:
+                    table = table.append_column(f.name, pa.nulls(table.num_rows, f.type))
+            table = table.select(schema.names)
         return table.cast(schema)
     except (pa.ArrowException, OSError, TypeError, ValueError) as exc:
         raise LeashError(f"{path}: not a readable {what} ({exc})") from exc
