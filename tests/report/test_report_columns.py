@@ -50,7 +50,10 @@ def test_csv_header_is_the_registry(tmp_path, monkeypatch):
 def test_intervals_add_their_columns_everywhere(tmp_path, monkeypatch):
     report = _report(tmp_path, monkeypatch, bootstrap=200)
     header = next(csv.reader(io.StringIO(render_csv(report))))
-    assert tuple(header) == csv_names(tuple(c for c in SUMMARY if c.key != "support_threshold"))
+    # every column but those of other options (--support-threshold; --risk folders' bound)
+    others = ("support_threshold", "misclassified_bound")
+    assert tuple(header) == csv_names(tuple(c for c in SUMMARY if c.key not in others))
+    assert "misclassified_bound" not in header  # a folder sampled without --risk has no bound
     assert {"ci_level", "NSCR_ci_lo", "NSCR_ci_hi", "pass@k_diff_ci_hi"} <= set(header)
     text = render_markdown(report)
     head = next(line for line in text.splitlines() if line.startswith("| "))
