@@ -10,7 +10,6 @@ no gold of the benchmark files is refused.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from sampler.verify.answers.math_verifier import judge
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.verdict import prepare_span
 from tests.support.folder_builders import write_folder
-from tests.support.verify_fixtures import BENCHMARKS_DIR
+from tests.support.verify_fixtures import benchmark_golds
 
 
 def _poly(n: int) -> str:
@@ -117,11 +116,7 @@ def test_the_measures_count_what_they_say():
 
 
 def test_no_gold_of_the_benchmark_files_is_refused_by_any_bound():
-    golds = []
-    for path in BENCHMARKS_DIR.rglob("*.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            golds += [str(row[k]) for k in ("answer", "final_answer", "gold") if row.get(k)]
+    golds = benchmark_golds()
     assert len(golds) > 1000
     assert [g for g in golds if too_deep(g)] == []
     # the bounds leave room above the largest real gold

@@ -8,7 +8,6 @@ benchmark files, ``10^{100}``, ``2^{2012}``) are parsed as before.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
@@ -18,7 +17,7 @@ from sampler.verify.answers.golds import gold_from_question
 from sampler.verify.answers.math_verifier import judge
 from sampler.verify.answers.parse_depth import MAX_DIGITS, too_deep, too_large
 from sampler.verify.answers.verdict import prepare_span
-from tests.support.verify_fixtures import BENCHMARKS_DIR
+from tests.support.verify_fixtures import benchmark_golds
 
 
 @pytest.mark.parametrize(
@@ -46,11 +45,7 @@ def test_real_sized_numbers_and_symbolic_powers_pass(text):
 
 
 def test_no_gold_of_the_benchmark_files_is_refused():
-    golds = []
-    for path in BENCHMARKS_DIR.rglob("*.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            golds += [str(row[k]) for k in ("answer", "final_answer", "gold") if row.get(k)]
+    golds = benchmark_golds()
     assert len(golds) > 1000
     assert [g for g in golds if too_large(g)] == []
 
