@@ -141,7 +141,8 @@ def build_corpus(data: Path, per_benchmark: int, k: int, seed: int = 0) -> tuple
 
 
 class _Deadline(BaseException):
-    """Raised by the alarm in the one-process runs (a BaseException: nothing swallows it)."""
+    """Raised by the CPU-time timer in the one-process runs (a BaseException: nothing
+    swallows it)."""
 
 
 def _on_alarm(signum: int, frame: object) -> None:
@@ -160,7 +161,8 @@ def naive(
     With ``library_cache`` math-verify keeps its own small cache of the last 20
     parsed LaTeX strings (which, samples being in question order, catches most
     repeats); without it every parse is done afresh. Each sample gets the same
-    deadline as leash's, by a signal alarm, as one-process scripts bound their time.
+    deadline as leash's (CPU seconds), by a SIGPROF timer, as one-process scripts bound
+    their time.
     ``two_stage`` parses with leash's two-stage parser
     (``sampler.verify.answers.two_stage_parsing``), as leash's workers do: a reference for
     how much of leash's lead is the parser.
@@ -180,7 +182,7 @@ def naive(
         for q in questions
     }
     statuses = []
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    previous = signal.signal(signal.SIGPROF, _on_alarm)
     started = time.perf_counter()
     cpu = time.process_time()
     try:
@@ -194,15 +196,15 @@ def naive(
             if span is None:
                 statuses.append("no_answer")
                 continue
-            signal.setitimer(signal.ITIMER_REAL, deadline_s)
+            signal.setitimer(signal.ITIMER_PROF, deadline_s)
             try:
                 statuses.append(judge_safely(gold, prepare_span(span, gold)).status)
             except _Deadline:
                 statuses.append("timeout")
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
     finally:
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous)
         if two_stage:
             two_stage_parsing.uninstall()
     return statuses, time.perf_counter() - started, time.process_time() - cpu
@@ -322,7 +324,7 @@ def real_run(samples: int, workers: int | None, deadline_s: float, profile: bool
         f" at the end: {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores"
     )
     print(
-        f"leash verify ({summary['workers']} workers, deadline {deadline_s:g} s):"
+        f"leash verify ({summary['workers']} workers, deadline {deadline_s:g} CPU s):"
         f" {seconds:.1f} s wall for {len(rows):,} samples ({len(rows) / seconds:.0f}/s),"
         f" {summary['verifier_calls']:,} verifier calls, {summary['calls_saved']:,} saved"
     )
@@ -356,7 +358,7 @@ def profile_answers(questions: list[dict], rows: list[dict], shapes: list[str], 
     two_stage_parsing.install()
     golds = {q["question_id"]: gold_from_question(q["gold"], None) for q in questions}
     seen: dict = {}
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    previous = signal.signal(signal.SIGPROF, _on_alarm)
     try:
         for row, shape in zip(rows, shapes, strict=True):
             gold = golds[row["question_id"]]
@@ -367,17 +369,17 @@ def profile_answers(questions: list[dict], rows: list[dict], shapes: list[str], 
             if (gold, prepared) in seen:
                 continue
             cpu = time.process_time()
-            signal.setitimer(signal.ITIMER_REAL, deadline_s)
+            signal.setitimer(signal.ITIMER_PROF, deadline_s)
             try:
                 verdict = integer_verdict(gold, prepared) or judge_safely(gold, prepared)
                 outcome = verdict.status + (f" ({verdict.detail})" if verdict.detail else "")
             except _Deadline:
                 outcome = "timeout"
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
             seen[(gold, prepared)] = (time.process_time() - cpu, shape, outcome, prepared.text)
     finally:
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous)
     ranked = sorted(seen.values(), key=lambda v: -v[0])
     total = sum(v[0] for v in ranked)
     print(
@@ -395,7 +397,7 @@ def main() -> int:
     parser.add_argument("--per-benchmark", type=int, default=20, help="questions per benchmark")
     parser.add_argument("--k", type=int, default=64, help="samples per question")
     parser.add_argument("--workers", type=int, default=None, help="leash workers (default: cores)")
-    parser.add_argument("--deadline", type=float, default=10.0, help="seconds per answer")
+    parser.add_argument("--deadline", type=float, default=10.0, help="CPU seconds per answer")
     parser.add_argument(
         "--repeat", type=int, default=3, help="leash runs (each on a fresh folder); median shown"
     )

@@ -78,7 +78,7 @@ def _summary_table(summary: VerifySummary) -> object:
     table.add_row("correct", n(summary.correct), "")
     table.add_row("incorrect", n(summary.by_status["incorrect"]), "")
     table.add_row("no answer", n(summary.no_answer), "nothing extractable")
-    table.add_row("timeouts", n(summary.timeouts), f"deadline {summary.deadline_s:g} s per answer")
+    table.add_row("timeouts", n(summary.timeouts), f"deadline {summary.deadline_s:g} CPU s per answer")
     table.add_row("errors", n(summary.errors), "")
     if summary.no_gold:
         table.add_row("no gold", n(summary.no_gold), "questions without a gold answer: not graded")
@@ -133,7 +133,8 @@ def _verify_with_progress(
     type=click.FloatRange(min=0.1),
     default=DEFAULT_DEADLINE_S,
     show_default=True,
-    help="Seconds one answer may take; past it the worker is killed and the sample is 'timeout'.",
+    help="CPU seconds one answer may take (a starved worker is not timed out; 10 deadlines on"
+    " the clock at most); past it the worker is killed and the sample is 'timeout'.",
 )
 @click.option(
     "--extract",

@@ -53,6 +53,73 @@ def test_pathological_answer_times_out_within_the_deadline_while_others_finish()
         assert verifier.verify([HALF], [AnswerSpan("0.25")])[0].status == "incorrect"
 
 
+def _stopped_for(pids: list[int], seconds: float) -> threading.Timer:
+    """Stop the processes (SIGSTOP) now and let them go on after ``seconds`` (cancel the
+    timer once they are killed): a worker that gets no CPU at all for that long, as on a
+    machine loaded far beyond its cores."""
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+
+    def resume() -> None:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+
+    timer = threading.Timer(seconds, resume)
+    timer.start()
+    return timer
+
+
+def test_a_cpu_starved_worker_is_not_timed_out_the_deadline_counts_its_cpu_seconds():
+    deadline = 1.0
+    with VerifyPool(workers=1, deadline_s=deadline) as pool:
+        verifier = AnswerVerifier(pool)
+        assert verifier.verify([HALF], [AnswerSpan("0.5")])[0].status == "correct"
+        # three times the deadline on the clock with no CPU given: the answers still get
+        # their verdicts, since the worker spent next to no CPU second on them
+        resumed = _stopped_for(pool.worker_pids(), 3 * deadline)
+        started = time.monotonic()
+        verdicts = verifier.verify([HALF, HALF], [AnswerSpan(r"\frac{2}{4}"), AnswerSpan("0.3")])
+        elapsed = time.monotonic() - started
+        resumed.join()
+        assert [v.status for v in verdicts] == ["correct", "incorrect"]
+        assert elapsed >= 3 * deadline and pool.timeouts == 0
+        # a CPU-bound answer is still stopped, and the verdict says the deadline is CPU time
+        verdict = verifier.verify([HALF], [AnswerSpan(PATHOLOGICAL)])[0]
+        assert verdict.status == "timeout" and "CPU s" in (verdict.detail or "")
+
+
+def test_a_worker_that_makes_no_progress_is_stopped_by_the_wall_clock_backstop():
+    with VerifyPool(workers=1, deadline_s=1.0, wall_limit_s=2.0) as pool:
+        verifier = AnswerVerifier(pool)
+        assert verifier.verify([HALF], [AnswerSpan("0.5")])[0].status == "correct"
+        stuck = pool.worker_pids()
+        resumed = _stopped_for(stuck, 30.0)
+        started = time.monotonic()
+        verdict = verifier.verify([HALF], [AnswerSpan("0.25")])[0]
+        elapsed = time.monotonic() - started
+        assert verdict.status == "timeout" and "on the clock" in (verdict.detail or "")
+        assert 2.0 <= elapsed < 10.0
+        assert pool.worker_pids() != stuck  # killed (SIGKILL reaches a stopped process)
+        resumed.cancel()
+        assert verifier.verify([HALF], [AnswerSpan(r"\dfrac{1}{2}")])[0].status == "correct"
+
+
+def test_the_wall_clock_is_a_choice_and_a_backstop_below_the_deadline_is_refused():
+    with VerifyPool(workers=1, deadline_s=1.0, clock="wall") as pool:
+        verifier = AnswerVerifier(pool)
+        assert verifier.verify([HALF], [AnswerSpan("0.5")])[0].status == "correct"
+        resumed = _stopped_for(pool.worker_pids(), 3.0)
+        verdict = verifier.verify([HALF], [AnswerSpan("0.25")])[0]
+        resumed.cancel()
+        assert verdict.status == "timeout" and "CPU" not in (verdict.detail or "")
+    for bad in ({"clock": "gpu"}, {"wall_limit_s": 0.5}):
+        try:
+            VerifyPool(workers=1, deadline_s=1.0, **bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
+
+
 def test_a_worker_that_dies_marks_its_answer_error_and_the_run_goes_on():
     with VerifyPool(workers=1, deadline_s=60) as pool:
         verifier = AnswerVerifier(pool)

@@ -38,8 +38,9 @@ def grade_completion(
 ) -> Graded:
     """leash's verdict on ``completion`` against ``gold`` (``problem``: the question's text).
 
-    Judging stops after ``deadline_s`` seconds with status ``timeout``, as the pool's
-    deadline does (a SIGALRM timer: call it from the main thread)."""
+    Judging stops after ``deadline_s`` CPU seconds with status ``timeout``, as the pool's
+    deadline does (a SIGPROF timer, which counts this process's CPU time: call it from the
+    main thread)."""
     g = gold_from_question(gold, metadata, problem=problem)
     if g is None:
         return Graded(STATUS_NO_GOLD)
@@ -47,15 +48,15 @@ def grade_completion(
     if span is None:
         return Graded(STATUS_NO_ANSWER)
     prepared = prepare_span(span, g)
-    previous = signal.signal(signal.SIGALRM, _past_deadline)
-    signal.setitimer(signal.ITIMER_REAL, deadline_s)
+    previous = signal.signal(signal.SIGPROF, _past_deadline)
+    signal.setitimer(signal.ITIMER_PROF, deadline_s)
     try:
         verdict = integer_verdict(g, prepared) or judge_safely(g, prepared)
     except _PastDeadline:
         return Graded(STATUS_TIMEOUT, span.text, span.rule)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
     return Graded(verdict.status, span.text, span.rule)
 
 

@@ -101,6 +101,9 @@ class OtherVerifiers:
                 deadline_s=self.deadline_s,
                 memory_limit_mb=self.memory_limit_mb,
                 preload=verifier.preload,
+                # wall time: a code verifier's work runs in sandboxed child processes, whose
+                # CPU seconds the worker's own do not show
+                clock="wall",
             )
         return pool
 

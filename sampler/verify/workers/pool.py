@@ -7,9 +7,16 @@ batch here. ``VerifyPool`` runs them on worker processes (default: one per core,
 The deadline is enforced from outside. math-verify's own timeouts use signal
 alarms, which cannot interrupt long C-level work (the answer
 ``\\dfrac{5^{(5^{(5^{(5^5)})}-4)}-5}{16}`` computes for minutes), so the parent
-watches every worker: one that spends more than ``deadline_s`` on an item is
-killed (SIGKILL) and replaced, its item gets status ``timeout`` and the rest of
-its batch goes back to the queue. A worker that dies gives its item status
+watches every worker: one that spends more than ``deadline_s`` **CPU seconds** on an
+item (its user plus system time, read from ``/proc``) is killed (SIGKILL) and
+replaced, its item gets status ``timeout`` and the rest of its batch goes back to
+the queue. CPU time, not wall time: on a loaded machine a worker gets a fraction of
+a core, and an answer that takes one CPU second may take ten on the clock; it must
+not time out for that. A worker that uses no CPU yet makes no progress (stuck in a
+system call) is stopped by a wall-clock backstop, ``wall_limit_s`` (default
+``WALL_LIMIT_FACTOR`` times the deadline). ``clock="wall"`` makes the deadline wall
+time (for verifiers whose work runs in child processes, whose CPU a worker's own
+time does not show). A worker that dies gives its item status
 ``error``. Workers are forked from a zygote, a fresh interpreter that loaded
 math-verify once (``sampler.verify.workers.worker``), so a replacement starts in
 milliseconds and the caller's threads, GPU context and ``__main__`` never leak
@@ -45,8 +52,13 @@ from sampler.verify.answers.verdict import (
 )
 from sampler.verify.workers.worker import PID_FORMAT, READY, ZYGOTE_READY
 
-#: Seconds one (gold, answer) pair may take, parse and compare together.
+#: CPU seconds one (gold, answer) pair may take, parse and compare together.
 DEFAULT_DEADLINE_S = 10.0
+#: A worker's item may take this many times its deadline on the clock, however little CPU
+#: it used (the backstop for a worker stuck in a system call, or starved for minutes).
+WALL_LIMIT_FACTOR = 10.0
+#: How the deadline is counted: the worker's CPU seconds, or seconds on the clock.
+CLOCKS = ("cpu", "wall")
 #: Extra address space (MiB) a worker may allocate beyond what it holds once loaded.
 DEFAULT_MEMORY_LIMIT_MB = 4096
 #: Seconds the zygote may take to load and warm up math-verify before the pool gives up.
@@ -187,16 +199,30 @@ class _Worker:
         self.ready = False
         self.batch: list[tuple[int, VerifyTask]] = []
         self.position = 0
+        #: when its current item began: on the clock, and in its own CPU seconds
         self.since = 0.0
+        self.cpu_since = 0.0
+        #: when the parent next looks whether the current item is past its deadline
+        self.check_at = 0.0
+
+    def start_item(self, limit_s: float) -> None:
+        """Note that the next item of its batch begins now (``limit_s``: its deadline)."""
+        self.since = time.monotonic()
+        self.cpu_since = process_cpu_seconds(self.pid)
+        self.check_at = self.since + limit_s
+
+    def item_cpu_seconds(self) -> float:
+        """CPU seconds the worker has spent on its current item so far."""
+        return process_cpu_seconds(self.pid) - self.cpu_since
 
     @property
     def busy(self) -> bool:
         return self.position < len(self.batch)
 
-    def assign(self, batch: list[tuple[int, VerifyTask]]) -> None:
+    def assign(self, batch: list[tuple[int, VerifyTask]], limit_s: float) -> None:
         self.batch = batch
         self.position = 0
-        self.since = time.monotonic()
+        self.start_item(limit_s)
         self.writer.send(batch)
 
     def current(self) -> tuple[int, VerifyTask]:
@@ -314,10 +340,24 @@ class VerifyPool(PoolBase):
         deadline_s: float = DEFAULT_DEADLINE_S,
         memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
         preload: Sequence[str] = (),
+        clock: str = "cpu",
+        wall_limit_s: float | None = None,
     ):
         """``preload``: modules the zygote imports too (a verifier's package), so that no
-        worker spends its first item's deadline importing them."""
+        worker spends its first item's deadline importing them. ``clock``: ``cpu`` (the
+        deadline counts the worker's CPU seconds) or ``wall``; ``wall_limit_s``: the
+        wall-clock backstop of the ``cpu`` clock (default ``WALL_LIMIT_FACTOR`` deadlines)."""
         super().__init__(workers or available_cores(), deadline_s, memory_limit_mb)
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}")
+        self.clock = clock
+        self.wall_limit_s = (
+            self.deadline_s
+            if clock == "wall"
+            else float(wall_limit_s or WALL_LIMIT_FACTOR * self.deadline_s)
+        )
+        if self.wall_limit_s < self.deadline_s:
+            raise ValueError("wall_limit_s must be at least deadline_s")
         self.preload = tuple(preload)
         #: CPU seconds used by workers and zygotes already stopped (see ``cpu_seconds``).
         self._spent_cpu = 0.0
@@ -398,8 +438,7 @@ class VerifyPool(PoolBase):
                     raise RuntimeError("verification pool lost track of its tasks")
                 now = time.monotonic()
                 limits = [
-                    (w.since + self.deadline_s) if w.ready else (w.started + WORKER_START_LIMIT_S)
-                    for w in watched
+                    w.check_at if w.ready else (w.started + WORKER_START_LIMIT_S) for w in watched
                 ]
                 ready = wait([w.reader for w in watched], timeout=max(0.0, min(limits) - now))
                 by_reader = {id(w.reader): w for w in watched}
@@ -420,14 +459,33 @@ class VerifyPool(PoolBase):
                         f"a verification worker did not start within {WORKER_START_LIMIT_S:g} s"
                     )
                 continue
-            if worker.busy and now - worker.since > self.deadline_s:
-                index, _ = worker.current()
-                queue.put_back(slot, worker.rest())
-                self.timeouts += 1
-                self._replace(worker)
-                finish(
-                    index, Verdict(STATUS_TIMEOUT, None, f"no verdict within {self.deadline_s:g} s")
-                )
+            if not worker.busy or now < worker.check_at:
+                continue
+            why = self._past_deadline(worker, now)
+            if why is None:
+                continue
+            index, _ = worker.current()
+            queue.put_back(slot, worker.rest())
+            self.timeouts += 1
+            self._replace(worker)
+            finish(index, Verdict(STATUS_TIMEOUT, None, why))
+
+    def _past_deadline(self, worker: _Worker, now: float) -> str | None:
+        """Why the worker's current item is past its deadline, or None (then the next look
+        is set: a worker given a fraction of a core needs longer on the clock)."""
+        wall = now - worker.since
+        if wall >= self.wall_limit_s:
+            if self.clock == "wall":
+                return f"no verdict within {self.deadline_s:g} s"
+            return f"no verdict within {self.wall_limit_s:g} s on the clock"
+        used = worker.item_cpu_seconds()
+        if used >= self.deadline_s:
+            return f"no verdict within {self.deadline_s:g} CPU s"
+        # it cannot reach the deadline sooner than if it had a whole core from now on
+        worker.check_at = min(
+            now + max(self.deadline_s - used, 0.05), worker.since + self.wall_limit_s
+        )
+        return None
 
     def _dispatch(self, queue: _Lanes) -> None:
         waiting = len(queue)
@@ -442,7 +500,7 @@ class VerifyPool(PoolBase):
             if not batch:
                 break
             try:
-                worker.assign(batch)
+                worker.assign(batch, self.deadline_s)
             except OSError:  # it died between batches (killed by the OS, say): try a fresh one
                 queue.put_back(slot, batch)
                 worker.batch = []
@@ -466,7 +524,8 @@ class VerifyPool(PoolBase):
                 continue
             index, verdict = message
             worker.position += 1
-            worker.since = time.monotonic()
+            if worker.busy:
+                worker.start_item(self.deadline_s)
             finish(index, verdict)
 
     def _lost(self, worker: _Worker, queue: _Lanes, finish: Callable[[int, Verdict], None]) -> None:
