@@ -19,7 +19,8 @@ Two rules for completions that state their answer without a box or an answer mar
 Both read only the last ``TAIL_CHARS`` characters, in linear time. ``located_final``
 (``sampler.verify.answers.extraction``'s ``stated`` strategy) ranks the JSON field with
 the other stated finals by where it ends, and falls back to the concluding sentence only
-when no rule found a final.
+when no rule found a final, and to the last line's closing number
+(``sampler.verify.answers.last_number``) only when that finds nothing either.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sampler.verify.answers.final_statements import (
     stated_value,
     words_span,
 )
+from sampler.verify.answers.last_number import last_number
 
 RULE_JSON = "json answer field"
 RULE_CONCLUSION = "concluding sentence"
@@ -214,11 +216,13 @@ def _ends_with_value(sentence: str) -> bool:
 
 def located_final(text: str) -> AnswerSpan | None:
     """The final answer stated without a box (``stated``): the statement that ends last,
-    the JSON answer field ranked with them; else the concluding sentence."""
+    the JSON answer field ranked with them; else the concluding sentence; else the number
+    that ends the last line (``last_number``, math-verify's fallback, bounded)."""
     found = found_finals(text)
     json_found = json_answer(text)
     if json_found is not None:
         found.append(json_found)
     if found:
         return max(found, key=lambda f: f[0])[1]
-    return concluding_sentence(text)
+    concluded = concluding_sentence(text)
+    return concluded if concluded is not None else last_number(text)

@@ -61,6 +61,7 @@ from sampler.verify.answers.final_statements import (
     closing_output,
     hash_line,
 )
+from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.run_on import run_on_cut
 
 __all__ = ["AnswerSpan", "ExtractionConfig", "extract_answer", "parse_strategies"]
@@ -103,6 +104,7 @@ RULES = (
     RULE_BOLD_FINAL,
     RULE_JSON,
     RULE_CONCLUSION,
+    RULE_LAST_NUMBER,
 )
 
 _ANSWER_LINE_RE = re.compile(

@@ -86,7 +86,8 @@ _HYPOTHETICAL_RE = re.compile(
 )
 _UNIT_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z-]*){0,3}")
 #: A formula: digits, letters as symbols, operators; no two words in a row.
-_FORMULA_RE = re.compile(r"[-+]?[\w\\{}^()\[\]/*.+\- ,=<>|!':]{1,120}")
+#: ASCII word characters only: "计划的比例为13/28" is a sentence, not a formula.
+_FORMULA_RE = re.compile(r"[-+]?[\w\\{}^()\[\]/*.+\- ,=<>|!':π√≤≥·×÷°]{1,120}", re.ASCII)
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _CONCLUSION_RE = re.compile(
     r"(?:^|(?<=[.!?\n]))[ \t*]*(?:thus|therefore|hence|so|in total|in conclusion|altogether"

@@ -1,0 +1,101 @@
+"""The last rule of the ``stated`` strategy: the last number of a completion's last line.
+
+math-verify's own extraction, when a completion has no box and no answer marker, takes
+the last number (or expression) it can find; leash's other rules, which read the
+structure of the end of a completion, find nothing in such finals as "La réduction est
+de 100 * 0,30 = 30 $. Le coût final est donc de 100 - 30 = 70" or "the number is not
+10 which is 1,000.99€". ``last_number`` reads those the same way, and refuses what
+math-verify's extraction takes but is no final answer:
+
+- only the completion's last non-empty line is read (a number earlier in the text is
+  a step, not a conclusion), and at most ``_LINE_CHARS`` characters of it;
+- the number must end the line, followed by at most a unit or currency and one short
+  word (``2,74 $ a..``, ``1,000.99m²``, ``14 bags.``): a line that runs on past its
+  last number in words, with no sentence end, was cut off mid-thought;
+- a number negated ("… it is not 12") states nothing, nor one that is a term of an
+  expression (after ``+``, ``*``, ``\\times``: "3 + 4" is a step cut off, not a result);
+- two numbers joined by "or" in the last clause ("3 or -3") are a hedge: both are
+  given, joined by " or ", so that the hedge is judged wrong;
+- a line that asks ("?") states nothing.
+
+Numbers are read with thousands separators (``1,000.99``), a decimal comma
+(``2,74``: two digits at most after it, so ``1,000`` stays a thousand), a sign, a
+fraction ``13/28`` and a percent sign. Linear time in the line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+
+RULE_LAST_NUMBER = "last number"
+
+#: the last line is read only up to this length (from its end)
+_LINE_CHARS = 300
+_NUMBER_RE = re.compile(
+    r"(?<![A-Za-z0-9_.,/^{\\])[-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
+    r"(?:\s*/\s*\d+)?(?:\s*\\?%)?(?![.,]\d|\d)",
+)
+#: what may follow the last number: a unit or currency, one short word, an end mark
+_TRAILER_RE = re.compile(
+    r"\s*(?:[$€£¥%°²³]|\\%|\\\$|[A-Za-z]{1,6}[²³]?\.?|[^\x00-\x7f\s]{1,4})?\s*"
+    r"(?:[A-Za-z\u00c0-\u024f]{1,12})?[\s.!。．,;:)*$\\]*",
+)
+_NEGATED_RE = re.compile(
+    r"(?:\b(?:not|never|no|pas|nicht|non)\b|n't|不是|并非)"
+    r"(?:\s+(?:be|equal|equals|exactly|to|is|just|quite))*\s*$",
+    re.IGNORECASE,
+)
+#: a number right after an operator is a term of an expression, not its value
+_OPERATOR_BEFORE_RE = re.compile(r"[-+*/×÷^(·]\s*$|\\(?:times|cdot|div)\s*$")
+_HEDGE_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
+_CLAUSE_BREAK_RE = re.compile(r"[.;!?。；！？]\s|[,，]\s*(?:but|mais|aber|pero)\b", re.IGNORECASE)
+
+
+def last_number(text: str) -> AnswerSpan | None:
+    """The number that ends the completion's last line, read as its final (see module)."""
+    line = _last_line(text)
+    if line is None or line.rstrip().endswith(("?", "？")):
+        return None
+    numbers = list(_NUMBER_RE.finditer(line))
+    if not numbers:
+        return None
+    last = numbers[-1]
+    if not _TRAILER_RE.fullmatch(line, last.end()):
+        return None
+    if _OPERATOR_BEFORE_RE.search(line, max(0, last.start() - 12), last.start()):
+        return None
+    clause_start = _clause_start(line, last.start())
+    if _NEGATED_RE.search(line[clause_start : last.start()]):
+        return None
+    value = _number_value(last.group(0))
+    if len(numbers) > 1:
+        before = numbers[-2]
+        if before.start() >= clause_start and _HEDGE_RE.search(line[before.end() : last.start()]):
+            return AnswerSpan(f"{_number_value(before.group(0))} or {value}", rule=RULE_LAST_NUMBER)
+    return latex_span(value, RULE_LAST_NUMBER)
+
+
+def _last_line(text: str) -> str | None:
+    stripped = text.rstrip()
+    if not stripped:
+        return None
+    start = stripped.rfind("\n") + 1
+    line = stripped[max(start, len(stripped) - _LINE_CHARS) :].strip()
+    return line or None
+
+
+def _clause_start(line: str, before: int) -> int:
+    """Where the clause holding position ``before`` begins."""
+    start = 0
+    for match in _CLAUSE_BREAK_RE.finditer(line, 0, before):
+        start = match.end()
+    return start
+
+
+def _number_value(raw: str) -> str:
+    value = raw.replace("−", "-").replace(" ", "").replace("\\%", "%")
+    if re.fullmatch(r"-?\d+,\d{1,2}", value):
+        return value.replace(",", ".")  # a decimal comma
+    return value.replace(",", "")
