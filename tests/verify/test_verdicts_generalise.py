@@ -39,7 +39,11 @@ from sampler.verify.answers.one_sample import grade_completion
         ("The answer is Yes.", "False", "incorrect", "statement (words)"),
         ('So, the final answer is "esln".', "esln", "correct", "statement (words)"),
         ('So, the final answer is "fnenl".', "fnel", "incorrect", "statement (words)"),
-        ("The answer is Yes.", "12", "no_answer", "statement (words)"),
+        ("The answer is Yes.", "12", "incorrect", "statement (words)"),  # stated, wrong
+        ("答案：每份应该是 (\\frac{2}{5}) 吨。", "2/5", "correct", "answer marker (words)"),
+        ("答案：每份应该是 (\\frac{3}{5}) 吨。", "2/5", "incorrect", "answer marker (words)"),
+        ("Réponse: il reste 220 $ à payer.", "220", "correct", "answer marker (words)"),
+        ("Réponse: il reste 220 $, pas 210 $.", "220", "incorrect", "answer marker (words)"),
         ("Thus the final answer is $3$ or $-3$.", "3", "incorrect", "statement"),
         ("Therefore the answer is D or E.", "D", "incorrect", "statement (words)"),
         ("The answer is 3.6667.", "3.67", "correct", "statement"),

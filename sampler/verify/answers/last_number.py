@@ -99,3 +99,21 @@ def _number_value(raw: str) -> str:
     if re.fullmatch(r"-?\d+,\d{1,2}", value):
         return value.replace(",", ".")  # a decimal comma
     return value.replace(",", "")
+
+
+_PROSE_VALUE_RE = re.compile(
+    r"\$(?P<a>[^$\n]{1,120})\$|\\\((?P<b>.{1,120}?)\\\)|(?P<c>\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\})"
+)
+
+
+def only_value(prose: str) -> str | None:
+    """The one value a stated answer in words holds ("每份应该是 (\\frac{2}{5}) 吨", "Janeth
+    owes 220 $"): a math span, a ``\\frac``, or a number; None when it holds none, several,
+    a negation or a hedge."""
+    if _HEDGE_RE.search(prose) or re.search(r"\b(?:not|never)\b|n't|不是|并非", prose):
+        return None
+    values = [next(g for g in m.groups() if g is not None) for m in _PROSE_VALUE_RE.finditer(prose)]
+    rest = _PROSE_VALUE_RE.sub(" ", prose)
+    values += [_number_value(m.group(0)) for m in _NUMBER_RE.finditer(rest)]
+    distinct = {v.strip() for v in values if v.strip()}
+    return distinct.pop() if len(distinct) == 1 else None

@@ -295,7 +295,8 @@ def _clock(gold: Gold, span: AnswerSpan) -> Verdict | None:
 def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     """The verdict the gold's type gives (``sampler.verify.answers.gold_types``): a hedge
     against a single gold, a boolean, option letters, a rounded decimal, a text; a prose
-    answer none of these reads is ``no_answer``; None lets math-verify judge."""
+    answer none of these reads is ``incorrect`` (an answer was stated); None lets
+    math-verify judge."""
     if span.free_text:
         return None
     answer = span.text[:MAX_ANSWER_CHARS]
@@ -312,8 +313,8 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
         same = typed_verdict(gold.latex, gold.kind, gold.options, span.text, span.prose)
         if same is not None:
             return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
-    if span.prose:
-        return Verdict(STATUS_NO_ANSWER, None, "the answer is words, not math")
+    if span.prose:  # stated, in words, for a gold that is math: a wrong answer, not none
+        return Verdict(STATUS_INCORRECT, answer, "the answer is words, not math")
     return None
 
 

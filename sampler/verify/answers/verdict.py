@@ -22,6 +22,7 @@ from sampler.verify.answers.golds import (
     expand_scientific,
     split_top_level,
 )
+from sampler.verify.answers.last_number import only_value
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.units import split_unit
@@ -66,7 +67,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
     becomes ``D``; of several named values (``k = -2, q = -4``) the one the question asks
     for (``Gold.asked``); a number in words ("forty-three") against a gold that is no text is the
-    integer; a trailing unit is removed when the gold has none or the same one
+    integer, and words that hold one value (``last_number.only_value``) that value; a
+    trailing unit is removed when the gold has none or the same one
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
     (``sampler.verify.answers.clock`` compares the times).
@@ -75,6 +77,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         number = number_from_words(span.text)
         if number is not None:  # "forty-three" against a numeric gold
             return AnswerSpan(str(number), rule=span.rule)
+        value = only_value(span.text)
+        if value is not None:  # "每份应该是 (\frac{2}{5}) 吨": the one value the words hold
+            return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
     text = expand_scientific(span.text)
