@@ -72,3 +72,16 @@ def test_words_holding_one_value_give_it_and_several_give_none():
     assert only_value("it is 3 or 4") is None
     assert only_value("it is not 3") is None
     assert only_value("no number here") is None
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Wait, let me double-check this step. If $k = 3$, then $k^2 = 9$",
+        "Multiplying both sides by $19$ gives \\begin{align*} 19y &= 127 \\\\",
+        "By the Law of Cosines, $c^2 = a^2 + b^2 - 2ab\\cos\\theta = 113$.",
+        "Since \\(x = 4\\), we get \\(y = 12",
+    ],
+)
+def test_a_number_inside_latex_math_that_concludes_nothing_is_a_step_cut_off(completion):
+    assert last_number(completion) is None

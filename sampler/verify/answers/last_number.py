@@ -16,7 +16,9 @@ math-verify's extraction takes but is no final answer:
   expression (after ``+``, ``*``, ``\\times``: "3 + 4" is a step cut off, not a result);
 - two numbers joined by "or" in the last clause ("3 or -3") are a hedge: both are
   given, joined by " or ", so that the hedge is judged wrong;
-- a line that asks ("?") states nothing.
+- a line that asks ("?") states nothing, nor a number inside LaTeX math (``$k^2 = 9$``,
+  an ``align`` row): math the structural rules did not read as a conclusion is a step,
+  and at the end of a completion most often one cut off at the token limit.
 
 Numbers are read with thousands separators (``1,000.99``), a decimal comma
 (``2,74``: two digits at most after it, so ``1,000`` stays a thousand), a sign, a
@@ -40,7 +42,7 @@ _NUMBER_RE = re.compile(
 #: what may follow the last number: a unit or currency, one short word, an end mark
 _TRAILER_RE = re.compile(
     r"\s*(?:[$€£¥%°²³]|\\%|\\\$|[A-Za-z]{1,6}[²³]?\.?|[^\x00-\x7f\s]{1,4})?\s*"
-    r"(?:[A-Za-z\u00c0-\u024f]{1,12})?[\s.!。．,;:)*$\\]*",
+    r"(?:[A-Za-z\u00c0-\u024f]{1,12})?[\s.!。．,;:)*$]*",
 )
 _NEGATED_RE = re.compile(
     r"(?:\b(?:not|never|no|pas|nicht|non)\b|n't|不是|并非)"
@@ -49,6 +51,8 @@ _NEGATED_RE = re.compile(
 )
 #: a number right after an operator is a term of an expression, not its value
 _OPERATOR_BEFORE_RE = re.compile(r"[-+*/×÷^(·]\s*$|\\(?:times|cdot|div)\s*$")
+#: a dollar sign that opens or closes no math: escaped, or a currency after an amount ("30 $")
+_ESCAPED_DOLLAR_RE = re.compile(r"\\\$|(?<=\d) \$(?=[\s.,;!)]|$)")
 _HEDGE_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _CLAUSE_BREAK_RE = re.compile(r"[.;!?。；！？]\s|[,，]\s*(?:but|mais|aber|pero)\b", re.IGNORECASE)
 
@@ -66,6 +70,8 @@ def last_number(text: str) -> AnswerSpan | None:
         return None
     if _OPERATOR_BEFORE_RE.search(line, max(0, last.start() - 12), last.start()):
         return None
+    if _inside_math(line, last.start()):
+        return None
     clause_start = _clause_start(line, last.start())
     if _NEGATED_RE.search(line[clause_start : last.start()]):
         return None
@@ -75,6 +81,18 @@ def last_number(text: str) -> AnswerSpan | None:
         if before.start() >= clause_start and _HEDGE_RE.search(line[before.end() : last.start()]):
             return AnswerSpan(f"{_number_value(before.group(0))} or {value}", rule=RULE_LAST_NUMBER)
     return latex_span(value, RULE_LAST_NUMBER)
+
+
+def _inside_math(line: str, pos: int) -> bool:
+    """Whether ``pos`` is inside a LaTeX math span (an odd number of unescaped ``$`` before
+    it, an unclosed ``\\(`` or ``\\[``, an ``align`` row): a step of a derivation, which
+    the structural rules read when it concludes, and a cut-off one when they do not."""
+    before = _ESCAPED_DOLLAR_RE.sub("", line[:pos])
+    if before.count("$") % 2:
+        return True
+    if before.rfind("\\(") > before.rfind("\\)") or before.rfind("\\[") > before.rfind("\\]"):
+        return True
+    return "&" in line or "\\begin" in line or line.rstrip().endswith("\\\\")
 
 
 def _last_line(text: str) -> str | None:
