@@ -24,6 +24,9 @@ replaced by a fraction found inside it (``\\frac{1}{3}E_{1}+\\frac{2}{3}E_{2}`` 
 ways (``50.0\\%`` is 50, and ``50\\%`` is still 0.5). When both sides use ``i``, it is
 also tried as the imaginary unit (``i(2-i)`` is ``1+2i``). Two plain numbers must agree to
 one part in a million as well (math-verify's 6 decimal places make all tiny numbers 0).
+Forms math-verify does not prove equal (degrees inside trigonometric functions,
+hyperbolic functions and exponentials, set-builder notation, an ordering for a chain
+of inequalities) are tried last (``sampler.verify.answers.equal_forms``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.degrees import degrees_value, same_angle
+from sampler.verify.answers.equal_forms import equal_in_form
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.gold_types import (
     first_clause,
@@ -112,6 +116,11 @@ def _parse_gold(latex: str) -> tuple[Any, ...]:
     if not parsed:
         raise GoldUnparseable(f"gold {latex[:80]!r} parses to nothing")
     return parsed
+
+
+def _parse_latex(latex: str) -> tuple[Any, ...]:
+    """A LaTeX fragment parsed as a boxed answer (``equal_forms`` compares rewritten sides)."""
+    return _parse_answer("\\boxed{" + latex + "}", False)
 
 
 def parse_answer(span: AnswerSpan) -> list[Any]:
@@ -386,6 +395,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         correct = _percent_once(gold, span, gold_parsed)
     if not correct and not gold.parts and not span.free_text:
         correct = _degrees_for_radians(gold, span, gold_parsed, parsed)
+    if not correct and not gold.parts and not span.free_text:
+        correct = equal_in_form(gold.latex, span.text, _parse_latex, _same)
     if correct and not gold.parts and _case_differs(gold, span):
         correct = False
     if correct and gold.form and not span.free_text:

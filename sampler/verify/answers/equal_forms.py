@@ -1,0 +1,120 @@
+"""Answers equal to the gold in a form math-verify does not prove equal.
+
+``math_verifier.judge`` asks ``equal_in_form`` when its comparison says "not equal",
+for a single gold (no parts). Each check is built for a class of forms, and each is
+bounded in cost (the answer has passed ``answer_size``'s bounds before any parse):
+
+- **degrees inside trigonometric functions**: ``\\sin(90^\\circ - x)`` is ``\\cos x``.
+  math-verify drops the degree sign and reads ``\\sin(90 - x)``. Every ``N^\\circ`` of a
+  side that calls a trigonometric function becomes ``N\\pi/180``, and the sides are
+  compared again (sympy evaluates ``sin(pi/2 - x)`` to ``cos(x)`` as it builds it);
+- **hyperbolic and trigonometric functions against exponentials**: ``\\sinh(at)/a`` and
+  ``(e^{at} - e^{-at})/(2a)``. When one side calls such a function, both are rewritten in
+  exponentials and their difference simplified, only for expressions of at most
+  ``_MAX_OPS`` operations (``simplify`` on larger ones can take seconds);
+- **set-builder notation**: ``\\{x | x = 3k\\}``, ``\\{x \\mid x=3k\\}`` and ``\\{ x \\,|\\,
+  x = 3k \\}`` are one set. Both sides are read as (variable, condition); the variables
+  must be the same, and the conditions equal as written without spacing, or as math;
+- **an ordering for a chain of inequalities**: the gold ``b > a > c`` and the answer
+  ``b, a, c`` (the terms in the order the gold writes them), or the same chain written
+  the other way (``c < a < b``). Terms in another order stay wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from sympy import Basic, exp, simplify
+
+Parse = Callable[[str], tuple[Any, ...]]
+Same = Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
+
+#: the most operations (sympy ``count_ops``) a side rewritten in exponentials may hold
+_MAX_OPS = 40
+_TRIG_RE = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![a-z])")
+_HYPERBOLIC_RE = re.compile(r"\\(?:sinh|cosh|tanh|coth)(?![a-z])|\\operatorname\{(?:sinh|cosh)")
+_DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
+_SPACING_RE = re.compile(r"\s+|\\[,;:! ]|~|\\q?quad|\\left|\\right")
+_SET_BUILDER_RE = re.compile(r"\\\{(?P<var>[^{}|]{1,20}?)(?:\||\\mid|:)(?P<cond>.{1,200})\\\}")
+_CHAIN_SPLIT_RE = re.compile(r"\s*(>|<|\\gt|\\lt)\s*")
+
+
+def equal_in_form(gold: str, answer: str, parse: Parse, same: Same) -> bool:
+    """Whether ``answer`` equals ``gold`` by one of the module's checks."""
+    return (
+        _same_with_degrees(gold, answer, parse, same)
+        or _same_in_exponentials(gold, answer, parse)
+        or _same_set_builder(gold, answer, parse, same)
+        or _ordering_of_chain(gold, answer)
+    )
+
+
+def _radians(text: str) -> str:
+    return _DEGREE_RE.sub(lambda m: f"\\frac{{{m.group(1)}\\pi}}{{180}}", text)
+
+
+def _same_with_degrees(gold: str, answer: str, parse: Parse, same: Same) -> bool:
+    sides = (gold, answer)
+    if not any(_TRIG_RE.search(s) and _DEGREE_RE.search(s) for s in sides):
+        return False
+    g, a = (_radians(s) if _TRIG_RE.search(s) else s for s in sides)
+    parsed_gold, parsed_answer = parse(g), parse(a)
+    return bool(parsed_gold and parsed_answer) and same(parsed_gold, parsed_answer)
+
+
+def _expression(parsed: tuple[Any, ...]) -> Basic | None:
+    return next((p for p in parsed if isinstance(p, Basic)), None)
+
+
+def _same_in_exponentials(gold: str, answer: str, parse: Parse) -> bool:
+    if not (_HYPERBOLIC_RE.search(gold) or _HYPERBOLIC_RE.search(answer)):
+        return False
+    g, a = _expression(parse(gold)), _expression(parse(answer))
+    if g is None or a is None or g.count_ops() > _MAX_OPS or a.count_ops() > _MAX_OPS:
+        return False
+    try:
+        difference = simplify((g - a).rewrite(exp))
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return difference == 0
+
+
+def _set_builder(text: str) -> tuple[str, str] | None:
+    compact = _SPACING_RE.sub("", text).replace("\\mid", "|")
+    match = _SET_BUILDER_RE.fullmatch(compact)
+    return (match.group("var"), match.group("cond")) if match else None
+
+
+def _same_set_builder(gold: str, answer: str, parse: Parse, same: Same) -> bool:
+    g, a = _set_builder(gold), _set_builder(answer)
+    if g is None or a is None or g[0] != a[0]:
+        return False
+    if g[1] == a[1]:
+        return True
+    parsed_gold, parsed_answer = parse(g[1]), parse(a[1])
+    return bool(parsed_gold and parsed_answer) and same(parsed_gold, parsed_answer)
+
+
+def _chain(text: str) -> tuple[list[str], list[str]] | None:
+    """The terms of a chain of one strict inequality sign (``b > a > c``): as written, and
+    largest first."""
+    pieces = _CHAIN_SPLIT_RE.split(text.strip())
+    terms, signs = pieces[::2], {p.replace("\\gt", ">").replace("\\lt", "<") for p in pieces[1::2]}
+    if len(terms) < 3 or len(signs) != 1 or not all(t.strip() for t in terms):
+        return None
+    terms = [_SPACING_RE.sub("", t) for t in terms]
+    return terms, (terms if signs == {">"} else terms[::-1])
+
+
+def _ordering_of_chain(gold: str, answer: str) -> bool:
+    chain = _chain(gold)
+    if chain is None:
+        return False
+    written, largest_first = chain
+    listed = [_SPACING_RE.sub("", t) for t in answer.split(",")]
+    if len(listed) == len(written) and all(listed):
+        return listed == written  # the terms in the order the gold writes them
+    theirs = _chain(answer)
+    return theirs is not None and theirs[1] == largest_first
