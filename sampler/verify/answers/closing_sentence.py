@@ -216,8 +216,10 @@ def _ends_with_value(sentence: str) -> bool:
 
 def located_final(text: str) -> AnswerSpan | None:
     """The final answer stated without a box (``stated``): the statement that ends last,
-    the JSON answer field ranked with them; else the concluding sentence; else the number
-    that ends the last line (``last_number``, math-verify's fallback, bounded)."""
+    the JSON answer field ranked with them; else the concluding sentence; else, when the
+    last sentence does not conclude (a concluding one that states nothing, negated or
+    with several values, stays nothing), the number that ends the last line
+    (``last_number``, math-verify's fallback, bounded)."""
     found = found_finals(text)
     json_found = json_answer(text)
     if json_found is not None:
@@ -225,4 +227,12 @@ def located_final(text: str) -> AnswerSpan | None:
     if found:
         return max(found, key=lambda f: f[0])[1]
     concluded = concluding_sentence(text)
-    return concluded if concluded is not None else last_number(text)
+    if concluded is not None or _concludes(text):
+        return concluded  # a concluding sentence that states nothing is not read again
+    return last_number(text)
+
+
+def _concludes(text: str) -> bool:
+    """Whether the completion's last sentence opens with (or holds) a conclusion word."""
+    sentence, _ = _last_sentence(_HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip()))
+    return sentence is not None and _concluding_clause(sentence) is not None
