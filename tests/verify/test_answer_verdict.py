@@ -103,8 +103,10 @@ def test_fixture_verdicts(gold, answer, metadata, expected):
     assert verdict(gold, boxed(answer), metadata) == expected
 
 
-def test_no_box_means_no_answer():
-    assert verdict("5", "I think the answer is 5, but I ran out of time") == "no_answer"
+def test_a_qualified_statement_without_a_box_is_never_right():
+    # "the answer is" states words that qualify the value: a stated answer, not a right one
+    assert verdict("5", "I think the answer is 5, but I ran out of time") == "incorrect"
+    assert verdict("5", "I ran out of time before I could finish the") == "no_answer"
 
 
 def test_normalised_answers_group_equal_spellings():

@@ -71,6 +71,7 @@ def test_words_holding_one_value_give_it_and_several_give_none():
     assert only_value("Janeth owes 220 $ within 12 months") is None
     assert only_value("it is 3 or 4") is None
     assert only_value("it is not 3") is None
+    assert only_value("5, but I ran out of time") is None
     assert only_value("no number here") is None
 
 

@@ -124,11 +124,18 @@ _PROSE_VALUE_RE = re.compile(
 )
 
 
+#: words that negate or qualify a statement ("5, but I ran out of time")
+_QUALIFIED_RE = re.compile(
+    r"\b(?:not|never|but|however|unless|maybe|perhaps|mais|aber|pero)\b|n't|不是|并非|但|可能",
+    re.IGNORECASE,
+)
+
+
 def only_value(prose: str) -> str | None:
     """The one value a stated answer in words holds ("每份应该是 (\\frac{2}{5}) 吨", "Janeth
     owes 220 $"): a math span, a ``\\frac``, or a number; None when it holds none, several,
-    a negation or a hedge."""
-    if _HEDGE_RE.search(prose) or re.search(r"\b(?:not|never)\b|n't|不是|并非", prose):
+    a negation, a qualification ("but", "maybe") or a hedge."""
+    if _HEDGE_RE.search(prose) or _QUALIFIED_RE.search(prose):
         return None
     values = [next(g for g in m.groups() if g is not None) for m in _PROSE_VALUE_RE.finditer(prose)]
     rest = _PROSE_VALUE_RE.sub(" ", prose)
