@@ -78,7 +78,9 @@ def _summary_table(summary: VerifySummary) -> object:
     table.add_row("correct", n(summary.correct), "")
     table.add_row("incorrect", n(summary.by_status["incorrect"]), "")
     table.add_row("no answer", n(summary.no_answer), "nothing extractable")
-    table.add_row("timeouts", n(summary.timeouts), f"deadline {summary.deadline_s:g} CPU s per answer")
+    table.add_row(
+        "timeouts", n(summary.timeouts), f"deadline {summary.deadline_s:g} CPU s per answer"
+    )
     table.add_row("errors", n(summary.errors), "")
     if summary.no_gold:
         table.add_row("no gold", n(summary.no_gold), "questions without a gold answer: not graded")

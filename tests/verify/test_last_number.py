@@ -60,9 +60,7 @@ def test_an_off_by_one_last_number_is_still_wrong_and_the_gold_right():
     assert grade_completion("1000.99", "the number is not 10 which is 1,000.99€").status == (
         "correct"
     )
-    assert grade_completion("10", "the number is not 10 which is 1,000.99€").status == (
-        "incorrect"
-    )
+    assert grade_completion("10", "the number is not 10 which is 1,000.99€").status == ("incorrect")
 
 
 def test_words_holding_one_value_give_it_and_several_give_none():
