@@ -40,6 +40,18 @@ from sampler.verify.answers.one_sample import grade_completion
         ('So, the final answer is "esln".', "esln", "correct", "statement (words)"),
         ('So, the final answer is "fnenl".', "fnel", "incorrect", "statement (words)"),
         ("The answer is Yes.", "12", "incorrect", "statement (words)"),  # stated, wrong
+        # an ordinal written in math is its number
+        ("So the answer is the $5^{\\mathrm{th}}$ term.", "5", "correct", "statement (words)"),
+        ("So the answer is the $5^{\\mathrm{th}}$ term.", "6", "incorrect", "statement (words)"),
+        ("$\\boxed{5^{th}}$", "5", "correct", "box"),
+        # a completion that is only a value in a text wrapper, a number word or yes/no
+        ("\\text{10 inches}", "10", "correct", "whole completion"),
+        ("\\text{10 inches}", "11", "incorrect", "whole completion"),
+        ("two", "2", "correct", "whole completion (words)"),
+        ("two", "3", "incorrect", "whole completion (words)"),
+        ("Yes.", "True", "correct", "whole completion (words)"),
+        ("Yes.", "False", "incorrect", "whole completion (words)"),
+        ("I give up.", "5", "no_answer", None),
         ("答案：每份应该是 (\\frac{2}{5}) 吨。", "2/5", "correct", "answer marker (words)"),
         ("答案：每份应该是 (\\frac{3}{5}) 吨。", "2/5", "incorrect", "answer marker (words)"),
         ("Réponse: il reste 220 $ à payer.", "220", "correct", "answer marker (words)"),

@@ -32,6 +32,7 @@ from collections import deque
 from sampler.latex_boxed import last_boxed
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.answer_span import latex_span as _plain_span
+from sampler.verify.answers.number_words import number_from_words
 
 #: How much of the end of a completion the rules read.
 TAIL_CHARS = 3000
@@ -336,16 +337,28 @@ def bold_conclusion(text: str) -> Found | None:
 
 
 def whole_completion(text: str) -> Found | None:
-    """A completion that is nothing but a short value (``42``, ``x = 3``, ``$2\\pi$``)."""
+    """A completion that is nothing but a short value (``42``, ``x = 3``, ``$2\\pi$``,
+    ``\\text{10 inches}``), or a number or yes/no in words (``two``, ``Yes``)."""
     stripped = text.strip()
     if not stripped or len(stripped) > _WHOLE_CHARS or "\n" in stripped:
         return None
+    wrapped = _TEXT_WRAPPER_RE.fullmatch(stripped)
+    if wrapped is not None:  # "\text{10 inches}": the value inside, with its unit words
+        stripped = wrapped.group(1).strip()
     value = _value(stripped)
     span = latex_span(value, RULE_WHOLE) if value else None
-    if span is None and _LETTER_FIRST_RE.match(stripped):
-        # "D. it can't be A or B", "B。 不是 A": a choice letter, then why
+    if span is None and (
+        _LETTER_FIRST_RE.match(stripped)
+        or _BOOLEAN_WORD_RE.fullmatch(stripped)
+        or number_from_words(stripped.rstrip(".")) is not None
+    ):
+        # "D. it can't be A or B", "B。 不是 A": a choice letter, then why; "two", "Yes."
         span = _words(stripped, RULE_WHOLE)
     return (0, span) if span else None
+
+
+_TEXT_WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|textrm|mbox)\s*\{([^{}]{1,60})\}")
+_BOOLEAN_WORD_RE = re.compile(r"(?:yes|no|true|false)\.?", re.IGNORECASE)
 
 
 _LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S")

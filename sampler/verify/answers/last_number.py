@@ -140,5 +140,16 @@ def only_value(prose: str) -> str | None:
     values = [next(g for g in m.groups() if g is not None) for m in _PROSE_VALUE_RE.finditer(prose)]
     rest = _PROSE_VALUE_RE.sub(" ", prose)
     values += [_number_value(m.group(0)) for m in _NUMBER_RE.finditer(rest)]
-    distinct = {v.strip() for v in values if v.strip()}
+    distinct = {without_ordinal(v).strip() for v in values if v.strip()}
     return distinct.pop() if len(distinct) == 1 else None
+
+
+#: an ordinal written in math: ``5^{\\mathrm{th}}``, ``2^{nd}``, ``1^\\text{st}``
+_ORDINAL_RE = re.compile(
+    r"(\d+)\s*\^\s*(?:\{\s*)?(?:\\(?:mathrm|text|textrm|rm)\s*)?\{?\s*(?:st|nd|rd|th)\s*\}?\s*\}?"
+)
+
+
+def without_ordinal(text: str) -> str:
+    """``text`` with each ordinal written in math (``5^{\\mathrm{th}}``) as its number."""
+    return _ORDINAL_RE.sub(r"\1", text) if "^" in text else text

@@ -22,7 +22,7 @@ from sampler.verify.answers.golds import (
     expand_scientific,
     split_top_level,
 )
-from sampler.verify.answers.last_number import only_value
+from sampler.verify.answers.last_number import only_value, without_ordinal
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.units import split_unit
@@ -82,7 +82,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
-    text = expand_scientific(span.text)
+    text = span.text
+    if without_ordinal(gold.latex) == gold.latex:
+        text = without_ordinal(text)  # "5^{\\mathrm{th}}" is 5 (unless the gold writes one too)
+    text = expand_scientific(text)
     if gold.asked and not gold.parts and "=" in text and "=" not in gold.latex:
         value = named_value(split_top_level(text), gold.asked)
         if value is not None:  # "k = -2, q = -4" when the question asks for q
