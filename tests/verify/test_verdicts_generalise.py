@@ -52,6 +52,8 @@ from sampler.verify.answers.one_sample import grade_completion
         ("Yes.", "True", "correct", "whole completion (words)"),
         ("Yes.", "False", "incorrect", "whole completion (words)"),
         ("I give up.", "5", "no_answer", None),
+        ("The answer: D, it doesn't make sense for it to be A or B", "D", "correct", None),
+        ("The answer: D, it doesn't make sense for it to be A or B", "A", "incorrect", None),
         ("答案：每份应该是 (\\frac{2}{5}) 吨。", "2/5", "correct", "answer marker (words)"),
         ("答案：每份应该是 (\\frac{3}{5}) 吨。", "2/5", "incorrect", "answer marker (words)"),
         ("Réponse: il reste 220 $ à payer.", "220", "correct", "answer marker (words)"),

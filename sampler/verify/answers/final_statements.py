@@ -55,7 +55,8 @@ _WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 _LABEL_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:final[ \t]+answer|answer)[ \t]*(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
+    r"^[ \t>*#_-]*(?:the[ \t]+)?(?:final[ \t]+answer|answer)[ \t]*"
+    r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -217,6 +218,8 @@ def answer_label(text: str) -> Found | None:
         # "Final Answer: The volume of $ABCD$ is 120.": the value after its last "is"
         value = _value(_SUBJECT_IS_RE.split(stated)[-1])
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
+    if span is None and _LETTER_FIRST_RE.match(stated):
+        span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
     return (match.end(), span) if span else None
 
 
