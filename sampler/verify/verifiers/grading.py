@@ -101,9 +101,9 @@ class OtherVerifiers:
                 deadline_s=self.deadline_s,
                 memory_limit_mb=self.memory_limit_mb,
                 preload=verifier.preload,
-                # wall time: a code verifier's work runs in sandboxed child processes, whose
-                # CPU seconds the worker's own do not show
-                clock="wall",
+                # CPU seconds, as for math answers; wall time for a verifier whose work runs
+                # in sandboxed child processes, whose CPU the worker's own time does not show
+                clock="wall" if verifier.runs_untrusted_code else "cpu",
             )
         return pool
 
