@@ -48,7 +48,10 @@ def test_pathological_answer_times_out_within_the_deadline_while_others_finish()
         ]
         assert verdicts[1].answer == PATHOLOGICAL  # kept as written, for answer statistics
         assert pool.timeouts == 1
-        assert deadline <= elapsed < deadline + 4.0
+        # stopped by the CPU-time deadline, not the wall-clock backstop: on a loaded machine
+        # its 2 CPU seconds take longer on the clock, never less and never past the backstop
+        assert "CPU s" in (verdicts[1].detail or "")
+        assert deadline <= elapsed < pool.wall_limit_s + 4.0
         # the pool goes on working with the replacement worker
         assert verifier.verify([HALF], [AnswerSpan("0.25")])[0].status == "incorrect"
 
