@@ -56,7 +56,7 @@ def _train_option(name: str, kind: click.ParamType, default: object, help: str) 
     help="Train a tiny base and its RLVR checkpoints on this machine (minutes on a CPU) and"
     " measure them, instead of writing synthetic samples.",
 )
-@_train_option("--steps", click.IntRange(1, 100_000), 50, "GRPO steps.")
+@_train_option("--steps", click.IntRange(1, 100_000), 40, "GRPO steps.")
 @_train_option(
     "--sft-steps", click.IntRange(1, 1_000_000), 300, "supervised steps of the base model."
 )
@@ -70,7 +70,7 @@ def _train_option(name: str, kind: click.ParamType, default: object, help: str) 
 @_train_option(
     "--checkpoints",
     click.IntRange(1, 100),
-    3,
+    2,
     "RLVR checkpoints measured (evenly spaced, the last at --steps).",
 )
 @_train_option(
@@ -100,11 +100,12 @@ def demo(
     success rates are drawn so that every support category occurs. The folder is marked
     synthetic. If OUT already holds a demo it is reused.
 
-    With --train: a real run on this machine. A tiny model is trained on noisy worked
-    solutions of generated arithmetic (the base), GRPO with leash's verifier as the reward
-    trains it further (checkpoints rl@STEP), and leash sample draws k samples per held-out
-    question from each into OUT/results, verified, then the explorer opens on it. Every
-    stage is timed and resumable: the same command skips what is done.
+    With --train: a real run on this machine. A tiny model is trained on noisy solutions of
+    generated arithmetic (n+1 on four-digit numbers, the carry mostly forgotten): the base.
+    GRPO with leash's verifier as the reward trains it further (checkpoints rl@STEP), and
+    leash sample draws k samples per held-out question from each into OUT/results,
+    verified, then the explorer opens on it. Every stage is timed and resumable: the same
+    command skips what is done.
     """
     if train:
         _train(output, no_open, questions, seed, steps, sft_steps, k, size, checkpoints, device)

@@ -30,7 +30,7 @@ from sampler.errors import LeashError
 SIZE_CHOICES = ("tiny", "small", "medium")
 #: Sampling settings of the measurement (the base distribution at temperature 1, whole).
 TEMPERATURE = 1.0
-MAX_TOKENS = 40
+MAX_TOKENS = 16
 SERIES = "rl"
 
 
@@ -39,7 +39,7 @@ class TrainDemo:
     """One ``leash demo --train`` run: its folder and every setting that shapes its result."""
 
     root: Path
-    steps: int = 50
+    steps: int = 40
     k: int = 256
     size: str = "tiny"
     device: str = "cpu"
@@ -47,7 +47,7 @@ class TrainDemo:
     sft_steps: int = 300
     questions: int = 40
     train_questions: int = 2000
-    checkpoints: int = 3
+    checkpoints: int = 2
 
     @property
     def work(self) -> Path:

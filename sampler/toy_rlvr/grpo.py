@@ -28,12 +28,12 @@ StepProgress = Callable[[int, int, float | None], None]
 
 @dataclass(frozen=True)
 class GrpoSettings:
-    steps: int = 50
+    steps: int = 40
     prompts_per_step: int = 8
     generations: int = 8  # completions per prompt (the group)
-    learning_rate: float = 2e-4
+    learning_rate: float = 4e-4
     temperature: float = 1.0
-    max_completion_tokens: int = 40
+    max_completion_tokens: int = 16
     seed: int = 0
 
 

@@ -1,7 +1,7 @@
-"""Supervised training of the base model on noisy worked solutions (a plain torch loop).
+"""Supervised training of the base model on noisy solutions (a plain torch loop).
 
 Each step draws a batch of training problems and a fresh noisy solution for each
-(``task.Problem.solution``), and minimises the cross-entropy of the solution tokens and
+(``task.Problem.solution`` with ``task.Noise``), and minimises the cross-entropy of the solution tokens and
 ``</s>`` after the very prompt ``leash sample`` builds (the ``plain`` template). The model
 and tokenizer are saved as an ordinary transformers folder. Seeded: the same arguments
 give the same weights on the same machine.
@@ -17,7 +17,7 @@ from typing import Any
 
 from sampler.benchmarks.prompts import PLAIN, prompt_token_ids
 from sampler.toy_rlvr.model import default_threads, new_model, seed_everything
-from sampler.toy_rlvr.task import Problem
+from sampler.toy_rlvr.task import Noise, Problem
 from sampler.toy_rlvr.tokenizer import build_tokenizer
 
 #: progress(step, steps, loss)
@@ -30,7 +30,7 @@ class SftSettings:
     batch_size: int = 32
     learning_rate: float = 3e-3
     warmup: int = 20
-    noise: float = 0.25  # probability that a step of a training solution is wrong
+    noise: Noise = Noise()  # how the training solutions are wrong (task.Noise)
     seed: int = 0
 
 
@@ -40,7 +40,7 @@ def prompt_ids(tokenizer: Any, problem: Problem) -> list[int]:
 
 
 def _batch(
-    tokenizer: Any, problems: list[Problem], rng: random.Random, noise: float, device: str
+    tokenizer: Any, problems: list[Problem], rng: random.Random, noise: Noise, device: str
 ) -> tuple[Any, Any, Any]:
     import torch
 

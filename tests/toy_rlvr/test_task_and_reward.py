@@ -9,7 +9,7 @@ import pytest
 
 from sampler.errors import LeashError
 from sampler.toy_rlvr.stages import Stages
-from sampler.toy_rlvr.task import make_problems, write_benchmark
+from sampler.toy_rlvr.task import Noise, Problem, make_problems, write_benchmark
 from tests.support.sampling_checks import NEEDS_TORCH
 
 
@@ -23,21 +23,32 @@ def test_problems_are_seeded_disjoint_and_their_golds_are_right():
     for p in train + heldout:
         assert p.gold == eval(p.problem.rstrip("="))
         assert p.solution().endswith(f"\\boxed{{{p.gold}}}")
+    carries = sum(p.carry for p in train) / len(train)
+    assert 0.2 < carries < 0.4  # CARRY_SHARE = 0.3
+    assert any(p.number % 100 == 99 for p in train)  # a carry past two digits
 
 
-def test_noisy_solutions_carry_their_slip_to_the_boxed_answer():
-    train, _ = make_problems(200, 1, seed=0)
+def test_more_questions_than_the_task_holds_are_refused():
+    with pytest.raises(LeashError, match="--questions: at most 500"):
+        make_problems(2000, 501, seed=0)
+
+
+def test_noisy_solutions_slip_by_one_or_forget_the_carry():
+    train, _ = make_problems(1500, 1, seed=0)
     rng = random.Random(1)
-    wrong = 0
+    noise = Noise(slip=0.4, carry_kept=0.1)
+    rates = {True: [], False: []}
     for p in train:
-        text = p.solution(rng, noise=0.5)
-        first, second = text.strip().split(". ")[0].split(", ")
-        left, result = second.split("=")
-        # the second step starts from the first step's (maybe wrong) result
-        assert left.startswith(first.split("=")[1])
-        assert text.endswith(f"\\boxed{{{result}}}")
-        wrong += int(result) != p.gold
-    assert 0.5 < wrong / len(train) < 0.9  # 1 - 0.5**2 = 0.75 in expectation
+        for _ in range(4):
+            answer = int(p.solution(rng, noise).strip().removeprefix("\\boxed{").rstrip("}"))
+            if p.carry:  # right, or the carry forgotten: 3819+1 -> 3810
+                assert answer in (p.gold, p.number - 9)
+            else:  # right, or off by one
+                assert abs(answer - p.gold) <= 1
+            rates[p.carry].append(answer == p.gold)
+    assert sum(rates[False]) / len(rates[False]) == pytest.approx(0.6, abs=0.03)
+    assert sum(rates[True]) / len(rates[True]) == pytest.approx(0.1, abs=0.03)
+    assert Problem("x", 3899).forgotten_carry == 3890 and Problem("x", 3899).gold == 3900
 
 
 def test_benchmark_file_is_what_leash_sample_reads(tmp_path):
@@ -58,7 +69,7 @@ def test_the_tokenizer_is_character_level_and_round_trips(tmp_path):
     from sampler.toy_rlvr.tokenizer import build_tokenizer
 
     tok = build_tokenizer()
-    text = "Problem:\n41+27-13=\n\nSolution: 41+27=68, 68-13=55. \\boxed{55}"
+    text = "Problem:\n3819+1=\n\nSolution: \\boxed{3820}"
     ids = tok(text)["input_ids"]
     assert len(ids) == len(text) and tok.unk_token_id not in ids
     tok.save_pretrained(tmp_path)
