@@ -1,17 +1,17 @@
 """Supervised training of the base model on noisy solutions (a plain torch loop).
 
 Each step draws a batch of training problems and a fresh noisy solution for each
-(``task.Problem.solution`` with ``task.Noise``), and minimises the cross-entropy of the solution tokens and
-``</s>`` after the very prompt ``leash sample`` builds (the ``plain`` template). The model
-and tokenizer are saved as an ordinary transformers folder. Seeded: the same arguments
-give the same weights on the same machine.
+(``task.Problem.solution`` with ``task.Noise``), and minimises the cross-entropy of the
+solution tokens and ``</s>`` after the very prompt ``leash sample`` builds (the ``plain``
+template). The model and tokenizer are saved as an ordinary transformers folder. Seeded:
+the same arguments give the same weights on the same machine.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ class SftSettings:
     batch_size: int = 32
     learning_rate: float = 3e-3
     warmup: int = 20
-    noise: Noise = Noise()  # how the training solutions are wrong (task.Noise)
+    noise: Noise = field(default_factory=Noise)  # how the training solutions are wrong (task.Noise)
     seed: int = 0
 
 
