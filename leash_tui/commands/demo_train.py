@@ -100,7 +100,9 @@ def run_train_demo(demo: TrainDemo, console: Any) -> dict[str, Any]:
 
 
 def _stages(demo: TrainDemo) -> list[tuple[str, dict[str, Any], Any]]:
-    common = {"seed": demo.seed, "size": demo.size}
+    from sampler.toy_rlvr.task import TASK
+
+    common = {"task": TASK, "seed": demo.seed, "size": demo.size}
     task = {**common, "questions": demo.questions, "train_questions": demo.train_questions}
     sft = {**task, "sft_steps": demo.sft_steps, "device": demo.device}
     grpo = {**sft, "steps": demo.steps, "save_at": demo.save_steps()}

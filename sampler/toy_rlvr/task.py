@@ -25,6 +25,8 @@ from sampler.errors import LeashError
 
 #: The benchmark name of the held-out questions in the results folder.
 BENCHMARK = "toy-arith"
+#: The task's name in the stage markers: a folder of another task is not resumed.
+TASK = "n+1"
 #: Share of the problems that need a carry (the number ends in 9).
 CARRY_SHARE = 0.3
 #: Four-digit numbers: 900 end in 9, so train + held-out problems are bounded.
