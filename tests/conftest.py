@@ -43,11 +43,12 @@ def _group(item: pytest.Item) -> str:
     return str(mark.args[0] if mark.args else mark.kwargs.get("name"))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the marks into node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under xdist's ``loadgroup``: every test file is one group (its module fixtures, such
     as a sampled folder, are built once, on one worker) unless a test names its own group
     (``pytest.mark.xdist_group``); the heavy groups go first. Without xdist: nothing."""
-    if getattr(config.option, "dist", "no") != "loadgroup":
+    if not getattr(config.option, "loadgroup", False):  # set on the workers by xdist
         return
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
