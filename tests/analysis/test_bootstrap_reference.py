@@ -33,6 +33,21 @@ def test_t_quantile_matches_scipy(dof, q):
     assert bootstrap._t_quantile(q, dof) == pytest.approx(stats.t.ppf(q, dof), rel=tolerance)
 
 
+def _next_cornish_fisher_term(z: float) -> float:
+    """g5 of Abramowitz & Stegun 26.7.5: the first term the expansion leaves out."""
+    return (27 * z**11 + 339 * z**9 + 930 * z**7 - 1782 * z**5 - 765 * z**3 + 17955 * z) / 368640
+
+
+@pytest.mark.parametrize("dof", [3, 4, 6, 8, 12, 15, 20, 29, 40, 60])
+def test_t_quantile_is_within_the_expansions_first_omitted_term_of_scipy(dof):
+    # an expansion to four terms is as accurate as the fifth is small: every term kept
+    # must be right for the quantile to be that close to the exact one
+    for q in (0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.6, 0.9, 0.975):
+        z = stats.norm.ppf(q)
+        bound = 2 * abs(_next_cornish_fisher_term(z)) / dof**5 + 1e-13
+        assert abs(bootstrap._t_quantile(q, dof) - stats.t.ppf(q, dof)) <= bound, q
+
+
 def test_every_rate_from_its_sums():
     # columns: P, E, S, pass@1 base, pass@1 target, pass@k base, pass@k target
     sums = np.array(
@@ -135,12 +150,25 @@ def test_chunked_draws_fill_every_resample(draw, monkeypatch):
     part = np.zeros((40, 7))
     part[:, 3] = 1.0  # pass@1 base: the resample's total weight
     part[:, 0] = np.arange(40) / 40
-    sums = getattr(bootstrap, draw)(part, 3000, 9, b"f" * 32)
-    assert sums.shape == (3000, 7)
-    assert sums[:, 3] == pytest.approx(np.full(3000, 40.0))
+    # 3,002 resamples: 750 chunks of 4 and a last one of 2
+    sums = getattr(bootstrap, draw)(part, 3002, 9, b"f" * 32)
+    assert sums.shape == (3002, 7)
+    assert sums[:, 3] == pytest.approx(np.full(3002, 40.0))
     if draw == "_resample_sums":  # continuous weights: no two resamples alike
-        assert np.unique(sums[:, 0]).size == 3000
-    assert len({tuple(sums[i : i + 4, 0]) for i in range(0, 3000, 4)}) == 750
+        assert np.unique(sums[:, 0]).size == 3002
+    assert len({tuple(sums[i : i + 4, 0]) for i in range(0, 3002, 4)}) == 751
     if draw == "_percentile_sums":  # a question drawn with replacement: mean 39/80 each
         assert sums[:, 0].mean() == pytest.approx(40 * 39 / 80, rel=0.01)
-    assert np.array_equal(sums, getattr(bootstrap, draw)(part, 3000, 9, b"f" * 32))
+    assert np.array_equal(sums, getattr(bootstrap, draw)(part, 3002, 9, b"f" * 32))
+
+
+@pytest.mark.parametrize("draw", ["_resample_sums", "_percentile_sums"])
+def test_each_block_of_resamples_is_a_fresh_draw(draw):
+    # blocks of BLOCK resamples, each from its own generator: 2,000 resamples are 2,000
+    # different weightings, not one block's 250 eight times over
+    part = np.zeros((40, 7))
+    part[:, 0] = np.arange(40) / 40
+    blocks = [getattr(bootstrap, draw)(part, BLOCK, 9, b"f" * 32, index) for index in range(3)]
+    for one in range(3):
+        for other in range(one):
+            assert not np.array_equal(blocks[one][:, 0], blocks[other][:, 0])
