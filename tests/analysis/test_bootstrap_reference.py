@@ -172,3 +172,76 @@ def test_each_block_of_resamples_is_a_fresh_draw(draw):
     for one in range(3):
         for other in range(one):
             assert not np.array_equal(blocks[one][:, 0], blocks[other][:, 0])
+
+
+def _support_data(size: int = 300, seed: int = 4):
+    rng = np.random.default_rng(seed)
+    b = (rng.random(size) < 0.7) * 1.0
+    t = (rng.random(size) < 0.75) * 1.0
+    return b, t, rng.random(size), rng.random(size)
+
+
+def test_interval_ends_and_their_error_are_the_resampled_values_quantiles():
+    """Each interval is the α'/2 and 1 − α'/2 quantiles (numpy's linear interpolation) of
+    the B resampled values; ``mc_error`` is the root mean square, over the ends, of each
+    end's standard error read from the quantiles SPREAD binomial standard deviations
+    either side (a quarter of their distance) as a share of the half-width."""
+    b, t, p1_b, p1_t = _support_data()
+    memo: dict = {}
+    drawn = bootstrap_intervals(b, t, p1_b, p1_t, None, 500, 0.9, 3, memo=memo, mc_share=None)
+    assert drawn.resamples == 500
+    sums = np.concatenate([memo[key] for key in sorted(memo, key=lambda k: len(k[2]))])
+    assert sums.shape == (500, 7)
+    values = rates_from_sums(sums, b.size)
+    alpha = bootstrap.expanded_alpha(0.1, b.size)
+    shares = []
+    for name in INTERVAL_NAMES:
+        kept = values[name][~np.isnan(values[name])]
+        ends = np.array([alpha / 2, 1 - alpha / 2])
+        assert drawn.ci[name] == pytest.approx(np.quantile(kept, ends).tolist(), abs=1e-12)
+        step = bootstrap.SPREAD * np.sqrt(ends * (1 - ends) / kept.size)
+        below, above = np.quantile(kept, ends - step), np.quantile(kept, ends + step)
+        half = (drawn.ci[name][1] - drawn.ci[name][0]) / 2
+        shares += list((above - below) / 4 / half)
+    assert drawn.mc_error == pytest.approx(math.sqrt(np.mean(np.square(shares))), rel=1e-9)
+
+
+def test_a_memo_changes_no_interval_and_each_block_is_drawn_once():
+    b, t, p1_b, p1_t = _support_data()
+    plain = bootstrap_intervals(b, t, p1_b, p1_t, None, 1000, seed=2, mc_share=None)
+    memo: dict = {}
+    kept = bootstrap_intervals(b, t, p1_b, p1_t, None, 1000, seed=2, memo=memo, mc_share=None)
+    assert kept == plain
+    assert len(memo) == 4 and sum(v.shape[0] for v in memo.values()) == 1000
+    again = bootstrap_intervals(b, t, p1_b, p1_t, None, 1000, seed=2, memo=memo, mc_share=None)
+    assert again == plain  # read back from the memo
+
+
+def test_a_count_between_blocks_draws_exactly_that_many():
+    # 300 resamples: a block of 250 and one of 50, not two of 250
+    b, t, p1_b, p1_t = _support_data()
+    memo: dict = {}
+    drawn = bootstrap_intervals(b, t, p1_b, p1_t, None, 300, seed=2, memo=memo, mc_share=None)
+    assert drawn.resamples == 300
+    assert sorted(v.shape[0] for v in memo.values()) == [50, 250]
+    more = bootstrap_intervals(b, t, p1_b, p1_t, None, 500, seed=2, mc_share=None)
+    assert more.ci != drawn.ci
+
+
+def test_one_resample_gives_its_own_value_as_the_interval():
+    b, t, p1_b, p1_t = _support_data()
+    drawn = bootstrap_intervals(b, t, p1_b, p1_t, None, 1, seed=2, mc_share=None)
+    assert drawn.resamples == 1
+    for name in INTERVAL_NAMES:
+        lo, hi = drawn.ci[name]
+        assert lo == hi and math.isfinite(lo)
+
+
+def test_a_statistic_that_never_varies_does_not_hold_the_draws_back():
+    # every question's pass@1 is 1/2 for both models: their intervals have width 0, which
+    # must count as no Monte Carlo error, so the rule still stops before all 4,000
+    b, t, _, _ = _support_data(3000)
+    half = np.full(b.size, 0.5)
+    drawn = bootstrap_intervals(b, t, half, half, None, 4000, seed=2)
+    assert drawn.ci["pass@1_base"] == pytest.approx([0.5, 0.5])
+    assert drawn.resamples < 4000 and 0 < drawn.mc_error <= bootstrap.MC_SHARE
