@@ -15,8 +15,11 @@ from leash_tui.analysis.support import (
     add_answer_columns,
     compare_questions,
     drawn_fields,
+    expected_counts,
     scope_intervals,
+    scope_tables,
     summary_row,
+    summary_rows,
 )
 from leash_tui.analysis.support_names import INTERVAL_NAMES
 from tests.support.counts_tables import counts_table
@@ -213,3 +216,46 @@ def test_drawn_fields_say_the_resamples_used_and_the_rounded_error():
     ci = scope_intervals(questions, 2, 0.0, 4000)
     assert ci["resamples"] in (250, 500, 1000, 2000, 4000)
     assert ci["mc_error"] == round(ci["mc_error"], 4) and 0 < ci["mc_error"] <= 0.1
+
+
+def test_summary_rows_give_every_scope_the_pairs_budget_threshold_and_entropies():
+    """A budget below the questions' own (4 samples each, asked at 2), a threshold, and
+    entropies reach every row; a benchmark the domains do not name is in "math"."""
+    questions = compare_questions(counts(QUESTIONS), "b", "t")
+    base = entropy_stats([("m", "1", 2.0, 1, 0.3), ("g", "1", 4.0, 2, 0.1)])
+    target = entropy_stats([("m", "2", 1.5, 1, 0.2)])  # one sample's token entropy
+    entropies = {"b": base, "t": target}
+    rows = summary_rows(questions, {"m": "code"}, "b", "t", 2, entropies, 0.5)
+    assert [(r["scope"], r["name"]) for r in rows] == [
+        ("benchmark", "m"),
+        ("benchmark", "g"),
+        ("domain", "code"),
+        ("domain", "math"),
+        ("overall", "overall"),
+    ]
+    for row, (scope, name, part) in zip(rows, scope_tables(questions, {"m": "code"}), strict=True):
+        assert row == summary_row(part, scope, name, "b", "t", 2, entropies, 0.5)
+        assert (row["base"], row["target"], row["k"], row["support_threshold"]) == (
+            "b",
+            "t",
+            2,
+            0.5,
+        )
+    overall = rows[-1]
+    n_b, c_b = (questions.column(c).to_numpy() for c in ("n_base", "c_base"))
+    n_t, c_t = (questions.column(c).to_numpy() for c in ("n_target", "c_target"))
+    at_half = expected_counts(
+        support_probability(n_b, c_b, 2, 0.5), support_probability(n_t, c_t, 2, 0.5)
+    )
+    assert {c: overall[c] for c in "PESO"} == pytest.approx(at_half)
+    assert overall["pass@k"]["base"] == pytest.approx(pass_at_k(n_b, c_b, 2).mean())
+    assert overall["token_entropy"] == {"base": pytest.approx(6.0 / 3), "target": 1.5}
+    assert overall["answer_entropy"] == {"base": pytest.approx(0.2), "target": 0.2}
+
+
+def test_a_budget_above_the_samples_is_refused_with_both_numbers():
+    questions = compare_questions(counts(QUESTIONS), "b", "t")
+    with pytest.raises(
+        ValueError, match="k = 5 is larger than the smallest verified sample count 4"
+    ):
+        summary_row(questions, "overall", "overall", "b", "t", 5)
