@@ -72,6 +72,15 @@ def test_every_rate_from_its_sums():
     assert (r["SRR"][2], r["NDR"][2], r["SDS"][2], r["NSCR"][2]) == (1.0, 0.0, 0.0, 0.0)
 
 
+def test_rates_of_sums_below_one_are_defined():
+    # expected counts (pass@k below 1) sum to less than one question in a small scope
+    sums = np.array([[0.1, 0.3, 0.2, 0, 0, 0, 0], [0.3, 0.1, 0.2, 0, 0, 0, 0]])
+    r = rates_from_sums(sums, 2)
+    assert r["SRR"].tolist() == pytest.approx([0.1 / 0.3, 0.3 / 0.5])
+    assert r["NDR"].tolist() == pytest.approx([0.3 / 0.4, 0.1 / 0.4])
+    assert r["NSCR"].tolist() == pytest.approx([0.1 / 0.6, -0.1 / 0.6])
+
+
 def test_strata_group_positions_by_label():
     labels = np.array(["b", "a", "b", "c", "a"], dtype=object)
     got = bootstrap._strata(labels)

@@ -259,3 +259,26 @@ def test_a_budget_above_the_samples_is_refused_with_both_numbers():
         ValueError, match="k = 5 is larger than the smallest verified sample count 4"
     ):
         summary_row(questions, "overall", "overall", "b", "t", 5)
+
+
+def test_counts_are_whole_only_when_both_models_hold_exactly_the_budget():
+    # base 4 samples, target 8, at k = 4: the target's support is a probability
+    rows = [("m", str(i), 4, c, 8, c) for i, c in enumerate((0, 1, 2, 4))]
+    questions = compare_questions(counts(rows), "b", "t", k=4)
+    row = summary_row(questions, "overall", "overall", "b", "t", 4)
+    target = pass_at_k(np.full(4, 8), np.array([0, 1, 2, 4]), 4)
+    base = (np.array([0, 1, 2, 4]) > 0) * 1.0
+    assert {c: row[c] for c in "PESO"} == pytest.approx(expected_counts(base, target))
+    assert not any(isinstance(row[c], int) for c in "PESO")
+    assert row["P"] != round(row["P"])
+
+
+def test_a_question_at_pass_at_k_one_half_is_labelled_in_support():
+    """The label takes in-support iff pass@k >= 0.5: at n = 4, c = 1, k = 2 pass@k is
+    exactly 1/2, so three such base questions the target never solves are three S in the
+    sign test (p = 2/8), not three O (no discordant question: no p)."""
+    rows = [("m", str(i), 4, 1, 4, 0) for i in range(3)]
+    questions = compare_questions(counts(rows), "b", "t", k=2)
+    assert questions.column("category").to_pylist() == ["S"] * 3
+    row = summary_row(questions, "overall", "overall", "b", "t", 2)
+    assert row["sign_test_p"] == pytest.approx(0.25)
