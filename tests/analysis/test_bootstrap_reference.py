@@ -76,9 +76,20 @@ def test_rates_of_sums_below_one_are_defined():
     # expected counts (pass@k below 1) sum to less than one question in a small scope
     sums = np.array([[0.1, 0.3, 0.2, 0, 0, 0, 0], [0.3, 0.1, 0.2, 0, 0, 0, 0]])
     r = rates_from_sums(sums, 2)
-    assert r["SRR"].tolist() == pytest.approx([0.1 / 0.3, 0.3 / 0.5])
-    assert r["NDR"].tolist() == pytest.approx([0.3 / 0.4, 0.1 / 0.4])
+    srr, ndr = np.array([0.1 / 0.3, 0.3 / 0.5]), np.array([0.3 / 0.4, 0.1 / 0.4])
+    assert r["SRR"].tolist() == pytest.approx(srr.tolist())
+    assert r["NDR"].tolist() == pytest.approx(ndr.tolist())
+    # the harmonic mean whichever rate is larger, and whatever their sum
+    assert r["SDS"].tolist() == pytest.approx((2 * srr * ndr / (srr + ndr)).tolist())
     assert r["NSCR"].tolist() == pytest.approx([0.1 / 0.6, -0.1 / 0.6])
+
+
+def test_sds_is_undefined_when_either_rate_is():
+    # nothing preserved or shrunk: SRR undefined, NDR = 1; nothing preserved or expanded:
+    # NDR undefined, SRR = 0
+    r = rates_from_sums(np.array([[0, 0.5, 0, 0, 0, 0, 0], [0, 0, 2.0, 0, 0, 0, 0]]), 2)
+    assert math.isnan(r["SRR"][0]) and r["NDR"][0] == 1.0 and math.isnan(r["SDS"][0])
+    assert r["SRR"][1] == 0.0 and math.isnan(r["NDR"][1]) and math.isnan(r["SDS"][1])
 
 
 def test_strata_group_positions_by_label():
