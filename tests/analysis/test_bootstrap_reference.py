@@ -90,6 +90,7 @@ def test_sds_is_undefined_when_either_rate_is():
     r = rates_from_sums(np.array([[0, 0.5, 0, 0, 0, 0, 0], [0, 0, 2.0, 0, 0, 0, 0]]), 2)
     assert math.isnan(r["SRR"][0]) and r["NDR"][0] == 1.0 and math.isnan(r["SDS"][0])
     assert r["SRR"][1] == 0.0 and math.isnan(r["NDR"][1]) and math.isnan(r["SDS"][1])
+    assert (r["NSCR"][0], r["NSCR"][1]) == (1.0, -1.0)  # all expanded; all shrunk
 
 
 def test_strata_group_positions_by_label():

@@ -20,6 +20,7 @@ from leash_tui.analysis.support import (
     scope_tables,
     summary_row,
     summary_rows,
+    support_rates,
 )
 from leash_tui.analysis.support_names import INTERVAL_NAMES
 from tests.support.counts_tables import counts_table
@@ -145,6 +146,14 @@ def test_a_rows_entropies_are_each_models_own_and_none_over_one_sample():
     only_target = summary_row(questions, "overall", "overall", "b", "t", 1, {"t": target})
     assert only_target["token_entropy"]["base"] is None
     assert only_target["answer_entropy"]["target"] == pytest.approx(0.5)
+    two = [(b, q, 4, c, 2, min(ct, 2)) for (b, q, _, c, _, ct) in QUESTIONS]  # target: 2 each
+    row = summary_row(compare_questions(counts(two), "b", "t"), "overall", "overall", "b", "t")
+    entropies = {"b": base, "t": target}
+    assert row["answer_entropy"] == {"base": None, "target": None}  # no entropies passed
+    row = summary_row(
+        compare_questions(counts(two), "b", "t"), "overall", "overall", "b", "t", 2, entropies
+    )
+    assert row["answer_entropy"]["target"] == pytest.approx(1.5 / 3)  # two samples: a measure
     plain = summary_row(questions, "overall", "overall", "b", "t", 1)
     assert plain["token_entropy"] == plain["answer_entropy"] == {"base": None, "target": None}
     assert "support_threshold" not in plain
@@ -251,6 +260,21 @@ def test_summary_rows_give_every_scope_the_pairs_budget_threshold_and_entropies(
     assert overall["pass@k"]["base"] == pytest.approx(pass_at_k(n_b, c_b, 2).mean())
     assert overall["token_entropy"] == {"base": pytest.approx(6.0 / 3), "target": 1.5}
     assert overall["answer_entropy"] == {"base": pytest.approx(0.2), "target": 0.2}
+
+
+def test_summary_rows_with_one_models_entropies():
+    questions = compare_questions(counts(QUESTIONS), "b", "t")
+    target = entropy_stats([("m", "2", 1.5, 3, 0.2), ("g", "1", 0.5, 1, 0.4)])
+    overall = summary_rows(questions, {}, "b", "t", None, {"t": target})[-1]
+    assert overall["token_entropy"] == {"base": None, "target": pytest.approx(2.0 / 4)}
+    assert overall["answer_entropy"] == {"base": None, "target": pytest.approx(0.3)}
+
+
+def test_sds_is_the_harmonic_mean_of_equal_rates_and_of_rates_summing_to_one():
+    assert support_rates(1, 1, 1, 0)["SDS"] == pytest.approx(0.5)  # SRR = NDR = 1/2
+    rates = support_rates(3, 1, 1, 5)  # SRR 3/4, NDR 1/4: their sum is 1
+    assert (rates["SRR"], rates["NDR"]) == (0.75, 0.25)
+    assert rates["SDS"] == pytest.approx(2 * 0.75 * 0.25)
 
 
 def test_a_budget_above_the_samples_is_refused_with_both_numbers():
