@@ -266,3 +266,12 @@ def test_a_statistic_that_never_varies_does_not_hold_the_draws_back():
     drawn = bootstrap_intervals(b, t, half, half, None, 4000, seed=2)
     assert drawn.ci["pass@1_base"] == pytest.approx([0.5, 0.5])
     assert drawn.resamples < 4000 and 0 < drawn.mc_error <= bootstrap.MC_SHARE
+
+
+def test_no_questions_have_no_intervals_and_one_question_has_them():
+    empty = bootstrap_intervals(*(np.zeros(0),) * 4, resamples=700)
+    assert empty == (dict.fromkeys(INTERVAL_NAMES), 0, 0.0)
+    one = bootstrap_intervals(*(np.ones(1),) * 4, resamples=300, mc_share=None)
+    assert one.resamples == 300
+    assert one.ci["pass@1_base"] == pytest.approx([1.0, 1.0])
+    assert one.ci["SRR"] is not None and one.ci["SRR"][0] < 1.0  # the prior's pull
