@@ -4,9 +4,12 @@ rows hold, and the intervals against leash's own bootstrap of the same questions
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyarrow as pa
 import pytest
+from scipy import stats
 
 from leash_tui.analysis.bootstrap import bootstrap_intervals, data_seed
 from leash_tui.analysis.estimators import support_probability
@@ -16,6 +19,7 @@ from leash_tui.analysis.support import (
     compare_questions,
     drawn_fields,
     expected_counts,
+    in_support,
     scope_intervals,
     scope_tables,
     summary_row,
@@ -306,3 +310,21 @@ def test_a_question_at_pass_at_k_one_half_is_labelled_in_support():
     assert questions.column("category").to_pylist() == ["S"] * 3
     row = summary_row(questions, "overall", "overall", "b", "t", 2)
     assert row["sign_test_p"] == pytest.approx(0.25)
+
+
+def test_in_support_on_its_own_is_the_hypergeometric_tail():
+    """Without a pass@k given (the report's threshold blocks call it so): the chance that
+    k of the n samples, drawn without replacement, hold at least max(1, ceil(tau k))
+    correct ones; tau = 0 by default (pass@k)."""
+    n, c, k = np.array([8, 8, 10, 5, 6]), np.array([0, 3, 5, 5, 1]), 4
+    for tau in (0.0, 0.5, 1.0):
+        need = max(1, math.ceil(tau * k))
+        expected = stats.hypergeom.sf(need - 1, n, c, k)
+        assert in_support(n, c, k, tau).tolist() == pytest.approx(expected.tolist())
+    assert in_support(n, c, k).tolist() == pytest.approx(pass_at_k(n, c, k).tolist())
+
+
+def test_a_scope_without_questions_has_no_intervals_and_says_the_resamples_asked():
+    empty = many_questions().slice(0, 0)
+    ci = scope_intervals(empty, 2, 0.0, 700)
+    assert ci == {"level": 0.95, "resamples": 700, "mc_error": 0.0} | dict.fromkeys(INTERVAL_NAMES)
