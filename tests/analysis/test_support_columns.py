@@ -328,3 +328,34 @@ def test_a_scope_without_questions_has_no_intervals_and_says_the_resamples_asked
     empty = many_questions().slice(0, 0)
     ci = scope_intervals(empty, 2, 0.0, 700)
     assert ci == {"level": 0.95, "resamples": 700, "mc_error": 0.0} | dict.fromkeys(INTERVAL_NAMES)
+
+
+def test_per_question_columns_of_verified_and_unverified_questions():
+    rows = [
+        ("a", "1", 4, 1, 4, 2),
+        ("a", "2", 1, 1, 1, 0),  # one sample each: the budget is 1
+        ("a", "3", 0, 0, 4, 3),  # no verified base sample
+        ("a", "4", 4, 2, 0, 0),  # no verified target sample
+    ]
+    q = compare_questions(counts(rows), "b", "t")
+    assert q.column("k").to_pylist() == [4, 1, 0, 0]
+    assert q.column("category").to_pylist() == ["P", "S", None, None]
+    assert q.column("pass1_base").to_pylist() == [0.25, 1.0, None, None]
+    assert q.column("pass1_target").to_pylist() == [0.5, 0.0, None, None]
+    assert q.column("passk_target").to_pylist()[2:] == [None, None]
+    at_one = compare_questions(counts(rows), "b", "t", k=1)
+    assert at_one.column("k").to_pylist() == [1, 1, 0, 0]  # unverified: 0, not k
+    assert at_one.column("passk_target").to_pylist()[:2] == [0.5, 0.0]
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        compare_questions(counts(rows), "b", "t", k=0)
+
+
+def test_categories_at_a_threshold_and_at_pass_at_k_one_half_for_the_target():
+    rows = [("a", "1", 4, 1, 4, 2), ("a", "2", 4, 3, 4, 1)]
+    q = compare_questions(counts(rows), "b", "t", k=4, tau=0.5)
+    # at tau = 1/2 of 4 samples: base 1 correct (out), target 2 (in) -> E; then S
+    assert q.column("category").to_pylist() == ["E", "S"]
+    # the target's pass@2 at n = 4, c = 1 is exactly 1/2: in support, so E, not O
+    half = compare_questions(counts([("a", "1", 4, 0, 4, 1)]), "b", "t", k=2)
+    assert half.column("passk_target").to_pylist() == [0.5]
+    assert half.column("category").to_pylist() == ["E"]
