@@ -16,12 +16,16 @@ then times, best of ``--repeat``:
   shell), with its default intervals (first with no resample cached, then again:
   report.resample_cache) and with ``--bootstrap 0``,
 - a DuckDB query of the same P/E/S/O per benchmark over ``samples/*.parquet``
-  (skipped with a message when ``duckdb`` is not installed: ``pip install duckdb``),
+  (skipped with a message when ``duckdb`` is not installed: ``pip install duckdb``), in
+  this process and, like leash's report, in a fresh process (Python's start and
+  ``import duckdb`` included) with its CPU time (user + sys of all its threads: DuckDB's
+  threads lose more wall time to a loaded machine than leash's one),
 
-checks that DuckDB and leash agree, and prints the ratios (``--recount`` adds a report that
-counts every sample again, ``--no-cache``); with ``--compact`` it then runs ``leash
-compact`` on the folder and times the report again. ``--answers`` sets how many wrong
-answers each question's wrong samples are drawn from (real base models: hundreds).
+checks that DuckDB and leash agree, and prints the ratios, of wall and of CPU time
+(``--recount`` adds a report that counts every sample again, ``--no-cache``); with
+``--compact`` it then runs ``leash compact`` on the folder and times the report again.
+``--answers`` sets how many wrong answers each question's wrong samples are drawn from
+(real base models: hundreds).
 Defaults fit a 2-core machine (400k samples, 400 shards, under a minute); ``--samples
 25000000 --shards 8138`` is the issue's shape, ``--per-question 4096`` the paper's k
 (8,192 samples per question), and ``--shards 13 --answers 1000 --per-question 4096`` the
@@ -197,7 +201,11 @@ def main() -> None:
     parser.add_argument(
         "--recount", action="store_true", help="also time `leash report --no-cache` (once)"
     )
+    parser.add_argument("--duckdb-query", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.duckdb_query is not None:  # the fresh DuckDB process timed below
+        duckdb_peso(args.duckdb_query)
+        return
 
     scratch = None
     caches: list[Path] = []
@@ -266,9 +274,25 @@ def main() -> None:
             print("  duckdb: not installed (pip install duckdb); comparison skipped")
             return
         duck_s = best_of(args.repeat, lambda: duckdb_peso(folder))
+
+        def fresh_duckdb() -> None:
+            query = [sys.executable, __file__, "--duckdb-query", str(folder)]
+            subprocess.run(query, check=True, cwd=ROOT, env=env)
+
+        duck_fresh_s = best_of(args.repeat, fresh_duckdb)
+        duck_cpu = child_cpu(args.repeat, fresh_duckdb)
         got = leash_peso(folder)
         same = all(got.get(k) == v for k, v in expected.items())
         print(f"  DuckDB P/E/S/O query                {duck_s:7.3f} s")
+        print(f"  ... in a fresh process              {duck_fresh_s:7.3f} s")
+        print(
+            f"  CPU s of the fresh processes: leash first {first_cpu:.2f}, DuckDB {duck_cpu:.2f}"
+            f" (load {os.getloadavg()[0]:.1f})"
+        )
+        print(
+            f"  ratio first report / DuckDB, fresh: wall {first_s / duck_fresh_s:.2f},"
+            f" CPU {first_cpu / duck_cpu:.2f}"
+        )
         print(f"  ratio report (in process) / DuckDB  {report_s / duck_s:7.2f}")
         print(f"  ratio report (fresh, first) / DuckDB {first_s / duck_s:6.2f}")
         print(f"  ratio report (fresh, again) / DuckDB {fresh_s / duck_s:6.2f}")

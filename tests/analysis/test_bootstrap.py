@@ -126,8 +126,9 @@ def test_bad_arguments_are_refused():
     one = np.ones(3)
     with pytest.raises(ValueError, match="at least 1"):
         paired_bootstrap(one, one, one, one, resamples=0)
-    with pytest.raises(ValueError, match="level"):
-        paired_bootstrap(one, one, one, one, level=1.0)
+    for level in (0.0, 1.0, -0.5, 1.5):
+        with pytest.raises(ValueError, match="level"):
+            paired_bootstrap(one, one, one, one, level=level)
     with pytest.raises(ValueError, match="method"):
         paired_bootstrap(one, one, one, one, method="bca")
 
