@@ -84,3 +84,17 @@ def test_words_holding_one_value_give_it_and_several_give_none():
 )
 def test_a_number_inside_latex_math_that_concludes_nothing_is_a_step_cut_off(completion):
     assert last_number(completion) is None
+
+
+@pytest.mark.parametrize(
+    ("completion", "value"),
+    [
+        ("unicode ∑ \u0000 and \x1b[31m", None),  # the digits of a colour code are no number
+        ("the end\x1b]8;;http://x/42\x07", None),  # nor those of a terminal link
+        ("the total is \x1b[1m70\x1b[0m", "70"),  # a number between control sequences is one
+        ("so it is 7\r\n", "7"),
+    ],
+)
+def test_terminal_control_sequences_are_not_text(completion, value):
+    span = last_number(completion)
+    assert (span.text if span is not None else None) == value

@@ -16,6 +16,8 @@ math-verify's extraction takes but is no final answer:
   expression (after ``+``, ``*``, ``\\times``: "3 + 4" is a step cut off, not a result);
 - two numbers joined by "or" in the last clause ("3 or -3") are a hedge: both are
   given, joined by " or ", so that the hedge is judged wrong;
+- terminal control sequences (``\x1b[31m``) and other control characters are no text:
+  they are removed before the line is read, so their digits are never a number;
 - a line that asks ("?") states nothing, nor a number inside LaTeX math (``$k^2 = 9$``,
   an ``align`` row): math the structural rules did not read as a conclusion is a step,
   and at the end of a completion most often one cut off at the token limit.
@@ -53,6 +55,11 @@ _NEGATED_RE = re.compile(
 _OPERATOR_BEFORE_RE = re.compile(r"[-+*/×÷^(·]\s*$|\\(?:times|cdot|div)\s*$")
 #: a dollar sign that opens or closes no math: escaped, or a currency after an amount ("30 $")
 _ESCAPED_DOLLAR_RE = re.compile(r"\\\$|(?<=\d) \$(?=[\s.,;!)]|$)")
+#: an ESC sequence (CSI, OSC, or a two-byte one) and any other C0/C1 control but tab and newline
+_CONTROL_RE = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
 _HEDGE_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _CLAUSE_BREAK_RE = re.compile(r"[.;!?。；！？]\s|[,，]\s*(?:but|mais|aber|pero)\b", re.IGNORECASE)
 
@@ -96,7 +103,7 @@ def _inside_math(line: str, pos: int) -> bool:
 
 
 def _last_line(text: str) -> str | None:
-    stripped = text.rstrip()
+    stripped = _CONTROL_RE.sub("", text).rstrip()
     if not stripped:
         return None
     start = stripped.rfind("\n") + 1
