@@ -62,9 +62,11 @@ def ray_command() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
+def cluster():
     """A 2-CPU Ray head node in its own temporary folder; its address."""
-    temp = tmp_path_factory.mktemp("ray")
+    # Ray's socket paths must stay under AF_UNIX's 107 bytes: pytest-xdist's temporary
+    # folders (``pytest-NNNN/popen-gwN/ray0/session_<date>_<pid>/sockets/plasma_store``) do not
+    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
     port = 20000 + os.getpid() % 10000
     env = {**os.environ, **RAY_TEST_ENV}
     start = [
@@ -88,6 +90,7 @@ def cluster(tmp_path_factory):
         yield f"127.0.0.1:{port}"
     finally:
         subprocess.run([*ray_command(), "stop", "--force"], capture_output=True, timeout=120)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
