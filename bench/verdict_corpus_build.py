@@ -39,6 +39,10 @@ SPLIT = {
     "zeroeval": "held_out",
     "mario-eval-tests": "held_out",
     "open-r1-tests": "held_out",
+    # added for the final-answer locator (issue 32), all tuning
+    "tabmwp": "tuning",
+    "plan-and-solve": "tuning",
+    "gaokao-bench": "tuning",
 }
 
 REPOS = {
@@ -52,6 +56,9 @@ REPOS = {
     "zeroeval": "WildEval/ZeroEval",
     "mario-eval-tests": "MARIO-Math-Reasoning/MARIO_EVAL",
     "open-r1-tests": "huggingface/open-r1",
+    "tabmwp": "lupantech/PromptPG",
+    "plan-and-solve": "AGI-Edgerunners/Plan-and-Solve-Prompting",
+    "gaokao-bench": "OpenLMLab/GAOKAO-Bench",
 }
 
 
@@ -470,6 +477,134 @@ def open_r1_tests(repo: Repo) -> Iterator[dict[str, Any]]:
         )
 
 
+def tabmwp(repo: Repo) -> Iterator[dict[str, Any]]:
+    """GPT-3 (text-davinci-002, 2-shot, solution then answer) on TabMWP's table word problems:
+    "The answer is X." with numbers, money, fractions, words, or an option's letter. The
+    results file stores newlines as the two characters ``\\n``; they are read back as
+    newlines. Only the problems of ``problems_test1k.json`` (the question, table and choices
+    are there; the full test file is over the snapshot's size limit)."""
+    path = "results/gpt3/exp4_test_TQ-SA_2_seed_2.json"
+    problems = json.loads(repo.show("data/tabmwp/problems_test1k.json"))
+    results = json.loads(repo.show(path))["results"]
+    items = {"free": [], "choice": []}
+    for pid, problem in problems.items():
+        row = results.get(pid)
+        if row is None or not row["output"].strip():
+            continue
+        choices = problem.get("choices")
+        text = f"{problem['table_title'] or ''}\n{problem['table']}\n\n{problem['question']}"
+        if choices:
+            letters = "ABCDEF"
+            text += "\nOptions: " + " ".join(f"({letters[i]}) {c}" for i, c in enumerate(choices))
+        kind = "choice" if choices else "free"
+        items[kind].append(
+            case(
+                "tabmwp",
+                repo,
+                path,
+                pid,
+                row["output"].replace("\\n", "\n"),
+                str(problem["answer"]),
+                "correct" if row["true_false"] else "incorrect",
+                "source true_false",
+                text,
+                f"table word problem: {problem['ans_type']}",
+            )
+        )
+    yield from balanced(items["free"], 50)
+    yield from balanced(items["choice"], 25)
+
+
+def plan_and_solve(repo: Repo) -> Iterator[dict[str, Any]]:
+    """text-davinci-003 with the Plan-and-Solve prompt: a plan, a calculation, then an
+    ``Answer:`` heading with a sentence or an equation (the harness's extraction step is
+    not part of the completion)."""
+    files = {
+        "gsm8k": "gsm8k-zero_shot-305-text-davinci-003.json",
+        "SVAMP": "SVAMP-zero_shot-307-text-davinci-003.json",
+        "AQuA": "AQuA-zero_shot-305-text-davinci-003.json",
+        "AddSub": "AddSub-zero_shot-301-text-davinci-003.json",
+        "SingleEq": "SingleEq-zeri_shot-301-text-davinci-003.json",
+        "MultiArith": "MultiArith-zero_shot-302-text-davinci-003.json",
+    }
+    sizes = {"gsm8k": 16, "SVAMP": 12, "AQuA": 16, "AddSub": 10, "SingleEq": 10, "MultiArith": 10}
+    for name, file in files.items():
+        path = f"generated_result/{file}"
+        items = []
+        for row in json.loads(repo.show(path)):
+            gold = row["answer"]
+            if isinstance(gold, float) and gold.is_integer():
+                gold = int(gold)
+            items.append(
+                case(
+                    "plan-and-solve",
+                    repo,
+                    path,
+                    f"{name}-{row['ID']}",
+                    row["chain-of-thought"],
+                    str(gold),
+                    "correct" if row["ans"] else "incorrect",
+                    "source ans",
+                    row["question"],
+                    "choice letter" if name == "AQuA" else "Answer: heading, then a sentence",
+                )
+            )
+        yield from balanced(items, sizes[name])
+
+
+def _exam_gold(gold: str) -> str:
+    """A fill-in gold without the exam text's closing period or a stray closing brace
+    (``0.216.``, ``36}``, ``4 .``): typesetting left over from the answer key, not the answer."""
+    gold = gold.strip()
+    while gold and (gold[-1] in ".．。" or (gold[-1] == "}" and gold.count("}") > gold.count("{"))):
+        gold = gold[:-1].rstrip()
+    return gold
+
+
+def gaokao_bench(repo: Repo) -> Iterator[dict[str, Any]]:
+    """GPT-4 (0314) on GAOKAO-Bench's math questions, answering in the benchmark's format
+    ``【解析】…<eoe>\n【答案】…<eoa>``: choice questions (the harness's extracted letters
+    are the source label) and fill-in-the-blank questions (judged by hand)."""
+    for part in ("I", "II"):
+        path = f"Results/gpt_4_0314_obj/gpt-4-0314_2010-2022_Math_{part}_MCQs.json"
+        items = []
+        for row in json.loads(repo.show(path))["example"]:
+            gold = "".join(row["standard_answer"])
+            items.append(
+                case(
+                    "gaokao-bench",
+                    repo,
+                    path,
+                    f"mcq{part}-{row['index']}",
+                    row["model_output"],
+                    gold,
+                    "correct" if row["model_answer"] == row["standard_answer"] else "incorrect",
+                    "source model_answer == standard_answer",
+                    row["question"],
+                    "【答案】 bracket: choice",
+                )
+            )
+        yield from balanced(items, 20)
+    for part in ("I", "II"):
+        path = f"Results/gpt_4_0314_sub/gpt-4-0314_2010-2022_Math_{part}_Fill-in-the-Blank.json"
+        rows = json.loads(repo.show(path))["example"]
+        for row in rows[:: max(1, len(rows) // 18)][:18]:
+            gold = row["standard_answer"]
+            gold = _exam_gold("".join(gold) if isinstance(gold, list) else gold)
+            yield case(
+                "gaokao-bench",
+                repo,
+                path,
+                f"fill{part}-{row['index']}",
+                row["model_output"],
+                gold.strip(),
+                None,
+                "hand",
+                row["question"],
+                "【答案】 bracket: fill-in",
+            )
+
+
 BUILDERS = {
     "grade-school-math": grade_school_math,
     "tora": tora,
@@ -481,6 +616,9 @@ BUILDERS = {
     "zeroeval": zeroeval,
     "mario-eval-tests": mario_tests,
     "open-r1-tests": open_r1_tests,
+    "tabmwp": tabmwp,
+    "plan-and-solve": plan_and_solve,
+    "gaokao-bench": gaokao_bench,
 }
 
 
@@ -536,9 +674,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirror", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--out", type=Path, default=Path("tests/data/verdict_corpus"))
+    parser.add_argument(
+        "--source", action="append", choices=sorted(BUILDERS), help="only these (repeatable)"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for source, build in BUILDERS.items():
+        if args.source and source not in args.source:
+            continue
         repo = Repo(args.mirror, REPOS[source])
         rows = judged(list(build(repo)), _hand(args.out, source))
         with (args.out / f"{source}.jsonl").open("w", encoding="utf-8") as f:
