@@ -1,6 +1,6 @@
 """Finals read from the structure of a completion's end: a JSON answer field, a concluding sentence.
 
-Two rules for completions that state their answer without a box or an answer marker:
+Three rules for completions that state their answer without a box or an answer marker:
 
 - ``json answer field``: the last ``"answer": …`` (or ``"final_answer"``) field of a JSON
   object the completion writes (answer formats such as ``{"reasoning": …, "answer": …}``);
@@ -15,6 +15,9 @@ Two rules for completions that state their answer without a box or an answer mar
   identity matrix is $…$."). A sentence that offers alternatives ("x = 3 or x = -3")
   gives them all, joined by "or", so that the hedge is judged wrong. A sentence with
   several values and no "is" states nothing.
+- ``answer heading``: the single sentence an ``Answer:`` heading ends the completion with
+  (Plan-and-Solve's ``Answer:\n Janet makes $18 every day.``), read the same way when the
+  heading's line gives no value itself; tried before the concluding sentence.
 
 Both read only the last ``TAIL_CHARS`` characters, in linear time. ``located_final``
 (``sampler.verify.answers.extraction``'s ``stated`` strategy) ranks the JSON field with
@@ -34,6 +37,7 @@ from sampler.verify.answers.final_statements import (
     Found,
     answer_is_rest,
     found_finals,
+    label_heading,
     latex_span,
     stated_value,
     words_span,
@@ -42,6 +46,7 @@ from sampler.verify.answers.last_number import last_number
 
 RULE_JSON = "json answer field"
 RULE_CONCLUSION = "concluding sentence"
+RULE_ANSWER_HEADING = "answer heading"
 
 _JSON_KEY_RE = re.compile(r"[\"'](?:final[_ ]?answer|answer)[\"']\s*:\s*", re.IGNORECASE)
 _JSON_STRING_RE = re.compile(r"\"((?:[^\"\\\n]|\\.){0,600})\"")
@@ -135,6 +140,30 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     return latex_span(values[0], RULE_CONCLUSION)
 
 
+def answer_heading(text: str) -> Found | None:
+    """The one value of the sentence an ``Answer:`` heading ends the completion with
+    (``Answer:\n Janet makes $18 every day at the farmers' market.``; Plan-and-Solve's
+    format): read as a concluding sentence is. A heading followed by more than one line, a
+    sentence with several values and no "is"/"=", a negated or cut-off one states nothing here
+    (the other rules still read the completion)."""
+    content = label_heading(text)
+    if not content or "\n" in content or len(content) > _SENTENCE_CHARS:
+        return None
+    sentence = _HOPE_RE.sub("", content).strip()
+    closed = sentence.endswith((".", "。", "!")) or _ends_with_value(sentence)
+    sentence = sentence.rstrip(".。!").strip()
+    if not closed or _NEGATION_RE.search(sentence):
+        return None
+    values = _values_after_anchor(sentence)
+    if len(values) > 1:
+        span = AnswerSpan(" or ".join(values), rule=RULE_ANSWER_HEADING)
+    elif values:
+        span = latex_span(values[0], RULE_ANSWER_HEADING)
+    else:
+        return None
+    return (len(text[-TAIL_CHARS:].rstrip()), span) if span else None
+
+
 def _concluding_clause(sentence: str) -> str | None:
     """The sentence from its last conclusion word on: at its start, or later where the word
     opens a clause ("…= 192公斤 因此，…", "$y = 6$ So, the pair is …"); None without one."""
@@ -224,6 +253,9 @@ def located_final(text: str) -> AnswerSpan | None:
     json_found = json_answer(text)
     if json_found is not None:
         found.append(json_found)
+    if not found:
+        heading = answer_heading(text)
+        found = [heading] if heading is not None else []
     if found:
         return max(found, key=lambda f: f[0])[1]
     concluded = concluding_sentence(text)

@@ -44,17 +44,21 @@ from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.closing_sentence import (
+    RULE_ANSWER_HEADING,
     RULE_CONCLUSION,
     RULE_JSON,
     located_final,
 )
+from sampler.verify.answers.end_tokens import without_end_tokens
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
     RULE_BOLD_FINAL,
+    RULE_CLOSING_OPTION,
     RULE_FEW_SHOT,
     RULE_HASHES,
     RULE_MARKER,
+    RULE_NAMED_ANSWER,
     RULE_STATEMENT,
     RULE_TOOL_OUTPUT,
     RULE_WHOLE,
@@ -105,6 +109,9 @@ RULES = (
     RULE_JSON,
     RULE_CONCLUSION,
     RULE_LAST_NUMBER,
+    RULE_ANSWER_HEADING,
+    RULE_NAMED_ANSWER,
+    RULE_CLOSING_OPTION,
 )
 
 _ANSWER_LINE_RE = re.compile(
@@ -282,16 +289,19 @@ def extract_answer(
 ) -> AnswerSpan | None:
     """The answer of ``text`` by the first of ``strategies`` that finds one; None if none does.
 
-    A completion that runs on into a problem of its own is read up to where that starts.
+    A completion that runs on into a problem of its own is read up to where that starts;
+    end-of-sequence tokens (``<eoa>``, ``</s>``, ``<|im_end|>``) are read as line breaks.
     """
     if not text:
         return None
-    cut = run_on_cut(text, lambda prefix: _first(prefix, strategies) is not None)
+    cut = run_on_cut(
+        text, lambda prefix: _first(without_end_tokens(prefix), strategies) is not None
+    )
     if cut is not None:
-        span = _first(text[:cut], strategies)
+        span = _first(without_end_tokens(text[:cut]), strategies)
         if span is not None:
             return replace(span, rule=(span.rule or "") + RUN_ON_SUFFIX)
-    return _first(text, strategies)
+    return _first(without_end_tokens(text), strategies)
 
 
 RULE_REGEX = "regex"

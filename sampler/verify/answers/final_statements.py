@@ -18,6 +18,10 @@ statement first (docs/verification.md, "Finals without a box"):
 - a concluding sentence (one that starts with Thus, Therefore, Hence, So, In total, In
   conclusion) of the last paragraph with exactly one bold span whose content is math
   ("Thus, Jean can fill **14** bags.").
+- an answer marker in other words and languages (``故选：D``, ``【答案】C``, ``réponse est``);
+- a last sentence that names its answer first (``Wednesday is the correct answer.``), not
+  after "if" and not for "this"/"that";
+- an option letter alone after the last sentence (``… is 6 kmph. (B)``).
 
 The ``tool_output`` strategy reads ``closing_output``: the one-line result of a
 ```` ```output ```` block that ends the completion (tool-integrated reasoning).
@@ -46,6 +50,8 @@ RULE_WHOLE = "whole completion"
 RULE_FEW_SHOT = "few-shot answer line"
 RULE_MARKER = "answer marker"
 RULE_BOLD_FINAL = "bold final"
+RULE_NAMED_ANSWER = "named as the answer"
+RULE_CLOSING_OPTION = "closing option"
 #: appended to a rule whose answer is words (``AnswerSpan.prose``), read by the gold's type
 WORDS_SUFFIX = " (words)"
 #: the longest stated answer in words that is read as one
@@ -101,7 +107,7 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。．！？]|\n|$")
 _FEW_SHOT_RE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<rest>\S[^\n]*)")
 #: answer markers in other words and languages, the answer after them
 _MARKER_RE = re.compile(
-    r"(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)(?:应该|应)?(?:是|为)?[ \t]*[:：]?"
+    r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为)?[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
     r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)[ \t]+is[ \t]*:?"
@@ -221,6 +227,14 @@ def answer_label(text: str) -> Found | None:
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
     return (match.end(), span) if span else None
+
+
+def label_heading(text: str) -> str | None:
+    """What follows the last ``Answer:`` label to the end of the completion, when the label
+    heads the completion's closing text (on its line or the next), else None."""
+    tail = _tail(text).rstrip()
+    match = _last(_LABEL_LINE_RE, tail)
+    return tail[match.start("rest") :].strip() if match is not None else None
 
 
 _SUBJECT_IS_RE = re.compile(r"\s(?:is|are|equals|=)\s")
@@ -364,10 +378,52 @@ _TEXT_WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|textrm|mbox)\s*\{([^{}]{
 _BOOLEAN_WORD_RE = re.compile(r"(?:yes|no|true|false)\.?", re.IGNORECASE)
 
 
-_LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S")
+_LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\([A-J]\)[ \t]+\S")
+
+
+#: "Wednesday is the correct answer.": the last sentence names its answer first
+_NAMED_ANSWER_RE = re.compile(
+    r"(?:^|(?<=[.!?。\n]))[ \t*]*(?P<x>[^.!?。\n]{1,80}?)[ \t*]+(?:is|was)[ \t]+(?:the|my)[ \t]+"
+    r"(?:correct|right|final|best)[ \t]+(?:answer|option|choice)[ \t*]*[.!。]?[ \t*]*$",
+    re.IGNORECASE,
+)
+#: a completion that ends with an option letter alone after its last sentence ("… 6 kmph. (B)")
+_CLOSING_OPTION_RE = re.compile(r"(?:^|(?<=[.!。\n]))[ \t*]*\(([A-J])\)[ \t*]*[.。]?[ \t]*$")
+
+
+def named_answer(text: str) -> Found | None:
+    """The answer the last sentence names before saying it is the answer (``Wednesday is
+    the correct answer.``, ``$x=2$ is the final answer.``); a hypothesis ("If 5 is the
+    correct answer") or a verdict on a pronoun ("This is the correct answer") names none."""
+    tail = _tail(text).rstrip()
+    match = _NAMED_ANSWER_RE.search(tail, max(0, len(tail) - 200))
+    if match is None:
+        return None
+    named = match.group("x").strip()
+    if _HYPOTHETICAL_RE.search(named) or re.fullmatch(
+        r"(?:this|that|it|which|what|each|the answer|the above)", named, re.IGNORECASE
+    ):
+        return None
+    closing_math = re.search(r"\$([^$\n]{1,80})\$$", named)  # "So $x = 12$ is the …"
+    value = closing_math.group(1) if closing_math else _value(named)
+    span = latex_span(value, RULE_NAMED_ANSWER) if value else _words(named, RULE_NAMED_ANSWER)
+    return (len(tail), span) if span else None
+
+
+def closing_option(text: str) -> Found | None:
+    """An option letter alone that ends the completion after its last sentence
+    (``The man's rate along the current is 6 kmph. (B)``): that letter."""
+    tail = _tail(text).rstrip()
+    match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 12))
+    if match is None:
+        return None
+    span = latex_span(match.group(1), RULE_CLOSING_OPTION)
+    return (len(tail), span) if span else None
 
 
 _RULES = (
+    named_answer,
+    closing_option,
     hash_line,
     answer_label,
     answer_is,
