@@ -22,6 +22,7 @@ os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
 #: workers first and in this order, so that the two workers end at about the same time.
 #: Every other test file is a group of its own, after these, in collection order.
 HEAVY_GROUPS = (
+    "sample-adaptive-hf",
     "sample-adaptive-vllm",
     "sample-vllm-kill",
     "tests/sample/test_sample_vllm.py",

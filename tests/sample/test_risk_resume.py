@@ -3,30 +3,31 @@ the uninterrupted run: the same stops (``stop``, ``drawn``, ``first_success``,
 ``risk_q``) and the same samples.
 
 The closed-form checkpoints of the sampling tests (tests/support/closed_form_model.py),
-engine hf; k = 16, N = 4 (rounds 4, 8, 16), DELTA = 0.9 as in test_sample_risk.py (high
-enough that a handful of questions gives a group a bound below it).
+engine hf; k = 16, N = 4 (rounds 4, 8, 16), DELTA = 0.9 as in test_sample_risk.py. The
+uninterrupted run is the one test_sample_risk.py checks (``hf_risk_run`` in
+tests/sample/conftest.py, drawn once for both).
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from sampler.store.side_tables.adaptive_stops import read_stops
-from tests.sample.test_sample_adaptive import command, keyed
-from tests.support.sampling_checks import HAVE_TORCH, ROOT, base_target_and_bench, leash_ok
+from tests.sample.conftest import ADAPTIVE_HF_GROUP, RISK_FLAGS
+from tests.support.sampling_checks import (
+    HAVE_TORCH,
+    adaptive_command,
+    keyed,
+    kill_after_first_round,
+    leash_ok,
+)
 
-pytestmark = pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed")
-
-N_QUESTIONS = 8
-DELTA = 0.9
-RISK = ("--adaptive", "--min-samples", "4", "--risk", str(DELTA))
+pytestmark = [
+    pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed"),
+    pytest.mark.xdist_group(ADAPTIVE_HF_GROUP),  # shares hf_risk_run with test_sample_risk.py
+]
 
 
 def stops(root: Path) -> dict[tuple, tuple]:
@@ -41,36 +42,13 @@ def stops(root: Path) -> dict[tuple, tuple]:
     }
 
 
-def kill_after_first_round(args: list[str]) -> None:
-    """Start ``leash`` with ``args`` and kill -9 its process group once round 1 starts."""
-    run = subprocess.Popen(
-        [sys.executable, "-m", "leash_tui", *args],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 600
-    assert run.stderr is not None
-    for line in run.stderr:
-        if line.startswith("round 1:"):
-            break
-        assert time.monotonic() < deadline, "round 1 never started"
-    else:
-        run.wait()
-        pytest.fail("the run ended before its second round")
-    os.killpg(run.pid, signal.SIGKILL)
-    run.wait()
-
-
-def test_a_risk_run_killed_after_its_first_round_resumes_to_the_whole_runs_stops(tmp_path):
-    inputs = base_target_and_bench(tmp_path / "inputs", N_QUESTIONS)
-    whole, killed = tmp_path / "whole", tmp_path / "killed"
-    leash_ok(*command(inputs, "hf", whole, *RISK))
+def test_a_risk_run_killed_after_its_first_round_resumes_to_the_whole_runs_stops(
+    adaptive_inputs, hf_risk_run, tmp_path
+):
+    whole, killed = hf_risk_run, tmp_path / "killed"
     expected = stops(whole)
     assert any(stop == "risk" for stop, *_ in expected.values())  # the rule fires here
-    args = command(inputs, "hf", killed, *RISK)
+    args = adaptive_command(adaptive_inputs, "hf", killed, *RISK_FLAGS)
     kill_after_first_round(args)
     assert stops(killed) != expected  # the kill left the run unfinished
     leash_ok(*args)

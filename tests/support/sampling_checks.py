@@ -207,3 +207,82 @@ def check_report(root: Path, k: int, temperature: float, n_questions: int) -> di
         observed = row["answer_entropy"][model]
         assert abs(observed - mean) <= tolerance(var / n_questions), (model, observed, mean)
     return row
+
+
+# -- adaptive runs of the closed-form checkpoints (tests/sample/conftest.py shares them) --
+
+#: questions, k and --min-samples of the adaptive tests (rounds 4, 8, 16)
+ADAPTIVE_QUESTIONS = 10
+ADAPTIVE_K, ADAPTIVE_N = 16, 4
+ADAPTIVE_COMMON = ["--temperature", "0.8", "--top-p", "1", "--max-tokens", "40", "--seed", "3"]
+ADAPTIVE_ENGINES = {
+    "hf": ["--engine", "hf", "--dtype", "float32"],
+    "vllm": [
+        "--engine", "vllm", "--dtype", "float32", "--gpu-memory-utilization", "0.1",
+        "--enforce-eager",
+    ],
+}  # fmt: skip
+
+
+def adaptive_command(inputs: dict[str, Path], engine: str, out: Path, *extra: str) -> list[str]:
+    """``leash sample`` of base and target on ``inputs`` with the adaptive tests' settings
+    (k = 16, seed 3), into ``out``; ``extra`` adds ``--adaptive`` and the like."""
+    return [
+        "sample",
+        "--model", f"base={inputs['base']}", "--model", f"target={inputs['target']}",
+        "--base", "base", "--bench", f"toy={inputs['bench']}", "-k", str(ADAPTIVE_K),
+        *ADAPTIVE_COMMON, *ADAPTIVE_ENGINES[engine], "-o", str(out), *extra,
+    ]  # fmt: skip
+
+
+def keyed(root: Path) -> dict[tuple, dict]:
+    """The samples of a results folder by (benchmark, question, model, sample)."""
+    return by_key(samples(root))
+
+
+def first_successes(rows: dict[tuple, dict]) -> dict[tuple, int | None]:
+    """(benchmark, question, model) -> the index of its first correct sample (None: none)."""
+    out: dict[tuple, int | None] = {}
+    for (bench, qid, model, index), row in sorted(rows.items()):
+        key = (bench, qid, model)
+        out.setdefault(key, None)
+        if row["status"] == "correct" and out[key] is None:
+            out[key] = index
+    return out
+
+
+def kill_after_first_round(args: list[str]) -> None:
+    """Start ``leash`` with ``args`` and kill -9 its process group once round 1 starts."""
+    import os
+    import signal
+    import time
+
+    run = subprocess.Popen(
+        [sys.executable, "-m", "leash_tui", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 600
+    assert run.stderr is not None
+    for line in run.stderr:
+        if line.startswith("round 1:"):
+            break
+        assert time.monotonic() < deadline, "round 1 never started"
+    else:
+        run.wait()
+        pytest.fail("the run ended before its second round")
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+
+
+def leash_in_process(*args: str):
+    """``leash ARGS`` in this process (click's CliRunner), for commands refused before any
+    engine or worker process starts: no interpreter start-up, transformers imported once."""
+    from click.testing import CliRunner
+
+    from leash_tui.cli import cli
+
+    return CliRunner().invoke(cli, list(args))
