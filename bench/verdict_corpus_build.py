@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from grader_test_pairs import GraderCall, grader_pairs
+
 KEEP_CHARS = 3000
 PROBLEM_CHARS = 1500
 
@@ -43,6 +45,10 @@ SPLIT = {
     "tabmwp": "tuning",
     "plan-and-solve": "tuning",
     "gaokao-bench": "tuning",
+    # added in round 3 of issue 32, tuning half (graders' own test files: answer pairs)
+    "nemo-skills-tests": "tuning",
+    "sieval-tests": "tuning",
+    "lm-eval-tests": "tuning",
 }
 
 REPOS = {
@@ -59,18 +65,28 @@ REPOS = {
     "tabmwp": "lupantech/PromptPG",
     "plan-and-solve": "AGI-Edgerunners/Plan-and-Solve-Prompting",
     "gaokao-bench": "OpenLMLab/GAOKAO-Bench",
+    "nemo-skills-tests": "NVIDIA/NeMo-Skills",
+    "sieval-tests": "scitix/sieval",
+    "lm-eval-tests": "EleutherAI/lm-evaluation-harness",
 }
 
 
 class Repo:
-    def __init__(self, mirror: Path, name: str) -> None:
+    def __init__(self, mirror: Path, name: str, commit: str | None = None) -> None:
         self.name = name
         self.git = mirror / name.replace("/", "+") / "repo"
-        self.commit = self._run("rev-parse", "HEAD").strip()
+        self.commit = self._run("rev-parse", commit or "HEAD").strip()
 
     def _run(self, *args: str) -> str:
         out = subprocess.run(["git", "-C", str(self.git), *args], capture_output=True, check=True)
         return out.stdout.decode("utf-8")
+
+    def at(self, commit: str) -> Repo:
+        """The same snapshot read at another commit."""
+        other = Repo.__new__(Repo)
+        other.name, other.git = self.name, self.git
+        other.commit = self._run("rev-parse", commit).strip()
+        return other
 
     def show(self, path: str) -> str:
         return self._run("show", f"{self.commit}:{path}")
@@ -605,6 +621,109 @@ def gaokao_bench(repo: Repo) -> Iterator[dict[str, Any]]:
             )
 
 
+def _pair_cases(
+    source: str, repo: Repo, path: str, graders: dict[str, GraderCall], label: str
+) -> Iterator[dict[str, Any]]:
+    """One case per answer pair the test file asserts: the answer as the completion."""
+    for i, pair in enumerate(grader_pairs(repo.show(path), graders)):
+        kind = f" ({pair.kind})" if pair.kind else ""
+        yield case(
+            source,
+            repo,
+            path,
+            f"{Path(path).stem}-{pair.test}-{i}",
+            pair.pred,
+            pair.gold,
+            "correct" if pair.expected else "incorrect",
+            "source test expectation",
+            None,
+            f"grader test: {label}{kind}",
+        )
+
+
+def nemo_skills_tests(repo: Repo) -> Iterator[dict[str, Any]]:
+    # math_equal(prediction, reference); the tests assert both orders of each pair
+    graders = {"math_equal": GraderCall(0, 1)}
+    yield from _pair_cases(
+        "nemo-skills-tests", repo, "tests/test_math_equal.py", graders, "math_equal"
+    )
+
+
+#: UGMathBench's answer types whose equality a reader can judge from the two strings;
+#: TF (Y/N golds), MCS/MCM (option labels), UOL (unordered lists) and OE need the type
+_UGMATH_KINDS = frozenset({"NV", "EX", "EQ", "INT", "OL"})
+
+
+def sieval_tests(repo: Repo) -> Iterator[dict[str, Any]]:
+    files = {
+        "tests/unit/community/test_ugmathbench.py": {
+            "math_equal": GraderCall(0, 1),
+            "judge_answer": GraderCall(0, 1, 2, _UGMATH_KINDS),
+        },
+        "tests/unit/community/test_deepseek_math.py": {
+            "math_equal": GraderCall(0, 1),
+            "symbolic_equal": GraderCall(0, 1),
+            "eval_math": GraderCall("prediction", "answer"),
+            "is_correct": GraderCall("prediction", "answer"),
+        },
+        "tests/unit/community/test_agieval.py": {
+            "is_equiv": GraderCall(0, 1),
+            "evaluate_single_sample": GraderCall(1, 2),
+        },
+        "tests/unit/community/test_ugmath_latex_parser.py": {
+            "judge_answers": GraderCall(0, 1, 2, _UGMATH_KINDS),
+        },
+        "tests/unit/community/test_imo_bench.py": {"_grade": GraderCall(1, 0)},
+    }
+    for path, graders in files.items():
+        label = Path(path).stem.removeprefix("test_")
+        yield from _pair_cases("sieval-tests", repo, path, graders, label)
+
+
+#: lm-evaluation-harness's math graders' tests, each on the branch commit that holds it
+_LM_EVAL_FILES = {
+    "tests/test_hendrycks_math.py": "4e7a76f41c9bda4e09e893bd656f49e612de6aea",
+    "tests/test_minerva_math.py": "47e871bf4c254b24ff05ac7a3f35f509aacb4678",
+}
+
+
+def lm_eval_tests(repo: Repo) -> Iterator[dict[str, Any]]:
+    """``is_equiv(answer, gold)`` pairs, and ``_exact_match(_doc(GOLD), [RESPONSE]) == 1``
+    (a response graded against a boxed gold)."""
+    for path, commit in _LM_EVAL_FILES.items():
+        at = repo.at(commit)
+        label = Path(path).stem.removeprefix("test_")
+        graders = {"is_equiv": GraderCall(0, 1)}
+        yield from _pair_cases("lm-eval-tests", at, path, graders, f"{label} is_equiv")
+        n = 0
+        for func in ast.walk(ast.parse(at.show(path))):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for node in ast.walk(func):
+                if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Call)):
+                    continue
+                call = node.left
+                if getattr(call.func, "id", None) != "_exact_match" or len(call.args) != 2:
+                    continue
+                doc, resps = call.args
+                if not (isinstance(doc, ast.Call) and getattr(doc.func, "id", None) == "_doc"):
+                    continue
+                gold, responses = ast.literal_eval(doc.args[0]), ast.literal_eval(resps)
+                n += 1
+                yield case(
+                    "lm-eval-tests",
+                    at,
+                    path,
+                    f"{label}-{func.name}-r{n}",
+                    responses[0],
+                    gold,
+                    "correct" if ast.literal_eval(node.comparators[0]) == 1 else "incorrect",
+                    "source test expectation",
+                    None,
+                    f"grader test: {label} process_results",
+                )
+
+
 BUILDERS = {
     "grade-school-math": grade_school_math,
     "tora": tora,
@@ -619,6 +738,9 @@ BUILDERS = {
     "tabmwp": tabmwp,
     "plan-and-solve": plan_and_solve,
     "gaokao-bench": gaokao_bench,
+    "nemo-skills-tests": nemo_skills_tests,
+    "sieval-tests": sieval_tests,
+    "lm-eval-tests": lm_eval_tests,
 }
 
 
