@@ -40,7 +40,8 @@ _MATH_WORDS = frozenset(
     "sin cos tan cot sec csc log ln exp sqrt pi inf infty frac mod gcd lcm max min".split()
 )
 #: letters an answer starts with: ``A、B和D``, ``A, C and D``, ``(A)(C)``, ``ABD``
-_LETTER_RE = re.compile(r"\(?([A-J])\)?(?![A-Za-z])")
+#: (a letter that an operator or a digit follows is a symbol in a formula: ``E*2``, ``A^2``)
+_LETTER_RE = re.compile(r"\(?([A-J])\)?(?![A-Za-z\d]|\s*[*/^=_+])")
 _LETTER_SEP_RE = re.compile(r"\s*(?:、|,|，|和|与|及|以及|&|and|以及)\s*|\s+")
 _LOWER_OPTION_RE = re.compile(r"\(([a-j])\)")
 _LETTER_RUN_RE = re.compile(r"([A-J]{2,6})(?![A-Za-z])")
@@ -134,6 +135,49 @@ def rounds_to(gold: str, answer: str) -> bool | None:
         return Decimal(a).quantize(quantum, rounding=ROUND_HALF_UP) == Decimal(gold.strip())
     except InvalidOperation:
         return None
+
+
+_SCIENTIFIC_GOLD_RE = re.compile(
+    r"(-?\d+(?:\.(\d+))?)\s*\\times\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?"
+)
+#: least significant digits a gold must state before an exact answer is rounded to it:
+#: ``3.1416`` and ``2.2892`` are roundings, while ``0.5`` or ``33.3`` may be exact values
+#: (``\\frac{100}{3}`` is no answer for ``33.3``, as the Qwen grader's cases judge)
+MIN_ROUNDED_DIGITS = 4
+
+
+def stated_precision(latex: str) -> tuple[Decimal, int] | None:
+    """A decimal gold's value and the exponent of its last stated digit (``3.67``:
+    (3.67, -2); ``1.0995\\times10^{12}``: (1.0995e12, 8)), when it states at least
+    ``MIN_ROUNDED_DIGITS`` significant digits; else None."""
+    text = latex.strip()
+    plain = _DECIMAL_RE.fullmatch(text)
+    scientific = _SCIENTIFIC_GOLD_RE.fullmatch(text) if plain is None else None
+    if plain is not None:
+        mantissa, places, exponent = text, len(plain.group(1)), 0
+    elif scientific is not None:
+        mantissa, exponent = scientific.group(1), int(scientific.group(3))
+        places = len(scientific.group(2) or "")
+    else:
+        return None
+    digits = mantissa.lstrip("-").replace(".", "").lstrip("0")
+    if len(digits) < MIN_ROUNDED_DIGITS:
+        return None
+    return Decimal(mantissa).scaleb(exponent), exponent - places
+
+
+def value_rounds_to(latex: str, value: Decimal) -> bool:
+    """Whether ``value`` (an answer's exact value, to many places) rounds to the decimal
+    gold at its stated precision (``stated_precision``): ``11/3`` and ``\\pi`` for the
+    golds ``3.67`` and ``3.1416``; ``3.675`` does not round to ``3.67``."""
+    stated = stated_precision(latex)
+    if stated is None:
+        return False
+    gold, last = stated
+    try:
+        return value.quantize(Decimal(1).scaleb(last), rounding=ROUND_HALF_UP) == gold
+    except InvalidOperation:
+        return False
 
 
 def option_letter(options: tuple[tuple[str, str], ...], answer: str) -> str | None:

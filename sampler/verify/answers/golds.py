@@ -21,6 +21,7 @@ from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.required_form import required_form
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
@@ -139,7 +140,17 @@ def normalise_gold_text(gold: str) -> str:
     match = _INTEGRAL_FLOAT_RE.match(gold)
     if match:
         return str(int(match.group(1)))
-    return strip_math_delimiters(gold)
+    return without_stray_backslash(strip_math_delimiters(gold))
+
+
+_STRAY_BACKSLASH_RE = re.compile(r"(?<!\\)\\\s*$")
+
+
+def without_stray_backslash(text: str) -> str:
+    """``text`` without one backslash that ends it (``185\\``, a LaTeX space cut off):
+    it escapes nothing, and math-verify reads the whole text as nothing. A line break
+    (``\\\\``) stays."""
+    return _STRAY_BACKSLASH_RE.sub("", text) if text.endswith("\\") else text
 
 
 def split_top_level(text: str) -> list[str]:
@@ -216,11 +227,11 @@ def gold_from_question(
     if gold is None or not str(gold).strip():
         return None
     meta = _metadata(metadata)
-    latex = gold_form(normalise_gold_text(str(gold)))
+    latex = gold_form(plain_to_latex(normalise_gold_text(str(gold))))
     parts: tuple[str, ...] = ()
     listed = meta.get("gold_parts")
     if isinstance(listed, list) and len(listed) > 1:
-        parts = tuple(normalise_gold_text(str(p)) for p in listed if str(p).strip())
+        parts = tuple(plain_to_latex(normalise_gold_text(str(p))) for p in listed if str(p).strip())
     elif _truthy(meta.get("is_multiple_answer")):
         pieces = split_top_level(latex)
         if len(pieces) > 1:

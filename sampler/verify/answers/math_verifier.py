@@ -26,13 +26,16 @@ also tried as the imaginary unit (``i(2-i)`` is ``1+2i``). Two plain numbers mus
 one part in a million as well (math-verify's 6 decimal places make all tiny numbers 0).
 Forms math-verify does not prove equal (degrees inside trigonometric functions,
 hyperbolic functions and exponentials, set-builder notation, an ordering for a chain
-of inequalities) are tried last (``sampler.verify.answers.equal_forms``).
+of inequalities) are tried last (``sampler.verify.answers.equal_forms``), and so is a
+gold stated rounded (``3.1416``), which an answer whose value rounds to it at the gold's
+precision matches (``\\pi``; ``sampler.verify.answers.gold_types.stated_precision``).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
@@ -50,7 +53,9 @@ from sampler.verify.answers.gold_types import (
     first_clause,
     hedged,
     leading_letters,
+    stated_precision,
     typed_verdict,
+    value_rounds_to,
 )
 from sampler.verify.answers.golds import (
     Gold,
@@ -346,6 +351,35 @@ def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> 
     return None
 
 
+_LITERAL_RE = re.compile(r"\s*-?(\d+)(?:\.(\d+))?\s*")
+
+
+def _rounded_gold(gold: Gold, span: AnswerSpan, parsed: tuple[Any, ...]) -> bool:
+    """A gold stated rounded (``3.1416``, ``1.0995\\times10^{12}``) and an answer whose
+    value rounds to it at the gold's precision: an exact number (``11/3`` for ``3.6667``, ``\\pi``,
+    ``4^{20}``) or a plain number stated to more digits than the gold (``1099511627776``).
+    A plain number no more precise than the gold (``3.7``) is left to math-verify."""
+    stated = stated_precision(gold.latex)
+    if stated is None or span.free_text:
+        return False
+    literal = _LITERAL_RE.fullmatch(span.text.replace(",", ""))
+    if literal is not None:
+        last = -len(literal.group(2) or "")
+        if last >= stated[1]:
+            return False
+        return value_rounds_to(gold.latex, Decimal(span.text.replace(",", "").strip()))
+    number = next((p for p in parsed if isinstance(p, Expr)), None)
+    if number is None or not number.is_number or too_deep(span.text) is not None:
+        return False
+    try:
+        value = number.evalf(40)
+        if not value.is_real or not value.is_finite:
+            return False
+        return value_rounds_to(gold.latex, Decimal(str(value)))
+    except (TypeError, ValueError, ArithmeticError, InvalidOperation, RecursionError):
+        return False
+
+
 def _degrees_for_radians(
     gold: Gold, span: AnswerSpan, gold_parsed: tuple[Any, ...], parsed: tuple[Any, ...]
 ) -> bool:
@@ -395,6 +429,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         correct = _percent_once(gold, span, gold_parsed)
     if not correct and not gold.parts and not span.free_text:
         correct = _degrees_for_radians(gold, span, gold_parsed, parsed)
+    if not correct and not gold.parts and not span.free_text:
+        correct = _rounded_gold(gold, span, parsed)
     if not correct and not gold.parts and not span.free_text:
         correct = equal_in_form(gold.latex, span.text, _parse_latex, _same)
     if correct and not gold.parts and _case_differs(gold, span):

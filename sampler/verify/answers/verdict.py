@@ -21,10 +21,12 @@ from sampler.verify.answers.golds import (
     choice_letter,
     expand_scientific,
     split_top_level,
+    without_stray_backslash,
 )
 from sampler.verify.answers.last_number import only_value, without_ordinal
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.units import split_unit
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
@@ -82,7 +84,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
-    text = span.text
+    text = plain_to_latex(without_stray_backslash(span.text))  # "pi/2" is \pi/2
     if without_ordinal(gold.latex) == gold.latex:
         text = without_ordinal(text)  # "5^{\\mathrm{th}}" is 5 (unless the gold writes one too)
     text = expand_scientific(text)

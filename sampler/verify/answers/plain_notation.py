@@ -1,0 +1,146 @@
+"""Plain and Python (sympy) notation read as math: ``pi/2``, ``exp(16)``, ``7*sin(pi*x/5)+1``.
+
+math-verify parses every answer and gold as LaTeX, where ``pi`` is the product ``p*i`` and
+``sin(x)`` is ``s*i*n*x``: ``\\boxed{pi/2}`` came out as ``(i*p)/2``, a gold written in
+sympy's dialect (UGMathBench's ``ln(a)*a^x``) could only ever match itself, and a wrong
+``1/sqrt(pi)`` could come out right. ``plain_to_latex`` rewrites a text that uses plain
+notation, and no LaTeX command, into the LaTeX math-verify reads:
+
+- function names followed by ``(`` become commands (``sin(`` is ``\\sin(``, ``asin(`` is
+  ``\\arcsin(``, ``ln(`` is ``\\ln(``, ``log(`` is ``\\log(``, as LaTeX's ``\\log`` reads);
+  ``sqrt(a)`` is ``\\sqrt{a}``, ``exp(a)`` is ``e^{a}``, ``abs(a)`` is ``\\left|a\\right|``;
+- ``pi`` is ``\\pi``, ``oo``, ``inf`` and ``infinity`` are ``\\infty`` (whole words only);
+- ``**`` is ``^`` (``2**100`` is ``2^{100}``), and a parenthesised or signed exponent is
+  braced (``e^(-8*x)`` is ``e^{(-8*x)}``, ``10**-2`` is ``10^{-2}``);
+- square brackets that group (``8*[2*cos(t)]^2``) become parentheses; brackets holding a
+  comma at their top level are an interval or a list and stay.
+
+A text with a backslash is LaTeX already and is left as it is, and so is a text with no
+plain notation (``x^2+1``, ``(2, 3]``, words): both parse as they did.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COMMANDS = {
+    "sin": "\\sin",
+    "cos": "\\cos",
+    "tan": "\\tan",
+    "cot": "\\cot",
+    "sec": "\\sec",
+    "csc": "\\csc",
+    "sinh": "\\sinh",
+    "cosh": "\\cosh",
+    "tanh": "\\tanh",
+    "asin": "\\arcsin",
+    "acos": "\\arccos",
+    "atan": "\\arctan",
+    "arcsin": "\\arcsin",
+    "arccos": "\\arccos",
+    "arctan": "\\arctan",
+    "ln": "\\ln",
+    "log": "\\log",
+}
+#: functions whose argument moves into braces (``sqrt(2)`` is ``\sqrt{2}``)
+_BRACED = {"sqrt": ("\\sqrt{", "}"), "exp": ("e^{", "}"), "abs": ("\\left|", "\\right|")}
+_FUNCTION_RE = re.compile(
+    r"(?<![A-Za-z])(" + "|".join(sorted([*_COMMANDS, *_BRACED], key=len, reverse=True)) + r")\s*\("
+)
+_CONSTANT_RE = re.compile(r"(?<![A-Za-z])(pi|infinity|inf|oo)(?![A-Za-z])")
+_CONSTANTS = {"pi": "\\pi ", "infinity": "\\infty ", "inf": "\\infty ", "oo": "\\infty "}
+_SIGNED_POWER_RE = re.compile(r"\^\s*(-\s*[0-9A-Za-z.]+)")
+
+
+def uses_plain_notation(text: str) -> bool:
+    """Whether ``text`` is plain notation worth rewriting (no LaTeX command, and a plain
+    function call, constant, ``**`` or grouping bracket)."""
+    if "\\" in text:
+        return False
+    return bool(
+        _FUNCTION_RE.search(text)
+        or _CONSTANT_RE.search(text)
+        or "**" in text
+        or re.search(r"\^\s*\(", text)
+        or _grouping_bracket(text) is not None
+    )
+
+
+def _closing(text: str, start: int, opener: str, closer: str) -> int | None:
+    """The index of the bracket closing the one at ``start``, else None."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == opener:
+            depth += 1
+        elif text[i] == closer:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _grouping_bracket(text: str) -> tuple[int, int] | None:
+    """The first ``[...]`` pair whose content has no top-level comma (it groups)."""
+    for start, char in enumerate(text):
+        if char != "[":
+            continue
+        end = _closing(text, start, "[", "]")
+        if end is None:
+            return None
+        inner, depth = text[start + 1 : end], 0
+        listed = False
+        for c in inner:
+            depth += c in "([{"
+            depth -= c in ")]}"
+            listed = listed or (c == "," and depth == 0)
+        if not listed:
+            return start, end
+    return None
+
+
+def _functions(text: str) -> str:
+    out, pos = [], 0
+    while True:
+        match = _FUNCTION_RE.search(text, pos)
+        if match is None:
+            return "".join(out) + text[pos:]
+        name, paren = match.group(1), match.end() - 1
+        end = _closing(text, paren, "(", ")")
+        if end is None:
+            return "".join(out) + text[pos:]
+        inner = _functions(text[paren + 1 : end])
+        out.append(text[pos : match.start()])
+        if name in _BRACED:
+            left, right = _BRACED[name]
+            out.append(left + inner + right)
+        else:
+            out.append(_COMMANDS[name] + "(" + inner + ")")
+        pos = end + 1
+
+
+def _powers(text: str) -> str:
+    out, pos = [], 0
+    while True:
+        match = re.compile(r"\^\s*\(").search(text, pos)
+        if match is None:
+            return "".join(out) + text[pos:]
+        end = _closing(text, match.end() - 1, "(", ")")
+        if end is None:
+            return "".join(out) + text[pos:]
+        out.append(text[pos : match.start()] + "^{" + text[match.end() - 1 : end + 1] + "}")
+        pos = end + 1
+
+
+def plain_to_latex(text: str) -> str:
+    """``text`` in LaTeX when it is plain notation (module docstring), else unchanged."""
+    if not uses_plain_notation(text):
+        return text
+    out = re.sub(r"\*\*\s*(-?[0-9.]+|[A-Za-z]\w*)", r"^{\1}", text).replace("**", "^")
+    while (found := _grouping_bracket(out)) is not None:
+        start, end = found
+        out = out[:start] + "(" + out[start + 1 : end] + ")" + out[end + 1 :]
+    out = _functions(out)
+    out = _powers(out)
+    out = _SIGNED_POWER_RE.sub(lambda m: "^{" + m.group(1).replace(" ", "") + "}", out)
+    out = _CONSTANT_RE.sub(lambda m: _CONSTANTS[m.group(1)], out)
+    return re.sub(r" +(?=[)}\]^,]|$)", "", out)
