@@ -7,7 +7,9 @@ last checkpoint by a margin, that a rerun skips every finished stage, that the s
 in a second folder gives the very same weights and samples (the second folder is handed the
 first one's task and base model, whose determinism ``test_task_and_reward`` checks
 in-process, so only GRPO and sampling run twice), and that the checkpoints are ordinary
-model folders (``leash sample``, ``leash entropy`` and ``leash perplexity`` on them).
+model folders (``leash sample``, ``leash entropy`` and ``leash perplexity`` on them; the
+last two through click's runner in the test's own process, which has torch loaded already,
+rather than a ``leash`` process each that imports it again).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from leash_tui.cli import cli
 from tests.support.sampling_checks import NEEDS_TORCH, leash, leash_ok, samples
 
 pytestmark = NEEDS_TORCH
@@ -127,10 +131,17 @@ def _hf(*args: str) -> list[str]:
     return [*args, "--engine", "hf", "--device", "cpu", "--dtype", "float32"]
 
 
+def invoke(*args: str) -> str:
+    """``leash ARGS`` in this process (click's runner): what the command prints."""
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, f"leash {' '.join(args)} failed:\n{result.output[-4000:]}"
+    return result.output
+
+
 def test_leash_entropy_works_on_a_checkpoint(demo_run):
     name = f"rl@{STEPS[-1]}"
     checkpoint = demo_run / "models" / f"step-{STEPS[-1]}"
-    leash_ok(
+    invoke(
         *_hf("entropy", str(demo_run / "results"), "--model", f"{name}={checkpoint}"),
         "--samples",
         "4",
@@ -173,7 +184,7 @@ def test_leash_sample_and_perplexity_work_on_a_checkpoint(demo_run, tmp_path):
     assert len(rows) == 4 * int(REDUCED["--questions"])
     assert all(r["status"] is not None for r in rows)  # verified
 
-    leash_ok(*_hf("perplexity", str(out), "--traces", "reference", "--model", f"rl={checkpoint}"))
+    invoke(*_hf("perplexity", str(out), "--traces", "reference", "--model", f"rl={checkpoint}"))
     scored = pq.read_table(out / "perplexity.parquet").to_pylist()
     assert len(scored) == int(REDUCED["--questions"])
     questions = {
