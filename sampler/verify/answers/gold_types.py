@@ -16,6 +16,10 @@ to let it judge:
 - a decimal gold (``3.67``) accepts a more precise plain number that rounds to it at the
   gold's precision (``3.6667``), and no other;
 - a text gold is equal to the answer up to case, quotes, spaces and ``\\text{}``;
+- an option label with its content (``(A) baseball team``, ``(B) no``) against a text or
+  boolean gold: the content is compared, and where the question lists its options the
+  letter must be the gold's option too (``(A) Thursday`` is wrong when Thursday is (B));
+  a gold that is a label and its content (``C Cecile``) takes the bare letter (``C``);
 - an answer that offers alternatives (``3 or -3``, ``D或E``) is wrong unless the gold is
   a list of them (``hedged``).
 
@@ -192,6 +196,64 @@ def option_letter(options: tuple[tuple[str, str], ...], answer: str) -> str | No
     return None
 
 
+#: an option label, then its content: ``(A) baseball team``, ``B. Thursday``, ``C) yes``
+_LABELLED_RE = re.compile(r"\s*(?:\(([A-Ja-j])\)|([A-J])[.)．:：])\s*(\S.*?)\s*", re.S)
+#: a gold that is a label and its content: ``C Cecile``, ``(B) Paris``
+_GOLD_LABEL_RE = re.compile(r"\s*(?:\(([A-J])\)\s*(\S.*?)|([A-J])(?:[.):]\s*|\s+)([A-Z].*?))\s*")
+_BARE_LETTER_RE = re.compile(r"[A-J]")
+
+
+def labelled(text: str) -> tuple[str, str] | None:
+    """The option letter (upper case) and the content of an answer that gives both
+    (``(A) baseball team``), else None."""
+    match = _LABELLED_RE.fullmatch(text)
+    if match is None:
+        return None
+    return (match.group(1) or match.group(2)).upper(), match.group(3)
+
+
+def _gold_label(latex: str) -> tuple[str, str] | None:
+    match = _GOLD_LABEL_RE.fullmatch(strip_wrappers(latex) if "\\" in latex else latex)
+    if match is None:
+        return None
+    return (match.group(1) or match.group(3)), (match.group(2) or match.group(4))
+
+
+def _label_is_gold(letter: str, options: tuple[tuple[str, str], ...], latex: str) -> bool:
+    """Whether an answer's option letter is the gold's: the option whose content is the
+    gold, when the question lists one (True when it lists none)."""
+    theirs = option_letter(options, latex) if options else None
+    return theirs is None or theirs == letter
+
+
+def _labelled_verdict(
+    latex: str, kind: str, options: tuple[tuple[str, str], ...], text: str
+) -> bool | None:
+    """The verdict on an option label with its content against a text or boolean gold, or
+    on a bare letter against a gold that is a label and its content; None for neither."""
+    gold_label = _gold_label(latex) if kind == "text" else None
+    label = labelled(text)
+    if gold_label is not None:
+        letter, content = gold_label
+        if label is not None:
+            return label[0] == letter and _normal_text(label[1]) == _normal_text(content)
+        bare = strip_wrappers(text)
+        if _BARE_LETTER_RE.fullmatch(bare):
+            return bare == letter
+        return True if _normal_text(text) == _normal_text(content) else None
+    if label is None:
+        return None
+    letter, content = label
+    if kind == "boolean":
+        stated = boolean_of(content)
+        if stated is None:
+            return None
+        same = stated == _BOOLEAN[strip_wrappers(latex).lower()]
+    else:
+        same = _normal_text(content) == _normal_text(latex)
+    return same and _label_is_gold(letter, options, latex)
+
+
 def typed_verdict(
     latex: str, kind: str, options: tuple[tuple[str, str], ...], text: str, prose: bool
 ) -> bool | None:
@@ -199,6 +261,9 @@ def typed_verdict(
     if kind == "boolean":
         stated = boolean_of(text)
         if stated is None:
+            by_label = _labelled_verdict(latex, kind, options, text)
+            if by_label is not None:
+                return by_label
             return None if not prose else False
         return stated == _BOOLEAN[strip_wrappers(latex).lower()]
     if kind in ("choice", "choices"):
@@ -212,6 +277,9 @@ def typed_verdict(
     if kind == "text":
         if _normal_text(text) == _normal_text(latex):
             return True
+        by_label = _labelled_verdict(latex, kind, options, text)
+        if by_label is not None:
+            return by_label
         return False if prose else None
     if kind == "decimal" and not prose:
         return rounds_to(latex, text)
