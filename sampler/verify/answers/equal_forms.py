@@ -17,13 +17,17 @@ bounded in cost (the answer has passed ``answer_size``'s bounds before any parse
   must be the same, and the conditions equal as written without spacing, or as math;
 - **an ordering for a chain of inequalities**: the gold ``b > a > c`` and the answer
   ``b, a, c`` (the terms in the order the gold writes them), or the same chain written
-  the other way (``c < a < b``). Terms in another order stay wrong.
+  the other way (``c < a < b``). Terms in another order stay wrong;
+- **a decimal comma**: the European gold ``1,22`` (one or two digits after the comma;
+  three are thousands, ``1,000``) and the answer ``1.22``, a decimal of the same value.
+  math-verify reads the gold as the list {1, 22}, which the answer ``1, 22`` still matches.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from sympy import Basic, exp, simplify
@@ -39,6 +43,8 @@ _DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
 _SPACING_RE = re.compile(r"\s+|\\[,;:! ]|~|\\q?quad|\\left|\\right")
 _SET_BUILDER_RE = re.compile(r"\\\{(?P<var>[^{}|]{1,20}?)(?:\||\\mid|:)(?P<cond>.{1,200})\\\}")
 _CHAIN_SPLIT_RE = re.compile(r"\s*(>|<|\\gt|\\lt)\s*")
+_DECIMAL_COMMA_RE = re.compile(r"-?\d+,\d{1,2}")
+_DECIMAL_POINT_RE = re.compile(r"-?\d+\.\d+")
 
 
 def equal_in_form(gold: str, answer: str, parse: Parse, same: Same) -> bool:
@@ -48,6 +54,7 @@ def equal_in_form(gold: str, answer: str, parse: Parse, same: Same) -> bool:
         or _same_in_exponentials(gold, answer, parse)
         or _same_set_builder(gold, answer, parse, same)
         or _ordering_of_chain(gold, answer)
+        or _decimal_comma(gold, answer)
     )
 
 
@@ -118,3 +125,11 @@ def _ordering_of_chain(gold: str, answer: str) -> bool:
         return listed == written  # the terms in the order the gold writes them
     theirs = _chain(answer)
     return theirs is not None and theirs[1] == largest_first
+
+
+def _decimal_comma(gold: str, answer: str) -> bool:
+    """A gold with a decimal comma (``1,22``) and an answer with a decimal point, equal."""
+    g, a = gold.strip(), answer.strip()
+    if not (_DECIMAL_COMMA_RE.fullmatch(g) and _DECIMAL_POINT_RE.fullmatch(a)):
+        return False
+    return Decimal(g.replace(",", ".")) == Decimal(a)
