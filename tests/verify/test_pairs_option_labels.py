@@ -50,6 +50,8 @@ REJECTED = [
     ("C Cecile", r"\boxed{B}", None),
     ("C Cecile", "The answer is (C) Bob.", None),
     ("C Cecile", "The answer is (D) Cecile.", None),
+    # "A" is a word: a title, not option A with its content
+    ("A Tale of Two Cities", "A", None),
 ]
 
 

@@ -19,7 +19,7 @@ to let it judge:
 - an option label with its content (``(A) baseball team``, ``(B) no``) against a text or
   boolean gold: the content is compared, and where the question lists its options the
   letter must be the gold's option too (``(A) Thursday`` is wrong when Thursday is (B));
-  a gold that is a label and its content (``C Cecile``) takes the bare letter (``C``);
+  a gold that is a letter and its content (``C Cecile``) takes the bare letter (``C``);
 - an answer that offers alternatives (``3 or -3``, ``D或E``) is wrong unless the gold is
   a list of them (``hedged``).
 
@@ -198,8 +198,10 @@ def option_letter(options: tuple[tuple[str, str], ...], answer: str) -> str | No
 
 #: an option label, then its content: ``(A) baseball team``, ``B. Thursday``, ``C) yes``
 _LABELLED_RE = re.compile(r"\s*(?:\(([A-Ja-j])\)|([A-J])[.)．:：])\s*(\S.*?)\s*", re.S)
-#: a gold that is a label and its content: ``C Cecile``, ``(B) Paris``
-_GOLD_LABEL_RE = re.compile(r"\s*(?:\(([A-J])\)\s*(\S.*?)|([A-J])(?:[.):]\s*|\s+)([A-Z].*?))\s*")
+#: a gold that is a letter, a space and a capitalised content: ``C Cecile`` (``(D) Alina``
+#: and ``B. 12`` are choices already, ``golds.labelled_choice``; ``A`` and ``I`` are words:
+#: ``A Tale`` is a title)
+_GOLD_LABEL_RE = re.compile(r"\s*([B-HJ])\s+([A-Z].*?)\s*")
 _BARE_LETTER_RE = re.compile(r"[A-J]")
 
 
@@ -213,10 +215,8 @@ def labelled(text: str) -> tuple[str, str] | None:
 
 
 def _gold_label(latex: str) -> tuple[str, str] | None:
-    match = _GOLD_LABEL_RE.fullmatch(strip_wrappers(latex) if "\\" in latex else latex)
-    if match is None:
-        return None
-    return (match.group(1) or match.group(3)), (match.group(2) or match.group(4))
+    match = _GOLD_LABEL_RE.fullmatch(strip_wrappers(latex))
+    return (match.group(1), match.group(2)) if match else None
 
 
 def _label_is_gold(letter: str, options: tuple[tuple[str, str], ...], latex: str) -> bool:
