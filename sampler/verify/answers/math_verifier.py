@@ -28,7 +28,9 @@ Forms math-verify does not prove equal (degrees inside trigonometric functions,
 hyperbolic functions and exponentials, set-builder notation, an ordering for a chain
 of inequalities) are tried last (``sampler.verify.answers.equal_forms``), and so is a
 gold stated rounded (``3.1416``), which an answer whose value rounds to it at the gold's
-precision matches (``\\pi``; ``sampler.verify.answers.gold_types.stated_precision``).
+precision matches (``\\pi``; ``sampler.verify.answers.gold_types.stated_precision``), and
+a formula gold with rounded coefficients (``1386.15(e^{0.013t}-1)``), which an answer
+within that rounding at sample points matches (``sampler.verify.answers.rounded_coefficients``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from sampler.verify.answers.golds import (
 )
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs
+from sampler.verify.answers.rounded_coefficients import same_up_to_rounding
 from sampler.verify.answers.units import split_unit, variables
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 
@@ -380,6 +383,18 @@ def _rounded_gold(gold: Gold, span: AnswerSpan, parsed: tuple[Any, ...]) -> bool
         return False
 
 
+def _rounded_formula(gold: Gold, gold_parsed: tuple[Any, ...], parsed: tuple[Any, ...]) -> bool:
+    """A formula gold with rounded decimal coefficients (``1386.15(e^{0.013t}-1)``) and an
+    answer within that rounding at sample points (``rounded_coefficients``)."""
+    if "." not in gold.latex:
+        return False
+    g = next((p for p in gold_parsed if isinstance(p, Expr)), None)
+    a = next((p for p in parsed if isinstance(p, Expr)), None)
+    if g is None or a is None or (g.is_number and stated_precision(gold.latex) is not None):
+        return False
+    return same_up_to_rounding(gold.latex, g, a)
+
+
 def _degrees_for_radians(
     gold: Gold, span: AnswerSpan, gold_parsed: tuple[Any, ...], parsed: tuple[Any, ...]
 ) -> bool:
@@ -431,6 +446,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         correct = _degrees_for_radians(gold, span, gold_parsed, parsed)
     if not correct and not gold.parts and not span.free_text:
         correct = _rounded_gold(gold, span, parsed)
+    if not correct and not gold.parts and not span.free_text:
+        correct = _rounded_formula(gold, gold_parsed, parsed)
     if not correct and not gold.parts and not span.free_text:
         correct = equal_in_form(gold.latex, span.text, _parse_latex, _same)
     if correct and not gold.parts and _case_differs(gold, span):
