@@ -1,8 +1,8 @@
 """Comparison by the gold's type (issue 32): a formula gold with rounded coefficients.
 
 A gold that states decimals of at least four significant digits (``1386.15``,
-``0.0185185``, ``2.71828182845905``) is rounded there: an exact answer within one unit in
-the last place of each such literal, at a few sample points, is right. Shorter decimals
+``0.0185185``, ``2.71828182845905``) is rounded there: an exact answer within half a unit
+in the last place of each such literal, at a few sample points, is right. Shorter decimals
 (``0.013``, ``0.5``) may be exact, and a different structure, a coefficient off in its
 third digit or a coarser answer stay wrong. Checked through ``grade_completion`` (real
 math-verify).
@@ -35,6 +35,8 @@ REJECTED = [
     # a coefficient off in its third or fifth digit, or coarser than the gold
     ("1386.15*[e^{0.013*t}-1]", r"1390 ( e^{0.013t} - 1 )"),
     ("1386.15*[e^{0.013*t}-1]", r"1386.2 ( e^{0.013t} - 1 )"),
+    ("1386.15*[e^{0.013*t}-1]", r"1386.16 ( e^{0.013t} - 1 )"),  # another rounding
+    ("1386.15*[e^{0.013*t}-1]", r"1386.156 ( e^{0.013t} - 1 )"),  # rounds to 1386.16
     ("0.333333+(-0.0185185)*(x-5)", r"\frac{24 - x}{54}"),
     ("0.333333+(-0.0185185)*(x-5)", r"\frac{23 - x}{55}"),
     ("0.333333+(-0.0185185)*(x-5)", r"\frac{23 - y}{54}"),
