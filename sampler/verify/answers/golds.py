@@ -144,6 +144,28 @@ def normalise_gold_text(gold: str) -> str:
 
 
 _STRAY_BACKSLASH_RE = re.compile(r"(?<!\\)\\\s*$")
+#: LaTeX spacing that opens a text wrapper: ``\mathrm{~N}`` (gaokao's space before a symbol)
+_WRAPPER_SPACE_RE = re.compile(r"(\\(?:mathrm|text|textrm|rm)\s*\{)(?:\s|~|\\[,;: ])+")
+#: values joined by a Chinese "and" (``1 和 3``), each with a digit and no word or equation
+_CJK_AND_RE = re.compile(r"\s*(?:以及|和|与|及)\s*")
+_LISTED_VALUE_RE = re.compile(r"[^\u3000-\u9fff=]*\d[^\u3000-\u9fff=]*")
+
+
+def without_wrapper_spacing(text: str) -> str:
+    """``text`` without spacing that opens a ``\\mathrm{}``-like wrapper: ``\\mathrm{~N}`` is
+    ``\\mathrm{N}`` (math-verify reads the symbol ``~n``, which no answer ``N`` matches)."""
+    return _WRAPPER_SPACE_RE.sub(r"\1", text) if "{" in text else text
+
+
+def joined_values(text: str) -> str:
+    """Values joined by a Chinese "and" as a list: ``1 和 3`` is ``1, 3`` (math-verify reads
+    only the ``3``); any other text as it is."""
+    if not _CJK_AND_RE.search(text):
+        return text
+    pieces = _CJK_AND_RE.split(text.strip())
+    if len(pieces) < 2 or not all(_LISTED_VALUE_RE.fullmatch(p) for p in pieces):
+        return text
+    return ", ".join(pieces)
 
 
 def without_stray_backslash(text: str) -> str:
@@ -227,7 +249,8 @@ def gold_from_question(
     if gold is None or not str(gold).strip():
         return None
     meta = _metadata(metadata)
-    latex = gold_form(plain_to_latex(normalise_gold_text(str(gold))))
+    latex = gold_form(plain_to_latex(joined_values(normalise_gold_text(str(gold)))))
+    latex = without_wrapper_spacing(latex)
     parts: tuple[str, ...] = ()
     listed = meta.get("gold_parts")
     if isinstance(listed, list) and len(listed) > 1:

@@ -20,8 +20,10 @@ from sampler.verify.answers.golds import (
     answer_choice,
     choice_letter,
     expand_scientific,
+    joined_values,
     split_top_level,
     without_stray_backslash,
+    without_wrapper_spacing,
 )
 from sampler.verify.answers.last_number import only_value, without_ordinal
 from sampler.verify.answers.named_values import named_value
@@ -66,7 +68,8 @@ class Verdict:
 def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     """``span`` in the form leash compares, so that equal answers are one answer.
 
-    ``1e-3`` becomes ``1\\times10^{-3}``; against a multiple-choice gold, ``(D) (2,0)``
+    ``1e-3`` becomes ``1\\times10^{-3}``; ``1 和 3`` becomes ``1, 3`` and ``\\mathrm{~N}``
+    ``\\mathrm{N}`` (as the gold's are, ``golds``); against a multiple-choice gold, ``(D) (2,0)``
     becomes ``D``; of several named values (``k = -2, q = -4``) the one the question asks
     for (``Gold.asked``); a number in words ("forty-three") against a gold that is no text is the
     integer, and words that hold one value (``last_number.only_value``) that value; a
@@ -85,6 +88,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if span.free_text or span.prose:
         return span
     text = plain_to_latex(without_stray_backslash(span.text))  # "pi/2" is \pi/2
+    text = without_wrapper_spacing(joined_values(text))  # "1 和 3" is 1, 3; \mathrm{~N} is N
     if without_ordinal(gold.latex) == gold.latex:
         text = without_ordinal(text)  # "5^{\\mathrm{th}}" is 5 (unless the gold writes one too)
     text = expand_scientific(text)
