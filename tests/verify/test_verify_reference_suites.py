@@ -17,11 +17,6 @@ from tests.support.reference_suites import agreement
 
 #: Cases math-verify passes with its defaults and leash does not, and why.
 DIFFERENCES = {
-    "test_all::test_number_extraction[6]": (
-        "the gold `1,22` against the answer `1.22`: leash reads a plain decimal comma in an"
-        " answer against a decimal gold (`1000,99` against `1000.99` passes), never in a gold,"
-        " where a comma between digits is a thousands separator or a list"
-    ),
     "test_all::test_math_extraction_additional_cases[27]": (
         "`\\boxed{1}\\boxed{2}`: nothing but the boxes, so no connective; leash reads a model"
         " writing box after box (repeating or changing its answer) as its last box"
