@@ -94,7 +94,7 @@ def same_up_to_rounding(latex: str, gold: Expr, answer: Expr) -> bool:
     try:
         gold_at = lambdify(variables + coefficients, gold.xreplace(names), "mpmath")
         answer_at = lambdify(variables, answer, "mpmath")
-    except (TypeError, ValueError, NameError, SyntaxError, RecursionError):
+    except Exception:  # sympy's printers raise many types on odd input; no verdict then
         return False
     counted = 0
     with mpmath.workdps(_DIGITS):
@@ -129,7 +129,7 @@ def _agrees_at(
                 moved = [*exact[:i], exact[i] + step, *exact[i + 1 :]]
                 moves.append(abs(gold_at(*xs, *moved) - g))
             bound += max(moves)
-    except (TypeError, ValueError, ArithmeticError, NameError, AttributeError, RecursionError):
+    except Exception:  # mpmath raises many types outside a function's domain: no point
         return None
     if not _finite(bound):
         return None
