@@ -32,8 +32,10 @@ import re
 from collections import deque
 
 from sampler.verify.answers.answer_span import AnswerSpan
+from sampler.verify.answers.bare_answer import is_bare_math
 from sampler.verify.answers.final_statements import (
     TAIL_CHARS,
+    WORDS_SUFFIX,
     Found,
     answer_is_rest,
     found_finals,
@@ -47,6 +49,8 @@ from sampler.verify.answers.last_number import last_number
 RULE_JSON = "json answer field"
 RULE_CONCLUSION = "concluding sentence"
 RULE_ANSWER_HEADING = "answer heading"
+RULE_CLOSING_STATEMENT = "closing statement"
+RULE_YES_NO = "yes/no sentence"
 
 _JSON_KEY_RE = re.compile(r"[\"'](?:final[_ ]?answer|answer)[\"']\s*:\s*", re.IGNORECASE)
 _JSON_STRING_RE = re.compile(r"\"((?:[^\"\\\n]|\\.){0,600})\"")
@@ -64,7 +68,8 @@ _CONCLUDE_RE = re.compile(
 #: where a sentence ends: ". " (not a decimal point), "。", "！", "？", "।", a line break
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？।]|\n")
 _MATH_SPAN_RE = re.compile(
-    r"\$\$(?P<a>[^$]{1,300})\$\$|\$(?P<b>[^$\n]{1,300})\$|\\\((?P<c>.{1,300}?)\\\)"
+    r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$|(?<!\\)\$(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
+    r"|\\\((?P<c>.{1,300}?)\\\)"
     r"|\\\[(?P<d>.{1,300}?)\\\]",
     re.DOTALL,
 )
@@ -77,6 +82,15 @@ _ANCHOR_RE = re.compile(
 )
 _HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
+#: values joined only by commas and "and" ("#, # and #"), once each value is masked as "#"
+_LIST_ONLY_RE = re.compile(
+    r"[\s:：]*#+(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*#+)+[\s.。]*"
+)
+#: a formula in plain or Python notation, operands joined by operators (``-12*x**2``)
+_PLAIN_FORMULA_RE = re.compile(r"[-+]?[\w.()]+(?:\s*(?:\*\*|[-+*/^])\s*[\w.()]+)+")
+_VALUES_MASK_RE = re.compile(
+    r"(?<![0-9A-Za-z.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*%)?(?![\d])"
+)
 _EQUALS_RE = re.compile(r"(?<![<>!=:\\])=(?!=)")
 _NEGATION_RE = re.compile(r"\b(?:not|no longer|isn't|pas|nicht)\b|不是|并非", re.IGNORECASE)
 _LEAD_CHARS = " \t*#>-0123456789.)、:："
@@ -131,10 +145,10 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     if clause is None or _NEGATION_RE.search(clause):
         return None
     values = _values_after_anchor(clause)
-    if not values:
-        return None
     if not closed and not _ends_with_value(clause):
         return None  # cut off mid-sentence: nothing concluded
+    if not values:
+        return _several_values(clause, RULE_CONCLUSION)
     if len(values) > 1:
         return AnswerSpan(" or ".join(values), rule=RULE_CONCLUSION)
     return latex_span(values[0], RULE_CONCLUSION)
@@ -160,7 +174,7 @@ def answer_heading(text: str) -> Found | None:
     elif values:
         span = latex_span(values[0], RULE_ANSWER_HEADING)
     else:
-        return None
+        span = _several_values(sentence, RULE_ANSWER_HEADING)
     return (len(text[-TAIL_CHARS:].rstrip()), span) if span else None
 
 
@@ -210,7 +224,15 @@ def _values_after_anchor(sentence: str) -> list[str]:
         if len(hedged) > 1:
             return hedged  # "x = 3 or x = -3": the alternatives, judged as a hedge
     if anchors:
+        rest = sentence[anchors[-1].end() :].strip().rstrip(".。").strip()
+        if _PLAIN_FORMULA_RE.fullmatch(rest) and is_bare_math(rest):
+            return [rest]  # "The second derivative is -12*x**2.": the formula, whole
         after = _values_from(sentence, masked, anchors[-1].end())
+        if len(after) > 1 and _LIST_ONLY_RE.fullmatch(
+            _VALUES_MASK_RE.sub("#", masked[anchors[-1].end() :])
+        ):
+            # "The solutions are $x = 2$ and $x = 3$.": a list, its names kept
+            return [", ".join(_values_from(sentence, masked, anchors[-1].end(), named=True))]
         if after:
             return after[:1]
     values = _values_from(sentence, masked, 0)
@@ -219,11 +241,12 @@ def _values_after_anchor(sentence: str) -> list[str]:
     return values if len(values) == 1 else []
 
 
-def _values_from(sentence: str, masked: str, cut: int) -> list[str]:
+def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> list[str]:
     found: list[tuple[int, str]] = []
     for span in _MATH_SPAN_RE.finditer(sentence):
         if span.start() >= cut:
-            found.append((span.start(), _math_value(span)))
+            inner = next(g for g in span.groups() if g is not None).strip()
+            found.append((span.start(), inner if named else _math_value(span)))
     for number in _NUMBER_RE.finditer(masked, cut):
         found.append((number.start(), number.group(0).replace("−", "-").replace(",", "")))
     return [v for _, v in sorted(found) if v.strip()]
@@ -258,10 +281,107 @@ def located_final(text: str) -> AnswerSpan | None:
         found = [heading] if heading is not None else []
     if found:
         return max(found, key=lambda f: f[0])[1]
+    yes_no = yes_no_sentence(text)
+    if yes_no is not None:
+        return yes_no
     concluded = concluding_sentence(text)
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
-    return last_number(text)
+    return closing_statement(text) or last_number(text) or closing_statement(text, several=True)
+
+
+#: a last sentence that is a step, not a statement of the result
+_STEP_RE = re.compile(
+    r"^(?:let(?:'s| us)?|check|verify|suppose|assume|if|try|now|next|first|then|we (?:need|want"
+    r"|can|will|must|should)|to (?:find|solve|check|compute|get))\b"
+    r"|\b(?:if|suppose|assuming|whether|unless|might|could)\b",
+    re.IGNORECASE,
+)
+#: what leads in to a closing display: "The final result is:", "we get", "="
+_LEAD_IN_RE = re.compile(
+    r"(?:\b(?:is|are|equals|get|obtain|find|have|gives?)|[:：=])[ \t*]*$", re.IGNORECASE
+)
+
+
+def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
+    """The result the completion's last sentence states, when nothing else concluded: a
+    closed sentence, no question, step or hypothesis, negation or hedge, with the first
+    value after its last "is"/"=", else its only value ("The sum of the roots is
+    \\( -3 \\).", "There are 6 marbles left."); or display math that ends the completion
+    after a lead-in line ("The final result is:\n\\[\n6\n\\]"). With ``several``, a sentence
+    with several values and no "is" is returned as words (``_several_values``)."""
+    tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
+    display = _closing_display(tail)
+    if display is not None:
+        start, inner = display
+        before = tail[:start].rstrip()
+        lead = before[before.rfind("\n") + 1 :].strip()
+        own_line = "\n" in tail[len(before) : start] or before.endswith((":", "："))
+        if own_line and _LEAD_IN_RE.search(lead) and not _STEP_RE.search(lead):
+            sides = _EQUALS_RE.split(inner)
+            value = sides[-1].strip() if _NUMBER_RE.fullmatch(sides[-1].strip()) else inner
+            return latex_span(value, RULE_CLOSING_STATEMENT)
+        return None
+    sentence, closed = _last_sentence(tail)
+    if sentence is None or not closed or not tail.endswith((".", "。", "!", "！")):
+        return None
+    sentence = sentence.lstrip(_LEAD_CHARS)
+    if _STEP_RE.search(sentence) or _NEGATION_RE.search(sentence) or "?" in sentence:
+        return None
+    if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):
+        return None
+    values = _values_after_anchor(sentence)
+    if len(values) == 1:
+        return latex_span(values[0], RULE_CLOSING_STATEMENT)
+    return _several_values(sentence, RULE_CLOSING_STATEMENT) if several else None
+
+
+def _several_values(sentence: str, rule: str) -> AnswerSpan | None:
+    """A concluding sentence with several values and no "is" ("Jasper has 2 tubes of blue
+    paint and 9 tubes of yellow paint."), as words: an answer was stated, and the gold
+    reads it (``only_value``: the one value the question did not give), else it is wrong."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    if len(_values_from(sentence, masked, 0)) < 2 or len(sentence) > _SENTENCE_CHARS:
+        return None
+    return AnswerSpan(" ".join(sentence.split()), rule=rule + WORDS_SUFFIX, prose=True)
+
+
+_YES_NO_RE = re.compile(
+    r"(?:yes|no|oui|non|sí|si|ja|nein|是的|不是)[ \t]*[,，.!:;—–-][ \t]*(?P<rest>[^\n]*)$",
+    re.IGNORECASE,
+)
+#: "Yes, that's right.": a verdict on what came before, no answer of its own
+_CONFIRMS_RE = re.compile(
+    r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong|it)\b|i(?:'m|\s+am)\b",
+    re.IGNORECASE,
+)
+
+
+def yes_no_sentence(text: str) -> AnswerSpan | None:
+    """The completion's last sentence when it opens with yes or no ("No, 1234 is not a
+    multiple of 7."), as words: a boolean gold reads its yes/no. A confirmation of what came
+    before ("Yes, that is correct.") is none."""
+    tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
+    start = max(
+        tail.rfind("\n"), tail.rfind(". ", 0, len(tail) - 1), tail.rfind("。", 0, len(tail) - 1)
+    )
+    sentence = tail[start + 1 :].strip(" \t*")
+    match = _YES_NO_RE.match(sentence)
+    if match is None or _CONFIRMS_RE.match(match.group("rest")) or len(sentence) > _SENTENCE_CHARS:
+        return None
+    return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
+
+
+def _closing_display(tail: str) -> tuple[int, str] | None:
+    """Where the display math that ends ``tail`` starts (``\\[ 6 \\]``, ``$$6$$``), and
+    its content; None when ``tail`` does not end with one."""
+    for left, right in (("\\[", "\\]"), ("$$", "$$")):
+        if tail.endswith(right):
+            start = tail.rfind(left, 0, len(tail) - len(right))
+            inner = tail[start + len(left) : len(tail) - len(right)].strip()
+            if start >= 0 and inner and len(inner) <= 300 and left not in inner:
+                return start, inner
+    return None
 
 
 def _concludes(text: str) -> bool:

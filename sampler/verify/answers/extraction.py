@@ -8,8 +8,11 @@ Strategies (tried in the order given, the first that finds something wins):
 - ``stated`` (default, after ``boxed``): a final answer stated without a box
   (``#### 5``, ``Final answer: **73**``, "the answer is \\[\\frac{207}{64}\\]", "Thus, Jean
   can fill **14** bags."), only when it is math (``sampler.verify.answers.final_statements``);
+  when nothing else is found, a completion of one short line is its own answer
+  (``sampler.verify.answers.bare_answer``: ``f'``, ``\\text{east}``, a bare ``pmatrix``);
 - ``tool_output`` (default, last): the one-line result of a closing ```` ```output ````
-  block (tool-integrated reasoning);
+  block (tool-integrated reasoning), of a plain fenced block after a code block, or of a
+  notebook's echo (``sampler.verify.answers.tool_transcript``);
 - ``answer_line``: ``stated``, else the last line such as ``Answer: 42`` or ``Final
   Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
   prose;
@@ -43,10 +46,13 @@ from typing import Any
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+from sampler.verify.answers.bare_answer import bare_answer
 from sampler.verify.answers.closing_sentence import (
     RULE_ANSWER_HEADING,
+    RULE_CLOSING_STATEMENT,
     RULE_CONCLUSION,
     RULE_JSON,
+    RULE_YES_NO,
     located_final,
 )
 from sampler.verify.answers.end_tokens import without_end_tokens
@@ -67,6 +73,8 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.run_on import run_on_cut
+from sampler.verify.answers.sign_off import without_sign_off
+from sampler.verify.answers.tool_transcript import echoed_output, fenced_output
 
 __all__ = ["AnswerSpan", "ExtractionConfig", "extract_answer", "parse_strategies"]
 
@@ -112,6 +120,8 @@ RULES = (
     RULE_ANSWER_HEADING,
     RULE_NAMED_ANSWER,
     RULE_CLOSING_OPTION,
+    RULE_CLOSING_STATEMENT,
+    RULE_YES_NO,
 )
 
 _ANSWER_LINE_RE = re.compile(
@@ -223,7 +233,7 @@ def extract_hashes(text: str) -> AnswerSpan | None:
 
 
 def extract_tool_output(text: str) -> AnswerSpan | None:
-    return closing_output(text)
+    return closing_output(text) or fenced_output(text) or echoed_output(text)
 
 
 def extract_answer_line(text: str) -> AnswerSpan | None:
@@ -290,18 +300,28 @@ def extract_answer(
     """The answer of ``text`` by the first of ``strategies`` that finds one; None if none does.
 
     A completion that runs on into a problem of its own is read up to where that starts;
-    end-of-sequence tokens (``<eoa>``, ``</s>``, ``<|im_end|>``) are read as line breaks.
+    end-of-sequence tokens (``<eoa>``, ``</s>``, ``<|im_end|>``) are read as line breaks, and
+    closing courtesies ("Let me know if …") are removed (``sampler.verify.answers.sign_off``).
+    With the ``stated`` strategy, a short completion no rule reads is its own answer
+    (``sampler.verify.answers.bare_answer``).
     """
     if not text:
         return None
-    cut = run_on_cut(
-        text, lambda prefix: _first(without_end_tokens(prefix), strategies) is not None
-    )
+    cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
     if cut is not None:
-        span = _first(without_end_tokens(text[:cut]), strategies)
+        span = _first(_cleaned(text[:cut]), strategies)
         if span is not None:
             return replace(span, rule=(span.rule or "") + RUN_ON_SUFFIX)
-    return _first(without_end_tokens(text), strategies)
+    whole = _cleaned(text)
+    span = _first(whole, strategies)
+    if span is None and "stated" in strategies:
+        span = bare_answer(whole)  # the completion is nothing but its answer
+    return span
+
+
+def _cleaned(text: str) -> str:
+    """``text`` as the rules read it: end tokens as line breaks, closing courtesies removed."""
+    return without_sign_off(without_end_tokens(text))
 
 
 RULE_REGEX = "regex"

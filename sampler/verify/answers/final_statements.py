@@ -145,6 +145,8 @@ def _math_span(rest: str) -> str | None:
     for left, right in _MATH_OPEN:
         if stripped.startswith(left):
             close = stripped.find(right, len(left))
+            while right == "$" and close > 0 and stripped[close - 1] == "\\":
+                close = stripped.find(right, close + 1)  # ``$\$12$``: an escaped dollar
             if close > len(left):
                 return stripped[len(left) : close]
             return None

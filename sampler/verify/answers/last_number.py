@@ -133,22 +133,73 @@ _PROSE_VALUE_RE = re.compile(
 
 #: words that negate or qualify a statement ("5, but I ran out of time")
 _QUALIFIED_RE = re.compile(
-    r"\b(?:not|never|but|however|unless|maybe|perhaps|mais|aber|pero)\b|n't|不是|并非|但|可能",
+    r"\b(?:not|never|but|however|unless|maybe|perhaps|mais|pas|aber|nicht|pero)\b|n't|不是|并非|但"
+    r"|可能",
     re.IGNORECASE,
 )
 
 
-def only_value(prose: str) -> str | None:
+def only_value(prose: str, given: frozenset[str] = frozenset()) -> str | None:
     """The one value a stated answer in words holds ("每份应该是 (\\frac{2}{5}) 吨", "Janeth
     owes 220 $"): a math span, a ``\\frac``, or a number; None when it holds none, several,
-    a negation, a qualification ("but", "maybe") or a hedge."""
+    a negation, a qualification ("but", "maybe") or a hedge. Of several, the numbers the
+    question gave (``given``, ``given_numbers``) are restated, not the answer: "It will take
+    Jane 7 more weeks to have saved a total of $60." is 7 when the question gave the $60."""
     if _HEDGE_RE.search(prose) or _QUALIFIED_RE.search(prose):
         return None
+    distinct = set(values_in(prose))
+    if len(distinct) > 1 and given:
+        distinct = {v for v in distinct if _plain_number(v) not in given}
+    return distinct.pop() if len(distinct) == 1 else None
+
+
+_LAST_IS_RE = re.compile(
+    r"\s(?:is|are|was|were|equals|est|es|ist)\s|(?<![<>!=])=(?!=)", re.IGNORECASE
+)
+
+
+def value_after_is(prose: str) -> str | None:
+    """The one value after the last "is" / "=" of an answer in words ("so the number is 10
+    which is 1,000.99m²" is 1000.99), else None."""
+    ends = [m.end() for m in _LAST_IS_RE.finditer(prose)]
+    return only_value(prose[ends[-1] :]) if ends else None
+
+
+def values_in(prose: str) -> list[str]:
+    """The values an answer in words holds (math spans, ``\\frac``, numbers), each once."""
     values = [next(g for g in m.groups() if g is not None) for m in _PROSE_VALUE_RE.finditer(prose)]
     rest = _PROSE_VALUE_RE.sub(" ", prose)
     values += [_number_value(m.group(0)) for m in _NUMBER_RE.finditer(rest)]
-    distinct = {without_ordinal(v).strip() for v in values if v.strip()}
-    return distinct.pop() if len(distinct) == 1 else None
+    return list(dict.fromkeys(without_ordinal(v).strip() for v in values if v.strip()))
+
+
+def gold_among(gold: str, prose: str) -> bool:
+    """Whether a gold that is a plain number is one of the several values a sentence in
+    words holds, unqualified ("Jasper has 2 blue and 9 yellow tubes" for the gold 9); a
+    list without words ("(2)、(4)") is no sentence."""
+    if not re.fullmatch(r"[-+]?\d+(?:\.\d+)?", gold.strip()):
+        return False
+    values = values_in(prose)
+    if len(values) < 2 or _HEDGE_RE.search(prose) or _QUALIFIED_RE.search(prose):
+        return False
+    if len(re.findall(r"[^\W\d_]{2,}", _PROSE_VALUE_RE.sub(" ", prose))) < 2:
+        return False
+    return _plain_number(gold.strip()) in {_plain_number(v) for v in values}
+
+
+def given_numbers(problem: str | None) -> frozenset[str]:
+    """The numbers a question's text gives, in one plain form (``1,000`` and ``1000.0`` are
+    ``1000``), for ``only_value``."""
+    if not problem:
+        return frozenset()
+    return frozenset(_plain_number(_number_value(m.group(0))) for m in _NUMBER_RE.finditer(problem))
+
+
+def _plain_number(value: str) -> str:
+    value = value.lstrip("+")
+    if re.fullmatch(r"-?\d+\.\d*", value):
+        value = value.rstrip("0").rstrip(".")
+    return value
 
 
 #: an ordinal written in math: ``5^{\\mathrm{th}}``, ``2^{nd}``, ``1^\\text{st}``

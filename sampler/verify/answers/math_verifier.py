@@ -66,6 +66,7 @@ from sampler.verify.answers.golds import (
     math_mode,
     strip_unit,
 )
+from sampler.verify.answers.last_number import gold_among
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs
 from sampler.verify.answers.rounded_coefficients import same_up_to_rounding
@@ -331,6 +332,9 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
         if same is not None:
             return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
     if span.prose:  # stated, in words, for a gold that is math: a wrong answer, not none
+        if gold_among(gold.latex, span.text):
+            # "Jasper has 2 … and 9 …" when the gold is 9: which one it states is unclear
+            return Verdict(STATUS_NO_ANSWER, None, "several values, the gold may be one")
         return Verdict(STATUS_INCORRECT, answer, "the answer is words, not math")
     return None
 

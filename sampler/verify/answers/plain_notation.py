@@ -49,6 +49,8 @@ _FUNCTION_RE = re.compile(
 )
 _CONSTANT_RE = re.compile(r"(?<![A-Za-z])(pi|infinity|inf|oo)(?![A-Za-z])")
 _CONSTANTS = {"pi": "\\pi ", "infinity": "\\infty ", "inf": "\\infty ", "oo": "\\infty "}
+#: every function and constant name plain notation reads (``atan``, ``sqrt``, ``pi``)
+NAMES = frozenset([*_COMMANDS, *_BRACED, *_CONSTANTS])
 _SIGNED_POWER_RE = re.compile(r"\^\s*(-\s*[0-9A-Za-z.]+)")
 
 

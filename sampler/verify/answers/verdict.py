@@ -25,7 +25,7 @@ from sampler.verify.answers.golds import (
     without_stray_backslash,
     without_wrapper_spacing,
 )
-from sampler.verify.answers.last_number import only_value, without_ordinal
+from sampler.verify.answers.last_number import only_value, value_after_is, without_ordinal
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
@@ -71,18 +71,23 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     ``1e-3`` becomes ``1\\times10^{-3}``; ``1 和 3`` becomes ``1, 3`` and ``\\mathrm{~N}``
     ``\\mathrm{N}`` (as the gold's are, ``golds``); against a multiple-choice gold, ``(D) (2,0)``
     becomes ``D``; of several named values (``k = -2, q = -4``) the one the question asks
-    for (``Gold.asked``); a number in words ("forty-three") against a gold that is no text is the
+    for (``Gold.asked``); words in a box (``\\boxed{\\text{The answer is 5}}``) are read as
+    words; a number in words ("forty-three") against a gold that is no text is the
     integer, and words that hold one value (``last_number.only_value``) that value; a
     trailing unit is removed when the gold has none or the same one
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
     (``sampler.verify.answers.clock`` compares the times).
     """
-    if span.prose and not gold.kind and not gold.parts:
+    if not span.prose and not span.free_text:
+        words = _boxed_words(span.text)
+        if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
+            span = AnswerSpan(words, rule=span.rule, prose=True)
+    if span.prose and gold.kind in ("", "decimal") and not gold.parts:
         number = number_from_words(span.text)
         if number is not None:  # "forty-three" against a numeric gold
             return AnswerSpan(str(number), rule=span.rule)
-        value = only_value(span.text)
+        value = only_value(span.text, gold.given) or value_after_is(span.text)
         if value is not None:  # "每份应该是 (\frac{2}{5}) 吨": the one value the words hold
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
@@ -114,7 +119,23 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     return span if text == span.text else AnswerSpan(text, span.free_text)
 
 
+def _boxed_words(text: str) -> str | None:
+    """The words an answer is, when it is words (several in a ``\\text{}`` wrapper, or a
+    number word alone, ``five``), else None."""
+    wrapped = _BOXED_WORDS_RE.fullmatch(text)
+    inner = " ".join((wrapped.group(1) if wrapped else text).split())
+    if wrapped is not None and re.search(r"[A-Za-z]{2,}\s+\S", inner):
+        return inner
+    if re.fullmatch(r"[A-Za-z][A-Za-z -]{2,40}", inner) and number_from_words(inner) is not None:
+        return inner
+    return None
+
+
 _INTEGER_RE = re.compile(r"-?\d{1,60}")
+#: an answer that is words in one ``\text{}``-like wrapper
+_BOXED_WORDS_RE = re.compile(
+    r"\s*\\(?:text|textbf|textrm|mbox|mathrm)\s*\{([^{}$]{1,200})\}\s*\.?\s*"
+)
 
 
 def integer_verdict(gold: Gold, span: AnswerSpan) -> Verdict | None:

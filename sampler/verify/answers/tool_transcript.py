@@ -1,0 +1,85 @@
+"""Results of code a tool-integrated model ran, where no ```` ```output ```` block holds them.
+
+``closing_output`` (``sampler.verify.answers.final_statements``) reads a closing
+```` ```output ```` block. Models and harnesses also write the result of their code as:
+
+- a plain fenced block after the code block (```` ```python …``` ```` then ```` ``` 42 ``` ````,
+  ```` ```text ````, ```` ```console ````), alone or after a label line (``Output:``,
+  ``Result:``): ``fenced_output``;
+- a notebook's echo without fences (MathCoder-style transcripts: the code, then the
+  expression it ends with, ``result``, then what it printed, ``sqrt(2)/2``): ``echoed_output``,
+  when the text before it holds code (an assignment or an import).
+
+Either is read only when it ends the completion, and only a one-line result that is math
+(a number, a formula); an equation (``x = 3``) printed is a step, as is a result of
+several lines. Linear time in the last ``TAIL_CHARS`` characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sampler.verify.answers.answer_span import AnswerSpan
+from sampler.verify.answers.bare_answer import is_bare_math
+from sampler.verify.answers.final_statements import (
+    RULE_TOOL_OUTPUT,
+    TAIL_CHARS,
+    latex_span,
+    stated_value,
+)
+
+_FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
+_OUTPUT_INFOS = frozenset({"", "text", "txt", "console", "stdout", "out", "output", "plaintext"})
+_CODE_INFOS = frozenset({"python", "py", "python3", "ipython", "sympy", "sage"})
+_LABEL_RE = re.compile(
+    r"[*_ \t]*(?:output|result|execution result|the output is|stdout|>>>)[*_ \t]*[:：]?[*_ \t]*",
+    re.IGNORECASE,
+)
+#: a line that evaluates an expression in a notebook: ``result``, ``sol[0]``, ``print(x)``
+_ECHO_RE = re.compile(r"(?:print\s*\(.{0,200}\)|[A-Za-z_][\w.]{0,60}(?:\[[^\]\n]{0,40}\])?)")
+_CODE_LINE_RE = re.compile(
+    r"^[ \t]*(?:(?:import|from)[ \t]+[A-Za-z_]|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t]*=[^=])",
+    re.MULTILINE,
+)
+_RESULT_CHARS = 120
+
+
+def _result(line: str) -> AnswerSpan | None:
+    line = line.strip()
+    if not line or len(line) > _RESULT_CHARS or re.search(r"(?<![<>!=])=(?!=)", line):
+        return None
+    value = stated_value(line)
+    if value is None and is_bare_math(line):
+        value = line
+    return latex_span(value, RULE_TOOL_OUTPUT) if value else None
+
+
+def fenced_output(text: str) -> AnswerSpan | None:
+    """The one-line result of a plain fenced block that follows a code block and ends the
+    completion (module docstring), else None."""
+    tail = text[-TAIL_CHARS:].rstrip()
+    if not tail.endswith("```"):
+        return None
+    blocks = list(_FENCE_RE.finditer(tail))
+    if len(blocks) < 2 or blocks[-1].end() != len(tail):
+        return None
+    code, output = blocks[-2], blocks[-1]
+    if output.group(1).lower() not in _OUTPUT_INFOS or code.group(1).lower() not in _CODE_INFOS:
+        return None
+    between = tail[code.end() : output.start()].strip()
+    if between and not _LABEL_RE.fullmatch(between):
+        return None
+    lines = [line for line in output.group(2).splitlines() if line.strip()]
+    return _result(lines[0]) if len(lines) == 1 else None
+
+
+def echoed_output(text: str) -> AnswerSpan | None:
+    """The result a notebook echoed under the expression that ends the code (module
+    docstring), else None."""
+    tail = text[-TAIL_CHARS:].rstrip()
+    lines = tail.split("\n")
+    if len(lines) < 3 or not _ECHO_RE.fullmatch(lines[-2].strip()):
+        return None
+    if _CODE_LINE_RE.search(tail, 0, len(tail) - len(lines[-1]) - len(lines[-2]) - 1) is None:
+        return None
+    return _result(lines[-1])

@@ -1,0 +1,290 @@
+"""Answers with no marker at all (issue 32): a completion that is nothing but its answer, a
+last sentence that states the result, display math that closes the completion, and a final
+sentence with several numbers read against what the question gave.
+
+Each rule has inputs on which it must state nothing (a refusal, LaTeX cut off, a step, a
+question, a hedge) or on which the answer it finds must be judged wrong (a near miss).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.bare_answer import bare_answer
+from sampler.verify.answers.closing_sentence import closing_statement, yes_no_sentence
+from sampler.verify.answers.extraction import RULES, extract_answer
+from sampler.verify.answers.last_number import given_numbers, only_value
+from sampler.verify.answers.one_sample import grade_completion
+from sampler.verify.answers.sign_off import without_sign_off
+from sampler.verify.answers.tool_transcript import echoed_output, fenced_output
+
+
+def _graded(gold: str, completion: str, problem: str | None = None) -> tuple[str, str | None]:
+    graded = grade_completion(gold, completion, problem=problem)
+    return graded.status, graded.rule
+
+
+# -- a completion that is nothing but its answer (graders' test pairs, terse replies) ----
+
+
+@pytest.mark.parametrize(
+    ("completion", "right", "wrong"),
+    [
+        (
+            "\\begin{pmatrix}1\\\\2\\end{pmatrix}",
+            "\\begin{pmatrix}1\\\\2\\end{pmatrix}",
+            "\\begin{pmatrix}1\\\\3\\end{pmatrix}",
+        ),
+        (
+            "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}",
+            "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}",
+            "\\begin{pmatrix}1&0\\\\0&2\\end{pmatrix}",
+        ),
+        ("f'", "f'", "g'"),
+        ("(x, t)", "(x, t)", "(x, y)"),
+        ("atan(1)", "\\frac{\\pi}{4}", "\\frac{\\pi}{3}"),
+        ("17\\text{ cm}", "17", "18"),
+    ],
+)
+def test_a_bare_math_answer_is_read_as_math(completion: str, right: str, wrong: str) -> None:
+    assert _graded(right, completion) == ("correct", "whole completion")
+    assert _graded(wrong, completion) == ("incorrect", "whole completion")
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("\\text{east}", "\\text{east}", "correct"),
+        ("\\text{east}", "\\text{west}", "incorrect"),
+        ("odd", "\\text{odd}", "correct"),
+        ("\\text{oddd}", "odd", "incorrect"),
+        # words for a math gold: an answer was given, and it is wrong
+        ("dog", "13\\pi R^2", "incorrect"),
+        ("eval(chr(112))", "42", "incorrect"),
+        ("not math at all", "1", "incorrect"),
+    ],
+)
+def test_a_bare_answer_in_words_is_judged_by_the_golds_type(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion) == (status, "whole completion (words)")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "I don't know",
+        "I give up.",
+        "ran out of tokens",  # a harness's note that the generation failed
+        "N/A",
+        "not 5 but 7",  # a negated number
+        "I ran out of time before I could finish the",
+        "I'm not sure.",
+        "Sorry, I cannot solve this.",
+        "\\frac{1}{",  # cut off inside its LaTeX
+        "\\sqrt{2",
+        "x = \\",
+        "   ",
+        "5\n6",  # two lines: not one bare answer
+        "The quick brown fox jumps over the lazy dog while the model keeps writing words and",
+    ],
+)
+def test_what_a_bare_answer_is_not(completion: str) -> None:
+    assert bare_answer(completion) is None
+
+
+def test_a_bare_first_line_never_cuts_a_run_on_completion() -> None:
+    """A first line such as "Sure!" is no answer: the run-on cut needs one before it."""
+    span = extract_answer("Sure!\nProblem: What is 2 + 2?\nSolution: $2 + 2 = 4$, so \\boxed{4}")
+    assert span is not None and span.text == "4" and span.rule == "box"
+
+
+def test_a_bare_answer_comes_after_every_other_rule() -> None:
+    span = extract_answer("The answer is 12.")
+    assert span is not None and span.rule != "whole completion"
+
+
+# -- the last sentence states the result -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold"),
+    [
+        (
+            "```python\nprint(-3)\n```\n```output\n-3\n```\nThe sum of the roots is \\( -3 \\).",
+            "-3",
+        ),
+        ("Adding them, 2 + 4 = 6.\n\nThere are 6 marbles left.", "6"),
+        ("We count the cases one by one.\nWe get 3 integers in total.", "3"),
+        ("The total is 4! = 24 ways.\nThe number of arrangements is $24$.", "24"),
+        ("We solve the system.\nThe roots are 2 and 3.", "2, 3"),
+        ("We solve the system.\nThe roots are 2 and 3.", "\\{2, 3\\}"),
+    ],
+)
+def test_a_closing_statement_states_the_result(completion: str, gold: str) -> None:
+    assert _graded(gold, completion) == ("correct", "closing statement")
+
+
+def test_a_closing_list_keeps_its_names_for_the_asked_value() -> None:
+    completion = "We solve the system.\nThe point is \\( x = 2 \\) and \\( y = 3 \\)."
+    assert _graded("3", completion, problem="Find $y$.")[0] == "correct"
+    assert _graded("2", completion, problem="Find $y$.")[0] == "incorrect"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "We expand the square.\nLet's check with x = 3.",  # a step
+        "We expand the square.\nIs the total 12?",  # a question
+        "We expand the square.\nThe total is not 12.",  # negated
+        "We expand the square.\nThe total might be 12.",  # a hypothesis
+        "We expand the square.\nThe total is 12 and",  # cut off
+    ],
+)
+def test_a_closing_statement_must_not_fire(completion: str) -> None:
+    assert closing_statement(completion) is None
+    assert _graded("12", completion)[1] != "closing statement"
+
+
+def test_a_hedged_closing_sentence_is_wrong() -> None:
+    assert _graded("12", "We expand the square.\nThe total is 12 or 13.")[0] == "incorrect"
+
+
+def test_closing_display_math_after_a_lead_in() -> None:
+    assert _graded("6", "Adding up.\nThe final result is:\n\\[\n6\n\\]") == (
+        "correct",
+        "closing statement",
+    )
+    assert _graded("6", "Adding up, we get\n$$x = 6$$")[0] == "correct"
+    # display math that is a step of a derivation ends nothing
+    assert _graded("6", "Now we expand:\n\\[\n(x+1)^2 = x^2 + 2x + 1\n\\]")[0] == "no_answer"
+
+
+def test_an_escaped_dollar_inside_math_is_a_dollar() -> None:
+    assert _graded("12", "We add the prices.\nThe cost is $\\$12$.")[0] == "correct"
+
+
+# -- several numbers in the final sentence: the one the question did not give ------------
+
+_JANE = (
+    "Jane saves $4 a week and has saved $32 so far. How many more weeks until she has "
+    "saved a total of $60?"
+)
+_JANE_ANSWER = (
+    "60 - 32 = 28\n28 / 4 = 7\n\nAnswer:\nIt will take Jane 7 more weeks to have saved a total "
+    "of $60."
+)
+
+
+def test_numbers_the_question_gave_are_restated_not_the_answer() -> None:
+    assert _graded("7", _JANE_ANSWER, problem=_JANE)[0] == "correct"
+    assert _graded("8", _JANE_ANSWER, problem=_JANE)[0] == "incorrect"
+
+
+def test_several_numbers_without_the_question() -> None:
+    """Without the question, a sentence with several numbers is wrong when none of them is
+    the gold, and states nothing when one is (which one it states cannot be told)."""
+    assert _graded("8", _JANE_ANSWER) == ("incorrect", "answer heading (words)")
+    assert _graded("7", _JANE_ANSWER) == ("no_answer", "answer heading (words)")
+    assert _graded("60", _JANE_ANSWER)[0] == "no_answer"
+
+
+def test_given_numbers_and_only_value() -> None:
+    assert given_numbers("Ben has 4 tubes, 1,000 beads and 2.50 dollars.") == {"4", "1000", "2.5"}
+    given = given_numbers(_JANE)
+    assert only_value("It takes 7 weeks to reach $60", given) == "7"
+    assert only_value("Jasper has 2 blue and 9 yellow tubes", given) is None  # both new
+    assert only_value("It takes 7 weeks to reach $60", frozenset()) is None
+
+
+def test_the_rules_are_listed() -> None:
+    assert "closing statement" in RULES and "whole completion" in RULES
+
+
+# -- closing courtesies, tool transcripts, yes/no sentences, words in a box ---------------
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold"),
+    [
+        ("We multiply.\nSo the product is 42.\n\nLet me know if you have other questions!", "42"),
+        ("We multiply.\nThe product is $42$. I hope this helps! Good luck.", "42"),
+        ("We multiply.\nThe answer is 42.\n\nIf you have any other questions, just ask.", "42"),
+    ],
+)
+def test_a_closing_courtesy_is_no_part_of_the_answer(completion: str, gold: str) -> None:
+    assert _graded(gold, completion)[0] == "correct"
+    assert _graded("43", completion)[0] == "incorrect"
+
+
+def test_without_sign_off_keeps_what_is_not_a_courtesy() -> None:
+    kept = "Let me know if x = 3.\nThen the answer is 5"
+    assert without_sign_off(kept) == kept  # a courtesy must end the text
+    assert without_sign_off("Let me know if you need help") == "Let me know if you need help"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "```python\nprint(6*7)\n```\n```\n42\n```",
+        "```python\nprint(6*7)\n```\nOutput:\n```\n42\n```",
+        "```python\nprint(6*7)\n```\n```text\n42\n```",
+        "from sympy import *\nresult = 6*7\nresult\n42",
+    ],
+)
+def test_the_printed_result_of_a_tool_transcript(completion: str) -> None:
+    assert _graded("42", completion)[0] == "correct"
+    assert _graded("43", completion)[0] == "incorrect"
+
+
+def test_a_notebook_echo_reads_a_formula() -> None:
+    completion = "from sympy import *\nresult = sqrt(2)/2\nresult\nsqrt(2)/2"
+    assert _graded("\\frac{\\sqrt{2}}{2}", completion) == ("correct", "tool output")
+    assert _graded("\\frac{\\sqrt{3}}{2}", completion)[0] == "incorrect"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        # a block that is no code's output, a result of several lines, an equation printed
+        "Here is a table:\n```\n42\n```",
+        "```python\nprint(6*7)\n```\n```\n42\n43\n```",
+        "```python\nprint(x)\n```\n```\nx = 42\n```",
+        "The product of six and seven\nresult\n42 apples and more",
+    ],
+)
+def test_what_is_no_printed_result(completion: str) -> None:
+    assert fenced_output(completion) is None and echoed_output(completion) is None
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("We check divisibility.\nNo, 1234 is not a multiple of 7.", "False", "correct"),
+        ("We check divisibility.\nNo, 1234 is not a multiple of 7.", "True", "incorrect"),
+        ("We check.\nYes, 1234 is a multiple of 2.", "True", "correct"),
+    ],
+)
+def test_a_closing_yes_no_sentence_answers_a_boolean(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion) == (status, "yes/no sentence")
+
+
+def test_a_yes_that_confirms_is_no_answer_of_its_own() -> None:
+    assert yes_no_sentence("The answer is 5.\nYes, that is correct.") is None
+
+
+@pytest.mark.parametrize(
+    ("completion", "right", "wrong"),
+    [
+        ("So \\boxed{\\text{The answer is 5}}", "5", "6"),
+        ("So \\boxed{\\text{five}}", "5", "6"),
+        ("So \\boxed{five}", "5", "6"),
+        ("We sort.\nThe numbers in decreasing order are 5, 2, and -3.", "5, 2, -3", "5, 2, 3"),
+        ("We differentiate twice.\nThe second derivative is -12*x**2.", "-12x^2", "-12x^3"),
+    ],
+)
+def test_words_in_a_box_lists_and_plain_formulas(completion: str, right: str, wrong: str) -> None:
+    assert _graded(right, completion)[0] == "correct"
+    assert _graded(wrong, completion)[0] == "incorrect"
