@@ -1,6 +1,7 @@
 """Answers with no marker at all (issue 32): a completion that is nothing but its answer, a
-last sentence that states the result, display math that closes the completion, and a final
-sentence with several numbers read against what the question gave.
+last sentence that states the result, display math that closes the completion, a final
+sentence with several numbers read against what the question gave, an answer followed by a
+check or a note, tool transcripts without an output fence, and math in Unicode characters.
 
 Each rule has inputs on which it must state nothing (a refusal, LaTeX cut off, a step, a
 question, a hedge) or on which the answer it finds must be judged wrong (a near miss).
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from sampler.verify.answers.afterword import without_afterword
 from sampler.verify.answers.bare_answer import bare_answer
 from sampler.verify.answers.closing_sentence import closing_statement, yes_no_sentence
 from sampler.verify.answers.extraction import RULES, extract_answer
@@ -17,6 +19,7 @@ from sampler.verify.answers.last_number import given_numbers, only_value
 from sampler.verify.answers.one_sample import grade_completion
 from sampler.verify.answers.sign_off import without_sign_off
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output
+from sampler.verify.answers.unicode_math import unicode_to_latex
 
 
 def _graded(gold: str, completion: str, problem: str | None = None) -> tuple[str, str | None]:
@@ -288,3 +291,78 @@ def test_a_yes_that_confirms_is_no_answer_of_its_own() -> None:
 def test_words_in_a_box_lists_and_plain_formulas(completion: str, right: str, wrong: str) -> None:
     assert _graded(right, completion)[0] == "correct"
     assert _graded(wrong, completion)[0] == "incorrect"
+
+
+# -- an afterword after the answer: a check, a note, verifying code, a rule line ---------
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "We add.\nThe sum is \\( 5 \\). Let's verify this with code:\n```python\nprint(2+3)\n```",
+        "We add.\nThe sum is \\( 5 \\). Let's verify:\n```python\nprint(2+3)\n```\n"
+        "```output\n5\n```\nThe code confirms it.",
+        "We add.\nThe sum is \\( 5 \\).\n\nLet's double check: 2+3=5. Correct.",
+        "We add.\nThe sum is 5.\n\nNote: this assumes integer inputs.",
+        "We add.\nTherefore, the sum is $5$\n\n---",
+        "We add.\nThe product is \\(5\\). This is the final result.",
+    ],
+)
+def test_the_answer_before_an_afterword(completion: str) -> None:
+    graded = grade_completion("5", completion)
+    assert graded.status == "correct" and graded.rule.endswith("(before a check)")
+    assert grade_completion("6", completion).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "We add.\n\\[ 2 + 3 = 5 \\]\nThus, the sum is",  # cut off: nothing concluded
+        "The sum is 5.\n\nLet's verify this by considering the case where x",  # check cut off
+        "The sum is 5. Let's verify:\n```python\nprint(2+",  # unclosed fence
+    ],
+)
+def test_a_cut_off_afterword_is_not_removed(completion: str) -> None:
+    assert without_afterword(completion) is None or grade_completion("5", completion).rule is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("-2, 2", "[-2, 2]", "correct"),  # Python's list for a bare list gold
+        ("-2, 2", "[-2, 3]", "incorrect"),
+        ("[3, 5]", "3, 5", "correct"),  # an ordered list gold
+        ("[3, 5]", "5, 3", "incorrect"),
+        ("[1, 2]", "(1, 2]", "incorrect"),  # an interval stays an interval
+    ],
+)
+def test_a_list_reads_with_the_golds_brackets(gold: str, answer: str, status: str) -> None:
+    assert grade_completion(gold, f"So \\boxed{{{answer}}}").status == status
+
+
+# -- math written in Unicode characters ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("completion", "right", "wrong"),
+    [
+        ("We compute.\nThe result is √2.", "\\sqrt{2}", "\\sqrt{3}"),
+        ("We compute.\nThe length is 3√2 units.", "3\\sqrt{2}", "2\\sqrt{3}"),
+        ("We compute.\nThe result is 2⁵.", "32", "33"),
+        ("We compute.\nThe result is 5 × 10³.", "5000", "500"),
+        ("We compute.\nThe angle is π/4.", "\\frac{\\pi}{4}", "\\frac{\\pi}{3}"),
+        ("We compute.\nThe result is ½.", "\\frac{1}{2}", "\\frac{1}{3}"),
+        ("So \\boxed{3¾}", "3.75", "3.5"),
+        ("So \\boxed{x₁²}", "x_1^2", "x_2^2"),
+        ("So \\boxed{10⁻³}", "0.001", "0.01"),
+    ],
+)
+def test_unicode_math_is_read_as_math(completion: str, right: str, wrong: str) -> None:
+    assert grade_completion(right, completion).status == "correct"
+    assert grade_completion(wrong, completion).status == "incorrect"
+
+
+def test_unicode_to_latex_leaves_other_text_alone() -> None:
+    assert unicode_to_latex("x^2 + 1") == "x^2 + 1"
+    assert unicode_to_latex("√(x+1)") == "\\sqrt{x+1}"
+    assert unicode_to_latex("14π") == "14\\pi"

@@ -45,6 +45,7 @@ from sampler.verify.answers.final_statements import (
     words_span,
 )
 from sampler.verify.answers.last_number import last_number
+from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
 RULE_CONCLUSION = "concluding sentence"
@@ -86,6 +87,8 @@ _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
 _LIST_ONLY_RE = re.compile(
     r"[\s:：]*#+(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*#+)+[\s.。]*"
 )
+#: a tuple of numbers written in prose: ``(2, 3)``, ``(-1, 0.5, 4)``
+_TUPLE_RE = re.compile(r"\(\s*[-−]?\d+(?:\.\d+)?(?:\s*,\s*[-−]?\d+(?:\.\d+)?)+\s*\)")
 #: a formula in plain or Python notation, operands joined by operators (``-12*x**2``)
 _PLAIN_FORMULA_RE = re.compile(r"[-+]?[\w.()]+(?:\s*(?:\*\*|[-+*/^])\s*[\w.()]+)+")
 _VALUES_MASK_RE = re.compile(
@@ -247,6 +250,12 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
         if span.start() >= cut:
             inner = next(g for g in span.groups() if g is not None).strip()
             found.append((span.start(), inner if named else _math_value(span)))
+    for pair in _TUPLE_RE.finditer(masked, cut):  # "(2, 3)": one value, a tuple
+        found.append((pair.start(), pair.group(0).replace("−", "-")))
+    masked = _TUPLE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
+    for value in UNICODE_VALUE_RE.finditer(masked, cut):  # "√2", "2⁵", "5 × 10³": one value
+        found.append((value.start(), value.group(0).strip()))
+    masked = UNICODE_VALUE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
     for number in _NUMBER_RE.finditer(masked, cut):
         found.append((number.start(), number.group(0).replace("−", "-").replace(",", "")))
     return [v for _, v in sorted(found) if v.strip()]
@@ -323,8 +332,11 @@ def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
             return latex_span(value, RULE_CLOSING_STATEMENT)
         return None
     sentence, closed = _last_sentence(tail)
-    if sentence is None or not closed or not tail.endswith((".", "。", "!", "！")):
+    if sentence is None:
         return None
+    ended = closed and tail.endswith((".", "。", "!", "！"))
+    if tail.endswith(("?", "？")) or not (ended or _states_unclosed(sentence)):
+        return None  # a question, or cut off mid-sentence
     sentence = sentence.lstrip(_LEAD_CHARS)
     if _STEP_RE.search(sentence) or _NEGATION_RE.search(sentence) or "?" in sentence:
         return None
@@ -333,7 +345,16 @@ def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
     values = _values_after_anchor(sentence)
     if len(values) == 1:
         return latex_span(values[0], RULE_CLOSING_STATEMENT)
-    return _several_values(sentence, RULE_CLOSING_STATEMENT) if several else None
+    return _several_values(sentence, RULE_CLOSING_STATEMENT) if several and ended else None
+
+
+def _states_unclosed(sentence: str) -> bool:
+    """Whether a last sentence without a closing period still states its value: it ends with
+    a math span ("The value of x is \\( 2 \\)"), or with a number after "is"/"="."""
+    if sentence.rstrip().endswith(("$", "\\)", "\\]")):
+        return True
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    return _ends_with_value(sentence) and _ANCHOR_RE.search(masked) is not None
 
 
 def _several_values(sentence: str, rule: str) -> AnswerSpan | None:

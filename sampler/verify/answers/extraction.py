@@ -45,6 +45,7 @@ from typing import Any
 
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
+from sampler.verify.answers.afterword import without_afterword
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.bare_answer import bare_answer
 from sampler.verify.answers.closing_sentence import (
@@ -97,6 +98,8 @@ RULE_ANSWER_TAG = "answer tag"
 RULE_AFTER_THINK = "after </think>"
 #: appended to the rule when the completion was cut where it ran on
 RUN_ON_SUFFIX = " (run-on cut)"
+#: appended to the rule when the answer was read before a closing check or note
+AFTERWORD_SUFFIX = " (before a check)"
 #: every rule an extracted answer may name (``samples.answer_rule``), run-on cut aside
 RULES = (
     RULE_BOX,
@@ -302,6 +305,8 @@ def extract_answer(
     A completion that runs on into a problem of its own is read up to where that starts;
     end-of-sequence tokens (``<eoa>``, ``</s>``, ``<|im_end|>``) are read as line breaks, and
     closing courtesies ("Let me know if …") are removed (``sampler.verify.answers.sign_off``).
+    When nothing is found, the completion is read again without the checks, notes and
+    verifying code that follow its answer (``sampler.verify.answers.afterword``).
     With the ``stated`` strategy, a short completion no rule reads is its own answer
     (``sampler.verify.answers.bare_answer``).
     """
@@ -316,6 +321,11 @@ def extract_answer(
     span = _first(whole, strategies)
     if span is None and "stated" in strategies:
         span = bare_answer(whole)  # the completion is nothing but its answer
+    if span is None:
+        before = without_afterword(whole)  # "… is 5. Let's verify this with code: ```…```"
+        span = _first(before, strategies) if before else None
+        if span is not None:
+            return replace(span, rule=(span.rule or "") + AFTERWORD_SUFFIX)
     return span
 
 

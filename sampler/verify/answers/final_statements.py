@@ -67,7 +67,8 @@ _LABEL_LINE_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _ANSWER_IS_RE = re.compile(
-    r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?is[ \t]*"
+    r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
+    r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?is[ \t]*"
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
 )

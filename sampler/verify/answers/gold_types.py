@@ -98,6 +98,11 @@ def leading_letters(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def alternatives(text: str) -> list[str]:
+    """The alternatives an answer offers (``3 or -3`` is ``3``, ``-3``), stripped."""
+    return [p.strip(" ,;$") for p in _HEDGE_RE.split(" " + text + " ") if p.strip(" ,;$")]
+
+
 def hedged(text: str) -> bool:
     """Whether an answer offers alternatives (``3 or -3``, ``D或E``, ``either A or E``)."""
     return bool(_HEDGE_RE.search(" " + text + " "))

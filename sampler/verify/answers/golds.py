@@ -24,6 +24,7 @@ from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.required_form import required_form
+from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
@@ -252,7 +253,9 @@ def gold_from_question(
     if gold is None or not str(gold).strip():
         return None
     meta = _metadata(metadata)
-    latex = gold_form(plain_to_latex(joined_values(normalise_gold_text(str(gold)))))
+    latex = gold_form(
+        plain_to_latex(unicode_to_latex(joined_values(normalise_gold_text(str(gold)))))
+    )
     latex = without_wrapper_spacing(latex)
     parts: tuple[str, ...] = ()
     listed = meta.get("gold_parts")

@@ -52,6 +52,7 @@ from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.equal_forms import equal_in_form
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.gold_types import (
+    alternatives,
     first_clause,
     hedged,
     leading_letters,
@@ -321,7 +322,10 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
     stated = first_clause(span.text) if span.prose and gold.kind == "choice" else span.text
     if single and hedged(stated):
-        return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
+        same = None if span.prose else _one_of_equal_alternatives(stated)
+        if same is None:
+            return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
+        return judge(gold, AnswerSpan(same, rule=span.rule))  # "$\frac12$ or $0.5$": one value
     if gold.kind == "choice" and gold.options and not span.prose and not leading_letters(answer):
         letter = _option_of_value(gold.options, span)
         if letter is not None:  # the option's content for its letter: (A) $4^{x}$ and 4^x
@@ -336,6 +340,21 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
             # "Jasper has 2 … and 9 …" when the gold is 9: which one it states is unclear
             return Verdict(STATUS_NO_ANSWER, None, "several values, the gold may be one")
         return Verdict(STATUS_INCORRECT, answer, "the answer is words, not math")
+    return None
+
+
+def _one_of_equal_alternatives(text: str) -> str | None:
+    """The first alternative when an answer's alternatives are all one value written two
+    ways (``\\frac{1}{2} or 0.5``, ``0.25 or 25\\%``), else None: a hedge."""
+    offered = alternatives(text)
+    if not 2 <= len(offered) <= 3 or any(too_deep(a) is not None for a in offered):
+        return None
+    parsed = [_parse_answer(span_parse_input(AnswerSpan(a)), False) for a in offered]
+    if not all(_sympy(p) for p in parsed):
+        return None
+    first = parsed[0]
+    if all(_same(first, p) or _same(p, first) for p in parsed[1:]):
+        return offered[0]
     return None
 
 

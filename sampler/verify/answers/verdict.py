@@ -29,6 +29,7 @@ from sampler.verify.answers.last_number import only_value, value_after_is, witho
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
+from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import split_unit
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
@@ -92,7 +93,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
-    text = plain_to_latex(without_stray_backslash(span.text))  # "pi/2" is \pi/2
+    text = plain_to_latex(without_stray_backslash(unicode_to_latex(span.text)))  # "pi/2" is \pi/2
     text = without_wrapper_spacing(joined_values(text))  # "1 和 3" is 1, 3; \mathrm{~N} is N
     if without_ordinal(gold.latex) == gold.latex:
         text = without_ordinal(text)  # "5^{\\mathrm{th}}" is 5 (unless the gold writes one too)
@@ -103,6 +104,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             text = value
     if not gold.parts and not choice_letter(gold.latex):
         text = answer_form(text, gold.latex)
+        text = list_brackets_as_gold(text, gold.latex)
     if not gold.parts:
         letter = answer_choice(text) if choice_letter(gold.latex) else None
         if letter is not None:
@@ -117,6 +119,23 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             if unit is not None and (gold.unit is None or unit == gold.unit) and not clock:
                 text = value
     return span if text == span.text else AnswerSpan(text, span.free_text)
+
+
+_BRACKETED_RE = re.compile(r"\s*\[(?P<x>[^\[\]]*)\]\s*")
+
+
+def list_brackets_as_gold(text: str, gold: str) -> str:
+    """A list answer with the brackets the gold's list has: ``[-2, 2]`` (Python's list)
+    for the gold ``-2, 2`` is ``-2, 2``, and ``3, 5`` for the gold ``[3, 5]`` is ``[3, 5]``,
+    so that a list is never read as an interval on one side only."""
+    mine, theirs = _BRACKETED_RE.fullmatch(text), _BRACKETED_RE.fullmatch(gold)
+    if mine is not None and theirs is None and len(split_top_level(gold)) > 1:
+        if len(split_top_level(mine.group("x"))) == len(split_top_level(gold)):
+            return mine.group("x").strip()
+    if theirs is not None and mine is None and len(split_top_level(text)) > 1:
+        if len(split_top_level(text)) == len(split_top_level(theirs.group("x"))):
+            return f"[{text.strip()}]"
+    return text
 
 
 def _boxed_words(text: str) -> str | None:

@@ -1,0 +1,73 @@
+"""What a completion writes after its answer that is no answer: a check, a note, code that
+verifies, a closing rule line.
+
+"The sum is \\( 5 \\). Let's verify this with code:\\n```python\\nprint(2+3)\\n```" states 5;
+so do "The sum is 5.\\n\\nNote: this assumes integer inputs." and "… is $5$\\n\\n---". When no
+rule finds an answer at the end of a completion, extraction
+(``sampler.verify.answers.extraction``) reads it again without its afterword:
+``without_afterword`` removes, from the end, up to ``_STEPS`` parts of these kinds:
+
+- a fenced code block (with the output block and the one sentence that may follow it,
+  "The code confirms it."), or a stray fence or rule line (```` ``` ````, ``---``, ``***``);
+- the last sentences from the last one that opens a check or a note ("Let's verify", "Let's double
+  check", "Verification:", "Check:", "Note:", "Remark:", "Sanity check") or confirms ("This
+  is the final result.", "That is correct."), when it starts a paragraph, a line or a
+  sentence.
+
+An afterword that is cut off (no sentence end, an unclosed fence) is not removed: the
+completion stopped mid-thought, and what came before it was no conclusion. Linear time in
+the last ``_TAIL`` characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TAIL = 3000
+_STEPS = 2
+_CODE_TAIL_RE = re.compile(
+    r"\n?[ \t]*```[A-Za-z0-9_+-]*[ \t]*\n(?:(?!```).)*\n[ \t]*```[ \t]*"
+    r"(?:\n[ \t]*```[A-Za-z]*[ \t]*\n(?:(?!```).)*\n?[ \t]*```[ \t]*)?"
+    r"(?:\s*[^\n`]{0,160}[.!])?\s*\Z",
+    re.DOTALL,
+)
+_RULE_LINE_RE = re.compile(r"\n[ \t]*(?:-{3,}|\*{3,}|_{3,}|```)[ \t]*\s*\Z")
+_CHECK_RE = re.compile(
+    r"(?:^|(?<=\n)|(?<=[.!?)$])[ \t]+)[ \t*#>_-]*(?:let(?:'s|\s+us|\s+me)\s+(?:double[- ]?)?"
+    r"(?:check|verify|confirm)|(?:double[- ]?check|verification|check|sanity\s+check|note|remark)"
+    r"[*_ \t]*[:：.]|to\s+(?:verify|check|confirm)\b|we\s+can\s+(?:verify|check|confirm)\b"
+    r"|(?:this|that)(?:'s|\s+is)\s+(?:the\s+)?(?:final\s+)?(?:answer|result|solution)\b"
+    r"|(?:this|that)(?:'s|\s+is)\s+(?:correct|right)\b)",
+    re.IGNORECASE,
+)
+
+
+def _cut_once(text: str) -> str | None:
+    """``text`` without its last afterword part, or None when it ends with none."""
+    stripped = text.rstrip()
+    start = max(0, len(stripped) - _TAIL)
+    rule = _RULE_LINE_RE.search(stripped, start)
+    if rule is not None:
+        return stripped[: rule.start()]
+    if stripped.endswith("```") or stripped.endswith((".", "!")):
+        code = _CODE_TAIL_RE.search(stripped, start)
+        if code is not None and code.start() > 0:
+            return stripped[: code.start()]
+    if not stripped.endswith((".", "!", "✓", ")", ":")):
+        return None  # cut off: no afterword to remove
+    checks = list(_CHECK_RE.finditer(stripped, start))
+    if checks and checks[-1].start() > 0:
+        return stripped[: checks[-1].start()]
+    return None
+
+
+def without_afterword(text: str) -> str | None:
+    """``text`` without the checks, notes and verifying code that follow its answer
+    (module docstring), or None when it ends with none of them."""
+    cut = None
+    for _ in range(_STEPS):
+        shorter = _cut_once(cut if cut is not None else text)
+        if shorter is None or not shorter.strip():
+            break
+        cut = shorter
+    return cut
