@@ -366,3 +366,36 @@ def test_unicode_to_latex_leaves_other_text_alone() -> None:
     assert unicode_to_latex("x^2 + 1") == "x^2 + 1"
     assert unicode_to_latex("√(x+1)") == "\\sqrt{x+1}"
     assert unicode_to_latex("14π") == "14\\pi"
+
+
+# -- numbers in words and spaces -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("completion", "right", "wrong"),
+    [
+        ("We add.\nThe total is five.", "5", "6"),
+        ("We add.\nThe total is twenty-one apples.", "21", "20"),
+        ("We add.\nThe total is 1.5 million dollars.", "1500000", "1500"),
+        ("We add.\nThe change is minus 5.", "-5", "5"),
+        ("We add.\nThe total is 1 000.", "1000", "1"),
+        ("We list.\nThe digits are 6 4 0.", "6 4 0", "6 4 1"),
+    ],
+)
+def test_numbers_in_words_and_spaces(completion: str, right: str, wrong: str) -> None:
+    assert grade_completion(right, completion).status == "correct"
+    assert grade_completion(wrong, completion).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("6 4 0", "0", "incorrect"),  # not the product math-verify reads in "6 4 0"
+        ("6 4 0", "6, 4, 0", "correct"),
+        ("6 4 0", "[6, 4, 0]", "correct"),
+        ("6", "2 3", "incorrect"),
+        ("12 000", "12000", "correct"),  # thousands grouped by spaces
+    ],
+)
+def test_a_gold_list_written_with_spaces(gold: str, answer: str, status: str) -> None:
+    assert grade_completion(gold, f"So \\boxed{{{answer}}}").status == status

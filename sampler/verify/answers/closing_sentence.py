@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from decimal import Decimal
 
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.bare_answer import is_bare_math
@@ -45,6 +46,7 @@ from sampler.verify.answers.final_statements import (
     words_span,
 )
 from sampler.verify.answers.last_number import last_number
+from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -85,7 +87,7 @@ _HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECA
 _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
 #: values joined only by commas and "and" ("#, # and #"), once each value is masked as "#"
 _LIST_ONLY_RE = re.compile(
-    r"[\s:：]*#+(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*#+)+[\s.。]*"
+    r"[\s:：]*#+(?:(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*|[ \t]+)#+)+[\s.。]*"
 )
 #: a tuple of numbers written in prose: ``(2, 3)``, ``(-1, 0.5, 4)``
 _TUPLE_RE = re.compile(r"\(\s*[-−]?\d+(?:\.\d+)?(?:\s*,\s*[-−]?\d+(?:\.\d+)?)+\s*\)")
@@ -253,12 +255,56 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
     for pair in _TUPLE_RE.finditer(masked, cut):  # "(2, 3)": one value, a tuple
         found.append((pair.start(), pair.group(0).replace("−", "-")))
     masked = _TUPLE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
+    worded = [m for m in _WORDED_NUMBER_RE.finditer(masked, cut) if _is_worded(m)]
+    for number in worded:  # "1.5 million", "minus 5", "1 000": one value
+        found.append((number.start(), _worded_value(number)))
+    for number in reversed(worded):
+        masked = masked[: number.start()] + "#" * len(number.group(0)) + masked[number.end() :]
     for value in UNICODE_VALUE_RE.finditer(masked, cut):  # "√2", "2⁵", "5 × 10³": one value
         found.append((value.start(), value.group(0).strip()))
     masked = UNICODE_VALUE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
     for number in _NUMBER_RE.finditer(masked, cut):
         found.append((number.start(), number.group(0).replace("−", "-").replace(",", "")))
     return [v for _, v in sorted(found) if v.strip()]
+
+
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+#: a number with a scale word, a sign in words, or thousands grouped by spaces
+_WORDED_NUMBER_RE = re.compile(
+    r"(?<![\w.])(?:(?P<minus>minus|negative)\s+)?"
+    r"(?P<n>\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:\.\d+)?)"
+    r"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?",
+    re.IGNORECASE,
+)
+
+
+def _is_worded(match: re.Match[str]) -> bool:
+    return bool(
+        match.group("minus")
+        or match.group("scale")
+        or not match.group("n").isascii()
+        or " " in match.group("n")
+        or "\u00a0" in match.group("n")
+    )
+
+
+def _worded_value(match: re.Match[str]) -> str:
+    digits = re.sub(r"[ \u00a0\u202f]", "", match.group("n"))
+    scale = match.group("scale")
+    if scale:
+        value = Decimal(digits) * _SCALES[scale.lower()]
+        digits = format(value.normalize(), "f")
+    return ("-" if match.group("minus") else "") + digits
+
+
+def _number_in_words(rest: str) -> str | None:
+    """A number in words that opens ``rest`` ("five", "twenty-one apples"), else None."""
+    words = rest.strip().rstrip(".。!").split()
+    for n in range(min(len(words), 6), 0, -1):
+        value = number_from_words(" ".join(words[:n]))
+        if value is not None:
+            return str(value)
+    return None
 
 
 def _math_value(span: re.Match[str]) -> str:
@@ -343,6 +389,10 @@ def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
     if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):
         return None
     values = _values_after_anchor(sentence)
+    if not values:
+        anchors = list(_ANCHOR_RE.finditer(_MATH_SPAN_RE.sub("#", sentence)))
+        worded = _number_in_words(sentence[anchors[-1].end() :]) if anchors else None
+        values = [worded] if worded is not None else []  # "The total is five."
     if len(values) == 1:
         return latex_span(values[0], RULE_CLOSING_STATEMENT)
     return _several_values(sentence, RULE_CLOSING_STATEMENT) if several and ended else None

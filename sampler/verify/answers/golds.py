@@ -153,6 +153,7 @@ _WRAPPER_SPACE_RE = re.compile(r"(\\(?:mathrm|text|textrm|rm)\s*\{)(?:\s|~|\\[,;
 #: values joined by a Chinese "and" (``1 和 3``), each with a digit and no word or equation
 _CJK_AND_RE = re.compile(r"\s*(?:以及|和|与|及)\s*")
 _LISTED_VALUE_RE = re.compile(r"[^\u3000-\u9fff=]*\d[^\u3000-\u9fff=]*")
+_SPACED_NUMBERS_RE = re.compile(r"\s*-?\d+(?:\.\d+)?(?:[ \t]+-?\d+(?:\.\d+)?)+\s*")
 
 
 def without_wrapper_spacing(text: str) -> str:
@@ -163,7 +164,14 @@ def without_wrapper_spacing(text: str) -> str:
 
 def joined_values(text: str) -> str:
     """Values joined by a Chinese "and" as a list: ``1 和 3`` is ``1, 3`` (math-verify reads
-    only the ``3``); any other text as it is."""
+    only the ``3``); plain numbers joined by spaces alone, ``6 4 0``, are a list too
+    (math-verify reads their product, 0), and ``1 000`` is a thousand; any other text as it is."""
+    spaced = _SPACED_NUMBERS_RE.fullmatch(text)
+    if spaced is not None:
+        pieces = text.split()
+        if len(pieces[0]) <= 3 and all(len(p) == 3 and p.isdigit() for p in pieces[1:]):
+            return "".join(pieces)  # "1 000": thousands grouped by spaces
+        return ", ".join(pieces)
     if not _CJK_AND_RE.search(text):
         return text
     pieces = _CJK_AND_RE.split(text.strip())
