@@ -240,6 +240,12 @@ def test_the_printed_result_of_a_tool_transcript(completion: str) -> None:
     assert _graded("43", completion)[0] == "incorrect"
 
 
+def test_a_printed_sentence_with_one_value() -> None:
+    completion = "```python\nprint(total)\n```\n```\nThe total is 5 apples\n```"
+    assert _graded("5", completion) == ("correct", "tool output")
+    assert _graded("6", completion)[0] == "incorrect"
+
+
 def test_a_notebook_echo_reads_a_formula() -> None:
     completion = "from sympy import *\nresult = sqrt(2)/2\nresult\nsqrt(2)/2"
     assert _graded("\\frac{\\sqrt{2}}{2}", completion) == ("correct", "tool output")
@@ -306,11 +312,13 @@ def test_words_in_a_box_lists_and_plain_formulas(completion: str, right: str, wr
         "We add.\nThe sum is 5.\n\nNote: this assumes integer inputs.",
         "We add.\nTherefore, the sum is $5$\n\n---",
         "We add.\nThe product is \\(5\\). This is the final result.",
+        "We add.\nThe sum is \\( 5 \\). Thus, the result is confirmed.",  # no value in it
+        "We add.\nThe number of ways is 5.\nEach of them satisfies the conditions.",
     ],
 )
 def test_the_answer_before_an_afterword(completion: str) -> None:
     graded = grade_completion("5", completion)
-    assert graded.status == "correct" and graded.rule.endswith("(before a check)")
+    assert graded.status == "correct" and graded.rule.endswith("(before an afterword)")
     assert grade_completion("6", completion).status == "incorrect"
 
 
@@ -320,9 +328,11 @@ def test_the_answer_before_an_afterword(completion: str) -> None:
         "We add.\n\\[ 2 + 3 = 5 \\]\nThus, the sum is",  # cut off: nothing concluded
         "The sum is 5.\n\nLet's verify this by considering the case where x",  # check cut off
         "The sum is 5. Let's verify:\n```python\nprint(2+",  # unclosed fence
+        "We add.\nThe sum is \\( 5 \\). So no other value works.",
     ],
 )
 def test_a_cut_off_afterword_is_not_removed(completion: str) -> None:
+    """Nor one that says something of its own: "So no other value works." is a negation."""
     assert without_afterword(completion) is None or grade_completion("5", completion).rule is None
 
 

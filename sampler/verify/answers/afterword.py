@@ -9,6 +9,8 @@ rule finds an answer at the end of a completion, extraction
 
 - a fenced code block (with the output block and the one sentence that may follow it,
   "The code confirms it."), or a stray fence or rule line (```` ``` ````, ``---``, ``***``);
+- a last sentence that holds no value, no negation and no word about the answer ("Thus, the
+  result is confirmed.", "This matches our expectation.");
 - the last sentences from the last one that opens a check or a note ("Let's verify", "Let's double
   check", "Verification:", "Check:", "Note:", "Remark:", "Sanity check") or confirms ("This
   is the final result.", "That is correct."), when it starts a paragraph, a line or a
@@ -22,6 +24,8 @@ the last ``_TAIL`` characters.
 from __future__ import annotations
 
 import re
+
+from sampler.verify.answers.number_words import has_number_word
 
 _TAIL = 3000
 _STEPS = 2
@@ -42,6 +46,14 @@ _CHECK_RE = re.compile(
 )
 
 
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
+#: what makes a last sentence more than an afterword: a value, a negation, the answer itself
+_HOLDS_VALUE_RE = re.compile(
+    r"\d|\$|\\[(\[]|\\boxed|\b(?:no|not|none|never|neither|nor|answer|impossible|undefined"
+    r"|zero|infinite(?:ly)?|empty)\b|n't|[A-Z]\b(?![.'])",
+)
+
+
 def _cut_once(text: str) -> str | None:
     """``text`` without its last afterword part, or None when it ends with none."""
     stripped = text.rstrip()
@@ -58,7 +70,23 @@ def _cut_once(text: str) -> str | None:
     checks = list(_CHECK_RE.finditer(stripped, start))
     if checks and checks[-1].start() > 0:
         return stripped[: checks[-1].start()]
-    return None
+    return _without_valueless_sentence(stripped)
+
+
+def _without_valueless_sentence(text: str) -> str | None:
+    """``text`` without its last sentence when that holds no value, no negation and no word
+    about the answer ("Thus, the result is confirmed.", "This matches our expectation.")."""
+    if not text.endswith((".", "!")):
+        return None
+    ends = [
+        m.end() for m in _SENTENCE_END_RE.finditer(text, max(0, len(text) - 400), len(text) - 1)
+    ]
+    if not ends:
+        return None
+    sentence = text[ends[-1] :]
+    if len(sentence) > 200 or _HOLDS_VALUE_RE.search(sentence) or has_number_word(sentence):
+        return None
+    return text[: ends[-1]]
 
 
 def without_afterword(text: str) -> str | None:

@@ -99,7 +99,7 @@ RULE_AFTER_THINK = "after </think>"
 #: appended to the rule when the completion was cut where it ran on
 RUN_ON_SUFFIX = " (run-on cut)"
 #: appended to the rule when the answer was read before a closing check or note
-AFTERWORD_SUFFIX = " (before a check)"
+AFTERWORD_SUFFIX = " (before an afterword)"
 #: every rule an extracted answer may name (``samples.answer_rule``), run-on cut aside
 RULES = (
     RULE_BOX,

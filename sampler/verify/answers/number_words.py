@@ -55,3 +55,13 @@ def number_from_words(text: str) -> int | None:
         return None
     value = total + group
     return -value if negative else value
+
+
+_NUMBER_WORD_RE = re.compile(
+    r"\b(?:" + "|".join([*_UNITS, *_TENS, "hundred", *_SCALES]) + r")\b", re.IGNORECASE
+)
+
+
+def has_number_word(text: str) -> bool:
+    """Whether ``text`` holds an English number word ("five", "twenty", "hundred")."""
+    return _NUMBER_WORD_RE.search(text) is not None

@@ -11,8 +11,9 @@
   when the text before it holds code (an assignment or an import).
 
 Either is read only when it ends the completion, and only a one-line result that is math
-(a number, a formula); an equation (``x = 3``) printed is a step, as is a result of
-several lines. Linear time in the last ``TAIL_CHARS`` characters.
+(a number, a formula) or a printed sentence with one value ("The answer is 5"); an equation
+(``x = 3``) printed is a step, as is a result of several lines. Linear time in the last
+``TAIL_CHARS`` characters.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sampler.verify.answers.final_statements import (
     latex_span,
     stated_value,
 )
+from sampler.verify.answers.last_number import only_value
 
 _FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
 _OUTPUT_INFOS = frozenset({"", "text", "txt", "console", "stdout", "out", "output", "plaintext"})
@@ -46,11 +48,15 @@ _RESULT_CHARS = 120
 
 def _result(line: str) -> AnswerSpan | None:
     line = line.strip()
-    if not line or len(line) > _RESULT_CHARS or re.search(r"(?<![<>!=])=(?!=)", line):
+    if not line or len(line) > _RESULT_CHARS:
         return None
+    if re.search(r"(?<![<>!=])=(?!=)", line) and not re.search(r"[A-Za-z]{3,}\s", line):
+        return None  # an equation printed is a step (a sentence with "=" is read as words)
     value = stated_value(line)
     if value is None and is_bare_math(line):
         value = line
+    if value is None and len(line.split()) > 1:
+        value = only_value(line)  # a printed sentence: "The answer is 5"
     return latex_span(value, RULE_TOOL_OUTPUT) if value else None
 
 
