@@ -36,11 +36,11 @@ FIELDS = {
     "judged_by": str,
     "states_answer": bool,
 }
-#: held-out agreement leash reached when the floor was set: 314 of 333 (94.3%; 316, 94.9%,
-#: after the last-number rule and equal forms), measured by
-#: ``bench/verdict_agreement.py --half held_out`` (73.6% before the final locator of issue
-#: 32); a floor, not the exact figure
-HELD_OUT_FLOOR = 0.93
+#: held-out agreement leash reached when the floor was set: 319 of 333 (95.8%, after issue
+#: 32's bare answers, closing statements and afterwords; 94.3% when a floor of 93% was first
+#: set, 73.6% before the final locator), measured by
+#: ``bench/verdict_agreement.py --half held_out``; a floor, not the exact figure
+HELD_OUT_FLOOR = 0.95
 #: held-out false accepts at most (measured: 0; the issue allows 1%)
 HELD_OUT_FALSE_ACCEPTS = 1
 
