@@ -79,6 +79,7 @@ def test_a_bare_answer_in_words_is_judged_by_the_golds_type(
         "I don't know",
         "I give up.",
         "ran out of tokens",  # a harness's note that the generation failed
+        "unicode ∑ \u0000 and \x1b[31m",  # control characters, and an open last word
         "N/A",
         "not 5 but 7",  # a negated number
         "I ran out of time before I could finish the",

@@ -64,6 +64,11 @@ _HEDGE_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _CLAUSE_BREAK_RE = re.compile(r"[.;!?。；！？]\s|[,，]\s*(?:but|mais|aber|pero)\b", re.IGNORECASE)
 
 
+def without_control(text: str) -> str:
+    """``text`` without terminal control sequences and other control characters."""
+    return _CONTROL_RE.sub("", text)
+
+
 def last_number(text: str) -> AnswerSpan | None:
     """The number that ends the completion's last line, read as its final (see module)."""
     line = _last_line(text)
