@@ -258,8 +258,7 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
     worded = [m for m in _WORDED_NUMBER_RE.finditer(masked, cut) if _is_worded(m)]
     for number in worded:  # "1.5 million", "minus 5", "1 000": one value
         found.append((number.start(), _worded_value(number)))
-    for number in reversed(worded):
-        masked = masked[: number.start()] + "#" * len(number.group(0)) + masked[number.end() :]
+    masked = _masked(masked, worded)
     for value in UNICODE_VALUE_RE.finditer(masked, cut):  # "√2", "2⁵", "5 × 10³": one value
         found.append((value.start(), value.group(0).strip()))
     masked = UNICODE_VALUE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
@@ -279,13 +278,20 @@ _WORDED_NUMBER_RE = re.compile(
 
 
 def _is_worded(match: re.Match[str]) -> bool:
+    """A sign or scale in words, or thousands grouped by (any kind of) spaces."""
+    digits = match.group("n")
     return bool(
-        match.group("minus")
-        or match.group("scale")
-        or not match.group("n").isascii()
-        or " " in match.group("n")
-        or "\u00a0" in match.group("n")
+        match.group("minus") or match.group("scale") or " " in digits or not digits.isascii()
     )
+
+
+def _masked(text: str, matches: list[re.Match[str]]) -> str:
+    """``text`` with each of ``matches`` (in order, not overlapping) replaced by ``#``s."""
+    pieces, end = [], 0
+    for match in matches:
+        pieces += [text[end : match.start()], "#" * len(match.group(0))]
+        end = match.end()
+    return "".join(pieces) + text[end:]
 
 
 def _worded_value(match: re.Match[str]) -> str:
@@ -342,7 +348,8 @@ def located_final(text: str) -> AnswerSpan | None:
     concluded = concluding_sentence(text)
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
-    return closing_statement(text) or last_number(text) or closing_statement(text, several=True)
+    one, several = _closing(text)
+    return one or last_number(text) or several
 
 
 #: a last sentence that is a step, not a statement of the result
@@ -359,12 +366,19 @@ _LEAD_IN_RE = re.compile(
 
 
 def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
+    """The result the completion's last sentence states (``_closing``); with ``several``, a
+    sentence with several values and no "is" as words when it states no one value."""
+    one, words = _closing(text)
+    return one if one is not None or not several else words
+
+
+def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     """The result the completion's last sentence states, when nothing else concluded: a
     closed sentence, no question, step or hypothesis, negation or hedge, with the first
     value after its last "is"/"=", else its only value ("The sum of the roots is
     \\( -3 \\).", "There are 6 marbles left."); or display math that ends the completion
-    after a lead-in line ("The final result is:\n\\[\n6\n\\]"). With ``several``, a sentence
-    with several values and no "is" is returned as words (``_several_values``)."""
+    after a lead-in line ("The final result is:\n\\[\n6\n\\]"). Returned as (that one value,
+    else a closed sentence with several values and no "is" as words, ``_several_values``)."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
     display = _closing_display(tail)
     if display is not None:
@@ -375,27 +389,27 @@ def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
         if own_line and _LEAD_IN_RE.search(lead) and not _STEP_RE.search(lead):
             sides = _EQUALS_RE.split(inner)
             value = sides[-1].strip() if _NUMBER_RE.fullmatch(sides[-1].strip()) else inner
-            return latex_span(value, RULE_CLOSING_STATEMENT)
-        return None
+            return latex_span(value, RULE_CLOSING_STATEMENT), None
+        return None, None
     sentence, closed = _last_sentence(tail)
     if sentence is None:
-        return None
+        return None, None
     ended = closed and tail.endswith((".", "。", "!", "！"))
     if tail.endswith(("?", "？")) or not (ended or _states_unclosed(sentence)):
-        return None  # a question, or cut off mid-sentence
+        return None, None  # a question, or cut off mid-sentence
     sentence = sentence.lstrip(_LEAD_CHARS)
     if _STEP_RE.search(sentence) or _NEGATION_RE.search(sentence) or "?" in sentence:
-        return None
+        return None, None
     if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):
-        return None
+        return None, None
     values = _values_after_anchor(sentence)
     if not values:
         anchors = list(_ANCHOR_RE.finditer(_MATH_SPAN_RE.sub("#", sentence)))
         worded = _number_in_words(sentence[anchors[-1].end() :]) if anchors else None
         values = [worded] if worded is not None else []  # "The total is five."
     if len(values) == 1:
-        return latex_span(values[0], RULE_CLOSING_STATEMENT)
-    return _several_values(sentence, RULE_CLOSING_STATEMENT) if several and ended else None
+        return latex_span(values[0], RULE_CLOSING_STATEMENT), None
+    return None, (_several_values(sentence, RULE_CLOSING_STATEMENT) if ended else None)
 
 
 def _states_unclosed(sentence: str) -> bool:
