@@ -71,9 +71,11 @@ def test_after_think_reads_only_past_the_last_think_end():
 
 
 def test_strategies_are_tried_in_order():
-    text = r"\boxed{1} <answer>2</answer>"
+    text = r"<answer>2</answer> \boxed{1}"
     assert extract_answer(text, ("answer_tags", "boxed")) == AnswerSpan("2")
     assert extract_answer(text, ("boxed", "answer_tags")) == AnswerSpan("1")
+    # an answer pair after the last box is the final answer, as a statement after it is
+    assert extract_answer(r"\boxed{1} <answer>2</answer>", ("boxed",)) == AnswerSpan("2")
     assert extract_answer(r"only \boxed{1}", ("answer_tags", "boxed")) == AnswerSpan("1")
 
 

@@ -442,15 +442,29 @@ _CONFIRMS_RE = re.compile(
 )
 
 
+#: a last sentence that calls the question's statement true or false ("Therefore, the
+#: statement is true."): what a true-or-false question is answered with
+_CALLED_TRUE_RE = re.compile(
+    r"(?:(?:therefore|thus|hence|so|consequently|in conclusion)[,，]?\s+)?"
+    r"(?:the\s+(?:given\s+|original\s+)?)?(?:statement|claim|assertion|proposition"
+    r"|conjecture|inequality|identity|equation|equality|it|this)\s+(?:is|holds\s+as)\s+"
+    r"(?:not\s+)?(?:(?:always|indeed)\s+)?(?:true|false)\s*[.!。]?",
+    re.IGNORECASE,
+)
+
+
 def yes_no_sentence(text: str) -> AnswerSpan | None:
     """The completion's last sentence when it opens with yes or no ("No, 1234 is not a
-    multiple of 7."), as words: a boolean gold reads its yes/no. A confirmation of what came
-    before ("Yes, that is correct.") is none."""
+    multiple of 7.") or calls the statement true or false ("Therefore, the statement is
+    true."), as words: a boolean gold reads its yes/no. A confirmation of what came before
+    ("Yes, that is correct.") is none."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
     start = max(
         tail.rfind("\n"), tail.rfind(". ", 0, len(tail) - 1), tail.rfind("。", 0, len(tail) - 1)
     )
     sentence = tail[start + 1 :].strip(" \t*")
+    if _CALLED_TRUE_RE.fullmatch(sentence):
+        return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
     match = _YES_NO_RE.match(sentence)
     if match is None or _CONFIRMS_RE.match(match.group("rest")) or len(sentence) > _SENTENCE_CHARS:
         return None

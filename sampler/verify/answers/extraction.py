@@ -4,10 +4,13 @@ Strategies (tried in the order given, the first that finds something wins):
 
 - ``boxed`` (default): the final answer of a boxed completion (``final_boxed``): the last
   ``\\boxed{...}``, or the closing run of boxes joined only by connectives, read as one
-  list answer; a "final answer is ..." statement after the last box wins;
+  list answer; a "final answer is ..." statement or an ``<answer>...</answer>`` pair after
+  the last box wins;
 - ``stated`` (default, after ``boxed``): a final answer stated without a box
   (``#### 5``, ``Final answer: **73**``, "the answer is \\[\\frac{207}{64}\\]", "Thus, Jean
   can fill **14** bags."), only when it is math (``sampler.verify.answers.final_statements``);
+  an ``<answer>...</answer>`` pair (R1-style and GRPO format prompts) is read unless a
+  statement ends after it;
   when nothing else is found, a completion of one short line is its own answer
   (``sampler.verify.answers.bare_answer``: ``f'``, ``\\text{east}``, a bare ``pmatrix``);
 - ``tool_output`` (default, last): the one-line result of a closing ```` ```output ````
@@ -16,7 +19,7 @@ Strategies (tried in the order given, the first that finds something wins):
 - ``answer_line``: ``stated``, else the last line such as ``Answer: 42`` or ``Final
   Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
   prose;
-- ``answer_tags``: the last ``<answer>...</answer>``;
+- ``answer_tags``: the last ``<answer>...</answer>`` alone, wherever it is;
 - ``hashes``: the last ``#### X`` line alone (GSM8K's format; its preset reads it first);
 - ``after_think``: what follows the last ``</think>`` (its last ``\\boxed{}`` if any,
   else the whole tail read by math-verify as free text); nothing if the model never
@@ -70,6 +73,7 @@ from sampler.verify.answers.final_statements import (
     RULE_TOOL_OUTPUT,
     RULE_WHOLE,
     closing_output,
+    found_finals,
     hash_line,
 )
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
@@ -218,6 +222,10 @@ def final_boxed(text: str) -> AnswerSpan | None:
 
 def extract_boxed(text: str) -> AnswerSpan | None:
     span = final_boxed(text)
+    if span is not None and "</" in text:
+        tagged = _tagged(text)
+        if tagged is not None and not final_box_run(text[tagged[0] :]):
+            return tagged[2]  # "<think>… \\boxed{4} … wait …</think><answer>5</answer>"
     if span is None and _MISSPELT_BOX_RE.search(text):
         # ``\boxxed{12}``, ``\boxd{12}``: a misspelled box is still the model's box
         span = final_boxed(_MISSPELT_BOX_RE.sub(r"\\boxed{", text))
@@ -227,6 +235,9 @@ def extract_boxed(text: str) -> AnswerSpan | None:
 
 
 def extract_stated(text: str) -> AnswerSpan | None:
+    tagged = _tagged(text) if "</" in text else None
+    if tagged is not None and not found_finals(text[tagged[1] :]):
+        return tagged[2]  # the answer the format asked for, unless a statement follows it
     return located_final(text)
 
 
@@ -256,8 +267,15 @@ def extract_answer_line(text: str) -> AnswerSpan | None:
 
 
 def extract_answer_tags(text: str) -> AnswerSpan | None:
-    """The last ``<answer>`` before the last ``</answer>``, found in ``text`` itself (ASCII
-    case-insensitively): offsets found in ``text.lower()`` would shift after each ``İ``."""
+    """The last ``<answer>`` before the last ``</answer>``: its content's answer."""
+    tagged = _tagged(text)
+    return tagged[2] if tagged is not None else None
+
+
+def _tagged(text: str) -> tuple[int, int, AnswerSpan] | None:
+    """(where the last ``<answer>`` opens, where its ``</answer>`` ends, the content's
+    answer), found in ``text`` itself (ASCII case-insensitively): offsets found in
+    ``text.lower()`` would shift after each ``İ``. None when no pair holds an answer."""
     close = opened = None
     for tag in _ANSWER_TAG_RE.finditer(text):
         if tag.group(1):
@@ -270,7 +288,9 @@ def extract_answer_tags(text: str) -> AnswerSpan | None:
     if opened is None:
         return None
     span = _span_from_fragment(text[opened.end() : close.start()])
-    return replace(span, rule=RULE_ANSWER_TAG) if span is not None else None
+    if span is None:
+        return None
+    return opened.start(), close.end(), replace(span, rule=RULE_ANSWER_TAG)
 
 
 def extract_after_think(text: str) -> AnswerSpan | None:

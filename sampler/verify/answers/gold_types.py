@@ -118,10 +118,26 @@ def first_clause(text: str) -> str:
     return text[: end.start()] if end else text
 
 
+#: a sentence that ends by calling its subject true or false ("The statement is true.")
+_CALLED_TRUE_RE = re.compile(
+    r"\b(?:is|are|was|were|holds?\s+as)\s+(?P<not>not\s+)?(?:(?:always|indeed|then)\s+)?"
+    r"(?P<word>true|false)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
 def boolean_of(text: str) -> bool | None:
-    """True/False of an answer that starts with yes/no/true/false, else None."""
-    word = _FIRST_WORD_RE.match(strip_wrappers(text))
-    return _BOOLEAN.get(word.group(0).lower()) if word else None
+    """True/False of an answer that starts with yes/no/true/false, or of a short sentence
+    that ends by calling its subject true or false ("The statement is not true."), else
+    None."""
+    stripped = strip_wrappers(text)
+    word = _FIRST_WORD_RE.match(stripped)
+    if word and word.group(0).lower() in _BOOLEAN:
+        return _BOOLEAN[word.group(0).lower()]
+    called = _CALLED_TRUE_RE.search(stripped, max(0, len(stripped) - 200))
+    if called is None or len(stripped) > 300:
+        return None
+    return (called.group("word").lower() == "true") != bool(called.group("not"))
 
 
 def _normal_text(text: str) -> str:

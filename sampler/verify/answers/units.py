@@ -14,7 +14,10 @@ different units do not. The rules (README, Verify):
   only when the gold does not use that letter as a variable; a gold never loses a bare
   single letter (Minerva's ``\\frac{37}{4} m`` is a mass);
 - text in ``\\text{}`` after a value is a unit when it is words only; the percent sign
-  and degrees are left to math-verify, which knows their values.
+  and degrees are left to math-verify, which knows their values;
+- one or two bare lower-case words after a plain number name what it counts
+  (``12 cookies``, ``3 red marbles``), unless they scale or operate on it (``3 dozen``,
+  ``2 halves``, ``5 times``).
 
 Only the last 80 characters are examined, so the cost does not grow with the answer.
 """
@@ -48,6 +51,17 @@ _TRAILING_SPACE_RE = re.compile(r"(?:\s|~|\\[,;: !>]|\\q?quad(?![A-Za-z]))+$")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _WRAPPED_TEXT_RE = re.compile(_WRAPPER + r"\{[^{}]*\}")
 
+_COUNT_WORD_RE = re.compile(r"[a-z]{3,}")
+#: words after a number that are no count of things: scales, fractions, operations, functions
+_NOT_COUNT_NOUNS = frozenset(
+    """and or nor not but than then only each per all total more less times plus minus over
+    into divided multiplied squared cubed factorial mod modulo percent percentage
+    dozen dozens score hundred hundreds thousand thousands million millions billion
+    billions trillion trillions lakh crore half halves third thirds quarter quarters fourth
+    fourths fifth fifths sixth sixths seventh sevenths eighth eighths ninth ninths tenth
+    tenths hundredth hundredths thousandth thousandths sin cos tan cot sec csc log exp sqrt
+    arcsin arccos arctan sinh cosh tanh""".split()
+)
 #: Unit words and their canonical names. Keys are lower case; single letters are matched
 #: case-sensitively (``_LETTERS``).
 _SYNONYMS: dict[str, str] = {}
@@ -233,4 +247,16 @@ def _unit_of(suffix: str, value: str, gold_variables: frozenset[str], is_gold: b
         # a lone bare letter: a unit only after a plain number, never a gold's variable
         if is_gold or tokens[0] in gold_variables or not _PLAIN_NUMBER_RE.fullmatch(value):
             return None
-    return _canonical(tokens, bare)
+    return _canonical(tokens, bare) or _count_noun(tokens, bare, value)
+
+
+def _count_noun(tokens: list[str], bare: list[bool], value: str) -> str | None:
+    """What a plain number counts, as its unit: ``12 cookies``, ``3 red marbles`` (one or
+    two lower-case words, singular); None for words that scale or operate on the number
+    (``3 dozen``, ``2 halves``, ``5 times``) and after anything but a plain number."""
+    if not 1 <= len(tokens) <= 2 or not all(bare) or not _PLAIN_NUMBER_RE.fullmatch(value):
+        return None
+    if not all(_COUNT_WORD_RE.fullmatch(t) and t not in _NOT_COUNT_NOUNS for t in tokens):
+        return None
+    words = [*tokens[:-1], tokens[-1][:-1] if tokens[-1].endswith("s") else tokens[-1]]
+    return "count:" + " ".join(words)
