@@ -313,8 +313,17 @@ def _number_in_words(rest: str) -> str | None:
     return None
 
 
+#: ``x=2, y=3``: several named values, kept whole (the gold or the question picks)
+_NAMED_VALUES_RE = re.compile(
+    r"[A-Za-z](?:_\{?\w{1,4}\}?)?\s*=\s*[^=,;]+(?:\s*[,;]\s*(?:\\text\{\s*and\s*\}\s*)?"
+    r"[A-Za-z](?:_\{?\w{1,4}\}?)?\s*=\s*[^=,;]+)+"
+)
+
+
 def _math_value(span: re.Match[str]) -> str:
     inner = next(g for g in span.groups() if g is not None).strip()
+    if _NAMED_VALUES_RE.fullmatch(inner):
+        return inner  # "$x=2, y=3$": the pair, as a box holding it is read
     sides = _EQUALS_RE.split(inner)
     if len(sides) > 1:
         right = sides[-1].strip()

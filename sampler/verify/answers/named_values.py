@@ -1,7 +1,8 @@
 """The question decides which named value is the answer: ``k = -2, q = -4`` when it asks for q.
 
 ``asked_name`` reads the one quantity a problem's last question asks for ("Find $q$.",
-"What is the value of $q$?", "solve for $x$", "求 $q$"), as the symbol it names, or None.
+"What is the value of $q$?", "solve for $x$", "求 $q$", "What is y?"), as the symbol it
+names, or None.
 ``named_value`` picks, from an answer that names several values (``k = -2, q = -4``), the
 value of that symbol; None when the answer names no such value, names it twice, or is
 not a list of named values. Pure string work, done where the answer is prepared
@@ -15,7 +16,8 @@ import re
 _SYMBOL = r"[A-Za-z](?:_\{?\w{1,4}\}?)?"
 _ASKED_RE = re.compile(
     r"(?:find|compute|determine|what\s+is|what\s+are|value\s+of|solve\s+for|evaluate|求|则)"
-    r"\s*(?:the\s+(?:value|values)\s+of\s+)?(?:\$|\\\()\s*(" + _SYMBOL + r")\s*(?:\$|\\\))"
+    r"\s*(?:the\s+(?:value|values)\s+of\s+)?(?:(?:\$|\\\()\s*(" + _SYMBOL + r")\s*(?:\$|\\\))"
+    r"|(?<![\w$])([A-Za-z])(?![\w$]))"
     r"(?=\s*(?:[?.,;:!？。，；]|$|if\b|when\b|given\b|in\s+terms\b|的值))",
     re.IGNORECASE,
 )
@@ -29,7 +31,7 @@ def asked_name(problem: str | None) -> str | None:
     if not problem:
         return None
     found = list(_ASKED_RE.finditer(problem[-_PROBLEM_TAIL:]))
-    return _plain(found[-1].group(1)) if found else None
+    return _plain(found[-1].group(1) or found[-1].group(2)) if found else None
 
 
 def named_value(answer_parts: list[str], asked: str) -> str | None:

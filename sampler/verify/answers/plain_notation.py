@@ -15,6 +15,10 @@ notation, and no LaTeX command, into the LaTeX math-verify reads:
 - square brackets that group (``8*[2*cos(t)]^2``) become parentheses; brackets holding a
   comma at their top level are an interval or a list and stay.
 
+``sympy_solution`` reads what ``print(solve(...))`` shows for a system: a dict of symbols
+to values (``{x: 2, y: 3}``, alone or in a one-element list) is ``x = 2, y = 3``, which
+compares as the named values it is; a set-builder (``{x: x > 0}``) is no solution.
+
 A text with a backslash is LaTeX already and is left as it is, and so is a text with no
 plain notation (``x^2+1``, ``(2, 3]``, words): both parse as they did.
 """
@@ -146,3 +150,31 @@ def plain_to_latex(text: str) -> str:
     out = _SIGNED_POWER_RE.sub(lambda m: "^{" + m.group(1).replace(" ", "") + "}", out)
     out = _CONSTANT_RE.sub(lambda m: _CONSTANTS[m.group(1)], out)
     return re.sub(r" +(?=[)}\]^,]|$)", "", out)
+
+
+_SYMBOL = r"[A-Za-z](?:_?\w{1,3})?"
+_SOLUTION_PAIR = r"\s*(" + _SYMBOL + r")\s*:\s*([^{}:,<>=|\\]+?)\s*"
+_SOLUTION_RE = re.compile(r"\[?\s*\{(" + _SOLUTION_PAIR + r"(?:," + _SOLUTION_PAIR + r")*)\}\s*\]?")
+_PAIR_RE = re.compile(_SOLUTION_PAIR)
+
+
+def sympy_solution(text: str) -> str:
+    """``{x: 2, y: 3}`` (sympy's printed solution) as ``x = 2, y = 3`` (module docstring);
+    any other text unchanged."""
+    match = _SOLUTION_RE.fullmatch(text.strip())
+    if match is None:
+        return text
+    pairs = [_PAIR_RE.fullmatch(part) for part in match.group(1).split(",")]
+    if any(p is None for p in pairs):
+        return text
+    names = [p.group(1) for p in pairs if p is not None]
+    values = [p.group(2) for p in pairs if p is not None]
+    if len(set(names)) != len(names):
+        return text
+    if any(
+        re.search(r"(?<![A-Za-z_])" + re.escape(n) + r"(?![A-Za-z_0-9])", v)
+        for n in names
+        for v in values
+    ):
+        return text  # a value in terms of a named symbol: a set-builder, not a solution
+    return ", ".join(f"{n} = {v}" for n, v in zip(names, values, strict=True))

@@ -28,7 +28,7 @@ from sampler.verify.answers.golds import (
 from sampler.verify.answers.last_number import only_value, value_after_is, without_ordinal
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
-from sampler.verify.answers.plain_notation import plain_to_latex
+from sampler.verify.answers.plain_notation import plain_to_latex, sympy_solution
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import split_unit
 
@@ -93,7 +93,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
-    text = plain_to_latex(without_stray_backslash(unicode_to_latex(span.text)))  # "pi/2" is \pi/2
+    text = sympy_solution(span.text)  # "{x: 2, y: 3}" is x = 2, y = 3
+    text = plain_to_latex(without_stray_backslash(unicode_to_latex(text)))  # "pi/2" is \pi/2
     text = without_wrapper_spacing(joined_values(text))  # "1 和 3" is 1, 3; \mathrm{~N} is N
     if without_ordinal(gold.latex) == gold.latex:
         text = without_ordinal(text)  # "5^{\\mathrm{th}}" is 5 (unless the gold writes one too)

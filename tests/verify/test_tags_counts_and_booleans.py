@@ -1,6 +1,7 @@
-"""Two ways of writing a final answer the default extraction reads: an ``<answer>`` pair
-(R1-style and GRPO format prompts ask for it) and a number with what it counts as its unit
-(``\\boxed{12 cookies}``), each with the near misses that must stay as they were."""
+"""Three ways of writing a final answer the default extraction reads: an ``<answer>`` pair
+(R1-style and GRPO format prompts ask for it), a number with what it counts as its unit
+(``\\boxed{12 cookies}``), and a last sentence that calls the statement true or false; each
+with the near misses that must stay as they were."""
 
 from __future__ import annotations
 

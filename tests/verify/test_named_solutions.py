@@ -1,0 +1,76 @@
+"""A system's solution written as named values: sympy's printed ``{x: 2, y: 3}`` and a
+sentence's ``$x=2, y=3$`` are the pair (x, y), compared as a box holding it is; the question
+("What is y?") picks one value. Near misses: a set-builder, the pair in the other order."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.named_values import asked_name
+from sampler.verify.answers.one_sample import grade_completion
+from sampler.verify.answers.plain_notation import sympy_solution
+
+_SYSTEM = "If x + y = 5 and x - y = -1, what is y?"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("{x: 2, y: 3}", "x = 2, y = 3"),
+        ("[{x: 2, y: 3}]", "x = 2, y = 3"),
+        ("{a: 1/2}", "a = 1/2"),
+        ("{x: x > 0}", "{x: x > 0}"),  # a set-builder
+        ("{x: 2*y, y: 3}", "{x: 2*y, y: 3}"),  # a value in terms of a named symbol
+        ("{1, 2}", "{1, 2}"),  # a set
+        ("{x: 1, x: 2}", "{x: 1, x: 2}"),  # a name twice
+    ],
+)
+def test_sympy_solution(text, expected):
+    assert sympy_solution(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "problem"),
+    [
+        (
+            "(2,3)",
+            "```python\nprint(solve([x+y-5, x-y+1], [x, y]))\n```\n```output\n{x: 2, y: 3}\n```",
+            None,
+        ),
+        ("(2,3)", "So \\boxed{[{x: 2, y: 3}]}", None),
+        ("3", "So \\boxed{{x: 2, y: 3}}", _SYSTEM),
+        ("(2,3)", "The solution is $x=2, y=3$.", None),
+        ("3", "The solution is $x=2, y=3$.", _SYSTEM),
+        ("3", "So \\boxed{x=2, y=3}", _SYSTEM),
+        ("5", "Thus $x = 5$.", None),
+    ],
+)
+def test_named_values_are_the_solution(gold, completion, problem):
+    assert grade_completion(gold, completion, problem=problem).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "problem"),
+    [
+        ("(3,2)", "So \\boxed{{x: 2, y: 3}}", None),  # the other order
+        ("2", "The solution is $x=2, y=3$.", _SYSTEM),  # the value of x, asked for y
+        ("(2,4)", "The solution is $x=2, y=3$.", None),
+    ],
+)
+def test_the_wrong_solution_stays_wrong(gold, completion, problem):
+    assert grade_completion(gold, completion, problem=problem).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("problem", "asked"),
+    [
+        ("What is y?", "y"),
+        ("Find x.", "x"),
+        ("Solve for $x$.", "x"),
+        ("What is x if y = 2?", "x"),
+        ("What is a good way to see it?", None),
+        ("Find the area.", None),
+    ],
+)
+def test_the_quantity_asked_for_with_or_without_dollars(problem, asked):
+    assert asked_name(problem) == asked
