@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
 import json
 import re
 import subprocess
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,8 @@ SPLIT = {
     "nemo-skills-tests": "tuning",
     "sieval-tests": "tuning",
     "lm-eval-tests": "tuning",
+    # added for the no_answer share of tool-integrated transcripts, tuning half
+    "rho-interpreter": "tuning",
 }
 
 REPOS = {
@@ -68,6 +72,7 @@ REPOS = {
     "nemo-skills-tests": "NVIDIA/NeMo-Skills",
     "sieval-tests": "scitix/sieval",
     "lm-eval-tests": "EleutherAI/lm-evaluation-harness",
+    "rho-interpreter": "microsoft/rho",
 }
 
 
@@ -78,8 +83,11 @@ class Repo:
         self.commit = self._run("rev-parse", commit or "HEAD").strip()
 
     def _run(self, *args: str) -> str:
+        return self._bytes(*args).decode("utf-8")
+
+    def _bytes(self, *args: str) -> bytes:
         out = subprocess.run(["git", "-C", str(self.git), *args], capture_output=True, check=True)
-        return out.stdout.decode("utf-8")
+        return out.stdout
 
     def at(self, commit: str) -> Repo:
         """The same snapshot read at another commit."""
@@ -90,6 +98,9 @@ class Repo:
 
     def show(self, path: str) -> str:
         return self._run("show", f"{self.commit}:{path}")
+
+    def show_bytes(self, path: str) -> bytes:
+        return self._bytes("show", f"{self.commit}:{path}")
 
     def ls(self, under: str) -> list[str]:
         out = self._run("-c", "core.quotepath=off", "ls-tree", "-r", "--name-only", "HEAD", under)
@@ -724,6 +735,52 @@ def lm_eval_tests(repo: Repo) -> Iterator[dict[str, Any]]:
                 )
 
 
+#: the Rho-Math interpreter models' outputs (one zip in the repository) on MATH500
+_RHO_MODELS = ("rho-math-7b-interpreter-v0.1", "rho-math-1b-interpreter-v0.1")
+
+
+def rho_interpreter(repo: Repo) -> Iterator[dict[str, Any]]:
+    """Rho-Math 7B and 1B Interpreter (ToRA's tool-integrated format) on MATH500 (the
+    harness's ``minerva_math``): a ```python block, its ```output block (sympy tuples,
+    sets, expressions, tracebacks), then prose, mostly with a box. The outputs are in a zip
+    in the repository. The gold is the problem's own ``answer``: the harness's ``gt`` has
+    lost ``\\pm`` and more to its normalisation. Per model: golds that are not a plain
+    integer, integer golds, and the completions with no box at all (each balanced on the
+    source's ``score``)."""
+    zip_path = "rho-1/outputs.zip"
+    archive = zipfile.ZipFile(io.BytesIO(repo.show_bytes(zip_path)))
+    for model in _RHO_MODELS:
+        inner = f"outputs/{model}/minerva_math/test_tora_-1_seed0_t0.0_s0_e-1.jsonl"
+        groups: dict[str, list[dict[str, Any]]] = {"structured": [], "integer": [], "no box": []}
+        for line in archive.read(inner).decode("utf-8").splitlines():
+            row = json.loads(line)
+            completion = row["code"][0]
+            if "```output" not in completion:
+                continue
+            gold = row["answer"].strip()
+            if "\\boxed" not in completion:
+                kind = "no box"
+            else:
+                kind = "integer" if re.fullmatch(r"-?\d+", gold) else "structured"
+            groups[kind].append(
+                case(
+                    "rho-interpreter",
+                    repo,
+                    f"{zip_path}:{inner}",
+                    f"{model.split('-')[2]}-{row['idx']}",
+                    completion,
+                    gold,
+                    "correct" if row["score"][0] else "incorrect",
+                    "source score",
+                    row["question"],
+                    f"tool output then prose: {kind}",
+                )
+            )
+        yield from balanced(groups["structured"], 18)
+        yield from balanced(groups["integer"], 12)
+        yield from balanced(groups["no box"], 5)
+
+
 BUILDERS = {
     "grade-school-math": grade_school_math,
     "tora": tora,
@@ -741,6 +798,7 @@ BUILDERS = {
     "nemo-skills-tests": nemo_skills_tests,
     "sieval-tests": sieval_tests,
     "lm-eval-tests": lm_eval_tests,
+    "rho-interpreter": rho_interpreter,
 }
 
 
