@@ -59,3 +59,32 @@ def test_required_form_is_read_from_the_instruction(problem, form):
 )
 def test_degrees_against_radians(gold, answer, status):
     assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status
+
+
+PLANE = (
+    "Find the equation of the plane containing the points $(0,-1,-1),$ $(-4,4,4),$ and"
+    " $(4,5,1).$  Enter your answer in the form\n\\[Ax + By + Cz + D = 0,\\]where $A,$ $B,$"
+    " $C,$ $D$ are integers such that $A > 0$ and $\\gcd(|A|,|B|,|C|,|D|) = 1.$"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("5x - 7y + 11z + 4 = 0", "correct"),
+        ("5x - 7y + 11z = -4", "correct"),  # the same coefficients, moved
+        ("-20x + 28y - 44z - 16 = 0", "incorrect"),  # the plane, times -4
+        ("-5x + 7y - 11z - 4 = 0", "incorrect"),  # A < 0
+        ("10x - 14y + 22z + 8 = 0", "incorrect"),  # gcd 2
+    ],
+)
+def test_normalised_coefficients_are_the_required_form(answer, status):
+    gold = "5x - 7y + 11z + 4 = 0"
+    assert required_form(PLANE) == "coefficients"
+    assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.", problem=PLANE).status == status
+
+
+def test_without_the_normalisation_a_multiple_of_the_equation_is_the_plane():
+    gold = "5x - 7y + 11z + 4 = 0"
+    completion = "So $\\boxed{-20x + 28y - 44z - 16 = 0}$."
+    assert grade_completion(gold, completion, problem="Find the plane.").status == "correct"

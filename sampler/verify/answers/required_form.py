@@ -1,11 +1,15 @@
-"""The form a question requires: "Factor completely" wants a product, "Expand" a sum.
+"""The form a question requires: "Factor completely" wants a product, "Expand" a sum, and
+"where $A > 0$ and $\\gcd(|A|,|B|,|C|,|D|) = 1$" an equation with those very coefficients.
 
 ``required_form`` reads the instruction a problem opens a sentence with ("Factor
 $x^2-1$.", "Factor the expression completely.", "Expand $(x+1)^2$.") as ``factor`` or
-``expand``, or None. ``form_differs`` says whether an answer that equals the gold is still
-in the wrong form: a sum where the question says factor and the gold is a product, a
-product (or power) where it says expand and the gold is a sum. Without a problem text,
-or for any other question, nothing changes.
+``expand``, and a normalisation of an equation's coefficients (a leading coefficient
+"> 0" with a gcd of 1: MATH's planes and lines) as ``coefficients``; else None.
+``form_differs`` says whether an answer that equals the gold is still in the wrong form: a
+sum where the question says factor and the gold is a product, a product (or power) where
+it says expand and the gold is a sum, an equation that is the gold's times a factor other
+than 1 (``-20x + 28y - 44z - 16 = 0`` for ``5x - 7y + 11z + 4 = 0``) where the coefficients
+are normalised. Without a problem text, or for any other question, nothing changes.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sympy import Add, Expr, Mul, Pow
+from sympy import Add, Eq, Expr, Mul, Pow, expand
 
 _INSTRUCTION_RE = re.compile(
     r"(?:^|[.!?:]\s+|\n\s*)(factor|factorise|factorize|expand)\b",
@@ -21,10 +25,17 @@ _INSTRUCTION_RE = re.compile(
 )
 
 
+#: "where $A > 0$ and $\\gcd(|A|,|B|,|C|,|D|) = 1$": the equation's coefficients are fixed
+_NORMALISED_RE = re.compile(r"[A-Za-z]\s*>\s*0.{0,80}?\\?gcd", re.IGNORECASE | re.DOTALL)
+
+
 def required_form(problem: str | None) -> str | None:
-    """``factor`` or ``expand`` when the problem instructs it (module docstring), else None."""
+    """``factor``, ``expand`` or ``coefficients`` when the problem requires it (module
+    docstring), else None."""
     if not problem:
         return None
+    if _NORMALISED_RE.search(problem[-1500:]):
+        return "coefficients"
     match = _INSTRUCTION_RE.search(problem[-1500:])
     if match is None:
         return None
@@ -33,6 +44,12 @@ def required_form(problem: str | None) -> str | None:
 
 def form_differs(form: str, gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
     """Whether the answer, equal in value, is not in the form the question requires."""
+    if form == "coefficients":
+        g_eq = next((p for p in gold if isinstance(p, Eq)), None)
+        a_eq = next((p for p in answer if isinstance(p, Eq)), None)
+        if g_eq is None or a_eq is None:
+            return False
+        return expand((a_eq.lhs - a_eq.rhs) - (g_eq.lhs - g_eq.rhs)) != 0
     g = next((p for p in gold if isinstance(p, Expr)), None)
     a = next((p for p in answer if isinstance(p, Expr)), None)
     if g is None or a is None:
