@@ -410,3 +410,27 @@ def test_numbers_in_words_and_spaces(completion: str, right: str, wrong: str) ->
 )
 def test_a_gold_list_written_with_spaces(gold: str, answer: str, status: str) -> None:
     assert grade_completion(gold, f"So \\boxed{{{answer}}}").status == status
+
+
+_CODE = "Let's compute.\n<llm-code>\nprint((16 - 3 - 4) * 2)\n</llm-code>\n"
+
+
+@pytest.mark.parametrize(
+    ("completion", "status"),
+    [
+        (_CODE + "<llm-code-output>\n18\n</llm-code-output>", "correct"),
+        (_CODE + "<llm-code-output>\n18\n</llm-code-output>\n", "correct"),
+        ("We compute.\n<output>\n18\n</output>", "correct"),
+        ("<|execution_start|>\n18\n<|execution_end|>", "correct"),
+        (_CODE + "<llm-code-output>\n17\n</llm-code-output>", "incorrect"),
+        # several lines, an equation, an error: no result stated
+        (_CODE + "<llm-code-output>\n17\n18\n</llm-code-output>", "no_answer"),
+        (_CODE + "<llm-code-output>\nx = 18\n</llm-code-output>", "no_answer"),
+        (
+            _CODE + "<llm-code-output>\nNameError: name 'x18' is not defined\n</llm-code-output>",
+            "no_answer",
+        ),
+    ],
+)
+def test_output_tags_that_close_the_completion(completion, status):
+    assert grade_completion("18", completion).status == status

@@ -14,8 +14,9 @@ Strategies (tried in the order given, the first that finds something wins):
   when nothing else is found, a completion of one short line is its own answer
   (``sampler.verify.answers.bare_answer``: ``f'``, ``\\text{east}``, a bare ``pmatrix``);
 - ``tool_output`` (default, last): the one-line result of a closing ```` ```output ````
-  block (tool-integrated reasoning), of a plain fenced block after a code block, or of a
-  notebook's echo (``sampler.verify.answers.tool_transcript``);
+  block (tool-integrated reasoning), of a plain fenced block after a code block, of output
+  tags that close the completion (``<llm-code-output>``), or of a notebook's echo
+  (``sampler.verify.answers.tool_transcript``);
 - ``answer_line``: ``stated``, else the last line such as ``Answer: 42`` or ``Final
   Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
   prose;
@@ -79,7 +80,7 @@ from sampler.verify.answers.final_statements import (
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
-from sampler.verify.answers.tool_transcript import echoed_output, fenced_output
+from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
 
 __all__ = ["AnswerSpan", "ExtractionConfig", "extract_answer", "parse_strategies"]
 
@@ -247,7 +248,7 @@ def extract_hashes(text: str) -> AnswerSpan | None:
 
 
 def extract_tool_output(text: str) -> AnswerSpan | None:
-    return closing_output(text) or fenced_output(text) or echoed_output(text)
+    return closing_output(text) or fenced_output(text) or tagged_output(text) or echoed_output(text)
 
 
 def extract_answer_line(text: str) -> AnswerSpan | None:

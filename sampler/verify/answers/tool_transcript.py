@@ -6,6 +6,9 @@
 - a plain fenced block after the code block (```` ```python …``` ```` then ```` ``` 42 ``` ````,
   ```` ```text ````, ```` ```console ````), alone or after a label line (``Output:``,
   ``Result:``): ``fenced_output``;
+- an output between tags that end the completion (NeMo-Skills' ``<llm-code-output>`` …
+  ``</llm-code-output>``, InternLM's ``<|execution_start|>`` … ``<|execution_end|>``,
+  ``<output>``, ``<observation>``, ``<result>``): ``tagged_output``;
 - a notebook's echo without fences (MathCoder-style transcripts: the code, then the
   expression it ends with, ``result``, then what it printed, ``sqrt(2)/2``): ``echoed_output``,
   when the text before it holds code (an assignment or an import).
@@ -44,12 +47,13 @@ _CODE_LINE_RE = re.compile(
     re.MULTILINE,
 )
 _RESULT_CHARS = 120
+_ERROR_RE = re.compile(r"(?:Traceback|\w*(?:Error|Exception|Warning)\b|error\b)", re.IGNORECASE)
 
 
 def _result(line: str) -> AnswerSpan | None:
     line = line.strip()
-    if not line or len(line) > _RESULT_CHARS:
-        return None
+    if not line or len(line) > _RESULT_CHARS or _ERROR_RE.match(line):
+        return None  # an error message states no result
     if re.search(r"(?<![<>!=])=(?!=)", line) and not re.search(r"[A-Za-z]{3,}\s", line):
         return None  # an equation printed is a step (a sentence with "=" is read as words)
     value = stated_value(line)
@@ -76,6 +80,34 @@ def fenced_output(text: str) -> AnswerSpan | None:
     if between and not _LABEL_RE.fullmatch(between):
         return None
     lines = [line for line in output.group(2).splitlines() if line.strip()]
+    return _result(lines[0]) if len(lines) == 1 else None
+
+
+#: a closing tag of a tool's output: ``</llm-code-output>``, ``<|execution_end|>``, ``</output>``
+_OUTPUT_CLOSE_RE = re.compile(
+    r"(?:</(?P<x>[\w-]*(?:output|execution|result|observation|stdout)[\w-]*)>"
+    r"|<\|(?P<p>[\w-]*(?:output|execution|result|observation)[\w-]*?)_?end\|>)\s*$",
+    re.IGNORECASE,
+)
+
+
+def tagged_output(text: str) -> AnswerSpan | None:
+    """The one-line result between output tags that end the completion (module
+    docstring), else None."""
+    tail = text[-TAIL_CHARS:].rstrip()
+    close = _OUTPUT_CLOSE_RE.search(tail, max(0, len(tail) - 80))
+    if close is None:
+        return None
+    if close.group("x"):
+        opener = f"<{close.group('x')}>"
+    else:
+        opener = f"<|{close.group('p').rstrip('_')}_start|>"
+    start = tail.rfind(opener, 0, close.start())
+    if start < 0:
+        return None
+    lines = [
+        line for line in tail[start + len(opener) : close.start()].splitlines() if line.strip()
+    ]
     return _result(lines[0]) if len(lines) == 1 else None
 
 
