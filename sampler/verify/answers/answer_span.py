@@ -26,6 +26,9 @@ class AnswerSpan:
     free_text: bool = False
     rule: str | None = field(default=None, compare=False)
     prose: bool = False
+    #: the closing sentence the value was read from, when it states several quantities
+    #: (the question may pick another: ``sampler.verify.answers.named_quantities``)
+    sentence: str | None = field(default=None, compare=False)
 
 
 def latex_span(text: str, rule: str | None = None) -> AnswerSpan | None:

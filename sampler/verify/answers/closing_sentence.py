@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from dataclasses import replace
 from decimal import Decimal
 
 from sampler.verify.answers.answer_span import AnswerSpan
@@ -156,7 +157,18 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
         return _several_values(clause, RULE_CONCLUSION)
     if len(values) > 1:
         return AnswerSpan(" or ".join(values), rule=RULE_CONCLUSION)
-    return latex_span(values[0], RULE_CONCLUSION)
+    return _with_sentence(latex_span(values[0], RULE_CONCLUSION), clause)
+
+
+def _with_sentence(span: AnswerSpan | None, sentence: str) -> AnswerSpan | None:
+    """``span`` with the sentence it was read from, when that states several values (the
+    question may name another of them: ``sampler.verify.answers.named_quantities``)."""
+    if span is None:
+        return None
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    if len(_values_from(sentence, masked, 0)) < 2:
+        return span
+    return replace(span, sentence=" ".join(sentence.split()))
 
 
 def answer_heading(text: str) -> Found | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
+from sampler.verify.answers.named_quantities import asked_words
 from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
@@ -57,6 +58,8 @@ class Gold:
     form: str | None = None
     #: the numbers the question gives, read from its problem text (``last_number.given_numbers``)
     given: frozenset[str] = field(default=frozenset(), compare=False)
+    #: the words of the question the problem ends with (``named_quantities.asked_words``)
+    asked_words: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -306,4 +309,5 @@ def gold_from_question(
         asked=asked_name(problem) if not parts else None,
         form=required_form(problem) if not parts else None,
         given=given_numbers(problem) if not parts else frozenset(),
+        asked_words=asked_words(problem) if not parts else frozenset(),
     )

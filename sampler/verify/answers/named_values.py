@@ -15,7 +15,7 @@ import re
 
 _SYMBOL = r"[A-Za-z](?:_\{?\w{1,4}\}?)?"
 _ASKED_RE = re.compile(
-    r"(?:find|compute|determine|what\s+is|what\s+are|value\s+of|solve\s+for|evaluate|求|则)"
+    r"(?:find|compute|determine|what\s+is|what\s+are|value\s+of|solve\s+for|\bfor|evaluate|求|则)"
     r"\s*(?:the\s+(?:value|values)\s+of\s+)?(?:(?:\$|\\\()\s*(" + _SYMBOL + r")\s*(?:\$|\\\))"
     r"|(?<![\w$])([A-Za-z])(?![\w$]))"
     r"(?=\s*(?:[?.,;:!？。，；]|$|if\b|when\b|given\b|in\s+terms\b|的值))",

@@ -26,6 +26,7 @@ from sampler.verify.answers.golds import (
     without_wrapper_spacing,
 )
 from sampler.verify.answers.last_number import only_value, value_after_is, without_ordinal
+from sampler.verify.answers.named_quantities import asked_value
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex, sympy_solution
@@ -80,6 +81,11 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
     (``sampler.verify.answers.clock`` compares the times).
     """
+    sentence = span.sentence or (span.text if span.prose else None)
+    if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
+        picked = None if gold.parts else asked_value(sentence, gold.asked_words, gold.asked)
+        if picked is not None:  # "The area is 12 and the perimeter is 14." asked the area
+            span = AnswerSpan(picked, rule=span.rule)
     if not span.prose and not span.free_text:
         words = _boxed_words(span.text)
         if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
