@@ -434,3 +434,19 @@ _CODE = "Let's compute.\n<llm-code>\nprint((16 - 3 - 4) * 2)\n</llm-code>\n"
 )
 def test_output_tags_that_close_the_completion(completion, status):
     assert grade_completion("18", completion).status == status
+
+
+@pytest.mark.parametrize(
+    ("completion", "status"),
+    [
+        ("Options: (A) 3 (B) 5 (C) 7. Since 2 + 3 = 5, so it's B.", "correct"),
+        ("So it is B.", "correct"),
+        ("Hence it must be (B).", "correct"),
+        ("That is B!", "correct"),
+        ("Since 2 + 3 = 5, it's C.", "incorrect"),
+        ("It might be B.", "incorrect"),  # a hedge states no choice
+        ("So it is b.", "incorrect"),  # a lower-case letter is a variable, not an option
+    ],
+)
+def test_a_pronoun_naming_an_option_closes_the_completion(completion, status):
+    assert grade_completion("B", completion).status == status

@@ -392,6 +392,12 @@ _NAMED_ANSWER_RE = re.compile(
 )
 #: a completion that ends with an option letter alone after its last sentence ("… 6 kmph. (B)")
 _CLOSING_OPTION_RE = re.compile(r"(?:^|(?<=[.!。\n]))[ \t*]*\(([A-J])\)[ \t*]*[.。]?[ \t]*$")
+#: "…, so it's B.", "That is (C).", "Hence it must be D.": a pronoun's option letter, closing
+_PRONOUN_OPTION_RE = re.compile(
+    r"\b(?:it|that|this)(?:'s|’s|\s+is|\s+must\s+be|\s+has\s+to\s+be)\s+"
+    r"(?:(?:option|choice|answer)\s+)?[*_]*\(?([A-J])\)?[*_]*[ \t]*[.!。]?[ \t]*$",
+    re.IGNORECASE,
+)
 
 
 def named_answer(text: str) -> Found | None:
@@ -415,11 +421,14 @@ def named_answer(text: str) -> Found | None:
 
 def closing_option(text: str) -> Found | None:
     """An option letter alone that ends the completion after its last sentence
-    (``The man's rate along the current is 6 kmph. (B)``): that letter."""
+    (``The man's rate along the current is 6 kmph. (B)``), or a pronoun's that ends it
+    ("…, so it's B.", "Hence it must be D."): that letter."""
     tail = _tail(text).rstrip()
     match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 12))
     if match is None:
-        return None
+        match = _PRONOUN_OPTION_RE.search(tail, max(0, len(tail) - 60))
+        if match is None or not match.group(1).isupper():
+            return None
     span = latex_span(match.group(1), RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
 
