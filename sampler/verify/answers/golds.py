@@ -24,6 +24,7 @@ from sampler.verify.answers.named_quantities import asked_words
 from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
+from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
@@ -265,7 +266,9 @@ def gold_from_question(
         return None
     meta = _metadata(metadata)
     latex = gold_form(
-        plain_to_latex(unicode_to_latex(joined_values(normalise_gold_text(str(gold)))))
+        plain_to_latex(
+            repeating_to_fraction(unicode_to_latex(joined_values(normalise_gold_text(str(gold)))))
+        )
     )
     latex = without_wrapper_spacing(latex)
     parts: tuple[str, ...] = ()
