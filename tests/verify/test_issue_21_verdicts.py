@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from sampler.verify.answers.extraction import extract_answer
+from sampler.verify.answers.one_sample import grade_completion
 from tests.support.unboxed_suite import grade  # a gold that does not parse: "no_gold"
 
 
@@ -157,3 +158,26 @@ def test_a_misspelled_box_is_still_the_box():
 def test_a_stated_time_is_read_as_a_time():
     assert grade("1:58 am", "So the answer is 1:58 am.") == "correct"
     assert grade("1:58 am", "So the answer is 1:58 pm.") == "incorrect"
+
+
+_UNION = "(-\\infty, 2) \\cup (3, \\infty)"
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("x < 2 \\text{ or } x > 3", "correct"),
+        ("x<2 or x>3", "correct"),
+        ("x < 2 \\text{ or } x \\ge 3", "incorrect"),  # a closed end
+        ("x < 3 \\text{ or } x > 2", "incorrect"),
+        ("x < 2", "incorrect"),  # half the union
+        ("x = 2 \\text{ or } x = 3", "incorrect"),  # values, not inequalities: a hedge
+    ],
+)
+def test_inequalities_joined_by_or_against_a_union(answer, status):
+    assert grade_completion(_UNION, f"So $\\boxed{{{answer}}}$.").status == status
+
+
+def test_inequalities_joined_by_or_stay_a_hedge_against_one_interval():
+    completion = "So $\\boxed{x < 2 \\text{ or } x > 3}$."
+    assert grade_completion("(-\\infty, 2)", completion).status == "incorrect"

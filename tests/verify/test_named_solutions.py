@@ -1,6 +1,8 @@
-"""A system's solution written as named values: sympy's printed ``{x: 2, y: 3}`` and a
-sentence's ``$x=2, y=3$`` are the pair (x, y), compared as a box holding it is; the question
-("What is y?") picks one value. Near misses: a set-builder, the pair in the other order."""
+"""What Python prints, read as math: a system's solution (sympy's ``{x: 2, y: 3}``) and a
+sentence's ``$x=2, y=3$`` are the pair (x, y), compared as a box holding it is, and the
+question ("What is y?") picks one value; a printed matrix (``Matrix([[1], [2]])``) is a
+``pmatrix`` against a matrix gold. Near misses: a set-builder, the pair in the other order,
+rows of two lengths."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 
 from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.one_sample import grade_completion
-from sampler.verify.answers.plain_notation import sympy_solution
+from sampler.verify.answers.plain_notation import python_matrix, sympy_solution
 
 _SYSTEM = "If x + y = 5 and x - y = -1, what is y?"
 
@@ -74,3 +76,34 @@ def test_the_wrong_solution_stays_wrong(gold, completion, problem):
 )
 def test_the_quantity_asked_for_with_or_without_dollars(problem, asked):
     assert asked_name(problem) == asked
+
+
+_M = "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"
+_V = "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}"
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        (_M, "[[1, 2], [3, 4]]", "correct"),
+        (_M, "Matrix([[1, 2], [3, 4]])", "correct"),
+        (_M, "array([[1, 2],[3, 4]])", "correct"),
+        (_V, "Matrix([[1], [2]])", "correct"),
+        (_M, "[[1, 2], [4, 3]]", "incorrect"),
+        (_M, "[[1, 2], [3]]", "incorrect"),  # rows of two lengths: no matrix
+        (_V, "Matrix([[2], [1]])", "incorrect"),
+    ],
+)
+def test_a_printed_matrix_against_a_matrix_gold(gold, answer, status):
+    assert grade_completion(gold, f"So $\\boxed{{{answer}}}$.").status == status
+
+
+def test_a_tool_prints_a_sympy_matrix():
+    completion = "```python\nprint(A * B)\n```\n```output\nMatrix([[1, 2], [3, 4]])\n```"
+    assert grade_completion(_M, completion).status == "correct"
+    assert grade_completion(_M, completion.replace("[3, 4]", "[3, 5]")).status == "incorrect"
+
+
+def test_a_python_list_is_no_matrix_against_a_list_gold():
+    assert python_matrix("[1, 2]") == "[1, 2]"
+    assert grade_completion("[1, 2]", "So $\\boxed{[1, 2]}$.").status == "correct"

@@ -12,7 +12,9 @@ Answers (``answer_form``, against a gold that is not a choice letter):
   decimal gold, a plain decimal comma too: ``1000,99`` is ``1000.99`` (``1,000`` stays);
 - against an interval gold, a chained inequality is the interval it describes:
   ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``, and a one-sided one
-  the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``.
+  the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``; against a
+  union of intervals, inequalities joined by "or" are the union: ``x < 2 \\text{ or } x > 3``
+  is ``(-\\infty, 2) \\cup (3, \\infty)`` (not a hedge).
 
 Golds (``gold_form``):
 
@@ -83,6 +85,21 @@ def _interval(answer: str) -> str | None:
     return f"{left}{match.group('a').strip()}, {match.group('b').strip()}{right}"
 
 
+_OR_RE = re.compile(r"\s*(?:\\text\s*\{\s*or\s*\}|\bor\b|\\lor|\\vee|∪|\\cup)\s*")
+
+
+def _union(answer: str) -> str | None:
+    """Inequalities joined by "or" (``x < 2 \\text{ or } x > 3``) as the union of their
+    intervals, or None when any part is no inequality."""
+    parts = _OR_RE.split(answer)
+    if len(parts) < 2:
+        return None
+    intervals = [_interval(part) for part in parts]
+    if any(i is None for i in intervals):
+        return None
+    return " \\cup ".join(i for i in intervals if i is not None)
+
+
 _PLAIN_PI_RE = re.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
 _PLAIN_CALL_RE = re.compile(r"(?<![A-Za-z\\])(sqrt|exp)\(([^()]*)\)")
 
@@ -123,6 +140,10 @@ def answer_form(text: str, gold_latex: str) -> str:
     if len(out) <= _CHAIN_CHARS and any(c in out for c in ("<", ">", "\\l", "\\g", "≤", "≥")):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out
+        elif "\\cup" in gold_latex and all(
+            _INTERVAL_GOLD_RE.match(part) for part in gold_latex.split("\\cup")
+        ):
+            out = _union(out) or out
     return out.strip() or text
 
 

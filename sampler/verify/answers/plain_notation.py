@@ -18,6 +18,8 @@ notation, and no LaTeX command, into the LaTeX math-verify reads:
 ``sympy_solution`` reads what ``print(solve(...))`` shows for a system: a dict of symbols
 to values (``{x: 2, y: 3}``, alone or in a one-element list) is ``x = 2, y = 3``, which
 compares as the named values it is; a set-builder (``{x: x > 0}``) is no solution.
+``python_matrix`` reads a printed matrix (``[[1, 2], [3, 4]]``, ``Matrix([[1], [2]])``,
+``array(...)``) as a ``pmatrix``, against a matrix gold.
 
 A text with a backslash is LaTeX already and is left as it is, and so is a text with no
 plain notation (``x^2+1``, ``(2, 3]``, words): both parse as they did.
@@ -178,3 +180,27 @@ def sympy_solution(text: str) -> str:
     ):
         return text  # a value in terms of a named symbol: a set-builder, not a solution
     return ", ".join(f"{n} = {v}" for n, v in zip(names, values, strict=True))
+
+
+_ROW = r"\[\s*[^\[\]]+?\s*\]"
+_PY_MATRIX_RE = re.compile(
+    r"(?:(?:sympy\.|sp\.|np\.|numpy\.)?(?:Matrix|ImmutableMatrix|array)\s*\(\s*)?"
+    r"\[\s*(" + _ROW + r"(?:\s*,\s*" + _ROW + r")*)\s*\]\s*\)?"
+)
+
+
+def python_matrix(text: str) -> str:
+    """A matrix printed by Python (``[[1, 2], [3, 4]]``, sympy's ``Matrix([[1], [2]])``,
+    numpy's ``array([[1, 2], [3, 4]])``) as a ``pmatrix``, when its rows have one length;
+    any other text unchanged. Used against a matrix gold only (``verdict.prepare_span``)."""
+    match = _PY_MATRIX_RE.fullmatch(text.strip())
+    if match is None:
+        return text
+    rows = [
+        [cell.strip() for cell in row.strip().strip("[]").split(",")]
+        for row in re.findall(_ROW, match.group(1))
+    ]
+    if len({len(row) for row in rows}) != 1 or any(not c for row in rows for c in row):
+        return text
+    body = " \\\\ ".join(" & ".join(plain_to_latex(c) for c in row) for row in rows)
+    return f"\\begin{{pmatrix}} {body} \\end{{pmatrix}}"

@@ -32,6 +32,7 @@ from sampler.verify.answers.final_statements import (
     stated_value,
 )
 from sampler.verify.answers.last_number import only_value
+from sampler.verify.answers.plain_notation import python_matrix
 
 _FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
 _OUTPUT_INFOS = frozenset({"", "text", "txt", "console", "stdout", "out", "output", "plaintext"})
@@ -56,7 +57,7 @@ def _result(line: str) -> AnswerSpan | None:
         return None  # an error message states no result
     if re.search(r"(?<![<>!=])=(?!=)", line) and not re.search(r"[A-Za-z]{3,}\s", line):
         return None  # an equation printed is a step (a sentence with "=" is read as words)
-    value = stated_value(line)
+    value = line if python_matrix(line) != line else stated_value(line)  # Matrix([[1], [2]])
     if value is None and is_bare_math(line):
         value = line
     if value is None and len(line.split()) > 1:

@@ -29,7 +29,11 @@ from sampler.verify.answers.last_number import only_value, value_after_is, witho
 from sampler.verify.answers.named_quantities import asked_value
 from sampler.verify.answers.named_values import named_value
 from sampler.verify.answers.number_words import number_from_words
-from sampler.verify.answers.plain_notation import plain_to_latex, sympy_solution
+from sampler.verify.answers.plain_notation import (
+    plain_to_latex,
+    python_matrix,
+    sympy_solution,
+)
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import split_unit
@@ -101,6 +105,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if span.free_text or span.prose:
         return span
     text = sympy_solution(span.text)  # "{x: 2, y: 3}" is x = 2, y = 3
+    if "matrix}" in gold.latex:
+        text = python_matrix(text)  # "[[1, 2], [3, 4]]" is a pmatrix
     text = repeating_to_fraction(unicode_to_latex(text))  # 0.\overline{3} is \frac{1}{3}
     text = plain_to_latex(without_stray_backslash(text))  # "pi/2" is \pi/2
     text = without_wrapper_spacing(joined_values(text))  # "1 和 3" is 1, 3; \mathrm{~N} is N
