@@ -450,3 +450,20 @@ def test_output_tags_that_close_the_completion(completion, status):
 )
 def test_a_pronoun_naming_an_option_closes_the_completion(completion, status):
     assert grade_completion("B", completion).status == status
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Step 1: 2 + 3 = 5\nStep 2:",
+        "Step 1: 2 + 3 = 5\n### Step 2",
+        "First case done.\n**Case 2:**",
+        "Part 1 is done.\nPart 2.",
+    ],
+)
+def test_a_heading_number_that_ends_a_cut_off_completion_is_no_answer(completion):
+    assert grade_completion("2", completion).status == "no_answer"
+
+
+def test_a_number_alone_on_the_last_line_is_still_read():
+    assert grade_completion("5", "We add them up.\n5").status == "correct"

@@ -46,7 +46,7 @@ from sampler.verify.answers.final_statements import (
     stated_value,
     words_span,
 )
-from sampler.verify.answers.last_number import last_number
+from sampler.verify.answers.last_number import ends_with_heading, last_number
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
@@ -369,6 +369,8 @@ def located_final(text: str) -> AnswerSpan | None:
     concluded = concluding_sentence(text)
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
+    if ends_with_heading(text):
+        return None  # "…\nStep 2:": cut off after a heading
     one, several = _closing(text)
     return one or last_number(text) or several
 

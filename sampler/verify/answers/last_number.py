@@ -69,6 +69,24 @@ def without_control(text: str) -> str:
     return _CONTROL_RE.sub("", text)
 
 
+#: the number of a heading that ends the line: "Step 2:", "### Case 3", "Part 2."
+_LABEL_RE = re.compile(
+    r"\b(?:step|case|part|stage|phase|method|approach|question|problem|example|solution|"
+    r"section|subcase|scenario|option|hint|note|attempt)\s*#?\d+\s*[:.)]?[*_# \t]*$",
+    re.IGNORECASE,
+)
+
+
+def ends_with_heading(text: str) -> bool:
+    """Whether the completion's last line is a numbered heading alone ("Step 2:", "Part 2."):
+    what follows it was cut off, and its number is no answer."""
+    line = _last_line(text)
+    if line is None:
+        return False
+    line = line.strip(" \t*_#")
+    return _LABEL_RE.match(line) is not None
+
+
 def last_number(text: str) -> AnswerSpan | None:
     """The number that ends the completion's last line, read as its final (see module)."""
     line = _last_line(text)
@@ -84,6 +102,8 @@ def last_number(text: str) -> AnswerSpan | None:
         return None
     if _inside_math(line, last.start()):
         return None
+    if _LABEL_RE.search(line, max(0, last.start() - 20), last.end() + 3):
+        return None  # "Step 2:": a heading of what was cut off, no answer
     clause_start = _clause_start(line, last.start())
     if _NEGATED_RE.search(line[clause_start : last.start()]):
         return None
