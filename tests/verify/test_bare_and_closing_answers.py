@@ -467,3 +467,28 @@ def test_a_heading_number_that_ends_a_cut_off_completion_is_no_answer(completion
 
 def test_a_number_alone_on_the_last_line_is_still_read():
     assert grade_completion("5", "We add them up.\n5").status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("Option A is correct.", "A", "correct"),
+        ("Among the options, A is correct.", "A", "correct"),
+        ("A is the right choice.", "A", "correct"),
+        ("I choose C.", "C", "correct"),
+        ("My answer: C", "C", "correct"),
+        ("Option B is correct.", "A", "incorrect"),
+        ("I think A is correct, but B might be.", "A", "no_answer"),  # a hedge chooses none
+        ("If A is correct, then", "A", "incorrect"),  # a hypothesis, cut off
+        ("So the best option is B) 5.", "B", "correct"),  # the option's letter with content
+        ("So the best option is B) 5.", "5", "correct"),  # and its content for a value gold
+        ("So the best option is B) 5.", "A", "incorrect"),
+    ],
+)
+def test_an_option_chosen_in_words(completion, gold, status):
+    assert grade_completion(gold, completion).status == status
+
+
+@pytest.mark.parametrize("completion", ["So x is 5.", "So, x is 5.", "It is 5."])
+def test_a_sentence_of_short_words_is_no_formula(completion):
+    assert grade_completion("5", completion).status == "correct"

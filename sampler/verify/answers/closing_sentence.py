@@ -86,6 +86,8 @@ _ANCHOR_RE = re.compile(
 )
 _HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
+#: an option's letter and its content: "B) 5", "(C) 12 cm", "D. 1/6"
+_LABELLED_OPTION_RE = re.compile(r"(?:\([A-J]\)|[A-J][).:])\s+\S[^\n]{0,60}$")
 #: values joined only by commas and "and" ("#, # and #"), once each value is masked as "#"
 _LIST_ONLY_RE = re.compile(
     r"[\s:：]*#+(?:(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*|[ \t]+)#+)+[\s.。]*"
@@ -244,6 +246,8 @@ def _values_after_anchor(sentence: str) -> list[str]:
         rest = sentence[anchors[-1].end() :].strip().rstrip(".。").strip()
         if _PLAIN_FORMULA_RE.fullmatch(rest) and is_bare_math(rest):
             return [rest]  # "The second derivative is -12*x**2.": the formula, whole
+        if _LABELLED_OPTION_RE.match(rest):
+            return [rest]  # "The best option is B) 5.": the option, its letter with its content
         after = _values_from(sentence, masked, anchors[-1].end())
         if len(after) > 1 and _LIST_ONLY_RE.fullmatch(
             _VALUES_MASK_RE.sub("#", masked[anchors[-1].end() :])

@@ -61,7 +61,7 @@ _WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 _LABEL_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:the[ \t]+)?(?:final[ \t]+answer|answer)[ \t]*"
+    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:final[ \t]+answer|answer)[ \t]*"
     r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
@@ -89,6 +89,8 @@ _PROSE_WORD_RE = re.compile(
     r"(?<![\\A-Za-z])(?!(?:sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|gcd|lcm|max|min)"
     r"(?![A-Za-z]))[A-Za-z]{3,}"
 )
+#: two-letter words that only prose has (never a symbol, a unit or a connective of a list)
+_SHORT_PROSE_RE = re.compile(r"(?<![\\A-Za-z])(?:is|so|it|be|of|to|we|my|us)(?![A-Za-z])", re.I)
 #: Words before "the answer is" in its sentence that make it no statement of the answer.
 _HYPOTHETICAL_RE = re.compile(
     r"\b(?:if|suppose|assume|assuming|whether|check|unless|not|verify)\b[^.!?\n]*$", re.IGNORECASE
@@ -180,6 +182,8 @@ def _is_math(text: str) -> bool:
     text = text.strip()
     if not text or "$" in text or _WORDS_RE.search(text) or _PROSE_WORD_RE.search(text):
         return False
+    if _SHORT_PROSE_RE.search(text):
+        return False  # "So x is 5": a sentence of short words, not the product S*o*x*i*s*5
     if re.fullmatch(r"\(?[A-J]\)?", text):
         return True  # a choice letter
     return bool(_MATHY_RE.search(text)) and bool(_FORMULA_RE.fullmatch(text))
@@ -392,6 +396,17 @@ _NAMED_ANSWER_RE = re.compile(
 )
 #: a completion that ends with an option letter alone after its last sentence ("… 6 kmph. (B)")
 _CLOSING_OPTION_RE = re.compile(r"(?:^|(?<=[.!。\n]))[ \t*]*\(([A-J])\)[ \t*]*[.。]?[ \t]*$")
+#: "Option A is correct.", "A is the right choice.", "I choose C.": an option chosen, closing
+_CHOSEN_OPTION_RE = re.compile(
+    r"(?:^|(?<=[.!。\n,，])|\b(?:so|thus|hence|therefore)\b)[ \t*]*"
+    r"(?:(?:option|choice|answer)[ \t]+)?"
+    r"[*_]*\(?(?P<a>[A-J])\)?[*_]*[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best)"
+    r"(?:[ \t]+(?:answer|option|choice|one))?[ \t*]*[.!。]?[ \t*]*$"
+    r"|\bI(?:[ \t]+will|'ll)?[ \t]+(?:choose|pick|select|go[ \t]+with)[ \t]+"
+    r"(?:(?:option|choice)[ \t]+)?"
+    r"[*_]*\(?(?P<b>[A-J])\)?[*_]*[ \t]*[.!。]?[ \t*]*$",
+    re.IGNORECASE,
+)
 #: "…, so it's B.", "That is (C).", "Hence it must be D.": a pronoun's option letter, closing
 _PRONOUN_OPTION_RE = re.compile(
     r"\b(?:it|that|this)(?:'s|’s|\s+is|\s+must\s+be|\s+has\s+to\s+be)\s+"
@@ -421,15 +436,20 @@ def named_answer(text: str) -> Found | None:
 
 def closing_option(text: str) -> Found | None:
     """An option letter alone that ends the completion after its last sentence
-    (``The man's rate along the current is 6 kmph. (B)``), or a pronoun's that ends it
-    ("…, so it's B.", "Hence it must be D."): that letter."""
+    (``The man's rate along the current is 6 kmph. (B)``), a pronoun's that ends it
+    ("…, so it's B.", "Hence it must be D."), or one chosen ("Option A is correct.", "I
+    choose C."): that letter."""
     tail = _tail(text).rstrip()
     match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 12))
     if match is None:
         match = _PRONOUN_OPTION_RE.search(tail, max(0, len(tail) - 60))
-        if match is None or not match.group(1).isupper():
-            return None
-    span = latex_span(match.group(1), RULE_CLOSING_OPTION)
+    letter = match.group(1) if match is not None else None
+    if match is None:
+        chosen = _CHOSEN_OPTION_RE.search(tail, max(0, len(tail) - 100))
+        letter = (chosen.group("a") or chosen.group("b")) if chosen is not None else None
+    if letter is None or not letter.isupper():
+        return None
+    span = latex_span(letter, RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
 
 
