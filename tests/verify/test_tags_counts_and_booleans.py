@@ -118,3 +118,35 @@ def test_a_statement_called_true_or_false_answers_a_boolean_gold(gold, completio
 )
 def test_the_wrong_boolean_stays_wrong(gold, completion):
     assert grade_completion(gold, completion).status != "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion"),
+    [
+        ("0.5", "One half."),
+        ("0.5", "half"),
+        ("3/4", "three quarters"),
+        ("\\frac{1}{2}", "The probability is one half."),
+        ("0.75", "The fraction is three quarters."),
+        ("\\frac{5}{2}", "The answer is two and a half."),
+        ("1000000", "a million"),
+        ("\\frac{1}{2}", "So $\\boxed{\\frac12}$."),
+        ("one half", "So $\\boxed{\\frac12}$."),  # a gold in words
+        ("5", "= 5"),
+    ],
+)
+def test_fractions_in_words_and_a_bare_right_hand_side(gold, completion):
+    assert grade_completion(gold, completion).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion"),
+    [
+        ("1", "The probability is one half."),  # not the "one" of "one half"
+        ("0.5", "two thirds"),
+        ("3", "The fraction is three quarters."),
+        ("6", "= 5"),
+    ],
+)
+def test_a_fraction_in_words_is_not_its_numerator(gold, completion):
+    assert grade_completion(gold, completion).status == "incorrect"

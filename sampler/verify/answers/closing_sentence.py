@@ -47,7 +47,7 @@ from sampler.verify.answers.final_statements import (
     words_span,
 )
 from sampler.verify.answers.last_number import ends_with_heading, last_number
-from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -320,9 +320,13 @@ def _worded_value(match: re.Match[str]) -> str:
 
 
 def _number_in_words(rest: str) -> str | None:
-    """A number in words that opens ``rest`` ("five", "twenty-one apples"), else None."""
+    """A number in words that opens ``rest`` ("five", "twenty-one apples", "one half"),
+    else None."""
     words = rest.strip().rstrip(".。!").split()
     for n in range(min(len(words), 6), 0, -1):
+        fraction = fraction_from_words(" ".join(words[:n]))
+        if fraction is not None:
+            return fraction  # "one half", "three quarters": not the "one" or "three"
         value = number_from_words(" ".join(words[:n]))
         if value is not None:
             return str(value)

@@ -369,6 +369,8 @@ def whole_completion(text: str) -> Found | None:
     wrapped = _TEXT_WRAPPER_RE.fullmatch(stripped)
     if wrapped is not None:  # "\text{10 inches}": the value inside, with its unit words
         stripped = wrapped.group(1).strip()
+    if stripped.startswith("=") and not stripped.startswith("=="):
+        stripped = stripped[1:].strip()  # "= 5": the right-hand side of a step left out
     value = _value(stripped)
     span = latex_span(value, RULE_WHOLE) if value else None
     if span is None and (

@@ -22,7 +22,7 @@ from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
 from sampler.verify.answers.named_quantities import asked_words
 from sampler.verify.answers.named_values import asked_name
-from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form
@@ -300,6 +300,8 @@ def gold_from_question(
     kind = "" if parts else gold_kind(latex)
     if kind == "text" and number_from_words(latex) is not None:
         latex, kind = str(number_from_words(latex)), ""  # a gold in words: "forty three"
+    elif kind == "text" and fraction_from_words(latex) is not None:
+        latex, kind = str(fraction_from_words(latex)), ""  # a gold in words: "one half"
     if kind == "choice":
         latex = latex.strip().strip("()").upper() if len(latex.strip()) <= 3 else latex
     return Gold(

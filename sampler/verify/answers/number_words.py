@@ -1,8 +1,11 @@
-"""Numbers written in English words, read as integers: "forty three", "one hundred and five".
+"""Numbers written in English words, read as integers: "forty three", "one hundred and five";
+and fractions in words, read as fractions: "one half", "three quarters", "two and a half".
 
 ``number_from_words`` gives the integer a phrase names, or None when the phrase is anything
 else (a word that is no number word, an empty phrase, a malformed order such as "three
-hundred thousand hundred"). Used for golds written in words and answers in words against a
+hundred thousand hundred"); "a hundred", "a million" are one of them.
+``fraction_from_words`` gives the fraction a phrase names (``\\frac{3}{4}``), or None. Used
+for golds written in words and answers in words against a
 numeric gold (``sampler.verify.answers.golds``, ``math_verifier``). Pure string work.
 """
 
@@ -35,6 +38,8 @@ def number_from_words(text: str) -> int | None:
     negative = words[0] in ("minus", "negative")
     if negative:
         words = words[1:]
+    if len(words) > 1 and words[0] == "a" and (words[1] == "hundred" or words[1] in _SCALES):
+        words = ["one", *words[1:]]  # "a million"
     total, group, last_scale, seen = 0, 0, None, False
     for word in words:
         if word in _UNITS and group % (10 if _UNITS[word] < 10 else 100) == 0:
@@ -65,3 +70,40 @@ _NUMBER_WORD_RE = re.compile(
 def has_number_word(text: str) -> bool:
     """Whether ``text`` holds an English number word ("five", "twenty", "hundred")."""
     return _NUMBER_WORD_RE.search(text) is not None
+
+
+_DENOMINATORS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+    "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+    "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9,
+    "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
+}  # fmt: skip
+
+
+def fraction_from_words(text: str) -> str | None:
+    """The fraction ``text`` names in English words ("one half", "a quarter", "three
+    quarters", "two thirds", "two and a half"), as ``\\frac{p}{q}``, else None."""
+    words = [w for w in _SPLIT_RE.split(_EDGE_RE.sub("", text.lower())) if w]
+    if not words or len(words) > 8 or words[-1] not in _DENOMINATORS:
+        return None
+    whole = 0
+    if "and" in words:  # "two and a half"
+        cut = words.index("and")
+        whole_value = number_from_words(" ".join(words[:cut]))
+        if whole_value is None or whole_value < 0:
+            return None
+        whole, words = whole_value, words[cut + 1 :]
+    if len(words) == 1:
+        count = 1  # "half"
+    elif len(words) == 2 and words[0] in ("a", "an", "one"):
+        count = 1
+    else:
+        named = number_from_words(" ".join(words[:-1]))
+        if named is None or named <= 0:
+            return None
+        count = named
+    denominator = _DENOMINATORS[words[-1]]
+    if count > 1 and not words[-1].endswith("s") and words[-1] != "half":
+        return None  # "three quarter": no fraction in words
+    numerator = whole * denominator + count
+    return f"\\frac{{{numerator}}}{{{denominator}}}"

@@ -28,7 +28,7 @@ from sampler.verify.answers.golds import (
 from sampler.verify.answers.last_number import only_value, value_after_is, without_ordinal
 from sampler.verify.answers.named_quantities import asked_value
 from sampler.verify.answers.named_values import named_value
-from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.plain_notation import (
     plain_to_latex,
     python_matrix,
@@ -99,6 +99,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         number = number_from_words(span.text)
         if number is not None:  # "forty-three" against a numeric gold
             return AnswerSpan(str(number), rule=span.rule)
+        fraction = fraction_from_words(span.text)
+        if fraction is not None:  # "three quarters", "one half"
+            return AnswerSpan(fraction, rule=span.rule)
         value = only_value(span.text, gold.given) or value_after_is(span.text)
         if value is not None:  # "每份应该是 (\frac{2}{5}) 吨": the one value the words hold
             return AnswerSpan(value, rule=span.rule)
