@@ -60,6 +60,9 @@ _WORDS_CHARS = 80
 _WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
+#: ``#### X`` closing the last line after a sentence (``… market. #### 18``, Abel's format):
+#: the mark after a sentence's end, the value the rest of the completion
+_INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:the[ \t]+)?(?:final[ \t]+answer|answer)[ \t]*"
     r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
@@ -194,8 +197,11 @@ Found = tuple[int, AnswerSpan]
 
 
 def hash_line(text: str) -> Found | None:
-    """The value of the last ``#### X`` line (GSM8K's answer format), with where it ends."""
-    match = _last(_HASH_LINE_RE, _tail(text))
+    """The value of the last ``#### X`` line (GSM8K's answer format), or of a ``#### X``
+    that closes the completion's last line after a sentence, with where it ends."""
+    tail = _tail(text).rstrip()
+    last_line = tail.rfind("\n") + 1
+    match = _INLINE_HASH_RE.search(tail, last_line) or _last(_HASH_LINE_RE, tail)
     if match is None:
         return None
     value = _value(match.group("rest"))
@@ -229,6 +235,8 @@ def answer_label(text: str) -> Found | None:
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
+    if span is None and tail[match.end() :].strip() == "" and _SHORT_WORDS_RE.fullmatch(rest):
+        span = _words(rest, RULE_ANSWER_LINE)  # "Answer: oydz" ends the completion
     return (match.end(), span) if span else None
 
 
@@ -381,7 +389,15 @@ _TEXT_WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|textrm|mbox)\s*\{([^{}]{
 _BOOLEAN_WORD_RE = re.compile(r"(?:yes|no|true|false)\.?", re.IGNORECASE)
 
 
-_LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\([A-J]\)[ \t]+\S")
+_LETTER_FIRST_RE = re.compile(
+    r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\(?[A-J]\)[ \t]+\S|[A-J][ \t]+[-–—][ \t]+\S"
+)
+#: a last ``Answer:`` line that is a few words and nothing else (``Answer: oydz``)
+_SHORT_WORDS_RE = re.compile(
+    r"(?!(?:let|we|i|to|first|next|now|then|step|see|check|verify|below|above|none|unknown)\b)"
+    r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[.!]?",
+    re.IGNORECASE,
+)
 
 
 #: "Wednesday is the correct answer.": the last sentence names its answer first

@@ -1,0 +1,154 @@
+"""Final-answer classes found by mining saved completions of sources leash was not tuned on
+(Abel's GSM8K and MathGPT outputs, Plan-and-Solve's CommonsenseQA and last-letters files,
+MathVista's chat-model responses): each class with the near misses it must not fire on.
+
+Inputs are written the way those sources write them; the mined completions themselves stay
+out of the repository.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.golds import answer_choice
+from sampler.verify.answers.one_sample import grade_completion
+
+
+def _graded(gold: str, completion: str, problem: str | None = None) -> tuple[str, str | None]:
+    graded = grade_completion(gold, completion, problem=problem)
+    return graded.status, graded.rule
+
+
+# -- a ``#### X`` closing the last line after a sentence (Abel) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        (
+            "6. [Final solution] Thus, Janet makes $18 every day at the market. #### 18",
+            "18",
+            "correct",
+        ),
+        (
+            "6. [Final solution] Thus, Janet makes $18 every day at the market. #### 18 ",
+            "17",
+            "incorrect",
+        ),
+        (
+            "The option corresponding to 4 is B.\nSo our selection is option B. #### B ",
+            "B",
+            "correct",
+        ),
+        ("So our selection is option B. #### B", "C", "incorrect"),
+        ("Thus, the price is $1,200. #### 1,200", "1200", "correct"),
+    ],
+)
+def test_a_closing_inline_hash_mark_states_the_answer(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion) == (status, "hashes")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Thus, Janet makes money. ####",  # the mark and nothing after it
+        "First we add the eggs #### then we sell them",  # no sentence ends before the mark
+        "Thus she makes $18. #### 18\nNow let us check the second part of the question again",
+    ],
+)
+def test_a_hash_mark_that_closes_nothing_states_no_hash_answer(completion: str) -> None:
+    assert grade_completion("18", completion).rule != "hashes"
+
+
+# -- a bare option letter is the letter, whatever its option holds ------------------------
+
+_PRIMES = (
+    "Which of the following prime factorizations below is correct?\n"
+    "A. $97=1\\times97$\nB. $85=5\\times17$\nC. $64=2\\times32$\nD. $52=1\\times2\\times2\\times13$"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("So our selection is option B. #### B", "B", "correct"),
+        ("So our selection is option B. #### B", "D", "incorrect"),
+        ("The answer is B.", "B", "correct"),
+        ("\\boxed{B}", "B", "correct"),
+        ("\\boxed{A}", "B", "incorrect"),
+    ],
+)
+def test_a_bare_letter_against_a_choice_gold_is_that_letter(
+    completion: str, gold: str, status: str
+) -> None:
+    # the option's content (an equation) is no value to compare: the letter decides
+    assert _graded(gold, completion, problem=_PRIMES)[0] == status
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("B", "B"),
+        (" B ", "B"),
+        ("(B)", "B"),
+        ("B.", "B"),
+        ("B C", None),
+        ("A dog", None),
+        ("Bx", None),
+    ],
+)
+def test_answer_choice_reads_a_bare_letter(text: str, letter: str | None) -> None:
+    assert answer_choice(text) == letter
+
+
+# -- a last ``Answer:`` line with an option and its content, or a few words ----------------
+
+_PLACES = "Where was the man? Answer Choices: (A) sea (B) forest (C) annoyance (D) bed (E) backpack"
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("The man is lost among trees.\n\nAnswer: C - Annoyance", "C", "correct"),
+        ("The man is lost among trees.\n\nAnswer: E) Backpack", "E", "correct"),
+        ("The man is lost among trees.\n\nAnswer: E) Backpack", "B", "incorrect"),
+        ("The man is lost among trees.\n\nAnswer: B – forest", "B", "correct"),
+    ],
+)
+def test_an_answer_line_with_a_letter_and_its_content(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion, problem=_PLACES) == (status, "answer line (words)")
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("Step 2: Concatenate the last letters.\n\nAnswer: oydz", "oydz", "correct"),
+        ("Step 2: Concatenate the last letters.\n\nAnswer: oyd", "oydz", "incorrect"),
+        ("Is the coin still heads up?\n\nAnswer: yes", "yes", "correct"),
+        ("The capital is the largest city.\n\nAnswer: Paris.", "Paris", "correct"),
+    ],
+)
+def test_a_last_answer_line_of_a_few_words_is_the_answer(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion) == (status, "answer line (words)")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Answer: oydz\nBut wait, the last word ends in another letter",  # more follows
+        "Answer: Let me think",  # a step
+        "Answer: see below",
+        "Answer: I think",
+        "Answer: not sure",  # a hedge
+        "Answer: none of these words can be read as one answer here at all",  # long prose
+    ],
+)
+def test_an_answer_line_that_is_a_step_or_prose_states_no_words(completion: str) -> None:
+    assert _graded("oydz", completion) == ("no_answer", None)
+
