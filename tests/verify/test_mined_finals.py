@@ -152,3 +152,62 @@ def test_a_last_answer_line_of_a_few_words_is_the_answer(
 def test_an_answer_line_that_is_a_step_or_prose_states_no_words(completion: str) -> None:
     assert _graded("oydz", completion) == ("no_answer", None)
 
+
+# -- two option labels joined by "and": both chosen (Plan-and-Solve's CommonsenseQA) --------
+
+_COAST = "Where? Answer Choices: (A) sea (B) forest (C) pond (D) tide pool (E) intertidal zone"
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        (
+            "Therefore, the correct answer is (D) tide pool and (E) intertidal zone.",
+            "D",
+            "incorrect",
+        ),
+        (
+            "Therefore, the correct answer is (D) tide pool and (E) intertidal zone.",
+            "DE",
+            "correct",
+        ),
+        ("Therefore, the correct answer is (D) tide pool, (E) intertidal zone.", "E", "incorrect"),
+        # near misses: one option chosen, the other named as rejected or as a reason
+        ("Therefore, the correct answer is (D) tide pool. (E) is too wide.", "D", "correct"),
+        ("The answer is (D) tide pool, not (E).", "D", "correct"),
+        ("The answer is (D) tide pool and sand.", "D", "correct"),
+    ],
+)
+def test_option_labels_joined_by_and_are_all_chosen(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion, problem=_COAST)[0] == status
+
+
+# -- a courtesy question after the answer (MathVista's Bard responses) --------------------
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "The ruler is marked in inches. Therefore, the nail is about 3 inches long.\n\n"
+        "Is there anything else I can help you with?",
+        "The values are 58, 59 and 63. There are 3 bars below 40.\n\n"
+        "Do you want to try other questions about the image?",
+        "There are 3 bars below 40.\n\nDo you have other questions for me?",
+    ],
+)
+def test_a_courtesy_question_after_the_answer_is_no_part_of_it(completion: str) -> None:
+    assert grade_completion("3", completion).status == "correct"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "There are 3 bars. Is there anything else in the image?",  # a question about the task
+        "There are 3 bars.\n\nDo you want to measure the length of the nail in centimeters?",
+    ],
+)
+def test_a_question_about_the_task_is_no_courtesy(completion: str) -> None:
+    assert grade_completion("3", completion).status == "no_answer"
+

@@ -98,6 +98,16 @@ def leading_letters(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+#: a later option label joined to the first by "and" or a comma: ``… and (E) intertidal zone``
+_JOINED_LABEL_RE = re.compile(r"(?:\band|,|，|、|和|&)[ \t]*\(([A-J])\)")
+
+
+def joined_labels(clause: str) -> frozenset[str]:
+    """The option letters in parentheses that ``clause`` joins to its first with "and" or a
+    comma (``(D) tide pool and (E) intertidal zone`` holds ``E``): chosen too."""
+    return frozenset(m.group(1) for m in _JOINED_LABEL_RE.finditer(clause))
+
+
 def alternatives(text: str) -> list[str]:
     """The alternatives an answer offers (``3 or -3`` is ``3``, ``-3``), stripped."""
     return [p.strip(" ,;$") for p in _HEDGE_RE.split(" " + text + " ") if p.strip(" ,;$")]
@@ -278,6 +288,8 @@ def typed_verdict(
             letters = frozenset(letter) if letter else frozenset()
         if not letters:
             return None if not prose else False
+        if prose:  # "(D) tide pool and (E) intertidal zone": both options are chosen
+            letters |= joined_labels(first_clause(text))
         return letters == frozenset(strip_wrappers(latex).upper())
     if kind == "text":
         if _normal_text(text) == _normal_text(latex):
