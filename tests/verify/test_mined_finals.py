@@ -211,3 +211,32 @@ def test_a_courtesy_question_after_the_answer_is_no_part_of_it(completion: str) 
 def test_a_question_about_the_task_is_no_courtesy(completion: str) -> None:
     assert grade_completion("3", completion).status == "no_answer"
 
+
+# -- a letter for a gold that is the option's content (MathVista's multiple choice) --------
+
+_ANGLES = "If A = 40.0, then the degree of B is ()\nChoices:\n(A) 80°\n(B) 60°\n(C) 50°\n(D) 40°"
+_ROOTS = "Which is it?\nChoices:\n(A) ½\n(B) √2\n(C) 3"
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "problem", "status"),
+    [
+        ("Therefore, the degree of angle B is 50°.\n\nThe answer is C.", "50°", _ANGLES, "correct"),
+        ("所以答案是C。", "50°", _ANGLES, "correct"),
+        ("\\boxed{C}", "50", _ANGLES, "correct"),
+        ("The answer is B.", "\\sqrt{2}", _ROOTS, "correct"),
+        ("The answer is A.", "\\frac{1}{2}", _ROOTS, "correct"),
+        # near misses: another option's letter
+        (
+            "Therefore, the degree of angle B is 50°.\n\nThe answer is D.",
+            "50°",
+            _ANGLES,
+            "incorrect",
+        ),
+        ("The answer is B.", "\\frac{1}{2}", _ROOTS, "incorrect"),
+    ],
+)
+def test_a_letter_is_its_option_content_in_the_form_answers_are_compared(
+    completion: str, gold: str, problem: str, status: str
+) -> None:
+    assert _graded(gold, completion, problem=problem)[0] == status

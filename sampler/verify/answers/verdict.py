@@ -112,7 +112,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         elif gold.options and re.fullmatch(r"\s*\(?[A-J]\)?\s*", text):
             # a letter for a value gold: the option's content (the question lists them)
             chosen = dict(gold.options).get(text.strip().strip("()"))
-            text = chosen if chosen else text
+            if chosen and not re.fullmatch(r"\s*\(?[A-J]\)?\s*", chosen):
+                # the content in the form an answer is compared in (``50°`` is ``50^\circ``)
+                return prepare_span(AnswerSpan(chosen.strip()), gold)
         else:
             value, unit = split_unit(text, gold.variables)
             clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None
