@@ -240,3 +240,37 @@ def test_a_letter_is_its_option_content_in_the_form_answers_are_compared(
     completion: str, gold: str, problem: str, status: str
 ) -> None:
     assert _graded(gold, completion, problem=problem)[0] == status
+
+
+# -- an option named by its letter and its content, in either order (MathVista) -----------
+
+_MONITOR = (
+    "Which number on the monitor is higher?\nChoices:\n(A) top\n(B) bottom\n(C) left\n(D) right"
+)
+_DARKER = "Is Black greater than Deep Sky Blue?\nChoices:\n(A) yes\n(B) no"
+_MONTHS = (
+    "In which period is the number maximum?\nChoices:\n"
+    "(A) Jul '21\n(B) Jun '21\n(C) Mar '21\n(D) May '21"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "problem", "status"),
+    [
+        ("Therefore, the answer is B (bottom).", "bottom", _MONITOR, "correct"),
+        ("The answer is B (no).", "no", _DARKER, "correct"),
+        ("So the answer is (B), No.", "no", _DARKER, "correct"),
+        ("Therefore, the correct option is (D) May '21.", "May '21", _MONTHS, "correct"),
+        # near misses: another option, or a letter and a content that disagree
+        ("Therefore, the answer is A (top).", "bottom", _MONITOR, "incorrect"),
+        ("Therefore, the answer is B (top).", "bottom", _MONITOR, "incorrect"),
+        ("The answer is A (yes).", "no", _DARKER, "incorrect"),
+        ("So the answer is (A), Yes.", "no", _DARKER, "incorrect"),
+        ("Therefore, the correct option is (B) Jun '21.", "May '21", _MONTHS, "incorrect"),
+        ("Therefore, the correct option is (D) Jun '21.", "May '21", _MONTHS, "incorrect"),
+    ],
+)
+def test_an_option_with_its_content_in_either_order(
+    completion: str, gold: str, problem: str, status: str
+) -> None:
+    assert _graded(gold, completion, problem=problem)[0] == status

@@ -212,7 +212,11 @@ def option_letter(options: tuple[tuple[str, str], ...], answer: str) -> str | No
 
 
 #: an option label, then its content: ``(A) baseball team``, ``B. Thursday``, ``C) yes``
-_LABELLED_RE = re.compile(r"\s*(?:\(([A-Ja-j])\)|([A-J])[.)．:：])\s*(\S.*?)\s*", re.S)
+_LABELLED_RE = re.compile(
+    r"\s*(?:\(([A-Ja-j])\)[ \t]*[,，:：]?|([A-J])[.)．:：])\s*(\S.*?)\s*", re.S
+)
+#: the letter first, its content in parentheses after it: ``B (bottom)``, ``C (Linear).``
+_LETTER_THEN_CONTENT_RE = re.compile(r"\s*([A-J])[ \t]*\(([^()\n]+)\)[ \t]*[.。]?\s*")
 #: a gold that is a letter, a space and a capitalised content: ``C Cecile`` (``(D) Alina``
 #: and ``B. 12`` are choices already, ``golds.labelled_choice``; ``A`` and ``I`` are words:
 #: ``A Tale`` is a title)
@@ -222,11 +226,28 @@ _BARE_LETTER_RE = re.compile(r"[A-J]")
 
 def labelled(text: str) -> tuple[str, str] | None:
     """The option letter (upper case) and the content of an answer that gives both
-    (``(A) baseball team``), else None."""
+    (``(A) baseball team``, ``(B), No``, ``B (bottom)``), else None."""
+    after = _LETTER_THEN_CONTENT_RE.fullmatch(text)
+    if after is not None:
+        return after.group(1), after.group(2).strip()
     match = _LABELLED_RE.fullmatch(text)
     if match is None:
         return None
     return (match.group(1) or match.group(2)).upper(), match.group(3)
+
+
+def labelled_content(text: str, options: tuple[tuple[str, str], ...]) -> str | None:
+    """The content of the option an answer in words names with its content (``(D) May '21``
+    where the question lists ``(D) May '21``), else None (a content that is not that
+    option's: which one is meant cannot be told)."""
+    label = labelled(text)
+    if label is None:
+        return None
+    letter, content = label
+    theirs = dict(options).get(letter)
+    if theirs is None or _normal_text(theirs) != _normal_text(content.rstrip(".。")):
+        return None
+    return theirs
 
 
 def _gold_label(latex: str) -> tuple[str, str] | None:

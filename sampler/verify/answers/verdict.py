@@ -15,6 +15,7 @@ from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.gold_types import labelled_content
 from sampler.verify.answers.golds import (
     Gold,
     answer_choice,
@@ -84,6 +85,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         words = _boxed_words(span.text)
         if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
             span = AnswerSpan(words, rule=span.rule, prose=True)
+    if span.prose and gold.options and gold.kind in ("", "decimal") and not gold.parts:
+        content = labelled_content(span.text, gold.options)
+        if content is not None:  # "(D) May '21" for the gold May '21: the option's content
+            return prepare_span(AnswerSpan(content), gold)
     if span.prose and gold.kind in ("", "decimal") and not gold.parts:
         number = number_from_words(span.text)
         if number is not None:  # "forty-three" against a numeric gold
