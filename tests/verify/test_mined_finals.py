@@ -274,3 +274,73 @@ def test_an_option_with_its_content_in_either_order(
     completion: str, gold: str, problem: str, status: str
 ) -> None:
     assert _graded(gold, completion, problem=problem)[0] == status
+
+
+# -- an option on its own last line after an answer lead-in; "the answer is no, …" -------
+
+_REACH = "Can the boy reach the highest book?\nChoices:\n(A) Yes\n(B) No"
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ("He cannot reach high enough.\n\nTherefore, the correct answer is:\n\nB", "No", "correct"),
+        (
+            "He cannot reach high enough.\n\nTherefore, the correct answer is:\n\nA",
+            "No",
+            "incorrect",
+        ),
+        ("The counts are equal, so the answer is:\n\nB (No)", "No", "correct"),
+        ("The counts are equal, so the answer is:\n\nA (Yes)", "No", "incorrect"),
+        ("The correct option would be:\n\n(B)", "No", "correct"),
+    ],
+)
+def test_an_option_line_after_an_answer_lead_in(completion: str, gold: str, status: str) -> None:
+    graded = grade_completion(gold, completion, problem=_REACH)
+    assert graded.status == status
+    assert (graded.rule or "").startswith("closing option")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Let us label the points as follows:\n\nA",  # a lead-in to a step, not the answer
+        "The points are:\n\nA",
+        "Let us label the answer as follows:\n\nA",
+    ],
+)
+def test_a_letter_line_after_another_lead_in_is_no_option(completion: str) -> None:
+    assert _graded("No", completion, problem=_REACH) == ("no_answer", None)
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        (
+            "So the answer is no, there are not fewer yellow motorbikes in front of the small brown"
+            " dirtbike than big yellow dirtbikes.",
+            "No",
+            "correct",
+        ),
+        (
+            "So the answer is yes, the function is continuous on the whole of its domain here.",
+            "No",
+            "incorrect",
+        ),
+    ],
+)
+def test_the_answer_is_yes_or_no_then_its_restatement(
+    completion: str, gold: str, status: str
+) -> None:
+    assert _graded(gold, completion) == (status, "statement (words)")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "If the answer is no, we stop and try the other case.",
+        "The answer is not yes, it is more complicated than a simple word in a long sentence.",
+    ],
+)
+def test_a_yes_or_no_in_a_hypothesis_or_negated_states_nothing(completion: str) -> None:
+    assert _graded("No", completion)[0] == "no_answer"

@@ -278,8 +278,15 @@ def answer_is(text: str) -> Found | None:
         stated = _sentence_or_math(rest)
         value = _value(stated)
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
+        yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None
+        if yes_no is not None:  # "the answer is no, there are not fewer …": the no
+            span = _words(yes_no.group(1), RULE_STATEMENT)
         return (match.end(), span) if span else None
     return None
+
+
+#: a yes or no that opens what "the answer is" states, its restatement after a comma
+_YES_NO_FIRST_RE = re.compile(r"[ \t*]*(yes|no)\b[ \t*]*[,;]", re.IGNORECASE)
 
 
 def _words(statement: str, rule: str) -> AnswerSpan | None:
@@ -435,8 +442,30 @@ def closing_option(text: str) -> Found | None:
     tail = _tail(text).rstrip()
     match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 12))
     if match is None:
-        return None
+        return _option_after_lead_in(tail)
     span = latex_span(match.group(1), RULE_CLOSING_OPTION)
+    return (len(tail), span) if span else None
+
+
+#: a last line that is an option letter, with or without its content in parentheses, after
+#: a line that leads in to the answer (``Therefore, the correct answer is:\n\nB``)
+_LEAD_IN_OPTION_RE = re.compile(
+    r"\b(?:answer|option|choice)(?:[^\n]{0,30}\b(?:is|would be))?[ \t*]*[:：][ \t*]*\n"
+    r"(?:[ \t]*\n){0,3}"
+    r"[ \t*]*(?P<letter>\(?[A-J]\)?)(?P<content>[ \t]*\([^()\n]{1,40}\))?[ \t*.。]*$",
+    re.IGNORECASE,
+)
+
+
+def _option_after_lead_in(tail: str) -> Found | None:
+    """The option that ends the completion on its own line after an answer lead-in."""
+    match = _LEAD_IN_OPTION_RE.search(tail, max(0, len(tail) - 160))
+    if match is None or not match.group("letter").strip("()").isupper():
+        return None
+    if match.group("content"):  # "B (No)": the letter with its content, read as words
+        span = _words(match.group("letter") + match.group("content"), RULE_CLOSING_OPTION)
+    else:
+        span = latex_span(match.group("letter").strip("()"), RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
 
 
