@@ -344,3 +344,41 @@ def test_the_answer_is_yes_or_no_then_its_restatement(
 )
 def test_a_yes_or_no_in_a_hypothesis_or_negated_states_nothing(completion: str) -> None:
     assert _graded("No", completion)[0] == "no_answer"
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status", "rule"),
+    [
+        (
+            "Grasshoppers feed on plants.\n\nThe correct option letter is A.",
+            "A",
+            "correct",
+            "answer marker",
+        ),
+        (
+            "Grasshoppers feed on plants.\n\nThe correct option letter is A.",
+            "B",
+            "incorrect",
+            "answer marker",
+        ),
+        ("I see no such evidence. Therefore, I would choose:\nB", "B", "correct", "closing option"),
+        (
+            "I see no such evidence. Therefore, I would choose:\nB",
+            "A",
+            "incorrect",
+            "closing option",
+        ),
+    ],
+)
+def test_the_option_letter_named_or_chosen(
+    completion: str, gold: str, status: str, rule: str
+) -> None:
+    assert _graded(gold, completion) == (status, rule)
+
+
+@pytest.mark.parametrize(
+    "completion",
+    ["If the correct option letter is A, then we stop.", "We choose:\nB"],
+)
+def test_an_option_letter_in_a_hypothesis_or_a_step_is_no_choice(completion: str) -> None:
+    assert _graded("A", completion) == ("no_answer", None)

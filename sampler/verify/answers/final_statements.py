@@ -114,7 +114,7 @@ _MARKER_RE = re.compile(
     r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为)?[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
-    r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)[ \t]+is[ \t]*:?"
+    r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
     r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?",
     re.IGNORECASE,
 )
@@ -450,7 +450,8 @@ def closing_option(text: str) -> Found | None:
 #: a last line that is an option letter, with or without its content in parentheses, after
 #: a line that leads in to the answer (``Therefore, the correct answer is:\n\nB``)
 _LEAD_IN_OPTION_RE = re.compile(
-    r"\b(?:answer|option|choice)(?:[^\n]{0,30}\b(?:is|would be))?[ \t*]*[:：][ \t*]*\n"
+    r"(?:\b(?:answer|option|choice)(?:[^\n]{0,30}\b(?:is|would be))?|\bi[ \t]+(?:would[ \t]+)?"
+    r"(?:choose|select|pick))[ \t*]*[:：][ \t*]*\n"
     r"(?:[ \t]*\n){0,3}"
     r"[ \t*]*(?P<letter>\(?[A-J]\)?)(?P<content>[ \t]*\([^()\n]{1,40}\))?[ \t*.。]*$",
     re.IGNORECASE,
