@@ -382,3 +382,34 @@ def test_the_option_letter_named_or_chosen(
 )
 def test_an_option_letter_in_a_hypothesis_or_a_step_is_no_choice(completion: str) -> None:
     assert _graded("A", completion) == ("no_answer", None)
+
+
+# -- a step's label states no value (Plan-and-Solve's plans) -------------------------------
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Step 2: Take the last letter of each word.\n\nThe last letters are: s, a.\n\n"
+        "Step 3: Concatenate the last letters.\n\nThe concatenated last letters are: saas.",
+        "Step 3: Concatenate the last letters.",
+        "We add them.\n\nStep 3: Concatenate the last letters.",
+        "Step 4: Lynette flips the coin. So, the coin is now tails up.",
+        "We add them. **Step 3:** Write the total down.",
+    ],
+)
+def test_a_step_label_is_no_value(completion: str) -> None:
+    assert grade_completion("3", completion).status == "no_answer"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Step 3: 2 + 1 = 3",
+        "We add them. Step 3: the total is 3.",
+        "**Step 3:** The total is 3.",
+        "So there are 3 steps.",
+    ],
+)
+def test_a_value_after_a_step_label_is_still_read(completion: str) -> None:
+    assert grade_completion("3", completion).status == "correct"

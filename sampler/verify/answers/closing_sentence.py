@@ -47,6 +47,7 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.last_number import last_number
 from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.step_labels import without_step_labels
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -332,7 +333,8 @@ def located_final(text: str) -> AnswerSpan | None:
     the JSON answer field ranked with them; else the concluding sentence; else, when the
     last sentence does not conclude (a concluding one that states nothing, negated or
     with several values, stays nothing), the number that ends the last line
-    (``last_number``, math-verify's fallback, bounded)."""
+    (``last_number``, math-verify's fallback, bounded); these last rules read no step's
+    label (``step_labels``)."""
     found = found_finals(text)
     json_found = json_answer(text)
     if json_found is not None:
@@ -342,6 +344,7 @@ def located_final(text: str) -> AnswerSpan | None:
         found = [heading] if heading is not None else []
     if found:
         return max(found, key=lambda f: f[0])[1]
+    text = without_step_labels(text)  # "Step 3: Concatenate …" states no 3
     yes_no = yes_no_sentence(text)
     if yes_no is not None:
         return yes_no
