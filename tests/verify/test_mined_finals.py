@@ -391,7 +391,7 @@ def test_an_option_letter_in_a_hypothesis_or_a_step_is_no_choice(completion: str
     "completion",
     [
         "Step 2: Take the last letter of each word.\n\nThe last letters are: s, a.\n\n"
-        "Step 3: Concatenate the last letters.\n\nThe concatenated last letters are: saas.",
+        "Step 3: Concatenate the last letters.",
         "Step 3: Concatenate the last letters.",
         "We add them.\n\nStep 3: Concatenate the last letters.",
         "Step 4: Lynette flips the coin. So, the coin is now tails up.",
@@ -413,3 +413,46 @@ def test_a_step_label_is_no_value(completion: str) -> None:
 )
 def test_a_value_after_a_step_label_is_still_read(completion: str) -> None:
     assert grade_completion("3", completion).status == "correct"
+
+
+# -- one word after "is:"/"are:" closing the completion (Plan-and-Solve's last letters) ----
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        (
+            "Step 3: Concatenate the last letters.\n\nThe concatenated last letters are: saas.",
+            "saas",
+            "correct",
+        ),
+        (
+            'Step 3: Concatenate them.\n\nThe concatenated last letters are: "saas"',
+            "saas",
+            "correct",
+        ),
+        (
+            "Step 3: Concatenate them.\n\nThe concatenated last letters are: saas.",
+            "sasa",
+            "incorrect",
+        ),
+    ],
+)
+def test_one_word_after_a_copula_and_a_colon(completion: str, gold: str, status: str) -> None:
+    assert _graded(gold, completion) == (status, "closing statement (words)")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "We take the letters.\n\nIf the letters are: saas, we stop.",  # a hypothesis
+        "We take the letters.\n\nThe result is not: saas.",  # negated
+        "We take the letters.\n\nIs the result: saas?",  # a question
+        "We take the letters.\n\nThe next steps are: concatenate.",  # a plan
+        "We take the letters.\n\nThe letters are: s, a, a, s.",  # several values
+    ],
+)
+def test_a_word_after_a_colon_in_a_hypothesis_question_or_plan_is_no_answer(
+    completion: str,
+) -> None:
+    assert _graded("saas", completion) == ("no_answer", None)

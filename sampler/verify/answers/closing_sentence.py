@@ -352,7 +352,30 @@ def located_final(text: str) -> AnswerSpan | None:
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
     one, several = _closing(text)
-    return one or last_number(text) or several
+    return one or colon_word(text) or last_number(text) or several
+
+
+#: a last sentence that gives one word after its copula and a colon: ``… are: saas.``
+_COLON_WORD_RE = re.compile(
+    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,120}?\b(?:is|are|was|were)[ \t]*[:：][ \t]*"
+    r"[\"“']?(?P<w>[^\W\d_][\w'’-]{0,30})[\"”']?[ \t]*[.!]?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def colon_word(text: str) -> AnswerSpan | None:
+    """The one word a closed last sentence gives after "is:"/"are:" (``The concatenated
+    last letters are: saas.``), as words; not in a step or a hypothesis."""
+    tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
+    match = _COLON_WORD_RE.search(tail, max(0, len(tail) - 200))
+    if match is None or _STEP_RE.search(match.group(0)) or _NEGATION_RE.search(match.group(0)):
+        return None
+    if _PLAN_WORDS_RE.search(match.group(0)):
+        return None  # "The next steps are: concatenate.": what follows, not a result
+    return AnswerSpan(match.group("w"), rule=RULE_CLOSING_STATEMENT + WORDS_SUFFIX, prose=True)
+
+
+_PLAN_WORDS_RE = re.compile(r"\b(?:steps?|next|following|below|options?|choices?)\b", re.I)
 
 
 #: a last sentence that is a step, not a statement of the result
