@@ -456,3 +456,35 @@ def test_a_word_after_a_colon_in_a_hypothesis_question_or_plan_is_no_answer(
     completion: str,
 ) -> None:
     assert _graded("saas", completion) == ("no_answer", None)
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "status"),
+    [
+        ('Step 3: Concatenate.\n\nThe concatenated last letters are "yajc".', "yajc", "correct"),
+        (
+            'Step 3: Concatenate.\n\nThe concatenated letters of each word are "aase."',
+            "aase",
+            "correct",
+        ),
+        ('Step 3: Concatenate.\n\nThe concatenated last letters are "nai".', "naoi", "incorrect"),
+    ],
+)
+def test_one_quoted_word_after_a_copula(completion: str, gold: str, status: str) -> None:
+    assert _graded(gold, completion) == (status, "closing statement (words)")
+
+
+@pytest.mark.parametrize(
+    "completion",
+    ["We add.\n\nThe word is done.", 'We add.\n\nThe name is "Bob" and more of them.'],
+)
+def test_an_unquoted_word_or_a_quote_within_a_sentence_is_no_answer(completion: str) -> None:
+    assert _graded("done", completion) == ("no_answer", None)
+
+
+@pytest.mark.parametrize(("gold", "status"), [("A", "correct"), ("B", "incorrect")])
+def test_an_answer_line_letter_then_its_content_in_parentheses(gold: str, status: str) -> None:
+    assert _graded(gold, "It rains from them.\n\nAnswer: A (Cloud)", problem=_PLACES) == (
+        status,
+        "answer line (words)",
+    )

@@ -357,8 +357,9 @@ def located_final(text: str) -> AnswerSpan | None:
 
 #: a last sentence that gives one word after its copula and a colon: ``… are: saas.``
 _COLON_WORD_RE = re.compile(
-    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,120}?\b(?:is|are|was|were)[ \t]*[:：][ \t]*"
-    r"[\"“']?(?P<w>[^\W\d_][\w'’-]{0,30})[\"”']?[ \t]*[.!]?$",
+    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,120}?\b(?:is|are|was|were)"
+    r"(?:[ \t]*[:：][ \t]*[\"“']?|[ \t]+[\"“'])(?P<w>[^\W\d_][\w'’-]{0,30})"
+    r"(?:[\"”']|\.[\"”'])?[ \t]*[.!]?$",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -398,6 +398,7 @@ _BOOLEAN_WORD_RE = re.compile(r"(?:yes|no|true|false)\.?", re.IGNORECASE)
 
 _LETTER_FIRST_RE = re.compile(
     r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\(?[A-J]\)[ \t]+\S|[A-J][ \t]+[-–—][ \t]+\S"
+    r"|[A-J][ \t]+\([^()\n]+\)"
 )
 #: a last ``Answer:`` line that is a few words and nothing else (``Answer: oydz``)
 _SHORT_WORDS_RE = re.compile(
