@@ -28,6 +28,7 @@ from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.final_statements import RULE_WHOLE, WORDS_SUFFIX, stated_value
 from sampler.verify.answers.last_number import without_control
 from sampler.verify.answers.plain_notation import NAMES
+from sampler.verify.answers.step_labels import without_step_labels
 
 #: the longest completion read whole as its answer
 BARE_CHARS = 80
@@ -96,6 +97,8 @@ def is_bare_math(text: str) -> bool:
 def bare_answer(text: str) -> AnswerSpan | None:
     """The completion as its own answer (module docstring), or None when it states none."""
     stripped = without_control(text).strip()  # "\x1b[31m" is no text
+    if without_step_labels(stripped) != stripped:
+        return None  # "Step 3: Concatenate the last letters.": a step of a plan
     if not stripped or len(stripped) > BARE_CHARS or "\n" in stripped:
         return None
     if _REFUSAL_RE.search(stripped) or not _balanced(stripped) or stripped.endswith("\\"):

@@ -48,6 +48,7 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.last_number import ends_with_heading, last_number
 from sampler.verify.answers.number_words import fraction_from_words, number_from_words
+from sampler.verify.answers.step_labels import without_step_labels
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -361,7 +362,8 @@ def located_final(text: str) -> AnswerSpan | None:
     the JSON answer field ranked with them; else the concluding sentence; else, when the
     last sentence does not conclude (a concluding one that states nothing, negated or
     with several values, stays nothing), the number that ends the last line
-    (``last_number``, math-verify's fallback, bounded)."""
+    (``last_number``, math-verify's fallback, bounded); these last rules read no step's
+    label (``step_labels``)."""
     found = found_finals(text)
     json_found = json_answer(text)
     if json_found is not None:
@@ -371,6 +373,7 @@ def located_final(text: str) -> AnswerSpan | None:
         found = [heading] if heading is not None else []
     if found:
         return max(found, key=lambda f: f[0])[1]
+    text = without_step_labels(text)  # "Step 3: Concatenate …" states no 3
     yes_no = yes_no_sentence(text)
     if yes_no is not None:
         return yes_no
@@ -380,7 +383,31 @@ def located_final(text: str) -> AnswerSpan | None:
     if ends_with_heading(text):
         return None  # "…\nStep 2:": cut off after a heading
     one, several = _closing(text)
-    return one or last_number(text) or several
+    return one or colon_word(text) or last_number(text) or several
+
+
+#: a last sentence that gives one word after its copula and a colon: ``… are: saas.``
+_COLON_WORD_RE = re.compile(
+    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,120}?\b(?:is|are|was|were)"
+    r"(?:[ \t]*[:：][ \t]*[\"“']?|[ \t]+[\"“'])(?P<w>[^\W\d_][\w'’-]{0,30})"
+    r"(?:[\"”']|\.[\"”'])?[ \t]*[.!]?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def colon_word(text: str) -> AnswerSpan | None:
+    """The one word a closed last sentence gives after "is:"/"are:" (``The concatenated
+    last letters are: saas.``), as words; not in a step or a hypothesis."""
+    tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
+    match = _COLON_WORD_RE.search(tail, max(0, len(tail) - 200))
+    if match is None or _STEP_RE.search(match.group(0)) or _NEGATION_RE.search(match.group(0)):
+        return None
+    if _PLAN_WORDS_RE.search(match.group(0)):
+        return None  # "The next steps are: concatenate.": what follows, not a result
+    return AnswerSpan(match.group("w"), rule=RULE_CLOSING_STATEMENT + WORDS_SUFFIX, prose=True)
+
+
+_PLAN_WORDS_RE = re.compile(r"\b(?:steps?|next|following|below|options?|choices?)\b", re.I)
 
 
 #: a last sentence that is a step, not a statement of the result

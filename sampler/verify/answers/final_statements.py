@@ -60,6 +60,9 @@ _WORDS_CHARS = 80
 _WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
+#: ``#### X`` closing the last line after a sentence (``… market. #### 18``, Abel's format):
+#: the mark after a sentence's end, the value the rest of the completion
+_INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:final[ \t]+answer|answer)[ \t]*"
     r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
@@ -113,7 +116,7 @@ _MARKER_RE = re.compile(
     r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为)?[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
-    r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)[ \t]+is[ \t]*:?"
+    r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
     r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?",
     re.IGNORECASE,
 )
@@ -198,8 +201,11 @@ Found = tuple[int, AnswerSpan]
 
 
 def hash_line(text: str) -> Found | None:
-    """The value of the last ``#### X`` line (GSM8K's answer format), with where it ends."""
-    match = _last(_HASH_LINE_RE, _tail(text))
+    """The value of the last ``#### X`` line (GSM8K's answer format), or of a ``#### X``
+    that closes the completion's last line after a sentence, with where it ends."""
+    tail = _tail(text).rstrip()
+    last_line = tail.rfind("\n") + 1
+    match = _INLINE_HASH_RE.search(tail, last_line) or _last(_HASH_LINE_RE, tail)
     if match is None:
         return None
     value = _value(match.group("rest"))
@@ -233,6 +239,8 @@ def answer_label(text: str) -> Found | None:
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
+    if span is None and tail[match.end() :].strip() == "" and _SHORT_WORDS_RE.fullmatch(rest):
+        span = _words(rest, RULE_ANSWER_LINE)  # "Answer: oydz" ends the completion
     return (match.end(), span) if span else None
 
 
@@ -274,8 +282,15 @@ def answer_is(text: str) -> Found | None:
         stated = _sentence_or_math(rest)
         value = _value(stated)
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
+        yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None
+        if yes_no is not None:  # "the answer is no, there are not fewer …": the no
+            span = _words(yes_no.group(1), RULE_STATEMENT)
         return (match.end(), span) if span else None
     return None
+
+
+#: a yes or no that opens what "the answer is" states, its restatement after a comma
+_YES_NO_FIRST_RE = re.compile(r"[ \t*]*(yes|no)\b[ \t*]*[,;]", re.IGNORECASE)
 
 
 def _words(statement: str, rule: str) -> AnswerSpan | None:
@@ -387,7 +402,16 @@ _TEXT_WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|textrm|mbox)\s*\{([^{}]{
 _BOOLEAN_WORD_RE = re.compile(r"(?:yes|no|true|false)\.?", re.IGNORECASE)
 
 
-_LETTER_FIRST_RE = re.compile(r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\([A-J]\)[ \t]+\S")
+_LETTER_FIRST_RE = re.compile(
+    r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\(?[A-J]\)[ \t]+\S|[A-J][ \t]+[-–—][ \t]+\S"
+    r"|[A-J][ \t]+\([^()\n]+\)"
+)
+#: a last ``Answer:`` line that is a few words and nothing else (``Answer: oydz``)
+_SHORT_WORDS_RE = re.compile(
+    r"(?!(?:let|we|i|to|first|next|now|then|step|see|check|verify|below|above|none|unknown)\b)"
+    r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[.!]?",
+    re.IGNORECASE,
+)
 
 
 #: "Wednesday is the correct answer.": the last sentence names its answer first
@@ -449,9 +473,34 @@ def closing_option(text: str) -> Found | None:
     if match is None:
         chosen = _CHOSEN_OPTION_RE.search(tail, max(0, len(tail) - 100))
         letter = (chosen.group("a") or chosen.group("b")) if chosen is not None else None
-    if letter is None or not letter.isupper():
+    if letter is None:
+        return _option_after_lead_in(tail)
+    if not letter.isupper():
         return None
     span = latex_span(letter, RULE_CLOSING_OPTION)
+    return (len(tail), span) if span else None
+
+
+#: a last line that is an option letter, with or without its content in parentheses, after
+#: a line that leads in to the answer (``Therefore, the correct answer is:\n\nB``)
+_LEAD_IN_OPTION_RE = re.compile(
+    r"(?:\b(?:answer|option|choice)(?:[^\n]{0,30}\b(?:is|would be))?|\bi[ \t]+(?:would[ \t]+)?"
+    r"(?:choose|select|pick))[ \t*]*[:：][ \t*]*\n"
+    r"(?:[ \t]*\n){0,3}"
+    r"[ \t*]*(?P<letter>\(?[A-J]\)?)(?P<content>[ \t]*\([^()\n]{1,40}\))?[ \t*.。]*$",
+    re.IGNORECASE,
+)
+
+
+def _option_after_lead_in(tail: str) -> Found | None:
+    """The option that ends the completion on its own line after an answer lead-in."""
+    match = _LEAD_IN_OPTION_RE.search(tail, max(0, len(tail) - 160))
+    if match is None or not match.group("letter").strip("()").isupper():
+        return None
+    if match.group("content"):  # "B (No)": the letter with its content, read as words
+        span = _words(match.group("letter") + match.group("content"), RULE_CLOSING_OPTION)
+    else:
+        span = latex_span(match.group("letter").strip("()"), RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
 
 

@@ -98,6 +98,16 @@ def leading_letters(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+#: a later option label joined to the first by "and" or a comma: ``… and (E) intertidal zone``
+_JOINED_LABEL_RE = re.compile(r"(?:\band|,|，|、|和|&)[ \t]*\(([A-J])\)")
+
+
+def joined_labels(clause: str) -> frozenset[str]:
+    """The option letters in parentheses that ``clause`` joins to its first with "and" or a
+    comma (``(D) tide pool and (E) intertidal zone`` holds ``E``): chosen too."""
+    return frozenset(m.group(1) for m in _JOINED_LABEL_RE.finditer(clause))
+
+
 def alternatives(text: str) -> list[str]:
     """The alternatives an answer offers (``3 or -3`` is ``3``, ``-3``), stripped."""
     return [p.strip(" ,;$") for p in _HEDGE_RE.split(" " + text + " ") if p.strip(" ,;$")]
@@ -218,7 +228,11 @@ def option_letter(options: tuple[tuple[str, str], ...], answer: str) -> str | No
 
 
 #: an option label, then its content: ``(A) baseball team``, ``B. Thursday``, ``C) yes``
-_LABELLED_RE = re.compile(r"\s*(?:\(([A-Ja-j])\)|([A-J])[.)．:：])\s*(\S.*?)\s*", re.S)
+_LABELLED_RE = re.compile(
+    r"\s*(?:\(([A-Ja-j])\)[ \t]*[,，:：]?|([A-J])[.)．:：])\s*(\S.*?)\s*", re.S
+)
+#: the letter first, its content in parentheses after it: ``B (bottom)``, ``C (Linear).``
+_LETTER_THEN_CONTENT_RE = re.compile(r"\s*([A-J])[ \t]*\(([^()\n]+)\)[ \t]*[.。]?\s*")
 #: a gold that is a letter, a space and a capitalised content: ``C Cecile`` (``(D) Alina``
 #: and ``B. 12`` are choices already, ``golds.labelled_choice``; ``A`` and ``I`` are words:
 #: ``A Tale`` is a title)
@@ -228,11 +242,28 @@ _BARE_LETTER_RE = re.compile(r"[A-J]")
 
 def labelled(text: str) -> tuple[str, str] | None:
     """The option letter (upper case) and the content of an answer that gives both
-    (``(A) baseball team``), else None."""
+    (``(A) baseball team``, ``(B), No``, ``B (bottom)``), else None."""
+    after = _LETTER_THEN_CONTENT_RE.fullmatch(text)
+    if after is not None:
+        return after.group(1), after.group(2).strip()
     match = _LABELLED_RE.fullmatch(text)
     if match is None:
         return None
     return (match.group(1) or match.group(2)).upper(), match.group(3)
+
+
+def labelled_content(text: str, options: tuple[tuple[str, str], ...]) -> str | None:
+    """The content of the option an answer in words names with its content (``(D) May '21``
+    where the question lists ``(D) May '21``), else None (a content that is not that
+    option's: which one is meant cannot be told)."""
+    label = labelled(text)
+    if label is None:
+        return None
+    letter, content = label
+    theirs = dict(options).get(letter)
+    if theirs is None or _normal_text(theirs) != _normal_text(content.rstrip(".。")):
+        return None
+    return theirs
 
 
 def _gold_label(latex: str) -> tuple[str, str] | None:
@@ -294,6 +325,8 @@ def typed_verdict(
             letters = frozenset(letter) if letter else frozenset()
         if not letters:
             return None if not prose else False
+        if prose:  # "(D) tide pool and (E) intertidal zone": both options are chosen
+            letters |= joined_labels(first_clause(text))
         return letters == frozenset(strip_wrappers(latex).upper())
     if kind == "text":
         if _normal_text(text) == _normal_text(latex):

@@ -79,7 +79,7 @@ def math_mode(latex: str) -> str:
 _SCIENTIFIC_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d+)(?![\w.])")
 _CHOICE_GOLD_RE = re.compile(r"\s*(?:\\text(?:bf)?\s*\{\s*)?\(?\s*([A-J])\s*\)?\s*\}?\s*")
 _CHOICE_LABEL_RE = re.compile(
-    r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(([A-J])\)|([A-J])(?:[.:)]|\s*\}|$))\s*\}?(?:\s|$|\()"
+    r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(([A-J])\)|([A-J])(?:[.:)]|\s*\}|(?=\s*$)))\s*\}?(?:\s|$|\()"
 )
 
 

@@ -15,6 +15,7 @@ from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.gold_types import labelled_content
 from sampler.verify.answers.golds import (
     Gold,
     answer_choice,
@@ -95,6 +96,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         words = _boxed_words(span.text)
         if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
             span = AnswerSpan(words, rule=span.rule, prose=True)
+    if span.prose and gold.options and gold.kind in ("", "decimal") and not gold.parts:
+        content = labelled_content(span.text, gold.options)
+        if content is not None:  # "(D) May '21" for the gold May '21: the option's content
+            return prepare_span(AnswerSpan(content), gold)
     if span.prose and gold.kind in ("", "decimal") and not gold.parts:
         number = number_from_words(span.text)
         if number is not None:  # "forty-three" against a numeric gold
@@ -130,7 +135,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         elif gold.options and re.fullmatch(r"\s*\(?[A-J]\)?\s*", text):
             # a letter for a value gold: the option's content (the question lists them)
             chosen = dict(gold.options).get(text.strip().strip("()"))
-            text = chosen if chosen else text
+            if chosen and not re.fullmatch(r"\s*\(?[A-J]\)?\s*", chosen):
+                # the content in the form an answer is compared in (``50°`` is ``50^\circ``)
+                return prepare_span(AnswerSpan(chosen.strip()), gold)
         else:
             value, unit = split_unit(text, gold.variables)
             clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None

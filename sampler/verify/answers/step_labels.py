@@ -1,0 +1,23 @@
+"""Step labels, which number a step and state no value.
+
+"Step 3: Concatenate the last letters." holds the number 3, but it names the step: a
+completion that ends with its plan (Plan-and-Solve's ``Step 1: …``) or whose last sentence
+follows a step's label states nothing with it. ``without_step_labels`` blanks each label
+that opens a line or a sentence (``Step 3:``, ``**Step 2.**``, ``Step 4)``) with spaces of
+the same length, so that the rules reading values from the end of a completion keep their
+positions and never read a step's number; one pass of one regular expression.
+"""
+
+from __future__ import annotations
+
+import re
+
+_STEP_LABEL_RE = re.compile(
+    r"(?:^|(?<=[.!?。]) )[ \t*#]*step[ \t]+\d{1,3}[ \t*]*[:：.)][ \t*]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_step_labels(text: str) -> str:
+    """``text`` with every step label blanked (module docstring)."""
+    return _STEP_LABEL_RE.sub(lambda m: " " * len(m.group(0)), text)
