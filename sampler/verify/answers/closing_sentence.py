@@ -373,6 +373,8 @@ def located_final(text: str) -> AnswerSpan | None:
         found = [heading] if heading is not None else []
     if found:
         return max(found, key=lambda f: f[0])[1]
+    if ends_with_heading(text):
+        return None  # "…\nStep 2:": cut off after a heading
     text = without_step_labels(text)  # "Step 3: Concatenate …" states no 3
     yes_no = yes_no_sentence(text)
     if yes_no is not None:
@@ -380,8 +382,6 @@ def located_final(text: str) -> AnswerSpan | None:
     concluded = concluding_sentence(text)
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
-    if ends_with_heading(text):
-        return None  # "…\nStep 2:": cut off after a heading
     one, several = _closing(text)
     return one or colon_word(text) or last_number(text) or several
 
