@@ -46,7 +46,12 @@ from sampler.store import (
     footer_null_count,
     now_iso,
 )
-from sampler.verify.answers.extraction import AnswerSpan, ExtractionConfig, extract_answer
+from sampler.verify.answers.extraction import (
+    AnswerSpan,
+    ExtractionConfig,
+    extract_answer,
+    yes_no_statement,
+)
 from sampler.verify.answers.golds import Gold, gold_from_question
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
 from sampler.verify.identity import record_grader, verifier_identity
@@ -510,7 +515,7 @@ def _verify_batch(
             strategies = strategies_by.get((b, m))
             if strategies is None:
                 strategies = strategies_by[(b, m)] = config.strategies_for(b, m)
-            span = extract_answer(text, strategies)
+            span = yes_no_statement(extract_answer(text, strategies), golds.get((b, q)), text)
             all_golds.append(golds.get((b, q)))
             all_spans.append(span)
             if span is not None:

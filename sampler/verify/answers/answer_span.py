@@ -29,6 +29,9 @@ class AnswerSpan:
     #: the closing sentence the value was read from, when it states several quantities
     #: (the question may pick another: ``sampler.verify.answers.named_quantities``)
     sentence: str | None = field(default=None, compare=False)
+    #: the completion's last statement, when the answer was read before it (an afterword
+    #: with no value): what a yes/no question's gold reads (``yes_no_statements``)
+    last_statement: str | None = field(default=None, compare=False)
 
 
 def latex_span(text: str, rule: str | None = None) -> AnswerSpan | None:

@@ -81,8 +81,19 @@ from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
+from sampler.verify.answers.yes_no_statements import (
+    RULE_LAST_STATEMENT,
+    last_statement,
+    statement_polarity,
+)
 
-__all__ = ["AnswerSpan", "ExtractionConfig", "extract_answer", "parse_strategies"]
+__all__ = [
+    "AnswerSpan",
+    "ExtractionConfig",
+    "extract_answer",
+    "parse_strategies",
+    "yes_no_statement",
+]
 
 STRATEGIES = (
     "boxed",
@@ -130,6 +141,7 @@ RULES = (
     RULE_CLOSING_OPTION,
     RULE_CLOSING_STATEMENT,
     RULE_YES_NO,
+    RULE_LAST_STATEMENT,
 )
 
 _ANSWER_LINE_RE = re.compile(
@@ -329,7 +341,9 @@ def extract_answer(
     When nothing is found, the completion is read again without the checks, notes and
     verifying code that follow its answer (``sampler.verify.answers.afterword``).
     With the ``stated`` strategy, a short completion no rule reads is its own answer
-    (``sampler.verify.answers.bare_answer``).
+    (``sampler.verify.answers.bare_answer``). An answer read before an afterword keeps the
+    completion's last statement (``AnswerSpan.last_statement``), which a yes/no question's
+    gold reads (``sampler.verify.answers.yes_no_statements``).
     """
     if not text:
         return None
@@ -346,13 +360,34 @@ def extract_answer(
         before = without_afterword(whole)  # "… is 5. Let's verify this with code: ```…```"
         span = _first(before, strategies) if before else None
         if span is not None:
-            return replace(span, rule=(span.rule or "") + AFTERWORD_SUFFIX)
+            return replace(
+                span,
+                rule=(span.rule or "") + AFTERWORD_SUFFIX,
+                last_statement=last_statement(whole),
+            )
     return span
 
 
 def _cleaned(text: str) -> str:
     """``text`` as the rules read it: end tokens as line breaks, closing courtesies removed."""
     return without_sign_off(without_end_tokens(text))
+
+
+def yes_no_statement(span: AnswerSpan | None, gold: Any, text: str | None) -> AnswerSpan | None:
+    """``span``; or, when no rule found an answer and ``gold`` answers a yes/no question
+    (``Gold.yes_no_words``), what the completion's last statement answers to it, Yes or No
+    (``sampler.verify.answers.yes_no_statements``: "Therefore, 1232 is a multiple of 7."),
+    else None.
+    Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
+    other gold no answer stays no answer."""
+    if span is not None or not text or getattr(gold, "kind", "") != "boolean":
+        return span
+    words = getattr(gold, "yes_no_words", None)
+    statement = last_statement(_cleaned(text)) if words else None
+    polarity = statement_polarity(statement, words) if statement and words else None
+    if polarity is None:
+        return None  # a statement that does not answer the question states nothing
+    return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)
 
 
 RULE_REGEX = "regex"

@@ -28,6 +28,7 @@ from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
+from sampler.verify.answers.yes_no_statements import yes_no_words
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
@@ -61,6 +62,8 @@ class Gold:
     given: frozenset[str] = field(default=frozenset(), compare=False)
     #: the words of the question the problem ends with (``named_quantities.asked_words``)
     asked_words: frozenset[str] = field(default=frozenset(), compare=False)
+    #: the words of the yes/no question the problem ends with (``yes_no_statements``)
+    yes_no_words: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -315,4 +318,5 @@ def gold_from_question(
         form=required_form(problem) if not parts else None,
         given=given_numbers(problem) if not parts else frozenset(),
         asked_words=asked_words(problem) if not parts else frozenset(),
+        yes_no_words=yes_no_words(problem) if kind == "boolean" else frozenset(),
     )

@@ -15,7 +15,7 @@ from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.gold_types import labelled_content
+from sampler.verify.answers.gold_types import boolean_of, labelled_content
 from sampler.verify.answers.golds import (
     Gold,
     answer_choice,
@@ -38,6 +38,7 @@ from sampler.verify.answers.plain_notation import (
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import split_unit
+from sampler.verify.answers.yes_no_statements import statement_polarity
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
 MAX_ANSWER_CHARS = 500
@@ -85,8 +86,15 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     trailing unit is removed when the gold has none or the same one
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
-    (``sampler.verify.answers.clock`` compares the times).
+    (``sampler.verify.answers.clock`` compares the times). A closing statement answers a
+    yes/no question's boolean gold (``yes_no_statements``).
     """
+    if gold.kind == "boolean" and gold.yes_no_words:
+        statement = span.last_statement or span.sentence or (span.text if span.prose else None)
+        if statement and boolean_of(statement) is None:
+            polarity = statement_polarity(statement, gold.yes_no_words)
+            if polarity is not None:  # "Therefore, 1232 is a multiple of 7." for "Is 1232 …?"
+                return AnswerSpan("Yes" if polarity else "No", rule=span.rule, prose=True)
     sentence = span.sentence or (span.text if span.prose else None)
     if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
         picked = None if gold.parts else asked_value(sentence, gold.asked_words, gold.asked)

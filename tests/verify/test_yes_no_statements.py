@@ -1,0 +1,60 @@
+"""A yes/no question answered by a statement: the statement that restates the question
+answers Yes, with a negation in its main clause No; a statement about something else, a
+hedge or a question answers nothing, and no other gold reads a last statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.one_sample import grade_completion
+from sampler.verify.answers.yes_no_statements import statement_polarity, yes_no_words
+
+MULTIPLE = "Is 1232 a multiple of 7?"
+COIN = "A coin is heads up. Ann flips it twice. Is the coin still heads up?"
+PARIS = "Is Paris the capital of France?"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "problem"),
+    [
+        ("True", "1232 = 7 * 176.\nTherefore, 1232 is a multiple of 7.", MULTIPLE),
+        ("False", "1234 = 7 * 176 + 2. Therefore, 1234 is not a multiple of 7.",
+         "Is 1234 a multiple of 7?"),
+        ("Yes", "Flips: 2. The coin is still heads up.", COIN),
+        ("Yes", "Since none of them flipped it back, the coin is still heads up.", COIN),
+        ("True", "Therefore, Paris is the capital of France.", PARIS),
+        ("No", "It is unlikely that Paris is the capital of France.", PARIS),
+    ],
+)  # fmt: skip
+def test_a_statement_answers_the_yes_no_question(gold, completion, problem):
+    assert grade_completion(gold, completion, problem=problem).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "problem"),
+    [
+        ("False", "1232 = 7 * 176.\nTherefore, 1232 is a multiple of 7.", MULTIPLE),
+        ("True", "Paris might be the capital of France.", PARIS),  # a hedge
+        ("True", "While Paris is not large, it is the capital of France.", PARIS),  # contrast
+        ("True", "Flips: 1. The coin is now tails up.", COIN),  # about something else
+        ("True", "Is Paris the capital of France?", PARIS),  # a question
+    ],
+)
+def test_statements_that_do_not_answer_yes(gold, completion, problem):
+    assert grade_completion(gold, completion, problem=problem).status != "correct"
+
+
+def test_a_last_statement_answers_no_other_gold():
+    completion = "We tried everything. The problem cannot be solved."
+    assert grade_completion("5", completion).status == "no_answer"
+    assert grade_completion("5", completion, problem="What is x?").status == "no_answer"
+
+
+def test_the_question_words():
+    assert yes_no_words(COIN) == frozenset({"coin", "still", "head", "up"})
+    assert yes_no_words("What is 2 + 2?") == frozenset()
+    assert yes_no_words(None) == frozenset()
+    words = yes_no_words(MULTIPLE)
+    assert statement_polarity("So 1232 is a multiple of 7.", words) is True
+    assert statement_polarity("Hence 1232 isn't a multiple of 7.", words) is False
+    assert statement_polarity("Since 1232 is a multiple of 7, the answer is clear.", words) is None
