@@ -6,6 +6,8 @@ rows of two lengths."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from sampler.verify.answers.named_values import asked_name
@@ -107,3 +109,21 @@ def test_a_tool_prints_a_sympy_matrix():
 def test_a_python_list_is_no_matrix_against_a_list_gold():
     assert python_matrix("[1, 2]") == "[1, 2]"
     assert grade_completion("[1, 2]", "So $\\boxed{[1, 2]}$.").status == "correct"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[[" + " " * 40_000 + "x",
+        "[" + "[1, 2], " * 5_000 + "[1",
+        "{x:" + " " * 40_000,
+        "{x: 1" + " " * 40_000 + "y",
+        "{" + "x: 1, " * 7_000,
+    ],
+)
+def test_printed_forms_are_read_in_linear_time(text):
+    # a nested lazy pattern took 18 s on 4,000 spaces; the bound is generous for a loaded machine
+    started = time.monotonic()
+    python_matrix(text)
+    sympy_solution(text)
+    assert time.monotonic() - started < 2.0

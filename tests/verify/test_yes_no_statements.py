@@ -58,3 +58,9 @@ def test_the_question_words():
     assert statement_polarity("So 1232 is a multiple of 7.", words) is True
     assert statement_polarity("Hence 1232 isn't a multiple of 7.", words) is False
     assert statement_polarity("Since 1232 is a multiple of 7, the answer is clear.", words) is None
+
+
+def test_a_question_of_one_word_is_too_little_to_match():
+    assert yes_no_words("Is it possible?") == frozenset()
+    completion = "We checked every case. It is possible."
+    assert grade_completion("Yes", completion, problem="Is it possible?").status == "no_answer"

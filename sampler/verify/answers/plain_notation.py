@@ -155,7 +155,12 @@ def plain_to_latex(text: str) -> str:
 
 
 _SYMBOL = r"[A-Za-z](?:_?\w{1,3})?"
-_SOLUTION_PAIR = r"\s*(" + _SYMBOL + r")\s*:\s*([^{}:,<>=|\\]+?)\s*"
+_VALUE_CHAR = r"[^{}:,<>=|\\\s]"
+#: ``x: 2``: a value that starts and ends with no space, so that the spaces around it are
+#: the pattern's, one way only (linear time)
+_SOLUTION_PAIR = (
+    r"\s*(" + _SYMBOL + r")\s*:\s*(" + _VALUE_CHAR + r"(?:[^{}:,<>=|\\]*" + _VALUE_CHAR + r")?)\s*"
+)
 _SOLUTION_RE = re.compile(r"\[?\s*\{(" + _SOLUTION_PAIR + r"(?:," + _SOLUTION_PAIR + r")*)\}\s*\]?")
 _PAIR_RE = re.compile(_SOLUTION_PAIR)
 
@@ -182,7 +187,7 @@ def sympy_solution(text: str) -> str:
     return ", ".join(f"{n} = {v}" for n, v in zip(names, values, strict=True))
 
 
-_ROW = r"\[\s*[^\[\]]+?\s*\]"
+_ROW = r"\[[^\[\]]+\]"  # one pass: the row's content holds no bracket
 _PY_MATRIX_RE = re.compile(
     r"(?:(?:sympy\.|sp\.|np\.|numpy\.)?(?:Matrix|ImmutableMatrix|array)\s*\(\s*)?"
     r"\[\s*(" + _ROW + r"(?:\s*,\s*" + _ROW + r")*)\s*\]\s*\)?"

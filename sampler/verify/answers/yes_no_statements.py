@@ -3,16 +3,17 @@
 
 ``yes_no_words`` reads the yes/no question a problem ends with (its last question that
 opens with an auxiliary: "Is …?", "Does …?", "Can …?") as its content words and numbers
-(lower case, a plural's "s" dropped, the auxiliary and function words aside), kept as
-``Gold.yes_no_words``. ``statement_polarity`` says what a closing statement answers: True
-when it holds every one of those words and no negation, False when it holds them all and a
-negation ("not", "n't", "never", "no", "unlikely", "impossible"); None when a word of the
-question is missing (it says something else: "The coin is still tails up." for "Is the coin
-still heads up?"), for a hedge ("might", "probably", "while …") and for a question. The
-negation is looked for in the main clause (after the last comma: "Since none of them
-flipped it, the coin is still heads up." is Yes), which must hold half the question's
-words. Only a boolean gold reads it (``sampler.verify.answers.verdict.prepare_span``);
-without the question nothing changes. Pure string work on a few hundred characters.
+(lower case, a plural's "s" dropped, the auxiliary and function words aside; at least two,
+"Is it possible?" names too little), kept as ``Gold.yes_no_words``. ``statement_polarity``
+says what a closing statement answers: True when it holds every one of those words and no
+negation, False when it holds them all and a negation ("not", "n't", "never", "no",
+"unlikely", "impossible"); None when a word of the question is missing (it says something
+else: "The coin is still tails up." for "Is the coin still heads up?"), for a hedge
+("might", "probably", "while …") and for a question. The negation is looked for in the main
+clause (after the last comma: "Since none of them flipped it, the coin is still heads up."
+is Yes), which must hold half the question's words. Only a boolean gold reads it
+(``sampler.verify.answers.verdict.prepare_span``); without the question nothing changes.
+Pure string work on a few hundred characters.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def yes_no_words(problem: str | None) -> frozenset[str]:
     if not problem:
         return frozenset()
     found = list(_QUESTION_RE.finditer(problem[-800:]))
-    return _tokens(found[-1].group(0)) if found else frozenset()
+    words = _tokens(found[-1].group(0)) if found else frozenset()
+    return words if len(words) >= 2 else frozenset()  # "Is it possible?" names too little
 
 
 def statement_polarity(statement: str, words: frozenset[str]) -> bool | None:
