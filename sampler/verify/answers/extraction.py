@@ -45,7 +45,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
@@ -86,6 +86,9 @@ from sampler.verify.answers.yes_no_statements import (
     last_statement,
     statement_polarity,
 )
+
+if TYPE_CHECKING:  # golds imports the verdict rules; only the type is needed here
+    from sampler.verify.answers.golds import Gold
 
 __all__ = [
     "AnswerSpan",
@@ -373,18 +376,19 @@ def _cleaned(text: str) -> str:
     return without_sign_off(without_end_tokens(text))
 
 
-def yes_no_statement(span: AnswerSpan | None, gold: Any, text: str | None) -> AnswerSpan | None:
+def yes_no_statement(
+    span: AnswerSpan | None, gold: Gold | None, text: str | None
+) -> AnswerSpan | None:
     """``span``; or, when no rule found an answer and ``gold`` answers a yes/no question
     (``Gold.yes_no_words``), what the completion's last statement answers to it, Yes or No
     (``sampler.verify.answers.yes_no_statements``: "Therefore, 1232 is a multiple of 7."),
     else None.
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
-    if span is not None or not text or getattr(gold, "kind", "") != "boolean":
-        return span
-    words = getattr(gold, "yes_no_words", None)
-    statement = last_statement(_cleaned(text)) if words else None
-    polarity = statement_polarity(statement, words) if statement and words else None
+    if span is not None or not text or gold is None or not gold.yes_no_words:
+        return span  # (only a boolean gold has yes_no_words)
+    statement = last_statement(_cleaned(text))
+    polarity = statement_polarity(statement, gold.yes_no_words) if statement else None
     if polarity is None:
         return None  # a statement that does not answer the question states nothing
     return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)

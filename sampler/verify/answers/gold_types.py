@@ -144,8 +144,10 @@ def boolean_of(text: str) -> bool | None:
     word = _FIRST_WORD_RE.match(stripped)
     if word and word.group(0).lower() in _BOOLEAN:
         return _BOOLEAN[word.group(0).lower()]
+    if len(stripped) > 300:
+        return None
     called = _CALLED_TRUE_RE.search(stripped, max(0, len(stripped) - 200))
-    if called is None or len(stripped) > 300:
+    if called is None:
         return None
     return (called.group("word").lower() == "true") != bool(called.group("not"))
 

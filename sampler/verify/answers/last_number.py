@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+from sampler.verify.answers.step_labels import ends_in_heading, is_heading
 
 RULE_LAST_NUMBER = "last number"
 
@@ -69,22 +70,11 @@ def without_control(text: str) -> str:
     return _CONTROL_RE.sub("", text)
 
 
-#: the number of a heading that ends the line: "Step 2:", "### Case 3", "Part 2."
-_LABEL_RE = re.compile(
-    r"\b(?:step|case|part|stage|phase|method|approach|question|problem|example|solution|"
-    r"section|subcase|scenario|option|hint|note|attempt)\s*#?\d+\s*[:.)]?[*_# \t]*$",
-    re.IGNORECASE,
-)
-
-
 def ends_with_heading(text: str) -> bool:
     """Whether the completion's last line is a numbered heading alone ("Step 2:", "Part 2."):
-    what follows it was cut off, and its number is no answer."""
+    what follows it was cut off, and its number is no answer (``step_labels``)."""
     line = _last_line(text)
-    if line is None:
-        return False
-    line = line.strip(" \t*_#")
-    return _LABEL_RE.match(line) is not None
+    return line is not None and is_heading(line)
 
 
 def last_number(text: str) -> AnswerSpan | None:
@@ -102,7 +92,7 @@ def last_number(text: str) -> AnswerSpan | None:
         return None
     if _inside_math(line, last.start()):
         return None
-    if _LABEL_RE.search(line, max(0, last.start() - 20), last.end() + 3):
+    if ends_in_heading(line[max(0, last.start() - 20) : last.end() + 3]):
         return None  # "Step 2:": a heading of what was cut off, no answer
     clause_start = _clause_start(line, last.start())
     if _NEGATED_RE.search(line[clause_start : last.start()]):

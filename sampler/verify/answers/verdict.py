@@ -97,7 +97,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
                 return AnswerSpan("Yes" if polarity else "No", rule=span.rule, prose=True)
     sentence = span.sentence or (span.text if span.prose else None)
     if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
-        picked = None if gold.parts else asked_value(sentence, gold.asked_words, gold.asked)
+        picked = asked_value(sentence, gold.asked_words, gold.asked)  # none for a multi-part gold
         if picked is not None:  # "The area is 12 and the perimeter is 14." asked the area
             span = AnswerSpan(picked, rule=span.rule)
     if not span.prose and not span.free_text:
