@@ -99,8 +99,8 @@ def test_structured_finals(completion, gold, status, rule):
 def test_concluding_sentence(completion, gold, status):
     graded = grade_completion(gold, completion)
     assert graded.status == status
-    if status != "no_answer":
-        assert graded.rule == "concluding sentence"
+    if status != "no_answer":  # "… is our answer." names its answer first: that rule may read it
+        assert graded.rule in ("concluding sentence", "named as the answer")
 
 
 @pytest.mark.parametrize(

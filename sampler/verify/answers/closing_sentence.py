@@ -444,9 +444,16 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
         before = tail[:start].rstrip()
         lead = before[before.rfind("\n") + 1 :].strip()
         own_line = "\n" in tail[len(before) : start] or before.endswith((":", "："))
-        if own_line and _LEAD_IN_RE.search(lead) and not _STEP_RE.search(lead):
-            sides = _EQUALS_RE.split(inner)
-            value = sides[-1].strip() if _NUMBER_RE.fullmatch(sides[-1].strip()) else inner
+        inner = _last_row(inner)
+        sides = _EQUALS_RE.split(inner)
+        last = sides[-1].strip()
+        # "\[ 10 + 15 = 25 \]" closing the completion: a computation's result, lead-in or not
+        # (the line above is its lead only when no blank line parts them)
+        computed = _computes(sides) and bool(before)
+        apart = "\n\n" in tail[len(before) : start].replace(" ", "").replace("\t", "")
+        step = _STEP_RE.search(lead) and not (computed and apart)
+        if own_line and (_LEAD_IN_RE.search(lead) or computed) and not step:
+            value = last if _NUMBER_RE.fullmatch(last) else inner
             return latex_span(value, RULE_CLOSING_STATEMENT), None
         return None, None
     sentence, closed = _last_sentence(tail)
@@ -529,9 +536,46 @@ def yes_no_sentence(text: str) -> AnswerSpan | None:
     return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
 
 
+#: the environments of aligned rows a display closes with (``\\begin{aligned} … \\end{aligned}``)
+_ROWS_ENV_RE = re.compile(
+    r"\\begin\{(aligned|align\*?|gathered|gather\*?|split|eqnarray\*?|array)\}(?:\{[^{}]*\})?"
+    r"(?P<rows>.{1,600}?)\\end\{\1\}\s*$",
+    re.DOTALL,
+)
+
+
+def _computes(sides: list[str]) -> bool:
+    """Whether equal sides are a computation ending in its number (``10 + 15 = 25``, ``t =
+    2 \\cdot 12 = 24``, ``\\text{Total} = 25``), not an equation to solve (``2x + 3 = 13``,
+    ``x^2 - 5x + 6 = 0``): the first side a name at most, the middle ones only arithmetic."""
+    if len(sides) < 2 or _NUMBER_RE.fullmatch(sides[-1].strip()) is None:
+        return False
+    letters = [re.sub(r"\\text\s*\{[^{}]*\}|\\[A-Za-z]+", "#", side) for side in sides[:-1]]
+    first = letters[0].strip()
+    named = re.fullmatch(r"#|[A-Za-z](?:_\{?\w+\}?)?|[-+*/()#\d\s.{}^]*", first) is not None
+    return named and all(not re.search(r"[A-Za-z]", side) for side in letters[1:])
+
+
+def _last_row(inner: str) -> str:
+    """The last row of display math that is one environment of aligned rows (``t &= 10 + 15
+    \\\\ &= 25``: ``t = 25`` read as its last side ``= 25``), without its alignment marks;
+    ``inner`` itself otherwise."""
+    env = _ROWS_ENV_RE.match(inner.strip())
+    if env is None:
+        return inner
+    rows = [r for r in re.split(r"\\\\(?:\[[^\]]*\])?", env.group("rows")) if r.strip()]
+    row = rows[-1].replace("&", "").strip() if rows else ""
+    return row or inner
+
+
 def _closing_display(tail: str) -> tuple[int, str] | None:
-    """Where the display math that ends ``tail`` starts (``\\[ 6 \\]``, ``$$6$$``), and
-    its content; None when ``tail`` does not end with one."""
+    """Where the display math that ends ``tail`` starts (``\\[ 6 \\]``, ``$$6$$``, an
+    ``align*`` environment), and its content; None when ``tail`` does not end with one."""
+    env_end = re.search(r"\\end\{(align\*?|gather\*?|eqnarray\*?)\}\s*$", tail[-40:])
+    if env_end is not None:
+        start = tail.rfind("\\begin{" + env_end.group(1) + "}")
+        if start >= 0 and len(tail) - start <= 700:
+            return start, tail[start:].strip()
     for left, right in (("\\[", "\\]"), ("$$", "$$")):
         if tail.endswith(right):
             start = tail.rfind(left, 0, len(tail) - len(right))

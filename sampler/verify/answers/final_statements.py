@@ -64,7 +64,8 @@ _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 #: the mark after a sentence's end, the value the rest of the completion
 _INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:final[ \t]+answer|answer)[ \t]*"
+    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)[ \t]+)?answer"
+    r"(?:[ \t]+(?:choice|option))?[ \t]*"
     r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
@@ -159,10 +160,29 @@ def _math_span(rest: str) -> str | None:
     return None
 
 
+#: a value in quotes or backticks, nothing else
+_QUOTED_RE = re.compile(r"[*_]*[\"“'`]([^\"“”'`\n]{1,60})[\"”'`][*_]*\.?")
+#: a value, then a remark in parentheses with a word in it: ``25 (to the nearest whole number)``
+_REMARK_RE = re.compile(
+    r"([^()\n]{1,80}?\S)[ \t]+\(([^()\n\\^_{}=$]*\b[A-Za-z]{3,}\b[^()\n\\^_{}=$]{0,60})\)[ \t]*\.?"
+)
+_HEDGE_WORD_RE = re.compile(r"\b(?:or|either|possibly|maybe|perhaps)\b", re.IGNORECASE)
+
+
 def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
     statement = statement.strip()
+    bracketed = re.fullmatch(r"\[([A-J])\]\.?", statement)
+    if bracketed is not None:  # "Answer: [B]"
+        return bracketed.group(1)
+    quoted = _QUOTED_RE.fullmatch(statement)
+    if quoted is not None:  # 'Answer: "25"', 'Answer: `25`'
+        return _value(quoted.group(1))
+    remark = _REMARK_RE.fullmatch(statement)
+    if remark is not None and not _HEDGE_WORD_RE.search(remark.group(2)):
+        # "25 (rounded to the nearest whole number)": the value, then a remark on it
+        return _value(remark.group(1))
     hedge = _HEDGED_MATH_RE.match(statement)
     if hedge is not None:  # "$3$ or $-3$": the alternatives, judged as a hedge
         return " or ".join(_math_span(hedge.group(i)) or "" for i in (1, 2))
@@ -266,11 +286,30 @@ def _hope_removed(text: str) -> str:
     return re.sub(r"\.?\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", "", text, flags=re.IGNORECASE)
 
 
+#: what a verdict on an answer says of it ("This answer is correct.")
+_VERDICT_WORD_RE = re.compile(
+    r"[ \t*]*(?:not[ \t]+)?(?:correct|right|wrong|incorrect|valid|invalid|consistent|reasonable"
+    r"|confirmed|verified|plausible|accurate|close|off|the[ \t]+same)\b",
+    re.IGNORECASE,
+)
+
+
+def _verdict_on(tail: str, match: re.Match[str]) -> bool:
+    """Whether "… answer is" is a verdict on an answer ("This answer is correct."), not a
+    statement of one ("My answer is B.")."""
+    if not _VERDICT_ON_RE.search(tail, 0, match.start()):
+        return False
+    before = tail[max(0, match.start() - 12) : match.start()].lower()
+    return not re.search(r"\b(?:my|our)[ \t]+$", before) or bool(
+        _VERDICT_WORD_RE.match(tail, match.end())
+    )
+
+
 def answer_is(text: str) -> Found | None:
     """The value of the last "the answer is X" statement, when X is math."""
     tail = _tail(text)
     matches = deque(
-        (m for m in _ANSWER_IS_RE.finditer(tail) if not _VERDICT_ON_RE.search(tail, 0, m.start())),
+        (m for m in _ANSWER_IS_RE.finditer(tail) if not _verdict_on(tail, m)),
         maxlen=_STATEMENTS_TRIED,
     )
     for match in reversed(matches):
@@ -414,21 +453,36 @@ _SHORT_WORDS_RE = re.compile(
 )
 
 
-#: "Wednesday is the correct answer.": the last sentence names its answer first
+#: "Wednesday is the correct answer.", "25 is the answer.": the last sentence names its answer
+#: first
 _NAMED_ANSWER_RE = re.compile(
-    r"(?:^|(?<=[.!?。\n]))[ \t*]*(?P<x>[^.!?。\n]{1,80}?)[ \t*]+(?:is|was)[ \t]+(?:the|my)[ \t]+"
-    r"(?:correct|right|final|best)[ \t]+(?:answer|option|choice)[ \t*]*[.!。]?[ \t*]*$",
+    r"(?:^|(?<=[.!?。\n]))[ \t*]*(?P<x>[^.!?。\n]{1,80}?)[ \t*]+"
+    r"(?:is|was|would[ \t]+be|must[ \t]+be|should[ \t]+be)[ \t]+(?:the|my|our)[ \t]+"
+    r"(?:(?P<adj>correct|right|final|best)[ \t]+)?(?:answer|option|choice)[ \t*]*[.!。]?[ \t*]*$",
     re.IGNORECASE,
 )
+#: "Option B", "choice (C)": the option a sentence names
+_NAMED_OPTION_RE = re.compile(r"(?:option|choice)[ \t]+[*_]*\(?([A-J])\)?[*_]*", re.IGNORECASE)
+#: a conclusion word that opens the named answer ("So 25 is the answer.")
+_CONCLUSION_WORD_RE = re.compile(r"^(?:so|thus|hence|therefore|then)\b[ \t,]*", re.IGNORECASE)
 #: a completion that ends with an option letter alone after its last sentence ("… 6 kmph. (B)")
-_CLOSING_OPTION_RE = re.compile(r"(?:^|(?<=[.!。\n]))[ \t*]*\(([A-J])\)[ \t*]*[.。]?[ \t]*$")
+_CLOSING_OPTION_RE = re.compile(
+    r"(?:^|(?<=[.!。\n]))[ \t*]*\(([A-J])\)[ \t*]*[.。]?[ \t]*$"
+    # a last line that is a letter alone ("\n\n**B**", "\nB", "\n[C]"), or after a
+    # conclusion word ("Hence, (B).", "So the answer: D")
+    r"|(?:^|(?<=\n))[ \t>*_]*(?:(?:so|thus|hence|therefore)[,，]?[ \t]+)?[*_]*[\[(]?([A-J])[\])]?"
+    r"[*_]*[ \t]*[.。]?[ \t]*$"
+    r"|(?<=[.!。])[ \t]+(?:so|thus|hence|therefore)[,，]?[ \t]+[*_]*\(?([A-J])\)?[*_]*"
+    r"[ \t]*[.。]?$",
+    re.IGNORECASE,
+)
 #: "Option A is correct.", "A is the right choice.", "I choose C.": an option chosen, closing
 _CHOSEN_OPTION_RE = re.compile(
     r"(?:^|(?<=[.!。\n,，])|\b(?:so|thus|hence|therefore)\b)[ \t*]*"
     r"(?:(?:option|choice|answer)[ \t]+)?"
     r"[*_]*\(?(?P<a>[A-J])\)?[*_]*[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best)"
     r"(?:[ \t]+(?:answer|option|choice|one))?[ \t*]*[.!。]?[ \t*]*$"
-    r"|\bI(?:[ \t]+will|'ll)?[ \t]+(?:choose|pick|select|go[ \t]+with)[ \t]+"
+    r"|\bI(?:[ \t]+(?:will|would)|'ll|'d)?[ \t]+(?:choose|pick|select|go[ \t]+with)[ \t]+"
     r"(?:(?:option|choice)[ \t]+)?"
     r"[*_]*\(?(?P<b>[A-J])\)?[*_]*[ \t]*[.!。]?[ \t*]*$",
     re.IGNORECASE,
@@ -449,13 +503,18 @@ def named_answer(text: str) -> Found | None:
     match = _NAMED_ANSWER_RE.search(tail, max(0, len(tail) - 200))
     if match is None:
         return None
-    named = match.group("x").strip()
+    named = _CONCLUSION_WORD_RE.sub("", match.group("x").strip())
     if _HYPOTHETICAL_RE.search(named) or re.fullmatch(
-        r"(?:this|that|it|which|what|each|the answer|the above)", named, re.IGNORECASE
+        r"(?:this|that|it|which|what|each|here|below|such|the answer|the above|the following)",
+        named,
+        re.IGNORECASE,
     ):
         return None
     closing_math = re.search(r"\$([^$\n]{1,80})\$$", named)  # "So $x = 12$ is the …"
-    value = closing_math.group(1) if closing_math else _value(named)
+    option = _NAMED_OPTION_RE.fullmatch(named)
+    value = option.group(1) if option else closing_math.group(1) if closing_math else _value(named)
+    if value is None and match.group("adj") is None:
+        return None  # "The number of apples is the answer.": words only as "the correct answer"
     span = latex_span(value, RULE_NAMED_ANSWER) if value else _words(named, RULE_NAMED_ANSWER)
     return (len(tail), span) if span else None
 
@@ -466,10 +525,12 @@ def closing_option(text: str) -> Found | None:
     ("…, so it's B.", "Hence it must be D."), or one chosen ("Option A is correct.", "I
     choose C."): that letter."""
     tail = _tail(text).rstrip()
-    match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 12))
+    match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 30))
+    if match is not None and match.start() == 0:
+        match = None  # a completion that is a letter alone is the whole completion's rule
     if match is None:
         match = _PRONOUN_OPTION_RE.search(tail, max(0, len(tail) - 60))
-    letter = match.group(1) if match is not None else None
+    letter = next((g for g in match.groups() if g), None) if match is not None else None
     if match is None:
         chosen = _CHOSEN_OPTION_RE.search(tail, max(0, len(tail) - 100))
         letter = (chosen.group("a") or chosen.group("b")) if chosen is not None else None

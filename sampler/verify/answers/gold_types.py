@@ -113,6 +113,27 @@ def alternatives(text: str) -> list[str]:
     return [p.strip(" ,;$") for p in _HEDGE_RE.split(" " + text + " ") if p.strip(" ,;$")]
 
 
+#: the words that say an alternative is the same value written another way: "… or
+#: $\\frac34$ as a fraction", "0.75 in decimal form", "i.e. 25%"
+_RESTATED_RE = re.compile(
+    r"^(?:(?:equivalently|i\.e\.|that\s+is|which\s+is|exactly|approximately)[,:]?\s+)?"
+    r"(?P<v>.+?)"
+    r"(?:,?\s+(?:as\s+an?\s+(?:improper\s+|mixed\s+|simplified\s+|common\s+)?"
+    r"(?:fraction|decimal|percent(?:age)?|mixed\s+number|integer|whole\s+number)"
+    r"|in\s+(?:its\s+)?(?:simplest|lowest|decimal|fraction(?:al)?|exact|radical|percent)"
+    r"(?:\s+(?:form|terms))?|exactly|approximately|equivalently))?[\s.)]*$",
+    re.IGNORECASE,
+)
+
+
+def restated(alternative: str) -> str:
+    """An alternative without the words that call it the same value in another form
+    (``$\\frac{3}{4}$ as a fraction`` is ``\\frac{3}{4}``), and without its dollars."""
+    match = _RESTATED_RE.match(alternative.strip())
+    value = match.group("v") if match else alternative
+    return value.strip().strip("$").strip()
+
+
 def hedged(text: str) -> bool:
     """Whether an answer offers alternatives (``3 or -3``, ``D或E``, ``either A or E``)."""
     return bool(_HEDGE_RE.search(" " + text + " "))
@@ -321,6 +342,10 @@ def typed_verdict(
             return None if not prose else False
         return stated == _BOOLEAN[strip_wrappers(latex).lower()]
     if kind in ("choice", "choices"):
+        text = _OPTION_WORD_RE.sub("", text.strip(), count=1)  # "option B", "choice (C)"
+        lone = _LONE_LOWER_RE.fullmatch(text.strip())
+        if lone is not None and options:  # "the answer is b" among options (A) … (D)
+            text = lone.group(1).upper()
         letters = leading_letters(text)
         if not letters and options:
             letter = option_letter(options, text)
@@ -342,6 +367,10 @@ def typed_verdict(
     return None
 
 
+#: the word that names an option before its letter: "option B", "choice (C)"
+_OPTION_WORD_RE = re.compile(r"^[*_]*(?:option|choice)[ \t]+(?=[*_]*\(?[A-Ja-j]\b)", re.I)
+#: a lowercase option letter alone: "b", "b)", "(b)", "b."
+_LONE_LOWER_RE = re.compile(r"[*_]*\(?([a-j])[).]?[*_]*\.?")
 _OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Ja-j])[).．.、:：]\s*")
 
 

@@ -56,6 +56,7 @@ from sampler.verify.answers.gold_types import (
     first_clause,
     hedged,
     leading_letters,
+    restated,
     stated_precision,
     typed_verdict,
     value_rounds_to,
@@ -322,7 +323,7 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
     stated = first_clause(span.text) if span.prose and gold.kind == "choice" else span.text
     if single and hedged(stated):
-        same = None if span.prose else _one_of_equal_alternatives(stated)
+        same = _one_of_equal_alternatives(stated)  # "0.75, or $\frac34$ as a fraction"
         if same is None:
             return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
         return judge(gold, AnswerSpan(same, rule=span.rule))  # "$\frac12$ or $0.5$": one value
@@ -343,10 +344,16 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     return None
 
 
+#: two words in a row: an alternative in prose, which is no value to compare
+_WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
+
+
 def _one_of_equal_alternatives(text: str) -> str | None:
     """The first alternative when an answer's alternatives are all one value written two
     ways (``\\frac{1}{2} or 0.5``, ``0.25 or 25\\%``), else None: a hedge."""
-    offered = alternatives(text)
+    offered = [restated(a) for a in alternatives(text)]
+    if not 2 <= len(offered) <= 3 or any(_WORDS_RE.search(a) for a in offered):
+        return None
     if not 2 <= len(offered) <= 3 or any(too_deep(a) is not None for a in offered):
         return None
     parsed = [_parse_answer(span_parse_input(AnswerSpan(a)), False) for a in offered]

@@ -7,6 +7,10 @@ help you with?", "Do you have other questions for me?"), no part of the answer.
 ``without_sign_off`` removes up to three of them from the end of the text, each a sentence
 that starts a line or follows a sentence end; linear time (only the last ``_TAIL`` characters
 are searched).
+
+Closing marks go too: an emoji or check mark after the answer ("**Final answer:** 25 ✅",
+"She has 25 apples. 🍎"), an end-of-proof mark (``∎``, ``□``, ``$\\blacksquare$``, "QED").
+They decorate the answer and are no part of it.
 """
 
 from __future__ import annotations
@@ -26,13 +30,33 @@ _SIGN_OFF_RE = re.compile(
 )
 
 
+#: emoji, check marks, stars and end-of-proof marks (with a variation selector or a skin tone),
+#: "QED", and ``$\\blacksquare$``/``$\\square$`` as math of their own, closing the text
+_CLOSING_MARKS_RE = re.compile(
+    r"(?:[ \t]*(?:[\u2600-\u27bf\u2b00-\u2bff\u220e\u25a0\u25a1\u25fb-\u25fe"
+    r"\U0001f300-\U0001faff][\ufe0f\U0001f3fb-\U0001f3ff]?|\bQ\.?E\.?D\b\.?"
+    r"|\$\\(?:blacksquare|square|qed|Box)\$|\\\(\s*\\(?:blacksquare|square)\s*\\\)"
+    r"|(?<=\s)\\(?:blacksquare|qed)))+[ \t]*\Z"
+)
+_MARK_CHARS = 40
+
+
+def without_closing_marks(text: str) -> str:
+    """``text`` without the emoji, check and end-of-proof marks that close it."""
+    stripped = text.rstrip()
+    start = max(0, len(stripped) - _MARK_CHARS)
+    match = _CLOSING_MARKS_RE.search(stripped, start)
+    return stripped[: match.start()] if match is not None and match.start() > 0 else text
+
+
 def without_sign_off(text: str) -> str:
-    """``text`` without the courtesy sentences that close it (module docstring)."""
+    """``text`` without the courtesy sentences and marks that close it (module docstring)."""
+    text = without_closing_marks(text)
     for _ in range(3):
         stripped = text.rstrip()
         start = max(0, len(stripped) - _TAIL)
         match = _SIGN_OFF_RE.search(stripped, start)
         if match is None or match.start() == 0:
             return text
-        text = stripped[: match.start()]
+        text = without_closing_marks(stripped[: match.start()])
     return text
