@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from sampler.verify.answers.end_tokens import with_output_fences
 from sampler.verify.answers.one_sample import grade_completion
 from sampler.verify.answers.sign_off import without_sign_off
 
@@ -119,3 +120,122 @@ def test_a_choice_letter_is_found_however_it_is_written(ending: str) -> None:
 def test_a_verdict_on_an_answer_states_none(ending: str) -> None:
     graded = grade_completion("B", CHOICE_WORK + ending, problem=CHOICE_PROBLEM)
     assert graded.status == "no_answer", graded
+
+
+@pytest.mark.parametrize(
+    ("ending", "gold", "status"),
+    [
+        # a scale word multiplies ("1 million" was read as 1, a wrong reading)
+        ("The answer is 1 million.", "1000000", "correct"),
+        ("The answer is 2 million.", "1000000", "incorrect"),
+        ("The answer is 1 million.", "1", "incorrect"),
+        # a mixed number is its sum, not a product
+        ("The answer is 3 1/2", "\\frac{7}{2}", "correct"),
+        ("The answer is 3 1/3", "\\frac{7}{2}", "incorrect"),
+        # a ratio or a time of day in a closing sentence is one value
+        ("The ratio of boys to girls is 12:5.", "12:5", "correct"),
+        ("The ratio of boys to girls is 12:5.", "12", "incorrect"),
+        ("The time is 3:30 PM.", "3:30", "correct"),
+        ("The time is 4:30 PM.", "3:30", "incorrect"),
+    ],
+)
+def test_numbers_written_with_words_or_colons_are_one_value(
+    ending: str, gold: str, status: str
+) -> None:
+    assert grade_completion(gold, WORK + ending, problem="What is it?").status == status
+
+
+@pytest.mark.parametrize(
+    ("work", "ending"),
+    [
+        ("তার কাছে 3টি আপেল আছে এবং সে 22টি পায়।", "সুতরাং, তার কাছে {v}টি আপেল আছে।"),
+        ("3 + 22 = 25", "答え：{v}個"),
+        ("3 + 22 = 25", "Ответ: {v} яблок"),
+        ("У неё 3 яблока, она получает 22.", "Таким образом, у неё {v} яблок."),
+        ("Ana maapulo 3 na anapokea 22.", "Kwa hiyo, ana maapulo {v}."),
+    ],
+)
+def test_a_closing_sentence_in_another_language_states_its_number(work: str, ending: str) -> None:
+    """A number with a counter or a noun in another script, a danda closing the sentence."""
+    right = grade_completion("25", work + "\n\n" + ending.format(v=25), problem=APPLES)
+    wrong = grade_completion("25", work + "\n\n" + ending.format(v=26), problem=APPLES)
+    assert (right.status, wrong.status) == ("correct", "incorrect"), (right, wrong)
+
+
+MATHCODER_HEAD = (
+    "<|text|>Let's solve with sympy.<|endofblock|><|code|>```python\nfrom sympy import *\n"
+    "x = symbols('x')\nprint(solve(x**2 - 2, x))\n```<|endofblock|>"
+)
+
+
+@pytest.mark.parametrize(
+    ("ending", "gold", "twin"),
+    [
+        ("<|execution|>sqrt(2)/2<|endofblock|><|endofmessage|>", "\\frac{\\sqrt2}{2}", "\\sqrt2"),
+        ("<|execution|>x**2 + 1<|endofblock|><|endofmessage|>", "x^2+1", "x^2-1"),
+        (
+            "<|execution|>12<|endofblock|><|text|>12 apples are left.<|endofblock|>"
+            "<|endofmessage|>",
+            "12",
+            "13",
+        ),
+        (
+            "<|execution|>0.7071<|endofblock|><|text|>The value is $\\frac{\\sqrt{2}}{2}$, which is"
+            " approximately 0.707.<|endofblock|><|endofmessage|>",
+            "\\frac{\\sqrt2}{2}",
+            "0.707",
+        ),
+    ],
+)
+def test_a_mathcoder_transcript_is_read_like_a_tool_transcript(
+    ending: str, gold: str, twin: str
+) -> None:
+    """An output block that ends the transcript is its result; a closing sentence that
+    starts with its number, or restates its value approximately, states that value."""
+    right = grade_completion(gold, MATHCODER_HEAD + ending, problem="What is it?")
+    wrong = grade_completion(twin, MATHCODER_HEAD + ending, problem="What is it?")
+    assert (right.status, wrong.status) == ("correct", "incorrect"), (right, wrong)
+
+
+def test_an_unclosed_output_block_is_read_to_the_next_one() -> None:
+    """A transcript cut off inside an output block, or with one never closed, loses nothing
+    else: the blocks are rewritten in one linear scan."""
+    text = "<|execution|>1<|execution|>2<|endofblock|>tail"
+    assert with_output_fences(text) == "\n```output\n1\n```\n\n```output\n2\n```\ntail"
+    assert with_output_fences("<|execution|>" * 20_000).count("```output") == 20_000
+
+
+@pytest.mark.parametrize(
+    ("ending", "gold"),
+    [
+        # mined (TheoremQA): the approximation is the value, not a restatement of 0.1
+        ("Therefore, the capacity of a 0.1 unit area film is approximately 4.64 bits.", "4.64"),
+        ("The probability is $\\frac{1}{3}$ (about 0.333).", "\\frac13"),
+        ("So x is $\\sqrt{2}$ ≈ 1.414.", "\\sqrt2"),
+        ("It takes about 5 minutes.", "5"),
+    ],
+)
+def test_an_approximation_restates_only_a_value_it_follows(ending: str, gold: str) -> None:
+    assert grade_completion(gold, WORK + ending, problem="What is it?").status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("ending", "gold", "twin"),
+    [
+        ("The answer is 12.\n\nWould you like me to explain any step in more detail?", "12", "13"),
+        (
+            "So the nail is **2 inches** long.\n\nDo you want to measure it in centimeters?",
+            "2",
+            "3",
+        ),
+        ("BF = 16/4 = **4**\n\nTherefore, the value of BF is **(B).**", "B", "A"),
+        ("**Thus she has 12 apples.**", "12", "13"),
+    ],
+)
+def test_a_courtesy_question_or_bold_around_the_period_hides_nothing(
+    ending: str, gold: str, twin: str
+) -> None:
+    problem = "How long? (A) 3 (B) 4"
+    right = grade_completion(gold, WORK + ending, problem=problem)
+    wrong = grade_completion(twin, WORK + ending, problem=problem)
+    assert (right.status, wrong.status) == ("correct", "incorrect"), (right, wrong)

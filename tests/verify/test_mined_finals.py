@@ -195,6 +195,9 @@ def test_option_labels_joined_by_and_are_all_chosen(
         "The values are 58, 59 and 63. There are 3 bars below 40.\n\n"
         "Do you want to try other questions about the image?",
         "There are 3 bars below 40.\n\nDo you have other questions for me?",
+        # an offer of more help ("Do you want to …?", "Would you like me to …?") closes too
+        "There are 3 bars.\n\nDo you want to measure the length of the nail in centimeters?",
+        "There are 3 bars.\n\nWould you like me to explain how I counted them?",
     ],
 )
 def test_a_courtesy_question_after_the_answer_is_no_part_of_it(completion: str) -> None:
@@ -205,7 +208,6 @@ def test_a_courtesy_question_after_the_answer_is_no_part_of_it(completion: str) 
     "completion",
     [
         "There are 3 bars. Is there anything else in the image?",  # a question about the task
-        "There are 3 bars.\n\nDo you want to measure the length of the nail in centimeters?",
     ],
 )
 def test_a_question_about_the_task_is_no_courtesy(completion: str) -> None:

@@ -67,11 +67,12 @@ _CONCLUDE_RE = re.compile(
     r"|we (?:find|get|obtain|have|conclude) that|(?:the )?final answer\s*[:：]"
     r"|the (?:solution|result|value)s? (?:is|are)|donc|ainsi|alors|por lo tanto|por tanto|así que"
     r"|entonces|daher|also|somit|portanto|logo|因此|所以|故|综上(?:所述)?|总之|结论|答|于是"
-    r"|इसलिए|अतः|したがって|よって|따라서)(?![A-Za-z])",
+    r"|इसलिए|अतः|したがって|よって|따라서|그러므로|সুতরাং|অতএব|కాబట్టి|ดังนั้น|таким образом"
+    r"|следовательно|итак|отже|بنابراین|لذلك|إذن|kwa hiyo)(?![A-Za-z])",
     re.IGNORECASE,
 )
 #: where a sentence ends: ". " (not a decimal point), "。", "！", "？", "।", a line break
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？।]|\n")
+_SENTENCE_END_RE = re.compile(r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n")
 _MATH_SPAN_RE = re.compile(
     r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$|(?<!\\)\$(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
     r"|\\\((?P<c>.{1,300}?)\\\)"
@@ -93,6 +94,11 @@ _LABELLED_OPTION_RE = re.compile(r"(?:\([A-J]\)|[A-J][).:])\s+\S[^\n]{0,60}$")
 _LIST_ONLY_RE = re.compile(
     r"[\s:：]*#+(?:(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*|[ \t]+)#+)+[\s.。]*"
 )
+#: a time of day or a ratio, one value: ``3:30``, ``11:05 p.m.``, ``14:45:10``, ``12:5``
+_TIME_OF_DAY_RE = re.compile(
+    r"(?<![\d:.,])\d{1,6}(?:\.\d+)?:\d{1,6}(?:\.\d+)?(?::\d{2})?(?:\s?[AaPp]\.?\s?[Mm]\b\.?)?"
+    r"(?![\d:])"
+)
 #: a tuple of numbers written in prose: ``(2, 3)``, ``(-1, 0.5, 4)``
 _TUPLE_RE = re.compile(r"\(\s*[-−]?\d+(?:\.\d+)?(?:\s*,\s*[-−]?\d+(?:\.\d+)?)+\s*\)")
 #: a formula in plain or Python notation, operands joined by operators (``-12*x**2``)
@@ -103,6 +109,8 @@ _VALUES_MASK_RE = re.compile(
 _EQUALS_RE = re.compile(r"(?<![<>!=:\\])=(?!=)")
 _NEGATION_RE = re.compile(r"\b(?:not|no longer|isn't|pas|nicht)\b|不是|并非", re.IGNORECASE)
 _LEAD_CHARS = " \t*#>-0123456789.)、:："
+#: a list item's mark that opens a sentence: "2. ", "(b) ", "- ", "**", "> "
+_LIST_MARK_RE = re.compile(r"^[ \t*#>-]*(?:(?:\d{1,2}|[a-z])[.)、:：][ \t]+)?[ \t*]*")
 _CLAUSE_PUNCT = "，,。；;：:*"
 #: the concluding clause is at most this long
 _SENTENCE_CHARS = 400
@@ -224,19 +232,44 @@ def _last_sentence(tail: str) -> tuple[str | None, bool]:
     """The last sentence of ``tail`` and whether a sentence end closes it."""
     masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), tail)
     ends = [m.start() for m in _SENTENCE_END_RE.finditer(masked)]
-    closed = bool(ends) and not tail[ends[-1] + 1 :].strip()
+    after = tail[ends[-1] + 1 :].strip() if ends else ""
+    closed = bool(ends) and not after.strip("*_")  # ("… is **(B).**": bold closes after it)
     if closed:
         ends = ends[:-1]
     begin = ends[-1] + 1 if ends else 0
-    end = len(tail.rstrip()) - (1 if closed else 0)
+    end = len(tail.rstrip()) - (1 + len(after) if closed else 0)
     sentence = tail[begin:end].strip()
     if not sentence:
         return None, closed
     return sentence, closed
 
 
+#: an approximation that restates the value before it: ", which is approximately 0.707",
+#: " (about 0.33)", " ≈ 1.41"
+_APPROXIMATION_RE = re.compile(
+    r"(?:[,;]\s*\(?|\s*\(|\s+(?=(?:which|that)\s+is\s|or\s|i\.e\.|≈|\\approx))"
+    r"(?:(?:which|that)\s+is\s+|or\s+|i\.e\.,?\s*)?"
+    r"(?:approximately|approx\.|roughly|about|around|nearly|≈|\\approx)\s*[^,;()\n]{0,40}\)?"
+    r"\s*[.。]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _without_approximation(sentence: str) -> str:
+    """``sentence`` without a closing approximation of the value it states before it."""
+    match = _APPROXIMATION_RE.search(sentence)
+    if match is None or match.start() == 0:
+        return sentence
+    before = sentence[: match.start()]
+    masked = _MATH_SPAN_RE.sub("#", before)
+    if "#" not in masked and _NUMBER_RE.search(masked) is None:
+        return sentence  # "It takes about 5 minutes.": the approximation is the value
+    return before
+
+
 def _values_after_anchor(sentence: str) -> list[str]:
     """The sentence's answer: one value, or several when it offers alternatives."""
+    sentence = _without_approximation(sentence)
     masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
     anchors = list(_ANCHOR_RE.finditer(masked))
     if anchors and _HEDGE_WORDS_RE.search(masked[anchors[0].end() :]):
@@ -249,6 +282,9 @@ def _values_after_anchor(sentence: str) -> list[str]:
             return [rest]  # "The second derivative is -12*x**2.": the formula, whole
         if _LABELLED_OPTION_RE.match(rest):
             return [rest]  # "The best option is B) 5.": the option, its letter with its content
+        label = re.fullmatch(r"[*_]*\(([A-J])\)[.。]?[*_]*[.。]?", rest)
+        if label is not None:
+            return [label.group(1)]  # "Therefore, the value of BF is **(B).**": the option
         after = _values_from(sentence, masked, anchors[-1].end())
         if len(after) > 1 and _LIST_ONLY_RE.fullmatch(
             _VALUES_MASK_RE.sub("#", masked[anchors[-1].end() :])
@@ -269,6 +305,9 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
         if span.start() >= cut:
             inner = next(g for g in span.groups() if g is not None).strip()
             found.append((span.start(), inner if named else _math_value(span)))
+    for time in _TIME_OF_DAY_RE.finditer(masked, cut):  # "3:30 PM", "12:5": one value
+        found.append((time.start(), time.group(0)))
+    masked = _TIME_OF_DAY_RE.sub(lambda m: "#" * len(m.group(0)), masked)
     for pair in _TUPLE_RE.finditer(masked, cut):  # "(2, 3)": one value, a tuple
         found.append((pair.start(), pair.group(0).replace("−", "-")))
     masked = _TUPLE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
@@ -354,7 +393,8 @@ def _math_value(span: re.Match[str]) -> str:
 
 
 def _ends_with_value(sentence: str) -> bool:
-    return bool(re.search(r"(?:\d%?|\$|\\\)|\\\])\s*$", sentence))
+    # (a counter written onto the number closes it too: "答え：25個", "25টি")
+    return bool(re.search(r"(?:\d%?|\$|\\\)|\\\])\s*(?:[^\x00-\x7f\s\d]{1,2})?\s*$", sentence))
 
 
 def located_final(text: str) -> AnswerSpan | None:
@@ -459,10 +499,10 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     sentence, closed = _last_sentence(tail)
     if sentence is None:
         return None, None
-    ended = closed and tail.endswith((".", "。", "!", "！"))
+    ended = closed and tail.endswith((".", "。", "!", "！", "।"))
     if tail.endswith(("?", "？")) or not (ended or _states_unclosed(sentence)):
         return None, None  # a question, or cut off mid-sentence
-    sentence = sentence.lstrip(_LEAD_CHARS)
+    sentence = _LIST_MARK_RE.sub("", sentence, count=1)  # "2. ", "- ", but "12 apples …" stays
     if _STEP_RE.search(sentence) or _NEGATION_RE.search(sentence) or "?" in sentence:
         return None, None
     if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):

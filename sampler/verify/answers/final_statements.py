@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from decimal import Decimal
 
 from sampler.latex_boxed import last_boxed
 from sampler.verify.answers.answer_span import AnswerSpan
@@ -88,6 +89,11 @@ _VALUE_RE = re.compile(
     r"|[-+]?\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\}"
 )
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])")
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+#: a scale word after a number: "1 million"
+_SCALE_AFTER_RE = re.compile(r"\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+#: a mixed number in plain text: "3 1/2" (a proper fraction after a whole number)
+_MIXED_NUMBER_RE = re.compile(r"(\d{1,6})[ \t]+(\d{1,4})/(\d{1,4})(?=\b)(?<!\b0/\d)")
 #: A bare word (no backslash) of three letters or more that is no function name: prose.
 _PROSE_WORD_RE = re.compile(
     r"(?<![\\A-Za-z])(?!(?:sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|gcd|lcm|max|min)"
@@ -125,7 +131,9 @@ _HEDGED_MATH_RE = re.compile(
     r"\s*(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))\s*(?:,\s*)?(?:or|或者?)\s*"
     r"(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))"
 )
-_MATHY_RE = re.compile(r"[\d\\^=+/]")
+#: what makes a short text math: a digit, a command or an operator, or a function applied
+#: (``f(x)``, ``sin(x)``, ``n!``)
+_MATHY_RE = re.compile(r"[\d\\^=+/]|^[A-Za-z]{1,6}\([A-Za-z, ]{1,20}\)$|^[A-Za-z]!$")
 
 
 def latex_span(value: str, rule: str) -> AnswerSpan | None:
@@ -173,9 +181,9 @@ def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
     statement = statement.strip()
-    bracketed = re.fullmatch(r"\[([A-J])\]\.?", statement)
-    if bracketed is not None:  # "Answer: [B]"
-        return bracketed.group(1)
+    bracketed = re.fullmatch(r"\[([A-J])\]\.?|\(?([a-j])\)\.?", statement)
+    if bracketed is not None:  # "Answer: [B]", "Answer: b)": an option's label
+        return (bracketed.group(1) or bracketed.group(2)).upper()
     quoted = _QUOTED_RE.fullmatch(statement)
     if quoted is not None:  # 'Answer: "25"', 'Answer: `25`'
         return _value(quoted.group(1))
@@ -194,10 +202,21 @@ def _value(statement: str) -> str | None:
         inner = bold.group("x").strip()
         return _math_span(inner) or (inner if _is_math(inner) else None)
     statement = statement.strip("*_ ").rstrip(".").strip()
+    mixed = _MIXED_NUMBER_RE.fullmatch(statement)
+    if mixed is not None and int(mixed.group(2)) < int(mixed.group(3)):
+        # "3 1/2": three and a half, not 3 times 1/2
+        whole, numerator, denominator = (int(g) for g in mixed.group(1, 2, 3))
+        return f"{whole * denominator + numerator}/{denominator}"
     number = _VALUE_RE.match(statement)
     if number is not None and _UNIT_WORDS_RE.fullmatch(statement[number.end() :]):
         value = number.group(0).replace("−", "-").strip()
-        return _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
+        value = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
+        scale = _SCALE_AFTER_RE.match(statement, number.end())
+        if scale is not None and re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+            # "1 million", "2.5 billion dollars": the number times its scale
+            scaled = Decimal(value) * _SCALES[scale.group(1).lower()]
+            return format(scaled.normalize(), "f")
+        return value
     return statement if _is_math(statement) else None
 
 
@@ -526,8 +545,10 @@ def closing_option(text: str) -> Found | None:
     choose C."): that letter."""
     tail = _tail(text).rstrip()
     match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 30))
-    if match is not None and match.start() == 0:
-        match = None  # a completion that is a letter alone is the whole completion's rule
+    if match is not None and (match.start() == 0 or _after_colon(tail, match)):
+        # a completion that is a letter alone is the whole completion's rule; a letter
+        # line after a colon is an answer only after an answer's lead-in (below)
+        match = None
     if match is None:
         match = _PRONOUN_OPTION_RE.search(tail, max(0, len(tail) - 60))
     letter = next((g for g in match.groups() if g), None) if match is not None else None
@@ -540,6 +561,12 @@ def closing_option(text: str) -> Found | None:
         return None
     span = latex_span(letter, RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
+
+
+def _after_colon(tail: str, match: re.Match[str]) -> bool:
+    """Whether a closing letter line follows a line that ends with a colon ("The points
+    are:\n\nA")."""
+    return bool(match.group(2)) and tail[: match.start()].rstrip().endswith((":", "："))
 
 
 #: a last line that is an option letter, with or without its content in parentheses, after

@@ -45,7 +45,7 @@ _NUMBER_RE = re.compile(
 #: what may follow the last number: a unit or currency, one short word, an end mark
 _TRAILER_RE = re.compile(
     r"\s*(?:[$€£¥%°²³]|\\%|\\\$|[A-Za-z]{1,6}[²³]?\.?|[^\x00-\x7f\s]{1,4})?\s*"
-    r"(?:[A-Za-z\u00c0-\u024f]{1,12})?[\s.!。．,;:)*$]*",
+    r"(?:[A-Za-z\u00c0-\u024f]{1,12}|[^\W\d_]{1,12})?[\s.!。．,;:)*$]*",
 )
 _NEGATED_RE = re.compile(
     r"(?:\b(?:not|never|no|pas|nicht|non)\b|n't|不是|并非)"

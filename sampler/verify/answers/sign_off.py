@@ -3,7 +3,8 @@
 "So the product is 42.\\n\\nLet me know if you have other questions!" states 42: the last
 sentence is a sign-off ("Let me know if …", "I hope this helps", "Feel free to ask …",
 "If you have any other questions …", "Happy to help", "Good luck", "Is there anything else I can
-help you with?", "Do you have other questions for me?"), no part of the answer.
+help you with?", "Do you have other questions for me?", "Would you like me to explain …?"), no
+part of the answer.
 ``without_sign_off`` removes up to three of them from the end of the text, each a sentence
 that starts a line or follows a sentence end; linear time (only the last ``_TAIL`` characters
 are searched).
@@ -24,7 +25,8 @@ _SIGN_OFF_RE = re.compile(
     r"|feel\s+free\s+to|if\s+you\s+have\s+any|if\s+you\s+need\s+(?:any|more|further)"
     r"|happy\s+to\s+help|good\s+luck|(?:do\s+)?let\s+me\s+know\s+(?:if|whether)"
     r"|is\s+there\s+anything\s+else\s+(?:i\s+can|you\s+(?:want|would|need))"
-    r"|do\s+you\s+(?:have|want\s+to\s+(?:try|ask))\s+(?:any\s+)?(?:other|more)\s+questions)"
+    r"|do\s+you\s+(?:have|want\s+to\s+(?:try|ask))\s+(?:any\s+)?(?:other|more)\s+questions"
+    r"|(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+[^\n?]{1,120}\?)"
     r"[^\n]{0,200}\Z",
     re.IGNORECASE | re.MULTILINE,
 )
