@@ -239,3 +239,66 @@ def test_a_courtesy_question_or_bold_around_the_period_hides_nothing(
     right = grade_completion(gold, WORK + ending, problem=problem)
     wrong = grade_completion(twin, WORK + ending, problem=problem)
     assert (right.status, wrong.status) == ("correct", "incorrect"), (right, wrong)
+
+
+TOOL_RUN = "```python\nprint(answer())\n```\n```output\n{out}\n```\n"
+
+
+@pytest.mark.parametrize(
+    ("out", "gold", "twin"),
+    [
+        ("Yes", "Yes", "No"),
+        ("No", "No", "Yes"),
+        ("odd", "odd", "even"),
+        ("(A) Yes", "Yes", "No"),
+        ("True", "True", "False"),
+    ],
+)
+def test_a_tool_output_in_words_is_read_by_the_gold(out: str, gold: str, twin: str) -> None:
+    """Mined (MathVista's program-of-thought outputs): a closing output of words was no
+    answer (79 ``Yes``, 94 choice words in one file); ``No`` was read only as the math N*o."""
+    problem = "Is the bar taller? Choices: (A) Yes (B) No"
+    text = TOOL_RUN.format(out=out)
+    right = grade_completion(gold, text, problem=problem)
+    wrong = grade_completion(twin, text, problem=problem)
+    assert (right.status, wrong.status) == ("correct", "incorrect"), (right, wrong)
+    mathcoder = f"<|code|>print(answer())<|endofblock|><|execution|>{out}<|endofblock|>"
+    assert grade_completion(gold, mathcoder, problem=problem).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("closing", "gold"),
+    [
+        # mined (ToRA's GSM8K outputs): a closing sentence that opens with its count
+        ("Four containers were imported on the second day.", "4"),
+        ("5 cars drove through the traffic jam in the first 15 minutes.", "5"),
+        ("Three trucks will be needed to transport 80 flagstones.", "3"),
+        ("Two people accept the position.", "2"),
+        ("20 guests did not get a second hotdog.", "20"),
+    ],
+)
+def test_a_closing_sentence_that_opens_with_its_count_states_it(closing: str, gold: str) -> None:
+    text = TOOL_RUN.format(out=gold) + closing
+    assert grade_completion(gold, text).status == "correct"
+    assert grade_completion(str(int(gold) + 1), text).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("closing", "gold", "status"),
+    [
+        ("2 apples plus 5 apples make 7 apples.", "7", "correct"),  # a sum: its result
+        ("One of the boxes holds 5 pens.", "5", "correct"),  # "one of": no count
+        ("3 is not the answer.", "3", "no_answer"),
+    ],
+)
+def test_an_opening_number_that_is_no_count_is_not_read(
+    closing: str, gold: str, status: str
+) -> None:
+    assert grade_completion(gold, TOOL_RUN.format(out=5) + closing).status == status
+
+
+def test_the_answer_on_the_line_after_the_answer_is() -> None:
+    problem = "Is the bar taller? Choices: (A) Yes (B) No"
+    text = WORK + "The answer is:\nA) Yes"
+    assert grade_completion("Yes", text, problem=problem).status == "correct"
+    assert grade_completion("No", text, problem=problem).status == "incorrect"

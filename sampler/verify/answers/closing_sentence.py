@@ -503,6 +503,9 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     if tail.endswith(("?", "？")) or not (ended or _states_unclosed(sentence)):
         return None, None  # a question, or cut off mid-sentence
     sentence = _LIST_MARK_RE.sub("", sentence, count=1)  # "2. ", "- ", but "12 apples …" stays
+    opening = _opening_count(sentence) if ended else None
+    if opening is not None:  # "5 cars drove through … in the first 15 minutes."
+        return latex_span(opening, RULE_CLOSING_STATEMENT), None
     if _STEP_RE.search(sentence) or _NEGATION_RE.search(sentence) or "?" in sentence:
         return None, None
     if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):
@@ -515,6 +518,37 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     if len(values) == 1:
         return latex_span(values[0], RULE_CLOSING_STATEMENT), None
     return None, (_several_values(sentence, RULE_CLOSING_STATEMENT) if ended else None)
+
+
+#: a sentence that opens with a count of what it is about: "5 cars drove …", "Four
+#: containers were imported …" (the number, then a word that is no verb or operator)
+_OPENING_COUNT_RE = re.compile(
+    r"(?P<n>[-−]?\d{1,3}(?:,\d{3})+|[-−]?\d+(?:\.\d+)?|[A-Za-z]+(?:-[A-Za-z]+)?)[ \t]+"
+    r"(?!(?:is|are|was|were|would|will|can|could|should|must|may|might|or|and|times|plus|minus"
+    r"|divided|multiplied|percent|of|out|to|by|from|over|in|x)\b)[^\W\d_]"
+)
+#: what makes a sentence more than a count and what it did: a clause, a sum, a comparison
+_NOT_A_COUNT_RE = re.compile(
+    r"[,;:=$\\]|\b(?:so|thus|hence|therefore|which|giving|then|if|plus|minus|times|total|sum"
+    r"|more|less|fewer|than|make|makes|equals?|gives?|each|per|every|remain(?:s|ing)?|left)\b",
+    re.IGNORECASE,
+)
+
+
+def _opening_count(sentence: str) -> str | None:
+    """The number a closed last sentence opens with when it is a count and what the counted
+    did, one clause with no sum or comparison ("5 cars drove through the traffic jam in the
+    first 15 minutes." is 5, "Three trucks will be needed to carry 80 flagstones." is 3);
+    else None."""
+    match = _OPENING_COUNT_RE.match(sentence)
+    if match is None or len(sentence) > 160 or _NOT_A_COUNT_RE.search(sentence):
+        return None
+    number = match.group("n")
+    if number[0].isalpha():
+        number = _number_in_words(number) or ""
+        if not number or number in ("0", "1"):
+            return None  # "One of them …", "No one …": a pronoun, not a count
+    return number.replace("−", "-").replace(",", "")
 
 
 def _states_unclosed(sentence: str) -> bool:

@@ -337,6 +337,9 @@ def answer_is(text: str) -> Found | None:
         rest = tail[match.end() :]
         if not any(c.isalnum() for c in rest):
             continue  # cut off after "the answer is (": the statement before it counts
+        line, _, following = rest.partition("\n")
+        if not line.strip() and tail[match.end() - 1 : match.end()] in (":", "：", " "):
+            rest = following.lstrip()  # "The answer is:\nA) Yes": the answer on the next line
         stated = _sentence_or_math(rest)
         value = _value(stated)
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
@@ -651,5 +654,31 @@ def closing_output(text: str) -> AnswerSpan | None:
     lines = [line.strip() for line in match.group("x").strip().splitlines() if line.strip()]
     if len(lines) != 1:
         return None
+    words = printed_words(lines[0])
+    if words is not None:
+        return words
     value = _value(lines[0])
     return latex_span(value, RULE_TOOL_OUTPUT) if value else None
+
+
+#: a printed answer in words: ``Yes``, ``odd``, ``August``, ``(A) Yes``, ``B) No``
+_PRINTED_WORDS_RE = re.compile(
+    r"(?:\(?[A-J]\)[ \t]*|[A-J][.:][ \t]+)?[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,3}"
+)
+#: names sympy and Python print for values, which are math, not words
+_PRINTED_MATH_NAMES = frozenset({"oo", "-oo", "zoo", "pi", "nan", "inf", "e", "i", "E", "I"})
+
+
+def printed_words(line: str) -> AnswerSpan | None:
+    """A tool's one-line output that is an answer in words (``Yes``, ``odd``, ``(A) Yes``), as
+    words (the gold's type reads them), else None; a single letter or a name sympy prints
+    for a value (``oo``, ``pi``) is math, an error is no answer."""
+    line = line.strip()
+    if len(line) < 2 or len(line) > 40 or line in _PRINTED_MATH_NAMES:
+        return None
+    if not _PRINTED_WORDS_RE.fullmatch(line) or _PRINTED_ERROR_RE.search(line):
+        return None
+    return AnswerSpan(line, rule=RULE_TOOL_OUTPUT + WORDS_SUFFIX, prose=True)
+
+
+_PRINTED_ERROR_RE = re.compile(r"(?:Traceback|Error|Exception|Warning|error\b)", re.IGNORECASE)

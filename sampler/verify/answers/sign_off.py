@@ -21,7 +21,8 @@ import re
 _TAIL = 600
 _SIGN_OFF_RE = re.compile(
     r"(?:^|(?<=[.!?。！？:)\]$*])[ \t]+|(?<=\n))[ \t*]*"
-    r"(?:(?:i\s+)?hope\s+(?:this|that|it)\s+(?:helps|clarifies|answers)|let\s+me\s+know\s+if"
+    r"(?:(?:i\s+)?hope\s+(?:this|that|it)\s+(?:helps|clarifies|answers|is\s+helpful)"
+    r"|let\s+me\s+know\s+if"
     r"|feel\s+free\s+to|if\s+you\s+have\s+any|if\s+you\s+need\s+(?:any|more|further)"
     r"|happy\s+to\s+help|good\s+luck|(?:do\s+)?let\s+me\s+know\s+(?:if|whether)"
     r"|is\s+there\s+anything\s+else\s+(?:i\s+can|you\s+(?:want|would|need))"

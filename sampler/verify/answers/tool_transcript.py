@@ -29,6 +29,7 @@ from sampler.verify.answers.final_statements import (
     RULE_TOOL_OUTPUT,
     TAIL_CHARS,
     latex_span,
+    printed_words,
     stated_value,
 )
 from sampler.verify.answers.last_number import only_value
@@ -55,6 +56,9 @@ def _result(line: str) -> AnswerSpan | None:
     line = line.strip()
     if not line or len(line) > _RESULT_CHARS or _ERROR_RE.match(line):
         return None  # an error message states no result
+    words = printed_words(line)
+    if words is not None:
+        return words  # "Yes", "odd", "(A) Yes": read as words, by the gold's type
     if re.search(r"(?<![<>!=])=(?!=)", line) and not re.search(r"[A-Za-z]{3,}\s", line):
         return None  # an equation printed is a step (a sentence with "=" is read as words)
     value = line if python_matrix(line) != line else stated_value(line)  # Matrix([[1], [2]])
