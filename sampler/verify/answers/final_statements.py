@@ -338,7 +338,7 @@ def answer_is(text: str) -> Found | None:
         if not any(c.isalnum() for c in rest):
             continue  # cut off after "the answer is (": the statement before it counts
         line, _, following = rest.partition("\n")
-        if not line.strip() and tail[match.end() - 1 : match.end()] in (":", "：", " "):
+        if not line.strip() and tail[match.start() : match.end()].rstrip()[-1:] in (":", "："):
             rest = following.lstrip()  # "The answer is:\nA) Yes": the answer on the next line
         stated = _sentence_or_math(rest)
         value = _value(stated)
