@@ -302,3 +302,17 @@ def test_the_answer_on_the_line_after_the_answer_is() -> None:
     text = WORK + "The answer is:\nA) Yes"
     assert grade_completion("Yes", text, problem=problem).status == "correct"
     assert grade_completion("No", text, problem=problem).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "Therefore, there are {v} potential maskers in Fig. Q1a.",  # mined (MathVista, Bard)
+        "So the total is {v} vs. 10 before.",
+        "Thus the count is {v} (cf. Eq. 3).",
+    ],
+)
+def test_an_abbreviation_ends_no_sentence(closing: str) -> None:
+    right = grade_completion("12", WORK + closing.format(v=12), problem=APPLES)
+    wrong = grade_completion("12", WORK + closing.format(v=13), problem=APPLES)
+    assert (right.status, wrong.status) == ("correct", "incorrect"), (right, wrong)

@@ -72,7 +72,12 @@ _CONCLUDE_RE = re.compile(
     re.IGNORECASE,
 )
 #: where a sentence ends: ". " (not a decimal point), "。", "！", "？", "।", a line break
-_SENTENCE_END_RE = re.compile(r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n")
+#: a period after an abbreviation ("in Fig. 2", "e.g. 5", "vs. 3") ends no sentence
+_ABBREVIATION_END = (
+    r"(?<!\bFig)(?<!\bFigs)(?<!\bEq)(?<!\bEqs)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)"
+    r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bcf)(?<!\bresp)(?<!\bSec)"
+)
+_SENTENCE_END_RE = re.compile(_ABBREVIATION_END + r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n")
 _MATH_SPAN_RE = re.compile(
     r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$|(?<!\\)\$(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
     r"|\\\((?P<c>.{1,300}?)\\\)"
