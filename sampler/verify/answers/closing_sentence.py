@@ -47,7 +47,11 @@ from sampler.verify.answers.final_statements import (
     words_span,
 )
 from sampler.verify.answers.last_number import ends_with_heading, last_number
-from sampler.verify.answers.number_words import fraction_from_words, number_from_words
+from sampler.verify.answers.number_words import (
+    SCALE_AFTER_DIGITS,
+    fraction_from_words,
+    number_from_words,
+)
 from sampler.verify.answers.step_labels import without_step_labels
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
@@ -328,7 +332,6 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
     return [v for _, v in sorted(found) if v.strip()]
 
 
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 #: a number with a scale word, a sign in words, or thousands grouped by spaces
 _WORDED_NUMBER_RE = re.compile(
     r"(?<![\w.])(?:(?P<minus>minus|negative)\s+)?"
@@ -359,7 +362,7 @@ def _worded_value(match: re.Match[str]) -> str:
     digits = re.sub(r"[ \u00a0\u202f]", "", match.group("n"))
     scale = match.group("scale")
     if scale:
-        value = Decimal(digits) * _SCALES[scale.lower()]
+        value = Decimal(digits) * SCALE_AFTER_DIGITS[scale.lower()]
         digits = format(value.normalize(), "f")
     return ("-" if match.group("minus") else "") + digits
 

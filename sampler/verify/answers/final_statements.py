@@ -37,7 +37,7 @@ from decimal import Decimal
 from sampler.latex_boxed import last_boxed
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.answer_span import latex_span as _plain_span
-from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.number_words import SCALE_AFTER_DIGITS, number_from_words
 
 #: How much of the end of a completion the rules read.
 TAIL_CHARS = 3000
@@ -89,7 +89,6 @@ _VALUE_RE = re.compile(
     r"|[-+]?\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\}"
 )
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])")
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 #: a scale word after a number: "1 million"
 _SCALE_AFTER_RE = re.compile(r"\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
 #: a mixed number in plain text: "3 1/2" (a proper fraction after a whole number)
@@ -109,7 +108,8 @@ _UNIT_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z-]*){0,3}")
 #: A formula: digits, letters as symbols, operators; no two words in a row.
 #: ASCII word characters only: "计划的比例为13/28" is a sentence, not a formula.
 _FORMULA_RE = re.compile(r"[-+]?[\w\\{}^()\[\]/*.+\- ,=<>|!':π√≤≥·×÷°]{1,120}", re.ASCII)
-_WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
+#: two words in a row: prose, not a formula
+WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _CONCLUSION_RE = re.compile(
     r"(?:^|(?<=[.!?\n]))[ \t*]*(?:thus|therefore|hence|so|in total|in conclusion|altogether"
     r"|overall)\b[^\n]*",
@@ -214,7 +214,7 @@ def _value(statement: str) -> str | None:
         scale = _SCALE_AFTER_RE.match(statement, number.end())
         if scale is not None and re.fullmatch(r"-?\d+(?:\.\d+)?", value):
             # "1 million", "2.5 billion dollars": the number times its scale
-            scaled = Decimal(value) * _SCALES[scale.group(1).lower()]
+            scaled = Decimal(value) * SCALE_AFTER_DIGITS[scale.group(1).lower()]
             return format(scaled.normalize(), "f")
         return value
     return statement if _is_math(statement) else None
@@ -222,7 +222,7 @@ def _value(statement: str) -> str | None:
 
 def _is_math(text: str) -> bool:
     text = text.strip()
-    if not text or "$" in text or _WORDS_RE.search(text) or _PROSE_WORD_RE.search(text):
+    if not text or "$" in text or WORDS_RE.search(text) or _PROSE_WORD_RE.search(text):
         return False
     if _SHORT_PROSE_RE.search(text):
         return False  # "So x is 5": a sentence of short words, not the product S*o*x*i*s*5
@@ -676,9 +676,10 @@ def printed_words(line: str) -> AnswerSpan | None:
     line = line.strip()
     if len(line) < 2 or len(line) > 40 or line in _PRINTED_MATH_NAMES:
         return None
-    if not _PRINTED_WORDS_RE.fullmatch(line) or _PRINTED_ERROR_RE.search(line):
+    if not _PRINTED_WORDS_RE.fullmatch(line) or ERROR_LINE_RE.search(line):
         return None
     return AnswerSpan(line, rule=RULE_TOOL_OUTPUT + WORDS_SUFFIX, prose=True)
 
 
-_PRINTED_ERROR_RE = re.compile(r"(?:Traceback|Error|Exception|Warning|error\b)", re.IGNORECASE)
+#: a line a tool prints when the code failed: it states no result
+ERROR_LINE_RE = re.compile(r"(?:Traceback|\w*(?:Error|Exception|Warning)\b|error\b)", re.IGNORECASE)

@@ -51,6 +51,7 @@ from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.equal_forms import equal_in_form
 from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.final_statements import WORDS_RE
 from sampler.verify.answers.gold_types import (
     alternatives,
     first_clause,
@@ -344,15 +345,11 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     return None
 
 
-#: two words in a row: an alternative in prose, which is no value to compare
-_WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
-
-
 def _one_of_equal_alternatives(text: str) -> str | None:
     """The first alternative when an answer's alternatives are all one value written two
     ways (``\\frac{1}{2} or 0.5``, ``0.25 or 25\\%``), else None: a hedge."""
     offered = [restated(a) for a in alternatives(text)]
-    if not 2 <= len(offered) <= 3 or any(_WORDS_RE.search(a) for a in offered):
+    if not 2 <= len(offered) <= 3 or any(WORDS_RE.search(a) for a in offered):
         return None
     if not 2 <= len(offered) <= 3 or any(too_deep(a) is not None for a in offered):
         return None

@@ -26,6 +26,8 @@ _TENS = {
     if w != "_"
 }
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+#: the scale words a number written in digits may carry ("1.5 million", "2 trillion")
+SCALE_AFTER_DIGITS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _SPLIT_RE = re.compile(r"[\s\-]+")
 _EDGE_RE = re.compile(r"^[\s\"'*_.$]+|[\s\"'*_.!$]+$")
 

@@ -26,6 +26,7 @@ import re
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.bare_answer import is_bare_math
 from sampler.verify.answers.final_statements import (
+    ERROR_LINE_RE,
     RULE_TOOL_OUTPUT,
     TAIL_CHARS,
     latex_span,
@@ -49,12 +50,11 @@ _CODE_LINE_RE = re.compile(
     re.MULTILINE,
 )
 _RESULT_CHARS = 120
-_ERROR_RE = re.compile(r"(?:Traceback|\w*(?:Error|Exception|Warning)\b|error\b)", re.IGNORECASE)
 
 
 def _result(line: str) -> AnswerSpan | None:
     line = line.strip()
-    if not line or len(line) > _RESULT_CHARS or _ERROR_RE.match(line):
+    if not line or len(line) > _RESULT_CHARS or ERROR_LINE_RE.match(line):
         return None  # an error message states no result
     words = printed_words(line)
     if words is not None:
