@@ -334,8 +334,10 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
 
 #: a number with a scale word, a sign in words, or thousands grouped by spaces
 _WORDED_NUMBER_RE = re.compile(
-    r"(?<![\w.])(?:(?P<minus>minus|negative)\s+)?"
-    r"(?P<n>\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:\.\d+)?)"
+    r"(?<![\w.])(?:(?P<minus>minus|negative)\s+|(?P<sign>[-−])(?=\s?(?:\\?\$|[€£¥₹])))?"
+    r"(?P<cur>(?:\\?\$|[€£¥₹])\s?)?"
+    r"(?P<n>\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"
+    r"|\d+(?:\.\d+)?)"
     r"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?",
     re.IGNORECASE,
 )
@@ -345,7 +347,11 @@ def _is_worded(match: re.Match[str]) -> bool:
     """A sign or scale in words, or thousands grouped by (any kind of) spaces."""
     digits = match.group("n")
     return bool(
-        match.group("minus") or match.group("scale") or " " in digits or not digits.isascii()
+        match.group("minus")
+        or match.group("sign")
+        or match.group("scale")
+        or " " in digits
+        or not digits.isascii()
     )
 
 
@@ -359,12 +365,12 @@ def _masked(text: str, matches: list[re.Match[str]]) -> str:
 
 
 def _worded_value(match: re.Match[str]) -> str:
-    digits = re.sub(r"[ \u00a0\u202f]", "", match.group("n"))
+    digits = re.sub(r"[ \u00a0\u202f,]", "", match.group("n"))
     scale = match.group("scale")
     if scale:
         value = Decimal(digits) * SCALE_AFTER_DIGITS[scale.lower()]
         digits = format(value.normalize(), "f")
-    return ("-" if match.group("minus") else "") + digits
+    return ("-" if match.group("minus") or match.group("sign") else "") + digits
 
 
 def _number_in_words(rest: str) -> str | None:

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from decimal import Decimal
 
 from sampler.latex_boxed import last_boxed
+from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.answer_span import latex_span as _plain_span
-from sampler.verify.answers.number_words import SCALE_AFTER_DIGITS, number_from_words
+from sampler.verify.answers.number_words import number_from_words
 
 #: How much of the end of a completion the rules read.
 TAIL_CHARS = 3000
@@ -85,7 +85,8 @@ _MATH_OPEN = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
 _BOLD_RE = re.compile(r"\*\*(?P<x>[^*\n]{1,80})\*\*")
 #: A plain stated value: a number (signs, decimals, thousands, fractions, percents).
 _VALUE_RE = re.compile(
-    r"[-+−]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*\\?%)?"
+    r"[-+−]?\s?(?:\\?\$|[€£¥₹])?\s*[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"
+    r"(?:\s*\\?%)?"
     r"|[-+]?\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\}"
 )
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])")
@@ -209,14 +210,13 @@ def _value(statement: str) -> str | None:
         return f"{whole * denominator + numerator}/{denominator}"
     number = _VALUE_RE.match(statement)
     if number is not None and _UNIT_WORDS_RE.fullmatch(statement[number.end() :]):
-        value = number.group(0).replace("−", "-").strip()
-        value = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
         scale = _SCALE_AFTER_RE.match(statement, number.end())
-        if scale is not None and re.fullmatch(r"-?\d+(?:\.\d+)?", value):
-            # "1 million", "2.5 billion dollars": the number times its scale
-            scaled = Decimal(value) * SCALE_AFTER_DIGITS[scale.group(1).lower()]
-            return format(scaled.normalize(), "f")
-        return value
+        amount = amount_value(statement[: scale.end() if scale else number.end()])
+        if amount is not None:
+            # "1 million", "-$17,572 million", "-€462": the signed number times its scale
+            return amount.value
+        value = number.group(0).replace("−", "-").strip()
+        return _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
     return statement if _is_math(statement) else None
 
 

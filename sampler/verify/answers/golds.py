@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
@@ -64,6 +65,9 @@ class Gold:
     asked_words: frozenset[str] = field(default=frozenset(), compare=False)
     #: the words of the yes/no question the problem ends with (``yes_no_statements``)
     yes_no_words: frozenset[str] = field(default=frozenset(), compare=False)
+    #: a gold with a scale word (``2.9 million``, ``latex`` 2900000): the number before its
+    #: scale, which a bare answer may state (``amounts``)
+    mantissa: str | None = field(default=None, compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -268,6 +272,9 @@ def gold_from_question(
     if gold is None or not str(gold).strip():
         return None
     meta = _metadata(metadata)
+    scaled = amount_value(normalise_gold_text(str(gold)))
+    if scaled is not None and scaled.scaled:  # "2.9 million", "$93.8 thousand": the number
+        gold = scaled.value
     latex = gold_form(
         plain_to_latex(
             repeating_to_fraction(unicode_to_latex(joined_values(normalise_gold_text(str(gold)))))
@@ -319,4 +326,5 @@ def gold_from_question(
         given=given_numbers(problem) if not parts else frozenset(),
         asked_words=asked_words(problem) if not parts else frozenset(),
         yes_no_words=yes_no_words(problem) if kind == "boolean" else frozenset(),
+        mantissa=scaled.mantissa if scaled is not None and scaled.scaled else None,
     )

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
+from sampler.verify.answers.amounts import amount_value, same_number
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
@@ -120,6 +121,13 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
+    amount = amount_value(span.text)
+    if amount is not None and (amount.scaled or gold.unit is None):
+        # "\$2.9\text{ million}", "-€462": the signed number times its scale
+        span = AnswerSpan(amount.value, rule=span.rule)
+    if gold.mantissa is not None and same_number(span.text, gold.mantissa):
+        # "2.9" for the gold "2.9 million": stated in the gold's scale
+        return AnswerSpan(gold.latex, rule=span.rule)
     text = sympy_solution(span.text)  # "{x: 2, y: 3}" is x = 2, y = 3
     if "matrix}" in gold.latex:
         text = python_matrix(text)  # "[[1, 2], [3, 4]]" is a pmatrix
