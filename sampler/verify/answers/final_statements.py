@@ -37,6 +37,7 @@ from sampler.latex_boxed import last_boxed
 from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.answer_span import latex_span as _plain_span
+from sampler.verify.answers.gold_types import WORD_LIST_RE
 from sampler.verify.answers.number_words import number_from_words
 
 #: How much of the end of a completion the rules read.
@@ -53,10 +54,13 @@ RULE_MARKER = "answer marker"
 RULE_BOLD_FINAL = "bold final"
 RULE_NAMED_ANSWER = "named as the answer"
 RULE_CLOSING_OPTION = "closing option"
+RULE_OPTION_LINE = "option line"
 #: appended to a rule whose answer is words (``AnswerSpan.prose``), read by the gold's type
 WORDS_SUFFIX = " (words)"
 #: the longest stated answer in words that is read as one
 _WORDS_CHARS = 80
+#: the longest list of words (BBH's word sorting) read as one answer
+_WORD_LIST_CHARS = 600
 #: the longest completion read whole as its answer
 _WHOLE_CHARS = 80
 
@@ -73,7 +77,8 @@ _LABEL_LINE_RE = re.compile(
 )
 _ANSWER_IS_RE = re.compile(
     r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
-    r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?is[ \t]*"
+    r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?"
+    r"(?:is|(?:would|should|must|will)[ \t]+be)[ \t]*"
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
 )
@@ -335,6 +340,13 @@ def answer_is(text: str) -> Found | None:
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             return None
         rest = tail[match.end() :]
+        brackets = _BRACKETS_RE.match(rest)
+        if brackets is not None:  # "So the answer is ) ] >." (BBH's Dyck languages)
+            closing = " ".join(re.findall(r"[)\]}>]", brackets.group(1)))
+            return (
+                match.end(),
+                AnswerSpan(closing, rule=RULE_STATEMENT + WORDS_SUFFIX, prose=True),
+            )
         if not any(c.isalnum() for c in rest):
             continue  # cut off after "the answer is (": the statement before it counts
         line, _, following = rest.partition("\n")
@@ -350,6 +362,9 @@ def answer_is(text: str) -> Found | None:
     return None
 
 
+#: a statement that is closing brackets alone, to the end of its line: what closes a
+#: sequence (BBH's Dyck languages); an opening one is a statement cut off ("The answer is (")
+_BRACKETS_RE = re.compile(r"[ \t]*((?:[)\]}>][ \t]*){1,60})\.?[ \t]*(?:\n|$)")
 #: a yes or no that opens what "the answer is" states, its restatement after a comma
 _YES_NO_FIRST_RE = re.compile(r"[ \t*]*(yes|no)\b[ \t*]*[,;]", re.IGNORECASE)
 
@@ -357,8 +372,12 @@ _YES_NO_FIRST_RE = re.compile(r"[ \t*]*(yes|no)\b[ \t*]*[,;]", re.IGNORECASE)
 def _words(statement: str, rule: str) -> AnswerSpan | None:
     """A short stated answer in words (``No``, ``A. $\\frac16$``, ``"fnel"``) as prose."""
     statement = _hope_removed(statement).strip().strip("*_ ").strip()
-    if not statement or len(statement) > _WORDS_CHARS or _HYPOTHESIS_WORDS_RE.match(statement):
+    if not statement or _HYPOTHESIS_WORDS_RE.match(statement):
         return None
+    if len(statement) > _WORDS_CHARS and not (
+        len(statement) <= _WORD_LIST_CHARS and WORD_LIST_RE.fullmatch(statement.rstrip("."))
+    ):
+        return None  # a sentence, not an answer in words; a long list of words is one
     return AnswerSpan(" ".join(statement.split()), rule=rule + WORDS_SUFFIX, prose=True)
 
 
@@ -595,6 +614,31 @@ def _option_after_lead_in(tail: str) -> Found | None:
     return (len(tail), span) if span else None
 
 
+#: a last line that is an option's label and its content: ``A)1 step/minute``, ``(B) 12 km``
+_OPTION_LABEL_LINE_RE = re.compile(
+    r"(?:^|(?<=\n))[ \t>*_]*(?:\(([A-J])\)|([A-J])[).．:：])[ \t]*(?P<content>[^\s(][^\n]{0,60})$"
+)
+
+
+def option_line(text: str) -> Found | None:
+    """The option a completion's last line names with its content (``A)1 step/minute``,
+    AQuA's rationales), read as words; not the last of a listing of the options (the line
+    before it labels the option before)."""
+    tail = _tail(text).rstrip()
+    match = _OPTION_LABEL_LINE_RE.search(tail, max(0, len(tail) - 80))
+    if match is None:
+        return None
+    letter = match.group(1) or match.group(2)
+    before = tail[: match.start()].rstrip().rpartition("\n")[2]
+    listed = _OPTION_LABEL_LINE_RE.fullmatch(before.strip())
+    if letter == "A" and not before.strip():
+        return None  # the completion is nothing but the line: the whole completion's rule
+    if listed is not None and (listed.group(1) or listed.group(2)) == chr(ord(letter) - 1):
+        return None  # "D) 4\nE) 5": the options listed, none chosen
+    span = _words(tail[match.start() :].strip(), RULE_OPTION_LINE)
+    return (len(tail), span) if span else None
+
+
 _RULES = (
     named_answer,
     closing_option,
@@ -606,6 +650,7 @@ _RULES = (
     few_shot_line,
     answer_marker,
     bold_final,
+    option_line,
 )
 
 

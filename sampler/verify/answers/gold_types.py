@@ -2,7 +2,8 @@
 
 ``gold_kind`` reads a gold (``Gold.latex``) as one of: ``boolean`` (True/False/Yes/No),
 ``choices`` (several option letters, ``ABD``), ``choice`` (one letter), ``decimal`` (a
-number written with decimals: its stated precision counts), ``text`` (a word or words
+number written with decimals: its stated precision counts), ``brackets`` (brackets alone,
+``) ] >``: compared bracket by bracket), ``text`` (a word or words
 that are no formula, ``esln``, ``\\text{Evelyn}``), or ``""`` (math, left to math-verify).
 
 ``typed_verdict`` gives the verdict for the types that math-verify cannot judge, or None
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from functools import lru_cache
 
 _BOOLEAN = {"true": True, "yes": True, "false": False, "no": False}
 _WRAP_RE = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textnormal)\s*\{([^{}]*)\}")
@@ -39,13 +41,25 @@ _FIRST_WORD_RE = re.compile(r"[A-Za-z]+")
 _LETTERS_GOLD_RE = re.compile(r"[A-J]{2,6}")
 _DECIMAL_RE = re.compile(r"-?\d+\.(\d+)")
 _PLAIN_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
+#: a gold that is brackets alone (``) ] >``, BBH's Dyck languages): compared bracket by bracket
+_BRACKETS_GOLD_RE = re.compile(r"\s*[()\[\]{}<>](?:\s*[()\[\]{}<>])*\s*")
+_BRACKET_RE = re.compile(r"[()\[\]{}<>]")
+_NOT_BRACKET_RE = re.compile(r"[^()\[\]{}<>\s$]")
 _TEXT_GOLD_RE = re.compile(r"[A-Za-z][A-Za-z '\-]{2,40}")
+#: words alone, at least four, joined by spaces or commas: a list of words, of any length
+WORD_LIST_RE = re.compile(
+    r"[A-Za-z][A-Za-z'\-]*(?:(?:[ \t]*,[ \t]*|[ \t]+)[A-Za-z][A-Za-z'\-]*){3,80}"
+)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _MATH_WORDS = frozenset(
     "sin cos tan cot sec csc log ln exp sqrt pi inf infty frac mod gcd lcm max min".split()
 )
 #: letters an answer starts with: ``A、B和D``, ``A, C and D``, ``(A)(C)``, ``ABD``
 #: (a letter that an operator or a digit follows is a symbol in a formula: ``E*2``, ``A^2``)
 _LETTER_RE = re.compile(r"\(?([A-J])\)?(?![A-Za-z\d]|\s*[*/^=_+])")
+#: the last option letter read by default; a question with more options (BBH's ``(R)``)
+#: reads up to its gold's letter or its last listed option (``letter_range``)
+LAST_LETTER = "J"
 _LETTER_SEP_RE = re.compile(r"\s*(?:、|,|，|和|与|及|以及|&|and|以及)\s*|\s+")
 _LOWER_OPTION_RE = re.compile(r"\(([a-j])\)")
 _LETTER_RUN_RE = re.compile(r"([A-J]{2,6})(?![A-Za-z])")
@@ -69,6 +83,10 @@ def gold_kind(latex: str) -> str:
         return "choice"
     if _DECIMAL_RE.fullmatch(latex.strip()):
         return "decimal"
+    if _BRACKETS_GOLD_RE.fullmatch(latex):
+        return "brackets"
+    if "\\" not in latex and len(bare) <= 600 and WORD_LIST_RE.fullmatch(bare):
+        return "text"  # "abbey beatific cornerstone …": a list of words (BBH's word sorting)
     if "\\" not in latex.replace("\\text", "") and _TEXT_GOLD_RE.fullmatch(bare):
         words = bare.lower().split()
         if len(bare) >= 3 and not any(w in _MATH_WORDS for w in words):
@@ -76,23 +94,40 @@ def gold_kind(latex: str) -> str:
     return ""
 
 
-def leading_letters(text: str) -> frozenset[str]:
-    """The option letters an answer starts with (empty when it starts with none); a
-    lowercase letter in parentheses (``(a)``) is one too."""
+@lru_cache(maxsize=32)
+def _letter_patterns(last: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``_LETTER_RE`` and ``_LETTER_RUN_RE`` for the option letters A to ``last``."""
+    if last <= LAST_LETTER:
+        return _LETTER_RE, _LETTER_RUN_RE
+    letter = re.compile(rf"\(?([A-{last}])\)?(?![A-Za-z\d]|\s*[*/^=_+])")
+    return letter, re.compile(rf"([A-{last}]{{2,6}})(?![A-Za-z])")
+
+
+def letter_range(latex: str, options: tuple[tuple[str, str], ...] = ()) -> str:
+    """The last option letter an answer to this gold may name: J, or the gold's letter or the
+    question's last option where that comes later (``(K)`` … ``(R)``)."""
+    letters = [c for c in strip_wrappers(latex).upper() if "A" <= c <= "Z"]
+    return max([LAST_LETTER, *letters, *(letter for letter, _ in options)])
+
+
+def leading_letters(text: str, last: str = LAST_LETTER) -> frozenset[str]:
+    """The option letters (A to ``last``) an answer starts with (empty when it starts with
+    none); a lowercase letter in parentheses (``(a)``) is one too."""
+    letter_re, run_re = _letter_patterns(last)
     rest = _LOWER_OPTION_RE.sub(lambda m: "(" + m.group(1).upper() + ")", text)
     rest = strip_wrappers(rest)
-    run = _LETTER_RUN_RE.match(rest)
+    run = run_re.match(rest)
     if run is not None:
         return frozenset(run.group(1))
     found: set[str] = set()
     while True:
-        match = _LETTER_RE.match(rest)
+        match = letter_re.match(rest)
         if match is None:
             break
         found.add(match.group(1))
         rest = rest[match.end() :]
         sep = _LETTER_SEP_RE.match(rest)
-        if sep is None or not _LETTER_RE.match(rest[sep.end() :]):
+        if sep is None or not letter_re.match(rest[sep.end() :]):
             break
         rest = rest[sep.end() :]
     return frozenset(found)
@@ -346,7 +381,7 @@ def typed_verdict(
         lone = _LONE_LOWER_RE.fullmatch(text.strip())
         if lone is not None and options:  # "the answer is b" among options (A) … (D)
             text = lone.group(1).upper()
-        letters = leading_letters(text)
+        letters = leading_letters(text, letter_range(latex, options))
         if not letters and options:
             letter = option_letter(options, text)
             letters = frozenset(letter) if letter else frozenset()
@@ -358,12 +393,20 @@ def typed_verdict(
     if kind == "text":
         if _normal_text(text) == _normal_text(latex):
             return True
+        if WORD_LIST_RE.fullmatch(strip_wrappers(latex)) and WORD_LIST_RE.fullmatch(
+            strip_wrappers(text)
+        ):  # "apple, banana, cherry, date" for "apple banana cherry date": the same words
+            return _WORD_RE.findall(text.lower()) == _WORD_RE.findall(latex.lower())
         by_label = _labelled_verdict(latex, kind, options, text)
         if by_label is not None:
             return by_label
         return False if prose else None
     if kind == "decimal" and not prose:
         return rounds_to(latex, text)
+    if kind == "brackets":  # ") ] >": the same brackets in the same order, spacing aside
+        return _BRACKET_RE.findall(text.strip().rstrip(".")) == _BRACKET_RE.findall(latex) and not (
+            _NOT_BRACKET_RE.search(text.strip().rstrip("."))
+        )
     return None
 
 
@@ -371,7 +414,7 @@ def typed_verdict(
 _OPTION_WORD_RE = re.compile(r"^[*_]*(?:option|choice)[ \t]+(?=[*_]*\(?[A-Ja-j]\b)", re.I)
 #: a lowercase option letter alone: "b", "b)", "(b)", "b."
 _LONE_LOWER_RE = re.compile(r"[*_]*\(?([a-j])[).]?[*_]*\.?")
-_OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Ja-j])[).．.、:：]\s*")
+_OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Za-j])[).．.、:：]\s*")
 
 
 def options_from_problem(problem: str | None) -> tuple[tuple[str, str], ...]:

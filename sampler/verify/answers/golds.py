@@ -84,7 +84,9 @@ def math_mode(latex: str) -> str:
 
 
 _SCIENTIFIC_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d+)(?![\w.])")
-_CHOICE_GOLD_RE = re.compile(r"\s*(?:\\text(?:bf)?\s*\{\s*)?\(?\s*([A-J])\s*\)?\s*\}?\s*")
+_CHOICE_GOLD_RE = re.compile(
+    r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(?\s*([A-J])\s*\)?|\(\s*([K-Z])\s*\))\s*\}?\s*"
+)
 _CHOICE_LABEL_RE = re.compile(
     r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(([A-J])\)|([A-J])(?:[.:)]|\s*\}|(?=\s*$)))\s*\}?(?:\s|$|\()"
 )
@@ -112,9 +114,10 @@ def expand_scientific(latex: str) -> str:
 
 
 def choice_letter(latex: str) -> str | None:
-    """The letter of a gold that is a multiple-choice answer (``C``, ``(C)``, ``\\text{(C)}``)."""
+    """The letter of a gold that is a multiple-choice answer (``C``, ``(C)``, ``\\text{(C)}``;
+    past J only in parentheses: BBH's ``(K)``)."""
     match = _CHOICE_GOLD_RE.fullmatch(latex)
-    return match.group(1) if match else None
+    return (match.group(1) or match.group(2)) if match else None
 
 
 _LABELLED_GOLD_RE = re.compile(
@@ -293,6 +296,7 @@ def gold_from_question(
         parts = tuple(expand_scientific(p) for p in parts)
         latex = ", ".join(parts)
     labelled: tuple[tuple[str, str], ...] = ()
+    choice: str | None = None
     if not parts:
         latex = expand_scientific(latex)
         choice = choice_letter(latex)
@@ -308,6 +312,8 @@ def gold_from_question(
         if written is not None:
             latex, unit = value, written
     kind = "" if parts else gold_kind(latex)
+    if not parts and choice is not None:
+        kind = "choice"  # "(K)": a letter past J is a choice only in parentheses
     if kind == "text" and number_from_words(latex) is not None:
         latex, kind = str(number_from_words(latex)), ""  # a gold in words: "forty three"
     elif kind == "text" and fraction_from_words(latex) is not None:

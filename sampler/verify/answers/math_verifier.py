@@ -57,6 +57,7 @@ from sampler.verify.answers.gold_types import (
     first_clause,
     hedged,
     leading_letters,
+    letter_range,
     restated,
     stated_precision,
     typed_verdict,
@@ -328,7 +329,8 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
         if same is None:
             return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
         return judge(gold, AnswerSpan(same, rule=span.rule))  # "$\frac12$ or $0.5$": one value
-    if gold.kind == "choice" and gold.options and not span.prose and not leading_letters(answer):
+    choice = gold.kind == "choice" and gold.options and not span.prose
+    if choice and not leading_letters(answer, letter_range(gold.latex, gold.options)):
         letter = _option_of_value(gold.options, span)
         if letter is not None:  # the option's content for its letter: (A) $4^{x}$ and 4^x
             same = letter == gold.latex.strip("() ").upper()

@@ -16,7 +16,8 @@ from sampler.verify.answers.amounts import amount_value, same_number
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.gold_types import boolean_of, labelled_content
+from sampler.verify.answers.final_statements import RULE_OPTION_LINE
+from sampler.verify.answers.gold_types import boolean_of, labelled, labelled_content
 from sampler.verify.answers.golds import (
     Gold,
     answer_choice,
@@ -109,6 +110,11 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         content = labelled_content(span.text, gold.options)
         if content is not None:  # "(D) May '21" for the gold May '21: the option's content
             return prepare_span(AnswerSpan(content), gold)
+    if span.prose and not gold.options and gold.kind == "" and not gold.parts:
+        label = labelled(span.text)
+        if label is not None and span.rule and span.rule.startswith(RULE_OPTION_LINE):
+            # "B) 12 km" closing a completion whose question lists no options: its content
+            return prepare_span(AnswerSpan(label[1].strip()), gold)
     if span.prose and gold.kind in ("", "decimal") and not gold.parts:
         number = number_from_words(span.text)
         if number is not None:  # "forty-three" against a numeric gold
