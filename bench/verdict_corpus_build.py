@@ -53,6 +53,9 @@ SPLIT = {
     "lm-eval-tests": "tuning",
     # added for the no_answer share of tool-integrated transcripts, tuning half
     "rho-interpreter": "tuning",
+    # beyond math: BIG-Bench Hard and financial / exam questions, tuning half
+    "bbh-codex": "tuning",
+    "pot-finqa": "tuning",
 }
 
 REPOS = {
@@ -73,6 +76,8 @@ REPOS = {
     "sieval-tests": "scitix/sieval",
     "lm-eval-tests": "EleutherAI/lm-evaluation-harness",
     "rho-interpreter": "microsoft/rho",
+    "bbh-codex": "suzgunmirac/BIG-Bench-Hard",
+    "pot-finqa": "wenhuchen/Program-of-Thoughts",
 }
 
 
@@ -781,6 +786,175 @@ def rho_interpreter(repo: Repo) -> Iterator[dict[str, Any]]:
         yield from balanced(groups["no box"], 5)
 
 
+#: BIG-Bench Hard's tasks, each with the number of cases taken (Codex CoT outputs)
+_BBH_TASKS = {
+    "dyck_languages": 10,
+    "word_sorting": 8,
+    "geometric_shapes": 6,
+    "reasoning_about_colored_objects": 7,
+    "date_understanding": 5,
+    "logical_deduction_five_objects": 3,
+    "logical_deduction_seven_objects": 3,
+    "boolean_expressions": 5,
+    "web_of_lies": 5,
+    "navigate": 5,
+    "sports_understanding": 3,
+    "multistep_arithmetic_two": 7,
+    "object_counting": 6,
+    "tracking_shuffled_objects_seven_objects": 3,
+    "causal_judgement": 3,
+    "formal_fallacies": 3,
+    "temporal_sequences": 3,
+    "penguins_in_a_table": 2,
+    "ruin_names": 2,
+    "hyperbaton": 2,
+}
+_BBH_ANSWER = re.compile(r"answer is (.*?)\.?\s*$", re.S)
+
+
+def _bbh_answer(prediction: str) -> str | None:
+    """The benchmark's own reading of a chain of thought: what follows its last "the answer
+    is", without the closing period."""
+    i = prediction.rfind("answer is ")
+    if i < 0:
+        return None
+    found = _BBH_ANSWER.match(prediction[i:])
+    return found.group(1).strip() if found else None
+
+
+def bbh_codex(repo: Repo) -> Iterator[dict[str, Any]]:
+    """Codex (code-davinci-002), 3-shot chain of thought on BIG-Bench Hard: each ends "So
+    the answer is X." (closing brackets, a sorted word list, an option letter up to (R),
+    True/False, Yes/No, valid/invalid, a number). The input holds the three shots; the
+    problem is its last question. The source label is the benchmark's exact match of what
+    follows "the answer is" with the target. Reasoning about colored objects: half the
+    cases have a target past (J)."""
+    for task, n in _BBH_TASKS.items():
+        path = f"code-davinci-002-outputs/code-davinci-002-cot/{task}_few_shot_template_0-255000.json"
+        items = []
+        for i, row in enumerate(json.loads(repo.show(path))["outputs"]):
+            question = row["input"].rsplit("\n\nQ: ", 1)[-1]
+            question = question.removesuffix("A: Let's think step by step.").strip()
+            said = _bbh_answer(row["prediction"])
+            items.append(
+                case(
+                    "bbh-codex",
+                    repo,
+                    path,
+                    f"{task}-{i}",
+                    row["prediction"],
+                    row["target"],
+                    "correct" if said == row["target"].strip() else "incorrect",
+                    "source exact match of the text after 'the answer is' with the target",
+                    question,
+                    f"bbh: {task}",
+                )
+            )
+        if task == "reasoning_about_colored_objects":
+            past_j = [c for c in items if c["gold"] > "(J)"]
+            yield from balanced(past_j, n // 2 + 1)
+            yield from balanced([c for c in items if c["gold"] <= "(J)"], n // 2)
+        else:
+            yield from balanced(items, n)
+
+
+#: TAT-QA's scale words, as written after the gold's number
+_TATQA_SCALE = {"thousand": " thousand", "million": " million", "billion": " billion", "percent": "%"}
+
+
+def _tatqa_gold(row: dict[str, Any]) -> str:
+    answer = row["answer"]
+    answer = answer[0] if isinstance(answer, list) else answer
+    if isinstance(answer, float) and answer.is_integer():
+        answer = int(answer)
+    text = str(answer).strip()
+    scale = _TATQA_SCALE.get(row["scale"], "")
+    if scale and not text.endswith(scale.strip()):
+        text += scale
+    return text
+
+
+def _tatqa_kind(row: dict[str, Any]) -> str | None:
+    """The answer style a TAT-QA case is taken for, or None (text spans, lists, counts)."""
+    answer = row["answer"]
+    if isinstance(answer, list):
+        if len(answer) != 1 or not re.fullmatch(r"[-$(]*[\d,.]+\)?%?", answer[0].strip()):
+            return None
+        answer = answer[0]
+    text = str(answer)
+    if row["scale"] == "percent" or text.endswith("%"):
+        return "percentage"
+    if row["scale"] not in ("thousand", "million", "billion"):
+        return None
+    if text.startswith(("-", "(")):
+        return "signed amount with scale"
+    return "amount with scale"
+
+
+#: Program of Thoughts' chain-of-thought baselines on TAT-QA (model, file, cases per kind)
+_POT_TATQA = {
+    "code-davinci-002": ("outputs/tatqa_cot_s0_e-1_11_11_21_19.jsonl", 10),
+    "text-davinci-002": ("outputs/tatqa_cot_gpt3_s0_e-1_11_13_21_05.jsonl", 9),
+}
+_POT_KINDS = {"amount with scale": 1.0, "signed amount with scale": 0.6, "percentage": 1.0}
+
+
+def pot_finqa(repo: Repo) -> Iterator[dict[str, Any]]:
+    """Program of Thoughts' chain-of-thought runs on financial and exam questions:
+    Codex and text-davinci-002 on TAT-QA (the question over a table and a report's text;
+    Codex ends "So the answer is:\\nX", davinci "Answer: X" or a closing sentence), and
+    GPT-4 on AQuA (a rationale whose last line names an option, ``A)1 step/minute``).
+    TAT-QA's gold is its answer with the ``scale`` written after it (``2.9 million``,
+    ``12.5%``), judged by hand; AQuA's label is the run's own check (``"A)"`` in the last
+    line)."""
+    for model, (path, n) in _POT_TATQA.items():
+        groups: dict[str, list[dict[str, Any]]] = {k: [] for k in _POT_KINDS}
+        for line in repo.show(path).splitlines():
+            row = json.loads(line)
+            kind = _tatqa_kind(row)
+            if kind is None or not row["generated"] or not row["generated"][0].strip():
+                continue
+            problem = f"{row['question']}\n\n{row['table']}\n{row['text']}"
+            groups[kind].append(
+                case(
+                    "pot-finqa",
+                    repo,
+                    path,
+                    f"tatqa-{model}-{row['question_id'][:8]}",
+                    row["generated"][0],
+                    _tatqa_gold(row),
+                    None,
+                    "hand",
+                    problem,
+                    f"tat-qa: {kind}",
+                )
+            )
+        for kind, share in _POT_KINDS.items():
+            rows = groups[kind]
+            k = round(n * share)
+            yield from rows[:: max(1, len(rows) // k)][:k]
+    path = "outputs/aqua_gpt4_s0_e-1_03_31_22_24.jsonl"
+    items = []
+    for i, line in enumerate(repo.show(path).splitlines()):
+        row = json.loads(line)
+        said = row["answer"] + ")" in row["generated_prediction"]
+        items.append(
+            case(
+                "pot-finqa",
+                repo,
+                path,
+                f"aqua-gpt-4-{i}",
+                row["rationale"],
+                row["answer"],
+                "correct" if said else "incorrect",
+                "source check: the gold letter and ')' in the last line",
+                f"{row['question']}\nOptions: {' '.join(row['options'])}",
+                "aqua: option letter",
+            )
+        )
+    yield from balanced(items, 30)
+
+
 BUILDERS = {
     "grade-school-math": grade_school_math,
     "tora": tora,
@@ -799,6 +973,8 @@ BUILDERS = {
     "sieval-tests": sieval_tests,
     "lm-eval-tests": lm_eval_tests,
     "rho-interpreter": rho_interpreter,
+    "bbh-codex": bbh_codex,
+    "pot-finqa": pot_finqa,
 }
 
 

@@ -50,7 +50,7 @@ from sampler.verify.answers.extraction import (
     AnswerSpan,
     ExtractionConfig,
     extract_answer,
-    yes_no_statement,
+    statement_for_gold,
 )
 from sampler.verify.answers.golds import Gold, gold_from_question
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
@@ -515,7 +515,7 @@ def _verify_batch(
             strategies = strategies_by.get((b, m))
             if strategies is None:
                 strategies = strategies_by[(b, m)] = config.strategies_for(b, m)
-            span = yes_no_statement(extract_answer(text, strategies), golds.get((b, q)), text)
+            span = statement_for_gold(extract_answer(text, strategies), golds.get((b, q)), text)
             all_golds.append(golds.get((b, q)))
             all_spans.append(span)
             if span is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from sampler.verify.answers.extraction import extract_answer, yes_no_statement
+from sampler.verify.answers.extraction import extract_answer, statement_for_gold
 from sampler.verify.answers.golds import gold_from_question
 from sampler.verify.answers.math_verifier import judge
 from sampler.verify.answers.verdict import integer_verdict, prepare_span
@@ -39,7 +39,7 @@ def grade(gold: str, completion: str) -> str:
     g = gold_from_question(gold)
     if g is None:
         return "no_gold"
-    span = yes_no_statement(extract_answer(completion), g, completion)
+    span = statement_for_gold(extract_answer(completion), g, completion)
     if span is None:
         return "no_answer"
     span = prepare_span(span, g)

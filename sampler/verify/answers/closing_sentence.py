@@ -47,6 +47,7 @@ from sampler.verify.answers.final_statements import (
     words_span,
 )
 from sampler.verify.answers.last_number import ends_with_heading, last_number
+from sampler.verify.answers.loops import looping
 from sampler.verify.answers.number_words import (
     SCALE_AFTER_DIGITS,
     fraction_from_words,
@@ -417,7 +418,7 @@ def located_final(text: str) -> AnswerSpan | None:
     last sentence does not conclude (a concluding one that states nothing, negated or
     with several values, stays nothing), the number that ends the last line
     (``last_number``, math-verify's fallback, bounded); these last rules read no step's
-    label (``step_labels``)."""
+    label (``step_labels``), and nothing in a completion that ends in a loop (``loops``)."""
     found = found_finals(text)
     json_found = json_answer(text)
     if json_found is not None:
@@ -427,6 +428,8 @@ def located_final(text: str) -> AnswerSpan | None:
         found = [heading] if heading is not None else []
     if found:
         return max(found, key=lambda f: f[0])[1]
+    if looping(text):
+        return None  # the end repeats a passage until the limit: a step of a loop, no answer
     if ends_with_heading(text):
         return None  # "…\nStep 2:": cut off after a heading
     text = without_step_labels(text)  # "Step 3: Concatenate …" states no 3

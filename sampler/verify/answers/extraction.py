@@ -95,7 +95,7 @@ __all__ = [
     "ExtractionConfig",
     "extract_answer",
     "parse_strategies",
-    "yes_no_statement",
+    "statement_for_gold",
 ]
 
 STRATEGIES = (
@@ -376,22 +376,62 @@ def _cleaned(text: str) -> str:
     return without_sign_off(without_end_tokens(text))
 
 
-def yes_no_statement(
+def statement_for_gold(
     span: AnswerSpan | None, gold: Gold | None, text: str | None
 ) -> AnswerSpan | None:
-    """``span``; or, when no rule found an answer and ``gold`` answers a yes/no question
-    (``Gold.yes_no_words``), what the completion's last statement answers to it, Yes or No
-    (``sampler.verify.answers.yes_no_statements``: "Therefore, 1232 is a multiple of 7."),
-    else None.
+    """``span``; or, when no rule found an answer, what the completion's last statement
+    answers to what the gold is, else None:
+
+    - a yes/no question's gold (``Gold.yes_no_words``): Yes or No, by what the statement
+      says of the question (``sampler.verify.answers.yes_no_statements``: "Therefore, 1232 is
+      a multiple of 7.");
+    - a text gold (``Paris``): the words after the statement's last copula ("The capital of
+      France is Paris."), a few words at most and not negated; they must equal the gold.
+
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
-    if span is not None or not text or gold is None or not gold.yes_no_words:
-        return span  # (only a boolean gold has yes_no_words)
+    if span is not None or not text or gold is None:
+        return span
+    if gold.kind == "text" and not gold.parts:
+        statement = last_statement(_cleaned(text))
+        complement = copula_complement(statement) if statement else None
+        if complement is None:
+            return None
+        return AnswerSpan(complement, rule=RULE_LAST_STATEMENT, prose=True)
+    if not gold.yes_no_words:
+        return None  # (only a boolean gold has yes_no_words)
     statement = last_statement(_cleaned(text))
     polarity = statement_polarity(statement, gold.yes_no_words) if statement else None
     if polarity is None:
         return None  # a statement that does not answer the question states nothing
     return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)
+
+
+#: the last copula of a statement and the few words after it, to its end
+_COPULA_COMPLEMENT_RE = re.compile(
+    r"\b(?:is|are|was|were)[ \t]+(?:(?:the|a|an)[ \t]+)?"
+    r"(?P<x>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,4})[ \t*_\"”]*[.!。]?[ \t*_]*$",
+    re.IGNORECASE,
+)
+_NEGATED_COMPLEMENT_RE = re.compile(r"(?:not|never|no|neither|none)\b", re.IGNORECASE)
+#: words after a copula that say how the work stands, not what the answer is ("The word is
+#: done.", "The result is correct.")
+_STATE_WORDS = frozenset(
+    """done complete completed finished correct incorrect right wrong valid invalid clear
+    obvious unclear unknown undefined possible impossible ready true false below above
+    following same different consistent confirmed verified""".split()
+)
+
+
+def copula_complement(statement: str) -> str | None:
+    """The words after a statement's last "is"/"are"/"was"/"were" (``Paris`` of "The capital
+    of France is Paris."), without an article; None when there are none, more than five, or
+    they negate ("is not Paris"), or say how the work stands ("The word is done.")."""
+    match = _COPULA_COMPLEMENT_RE.search(statement[-200:])
+    if match is None or _NEGATED_COMPLEMENT_RE.match(match.group("x")):
+        return None
+    words = match.group("x").strip()
+    return None if words.lower() in _STATE_WORDS else words
 
 
 RULE_REGEX = "regex"

@@ -38,7 +38,10 @@ from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.answer_span import latex_span as _plain_span
 from sampler.verify.answers.gold_types import WORD_LIST_RE
+from sampler.verify.answers.loops import looping
 from sampler.verify.answers.number_words import number_from_words
+from sampler.verify.answers.unicode_math import unicode_to_latex
+from sampler.verify.answers.units import split_unit
 
 #: How much of the end of a completion the rules read.
 TAIL_CHARS = 3000
@@ -174,6 +177,12 @@ def _math_span(rest: str) -> str | None:
     return None
 
 
+#: option letters listed (``C,D``, ``(A), (C)``, ``A, C and D``): several options chosen
+_LETTER_LIST_RE = re.compile(
+    r"[*_]*\(?[A-J]\)?"
+    r"(?:[ \t]*(?:,|、|&|，)[ \t]*(?:and[ \t]+)?\(?[A-J]\)?|[ \t]+and[ \t]+\(?[A-J]\)?)+"
+    r"[*_]*\.?"
+)
 #: a value in quotes or backticks, nothing else
 _QUOTED_RE = re.compile(r"[*_]*[\"“'`]([^\"“”'`\n]{1,60})[\"”'`][*_]*\.?")
 #: a value, then a remark in parentheses with a word in it: ``25 (to the nearest whole number)``
@@ -187,6 +196,9 @@ def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
     statement = statement.strip()
+    letters = _LETTER_LIST_RE.fullmatch(statement)
+    if letters is not None:  # "#### C,D", "Answer: A, C and D": the options chosen
+        return ", ".join(re.findall(r"[A-J]", statement))
     bracketed = re.fullmatch(r"\[([A-J])\]\.?|\(?([a-j])\)\.?", statement)
     if bracketed is not None:  # "Answer: [B]", "Answer: b)": an option's label
         return (bracketed.group(1) or bracketed.group(2)).upper()
@@ -221,8 +233,16 @@ def _value(statement: str) -> str | None:
             # "1 million", "-$17,572 million", "-€462": the signed number times its scale
             return amount.value
         value = number.group(0).replace("−", "-").strip()
-        return _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
-    return statement if _is_math(statement) else None
+        value = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
+        words = statement[number.end() :].strip().rstrip(".")
+        unit = split_unit(f"{value} {words}")[1] if words else None
+        if unit is not None and not unit.startswith("count:"):
+            return f"{value} {words}"  # "120 mm": the unit stays, to be compared with the gold's
+        return value
+    if _is_math(statement):
+        return statement
+    latex = unicode_to_latex(statement) if not statement.isascii() else statement
+    return latex if latex != statement and _is_math(latex) else None  # "½", "x² + 1"
 
 
 def _is_math(text: str) -> bool:
@@ -340,6 +360,8 @@ def answer_is(text: str) -> Found | None:
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             return None
         rest = tail[match.end() :]
+        if match is matches[-1] and "\n" not in rest.rstrip() and looping(tail):
+            continue  # a loop's last statement, cut by the limit ("-\frac{1"): the one before
         brackets = _BRACKETS_RE.match(rest)
         if brackets is not None:  # "So the answer is ) ] >." (BBH's Dyck languages)
             closing = " ".join(re.findall(r"[)\]}>]", brackets.group(1)))
@@ -358,8 +380,22 @@ def answer_is(text: str) -> Found | None:
         yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None
         if yes_no is not None:  # "the answer is no, there are not fewer …": the no
             span = _words(yes_no.group(1), RULE_STATEMENT)
+        if span is not None and looping(tail) and _loop_disagrees(tail, span.text):
+            return None  # "The answer is (A). … The answer is (C)." again and again: undecided
         return (match.end(), span) if span else None
     return None
+
+
+def _loop_disagrees(tail: str, stated: str) -> bool:
+    """Whether a looping end's "the answer is" statements state another answer than
+    ``stated`` (the last one)."""
+    for match in _ANSWER_IS_RE.finditer(tail):
+        if "\n" not in tail[match.end() :].rstrip():
+            break  # the last statement, which the limit may have cut: not an answer of its own
+        other = _value(_sentence_or_math(tail[match.end() :]))
+        if other is not None and other.strip("() ") != stated.strip("() "):
+            return True
+    return False
 
 
 #: a statement that is closing brackets alone, to the end of its line: what closes a

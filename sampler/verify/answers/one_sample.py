@@ -15,7 +15,7 @@ from sampler.store import STATUS_NO_ANSWER, STATUS_NO_GOLD, STATUS_TIMEOUT
 from sampler.verify.answers.extraction import (
     DEFAULT_STRATEGIES,
     extract_answer,
-    yes_no_statement,
+    statement_for_gold,
 )
 from sampler.verify.answers.golds import gold_from_question
 from sampler.verify.answers.math_verifier import judge_safely
@@ -48,7 +48,7 @@ def grade_completion(
     g = gold_from_question(gold, metadata, problem=problem)
     if g is None:
         return Graded(STATUS_NO_GOLD)
-    span = yes_no_statement(extract_answer(completion, strategies), g, completion)
+    span = statement_for_gold(extract_answer(completion, strategies), g, completion)
     if span is None:
         return Graded(STATUS_NO_ANSWER)
     prepared = prepare_span(span, g)

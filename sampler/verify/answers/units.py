@@ -15,6 +15,8 @@ different units do not. The rules (README, Verify):
   single letter (Minerva's ``\\frac{37}{4} m`` is a mass);
 - text in ``\\text{}`` after a value is a unit when it is words only; the percent sign
   and degrees are left to math-verify, which knows their values;
+- two units of one dimension (length, mass, time, volume; with the same power) compare
+  by value: ``120 mm`` is ``12 cm`` (``converted``: exact conversions only);
 - one or two bare lower-case words after a plain number name what it counts
   (``12 cookies``, ``3 red marbles``), unless they scale or operate on it (``3 dozen``,
   ``2 halves``, ``5 times``).
@@ -25,6 +27,7 @@ Only the last 80 characters are examined, so the cost does not grow with the ans
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 _WINDOW = 80
 _WRAPPER = r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mbox|rm|operatorname)\s*"
@@ -260,3 +263,39 @@ def _count_noun(tokens: list[str], bare: list[bool], value: str) -> str | None:
         return None
     words = [*tokens[:-1], tokens[-1][:-1] if tokens[-1].endswith("s") else tokens[-1]]
     return "count:" + " ".join(words)
+
+
+#: Units of one dimension, in a base unit of it, where the conversion is exact by definition.
+_IN_BASE: dict[str, tuple[str, Decimal]] = {
+    **{u: ("length", Decimal(f)) for u, f in (
+        ("m", "1"), ("cm", "0.01"), ("mm", "0.001"), ("km", "1000"), ("nm", "1e-9"),
+        ("in", "0.0254"), ("ft", "0.3048"), ("yd", "0.9144"), ("mi", "1609.344"),
+    )},
+    **{u: ("mass", Decimal(f)) for u, f in (
+        ("g", "1"), ("kg", "1000"), ("mg", "0.001"), ("lb", "453.59237"), ("oz", "28.349523125"),
+    )},
+    **{u: ("time", Decimal(f)) for u, f in (
+        ("s", "1"), ("ms", "0.001"), ("min", "60"), ("h", "3600"), ("day", "86400"),
+        ("week", "604800"),
+    )},
+    **{u: ("volume", Decimal(f)) for u, f in (("L", "1"), ("ml", "0.001"))},
+}  # fmt: skip
+_POWERED_RE = re.compile(r"(?P<u>[A-Za-z]+)(?:\^(?P<p>[23]))?")
+_DECIMAL_VALUE_RE = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def converted(value: str, unit: str, to: str) -> str | None:
+    """``value`` in ``unit`` written in the unit ``to`` (``120``, ``mm``, ``cm``: ``12``;
+    ``3``, ``m^2``, ``cm^2``: ``30000``), exactly, when both are units of one dimension
+    with the same power and ``value`` is a plain number; else None. ``5 ft`` is ``60 in``;
+    an approximate conversion is never made."""
+    mine, theirs = _POWERED_RE.fullmatch(unit), _POWERED_RE.fullmatch(to)
+    if mine is None or theirs is None or not _DECIMAL_VALUE_RE.fullmatch(value.strip()):
+        return None
+    a, b = _IN_BASE.get(mine.group("u")), _IN_BASE.get(theirs.group("u"))
+    if a is None or b is None or a[0] != b[0] or mine.group("p") != theirs.group("p"):
+        return None
+    power = int(mine.group("p") or 1)
+    result = Decimal(value.strip()) * (a[1] / b[1]) ** power
+    text = format(result.normalize(), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text

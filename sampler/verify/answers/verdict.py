@@ -39,7 +39,7 @@ from sampler.verify.answers.plain_notation import (
 )
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.unicode_math import unicode_to_latex
-from sampler.verify.answers.units import split_unit
+from sampler.verify.answers.units import converted, split_unit
 from sampler.verify.answers.yes_no_statements import statement_polarity
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
@@ -165,6 +165,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None
             if unit is not None and (gold.unit is None or unit == gold.unit) and not clock:
                 text = value
+            elif unit is not None and gold.unit is not None:
+                text = converted(value, unit, gold.unit) or text  # "120 mm" for "12 cm": 12
     return span if text == span.text else AnswerSpan(text, span.free_text)
 
 
