@@ -809,6 +809,7 @@ _BBH_TASKS = {
     "ruin_names": 2,
     "hyperbaton": 2,
 }
+_BBH_DIR = "code-davinci-002-outputs/code-davinci-002-cot"
 _BBH_ANSWER = re.compile(r"answer is (.*?)\.?\s*$", re.S)
 
 
@@ -830,7 +831,7 @@ def bbh_codex(repo: Repo) -> Iterator[dict[str, Any]]:
     follows "the answer is" with the target. Reasoning about colored objects: half the
     cases have a target past (J)."""
     for task, n in _BBH_TASKS.items():
-        path = f"code-davinci-002-outputs/code-davinci-002-cot/{task}_few_shot_template_0-255000.json"
+        path = f"{_BBH_DIR}/{task}_few_shot_template_0-255000.json"
         items = []
         for i, row in enumerate(json.loads(repo.show(path))["outputs"]):
             question = row["input"].rsplit("\n\nQ: ", 1)[-1]
@@ -859,7 +860,12 @@ def bbh_codex(repo: Repo) -> Iterator[dict[str, Any]]:
 
 
 #: TAT-QA's scale words, as written after the gold's number
-_TATQA_SCALE = {"thousand": " thousand", "million": " million", "billion": " billion", "percent": "%"}
+_TATQA_SCALE = {
+    "thousand": " thousand",
+    "million": " million",
+    "billion": " billion",
+    "percent": "%",
+}
 
 
 def _tatqa_gold(row: dict[str, Any]) -> str:

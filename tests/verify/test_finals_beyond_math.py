@@ -307,3 +307,45 @@ def test_several_option_letters_listed_are_the_options_chosen(gold, final, statu
 )
 def test_a_stated_final_in_unicode_math_is_math(gold, final, status):
     assert grade_completion(gold, "We compute step by step.\n" + final).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "final", "status"),
+    [
+        # a gold with ± is both values: alternatives that are those two values are no hedge
+        ("\\pm 3", "The answer is $3$ or $-3$.", "correct"),
+        ("\\pm 3", "The answer is $3$ or $-4$.", "incorrect"),
+        ("3", "The answer is $3$ or $-3$.", "incorrect"),
+        # symbols in an order, written plainly
+        ("b > a > c", "The answer is b, a, c.", "correct"),
+        ("b > a > c", "The answer is a, b, c.", "incorrect"),
+    ],
+)
+def test_plus_minus_golds_and_orders_of_symbols(gold, final, status):
+    assert grade_completion(gold, "We solve it.\n" + final).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "final", "status"),
+    [
+        # parentheses are an accountant's minus, on an amount
+        ("(1.9) million", "The ending balance is -$1.9 million.", "correct"),
+        ("(1.9) million", "The ending balance is $1.9 million.", "incorrect"),
+        ("-1234", "Answer: $(1,234)", "correct"),
+        ("1234", "Answer: $(1,234)", "incorrect"),
+        # a decimal percent gold states its precision too
+        ("-27.4%", "Answer: -27.39%", "correct"),
+        ("-27.4%", "Answer: -27.39", "correct"),
+        ("-27.4%", "Answer: -27.49%", "incorrect"),
+        ("-27.4%", "Answer: -27.5%", "incorrect"),
+        # a coarser answer than the gold stays wrong
+        ("38.98%", "Answer: 39.0%", "incorrect"),
+    ],
+)
+def test_accounting_negatives_and_percent_precision(gold, final, status):
+    assert grade_completion(gold, WORK + final).status == status
+
+
+def test_a_number_in_parentheses_alone_is_no_negative():
+    assert amount_value("(1.9)") is None
+    assert grade_completion("1.9", "Answer: (1.9)").status == "correct"

@@ -1,6 +1,6 @@
 """The verdict corpus (tests/data/verdict_corpus): well-formed, and leash at its measured level.
 
-The corpus is real completions from seventeen public sources, judged by hand, split by
+The corpus is real completions from nineteen public sources, judged by hand, split by
 source into a tuning half and a held-out half (README there). The floors below are what
 ``bench/verdict_agreement.py`` measured on the held-out half; a change that loses held-out
 cases fails here.

@@ -3,7 +3,8 @@
 Financial and table QA (TAT-QA, FinQA, ConvFinQA) writes its golds and answers as
 ``$2.9 million``, ``-$17,572 million``, ``-€462``, ``-£0.1`` or ``93.8 thousand``.
 One rule reads both sides (``amount_value``): the sign (before or after the currency
-sign), the digits without their thousands commas, times the scale word
+sign, or the parentheses accounts write a negative amount in: ``(1.9) million``), the
+digits without their thousands commas, times the scale word
 (``SCALE_AFTER_DIGITS``: thousand, million, billion, trillion; ``bn``, ``mn`` and ``k``
 after a currency amount). The result is a plain decimal string, so that ``$2.9 million``,
 ``2,900,000`` and ``2.9 million dollars`` are one value, and ``2.9 thousand`` another.
@@ -36,6 +37,12 @@ _AMOUNT_RE = re.compile(
     re.IGNORECASE,
 )
 
+#: a number in parentheses, as accounts write a negative amount: ``(1.9) million``, ``$(1,234)``
+_ACCOUNTING_RE = re.compile(
+    rf"\s*(?P<cur>{_CURRENCY})?\s*\(\s*(?P<cur2>{_CURRENCY})?\s*"
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*\)(?P<rest>\s*[A-Za-z]*\s*\.?\s*)"
+)
+
 
 @dataclass(frozen=True)
 class Amount:
@@ -55,6 +62,10 @@ def amount_value(text: str) -> Amount | None:
         return None
     if "\\" in text or "~" in text:
         text = _LATEX_NOISE_RE.sub(lambda m: f" {m.group(1) or ''} ", text)
+    negated = _ACCOUNTING_RE.fullmatch(text)
+    if negated is not None:  # "(1.9) million", "$(1,234)": an accountant's negative
+        currency = negated.group("cur") or negated.group("cur2") or ""
+        text = f"-{currency}{negated.group('n')}{negated.group('rest')}"
     match = _AMOUNT_RE.fullmatch(text)
     if match is None:
         return None

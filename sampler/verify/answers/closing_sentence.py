@@ -82,7 +82,10 @@ _ABBREVIATION_END = (
     r"(?<!\bFig)(?<!\bFigs)(?<!\bEq)(?<!\bEqs)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)"
     r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bcf)(?<!\bresp)(?<!\bSec)"
 )
-_SENTENCE_END_RE = re.compile(_ABBREVIATION_END + r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n")
+#: (the lookahead first, so that the lookbehinds run only at a period, not at every position)
+_SENTENCE_END_RE = re.compile(
+    r"(?=[.!?])" + _ABBREVIATION_END + r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n"
+)
 _MATH_SPAN_RE = re.compile(
     r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$|(?<!\\)\$(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
     r"|\\\((?P<c>.{1,300}?)\\\)"

@@ -142,7 +142,10 @@ _HEDGED_MATH_RE = re.compile(
 )
 #: what makes a short text math: a digit, a command or an operator, or a function applied
 #: (``f(x)``, ``sin(x)``, ``n!``)
-_MATHY_RE = re.compile(r"[\d\\^=+/]|^[A-Za-z]{1,6}\([A-Za-z, ]{1,20}\)$|^[A-Za-z]!$")
+_MATHY_RE = re.compile(
+    r"[\d\\^=+/]|^[A-Za-z]{1,6}\([A-Za-z, ]{1,20}\)$|^[A-Za-z]!$"
+    r"|^[a-z](?:[ \t]*,[ \t]*[a-z]){1,9}$"  # "b, a, c": symbols in an order
+)
 
 
 def latex_span(value: str, rule: str) -> AnswerSpan | None:
@@ -196,6 +199,9 @@ def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
     statement = statement.strip()
+    accounted = amount_value(statement) if "(" in statement else None
+    if accounted is not None:  # "$(1,234)", "(1.9) million": an accountant's negative
+        return accounted.value
     letters = _LETTER_LIST_RE.fullmatch(statement)
     if letters is not None:  # "#### C,D", "Answer: A, C and D": the options chosen
         return ", ".join(re.findall(r"[A-J]", statement))

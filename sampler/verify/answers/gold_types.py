@@ -41,6 +41,9 @@ _FIRST_WORD_RE = re.compile(r"[A-Za-z]+")
 _LETTERS_GOLD_RE = re.compile(r"[A-J]{2,6}")
 _DECIMAL_RE = re.compile(r"-?\d+\.(\d+)")
 _PLAIN_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
+#: a decimal in percent (``-27.4%``, ``12.50\%``), and any number in percent
+_PERCENT_DECIMAL_RE = re.compile(r"\s*(?P<v>-?\d+\.\d+)\s*\\?%\s*")
+_PERCENT_RE = re.compile(r"\s*(?P<v>-?[\d,]+(?:\.\d+)?)\s*\\?%\s*")
 #: a gold that is brackets alone (``) ] >``, BBH's Dyck languages): compared bracket by bracket
 _BRACKETS_GOLD_RE = re.compile(r"\s*[()\[\]{}<>](?:\s*[()\[\]{}<>])*\s*")
 _BRACKET_RE = re.compile(r"[()\[\]{}<>]")
@@ -81,8 +84,8 @@ def gold_kind(latex: str) -> str:
         return "choices"
     if re.fullmatch(r"[A-J]", bare) or re.fullmatch(r"\s*\(([a-j])\)\s*", latex):
         return "choice"
-    if _DECIMAL_RE.fullmatch(latex.strip()):
-        return "decimal"
+    if _DECIMAL_RE.fullmatch(latex.strip()) or _PERCENT_DECIMAL_RE.fullmatch(latex):
+        return "decimal"  # "3.67", "-27.4%": the stated precision counts
     if _BRACKETS_GOLD_RE.fullmatch(latex):
         return "brackets"
     if "\\" not in latex and len(bare) <= 600 and WORD_LIST_RE.fullmatch(bare):
@@ -214,7 +217,13 @@ def _normal_text(text: str) -> str:
 
 def rounds_to(gold: str, answer: str) -> bool | None:
     """Whether a plain number ``answer``, more precise than the decimal ``gold``, rounds to
-    it at the gold's precision; None when the answer is no more precise plain number."""
+    it at the gold's precision (a percent gold reads a bare answer in percent, as math-verify
+    does); None when the answer is no more precise plain number."""
+    percent = _PERCENT_DECIMAL_RE.fullmatch(gold)
+    if percent is not None:  # "-27.39%" or "-27.39" for "-27.4%": in the gold's percent
+        answer_percent = _PERCENT_RE.fullmatch(answer)
+        gold = percent.group("v")
+        answer = answer_percent.group("v") if answer_percent is not None else answer
     g = _DECIMAL_RE.fullmatch(gold.strip())
     a = answer.strip().replace(",", "")
     if g is None or not _PLAIN_NUMBER_RE.fullmatch(a):

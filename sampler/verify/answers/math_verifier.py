@@ -324,6 +324,9 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     answer = span.text[:MAX_ANSWER_CHARS]
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
     stated = first_clause(span.text) if span.prose and gold.kind == "choice" else span.text
+    if single and "\\pm" in gold.latex and hedged(stated) and not span.prose:
+        # "3 or -3" for the gold \pm 3: the gold is both values, and so is the answer
+        return judge(gold, AnswerSpan(", ".join(restated(a) for a in alternatives(stated))))
     if single and hedged(stated):
         same = _one_of_equal_alternatives(stated)  # "0.75, or $\frac34$ as a fraction"
         if same is None:

@@ -11,23 +11,36 @@ for markers, and an answer check on the text before each of the first few.
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-_MARKER_RE = re.compile(
+#: a line that opens a new problem; chat-template tokens are searched apart (an unanchored
+#: alternative in one pattern made every position of every completion a try)
+_LINE_MARKER_RE = re.compile(
     r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:new[ \t]+)?(?:(?:problem|question|exercise)[ \t]*\d*"
     r"|example[ \t]*\d+)[ \t]*(?:\*\*)?[ \t]*[:：.](?:\*\*)?"
-    r"|^[ \t]*(?:Q|Human|User)[ \t]*:"
-    r"|<\|(?:im_start|im_end|endoftext|user|eot_id|end_of_text)\|>",
+    r"|^[ \t]*(?:Q|Human|User)[ \t]*:",
     re.IGNORECASE | re.MULTILINE,
 )
+_TOKEN_MARKER_RE = re.compile(
+    r"<\|(?:im_start|im_end|endoftext|user|eot_id|end_of_text)\|>", re.IGNORECASE
+)
 _CHECKED = 8
+
+
+def _markers(text: str) -> Iterator[re.Match[str]]:
+    """Every marker of ``text``, in order."""
+    lines = _LINE_MARKER_RE.finditer(text)
+    if "<|" not in text:
+        return lines
+    return heapq.merge(lines, _TOKEN_MARKER_RE.finditer(text), key=lambda m: m.start())
 
 
 def run_on_cut(text: str, answered: Callable[[str], bool]) -> int | None:
     """Where the invented problem starts (``answered(prefix)`` says whether the text
     before a marker already has an answer), or None when the completion does not run on."""
-    for checked, match in enumerate(_MARKER_RE.finditer(text)):
+    for checked, match in enumerate(_markers(text)):
         if checked >= _CHECKED:
             return None
         if match.start() > 0 and answered(text[: match.start()]):
