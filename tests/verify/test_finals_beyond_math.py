@@ -349,3 +349,44 @@ def test_accounting_negatives_and_percent_precision(gold, final, status):
 def test_a_number_in_parentheses_alone_is_no_negative():
     assert amount_value("(1.9)") is None
     assert grade_completion("1.9", "Answer: (1.9)").status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "final", "status"),
+    [
+        ("Yes", "答案：是", "correct"),
+        ("No", "答案：否", "correct"),
+        ("Yes", "答案：否", "incorrect"),
+        ("No", "答案：不是", "correct"),
+        ("Yes", "Respuesta: Sí", "correct"),
+        ("Yes", "Réponse : Oui", "correct"),
+        ("No", "Réponse : Non", "correct"),
+        ("No", "Antwort: Nein", "correct"),
+        ("Yes", "Antwort: Nein", "incorrect"),
+        ("No", "Ответ: Нет", "correct"),
+    ],
+)
+def test_yes_and_no_in_other_languages(gold, final, status):
+    assert grade_completion(gold, "We reason about it carefully.\n" + final).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "final", "status"),
+    [
+        ("AC", "The correct answers are A and C.", "correct"),
+        ("AC", "The correct answers are A and D.", "incorrect"),
+        ("AC", "The answer is a, c.", "correct"),
+        ("AC", "The answer is a, d.", "incorrect"),
+        ("B", "Correct option: B", "correct"),
+        ("B", "Correct option: C", "incorrect"),
+        # values named one after another, for a pair gold
+        ("(5, 3)", "So x = 5 and y = 3.", "correct"),
+        ("(5, 3)", "So x = 3 and y = 5.", "incorrect"),
+        ("(1, 2)", "So the answer is x = 1 and y = 2.", "correct"),
+        ("(1, 2)", "So the answer is x = 1 and y = 3.", "incorrect"),
+        # a single gold still takes the last named value, as before
+        ("3", "So x = 5 and y = 3.", "correct"),
+    ],
+)
+def test_several_answers_stated_together(gold, final, status):
+    assert grade_completion(gold, "We reason about it carefully.\n" + final).status == status

@@ -72,16 +72,18 @@ _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 #: the mark after a sentence's end, the value the rest of the completion
 _INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)[ \t]+)?answer"
-    r"(?:[ \t]+(?:choice|option))?[ \t]*"
+    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)[ \t]+)?"
+    r"(?:answer(?:[ \t]+(?:choice|option))?"
+    r"|(?:(?<=correct )|(?<=right )|(?<=best ))(?:option|choice))[ \t]*"
     r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
 )
 _ANSWER_IS_RE = re.compile(
-    r"(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
+    r"(?:(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
     r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?"
-    r"(?:is|(?:would|should|must|will)[ \t]+be)[ \t]*"
+    r"(?:is|(?:would|should|must|will)[ \t]+be)"
+    r"|(?:correct|right|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be))[ \t]*"
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
 )
@@ -133,7 +135,11 @@ _MARKER_RE = re.compile(
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
     r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
-    r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?",
+    r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?"
+    # "Ответ: 3", "Odpowiedź: 3", "答え：3", "Đáp án: 3": the word for "answer" and a colon
+    r"|(?<![^\W\d_])(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
+    r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|정답|उत्तर|الإجابة|คำตอบ"
+    r"|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời)[ \t]*[:：]",
     re.IGNORECASE,
 )
 _HEDGED_MATH_RE = re.compile(

@@ -35,9 +35,17 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
 _BOOLEAN = {"true": True, "yes": True, "false": False, "no": False}
+#: yes and no in other languages, read in an answer (never a gold's type: "Non" may be a name)
+_BOOLEAN_WORDS = {
+    **_BOOLEAN,
+    **dict.fromkeys("sí si oui ja sim sì tak да evet ya はい 네 예".split(), True),
+    **dict.fromkeys("non nein não nao nie нет hayır tidak いいえ 아니요 아니오".split(), False),
+}
+#: yes and no in Chinese, read at the start of an answer (不是 and 错误 before 是)
+_CJK_BOOLEAN_RE = re.compile(r"(不是|不对|不正确|错误|错|否)|(是|对|正确)")
 _WRAP_RE = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textnormal)\s*\{([^{}]*)\}")
 _EDGE_RE = re.compile(r"^[\s*_$\"'“”‘’`(（\[{]+|[\s*_$\"'“”‘’`)）\]}.,;:!?。，；：！？]+$")
-_FIRST_WORD_RE = re.compile(r"[A-Za-z]+")
+_FIRST_WORD_RE = re.compile(r"[^\W\d_]+")
 _LETTERS_GOLD_RE = re.compile(r"[A-J]{2,6}")
 _DECIMAL_RE = re.compile(r"-?\d+\.(\d+)")
 _PLAIN_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
@@ -196,13 +204,17 @@ _CALLED_TRUE_RE = re.compile(
 
 
 def boolean_of(text: str) -> bool | None:
-    """True/False of an answer that starts with yes/no/true/false, or of a short sentence
+    """True/False of an answer that starts with yes/no/true/false (or yes or no in another
+    language: ``Sí``, ``Nein``, ``是``, ``否``, ``いいえ``), or of a short sentence
     that ends by calling its subject true or false ("The statement is not true."), else
     None."""
     stripped = strip_wrappers(text)
     word = _FIRST_WORD_RE.match(stripped)
-    if word and word.group(0).lower() in _BOOLEAN:
-        return _BOOLEAN[word.group(0).lower()]
+    if word and word.group(0).lower() in _BOOLEAN_WORDS:
+        return _BOOLEAN_WORDS[word.group(0).lower()]
+    cjk = _CJK_BOOLEAN_RE.match(stripped)
+    if cjk is not None and len(stripped) <= 4:  # "是", "否", "不对", "正确。"
+        return cjk.group(2) is not None
     if len(stripped) > 300:
         return None
     called = _CALLED_TRUE_RE.search(stripped, max(0, len(stripped) - 200))
@@ -390,6 +402,9 @@ def typed_verdict(
         lone = _LONE_LOWER_RE.fullmatch(text.strip())
         if lone is not None and options:  # "the answer is b" among options (A) … (D)
             text = lone.group(1).upper()
+        elif kind == "choices" and _LOWER_LETTERS_RE.fullmatch(text.strip()):
+            # "a, c" for the gold AC: several letters are options
+            text = re.sub(r"\b[a-j]\b", lambda m: m.group(0).upper(), text)
         letters = leading_letters(text, letter_range(latex, options))
         if not letters and options:
             letter = option_letter(options, text)
@@ -423,6 +438,8 @@ def typed_verdict(
 _OPTION_WORD_RE = re.compile(r"^[*_]*(?:option|choice)[ \t]+(?=[*_]*\(?[A-Ja-j]\b)", re.I)
 #: a lowercase option letter alone: "b", "b)", "(b)", "b."
 _LONE_LOWER_RE = re.compile(r"[*_]*\(?([a-j])[).]?[*_]*\.?")
+#: lowercase option letters listed: "a, c", "a and c"
+_LOWER_LETTERS_RE = re.compile(r"[a-j](?:\s*(?:,|&|and|,\s*and)\s*[a-j])+\.?")
 _OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Za-j])[).．.、:：]\s*")
 
 

@@ -11,6 +11,7 @@ not a list of named values. Pure string work, done where the answer is prepared
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _SYMBOL = r"[A-Za-z](?:_\{?\w{1,4}\}?)?"
@@ -50,3 +51,27 @@ def named_value(answer_parts: list[str], asked: str) -> str | None:
 
 def _plain(symbol: str) -> str:
     return symbol.replace("{", "").replace("}", "").replace(" ", "")
+
+
+#: values named in a sentence, joined by commas or "and": "x = 5 and y = 3", "$a=2$, $b=-1$"
+_NAMED_IN_SENTENCE_RE = re.compile(
+    r"(?<![\w\\])(" + _SYMBOL + r")\s*=\s*(-?\d+(?:\.\d+)?(?:/\d+)?|-?\\frac\{\d+\}\{\d+\})"
+    r"(?![\w.=/^])"
+)
+_JOINER_RE = re.compile(r"[\s$,]*(?:and|et|und|y|和|与)?[\s$,]*")
+
+
+def named_values_in(sentence: str) -> list[str]:
+    """The values a sentence names one after another (``x = 5 and y = 3``: ``x = 5``,
+    ``y = 3``), as ``name = value``; [] unless they are at least two, follow each other
+    joined only by commas, dollars or "and", and each name is named once."""
+    found = list(_NAMED_IN_SENTENCE_RE.finditer(sentence))
+    if len(found) < 2:
+        return []
+    for before, after in itertools.pairwise(found):
+        if not _JOINER_RE.fullmatch(sentence, before.end(), after.start()):
+            return []
+    names = [_plain(m.group(1)) for m in found]
+    if len(set(names)) != len(names):
+        return []
+    return [f"{m.group(1)} = {m.group(2)}" for m in found]

@@ -30,7 +30,7 @@ from sampler.verify.answers.golds import (
 )
 from sampler.verify.answers.last_number import only_value, value_after_is, without_ordinal
 from sampler.verify.answers.named_quantities import asked_value
-from sampler.verify.answers.named_values import named_value
+from sampler.verify.answers.named_values import named_value, named_values_in
 from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.plain_notation import (
     plain_to_latex,
@@ -89,7 +89,11 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     (``5 km`` and ``5`` are one answer). A unit other than the gold's stays, and
     ``judge`` calls the answer incorrect; so does ``am``/``pm`` against a time of day
     (``sampler.verify.answers.clock`` compares the times). A closing statement answers a
-    yes/no question's boolean gold (``yes_no_statements``).
+    yes/no question's boolean gold (``yes_no_statements``). An amount is its signed, scaled
+    value (``-$17,572 million``; a bare number in a scaled gold's scale, ``amounts``); a unit
+    of the gold's dimension is converted to the gold's (``120 mm`` for ``12 cm``); values a
+    sentence names one after another are the pair a tuple gold is (``x = 5 and y = 3``); a
+    closing option line's content answers a question that lists no options (``B) 12 km``).
     """
     if gold.kind == "boolean" and gold.yes_no_words:
         statement = span.last_statement or span.sentence or (span.text if span.prose else None)
@@ -98,6 +102,11 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             if polarity is not None:  # "Therefore, 1232 is a multiple of 7." for "Is 1232 …?"
                 return AnswerSpan("Yes" if polarity else "No", rule=span.rule, prose=True)
     sentence = span.sentence or (span.text if span.prose else None)
+    if sentence and not gold.parts and _TUPLE_GOLD_RE.fullmatch(gold.latex):
+        named = named_values_in(sentence)
+        if len(named) == len(split_top_level(gold.latex.strip()[1:-1])):
+            # "So x = 5 and y = 3." for the gold (5, 3): the pair the sentence names
+            return prepare_span(AnswerSpan(", ".join(named), rule=span.rule), gold)
     if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
         picked = asked_value(sentence, gold.asked_words, gold.asked)  # none for a multi-part gold
         if picked is not None:  # "The area is 12 and the perimeter is 14." asked the area
@@ -171,6 +180,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
 
 
 _BRACKETED_RE = re.compile(r"\s*\[(?P<x>[^\[\]]*)\]\s*")
+#: a gold that is a tuple: ``(5, 3)``
+_TUPLE_GOLD_RE = re.compile(r"\s*\([^()]*,[^()]*\)\s*")
 
 
 def list_brackets_as_gold(text: str, gold: str) -> str:
