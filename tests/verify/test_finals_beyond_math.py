@@ -364,6 +364,9 @@ def test_a_number_in_parentheses_alone_is_no_negative():
         ("No", "Antwort: Nein", "correct"),
         ("Yes", "Antwort: Nein", "incorrect"),
         ("No", "Ответ: Нет", "correct"),
+        # and a number in words with thousands grouped by spaces
+        ("27000", "Ответ: 27 000 долларов", "correct"),
+        ("27", "Ответ: 27 000 долларов", "incorrect"),
     ],
 )
 def test_yes_and_no_in_other_languages(gold, final, status):
@@ -390,3 +393,88 @@ def test_yes_and_no_in_other_languages(gold, final, status):
 )
 def test_several_answers_stated_together(gold, final, status):
     assert grade_completion(gold, "We reason about it carefully.\n" + final).status == status
+
+
+S1 = (
+    "<|im_start|>think\nMaybe it is \\boxed{365}? No: 3 + 4 = 7.\n"
+    "<|im_start|>answer\nAnswer: The total is \\boxed{{v}}."
+)
+
+
+@pytest.mark.parametrize(("gold", "status"), [("7", "correct"), ("365", "incorrect")])
+def test_think_and_answer_sections_of_one_turn_are_no_run_on(gold, status):
+    # s1's format: <|im_start|>answer opens the model's own answer, not a new problem
+    assert grade_completion(gold, S1.replace("{v}", "7")).status == status
+
+
+def test_a_new_user_turn_is_still_a_run_on():
+    run_on = "So \\boxed{5}.<|im_start|>user\nWhat is 2+2? \\boxed{4}"
+    assert grade_completion("5", run_on).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "final", "status"),
+    [
+        # the answer label inside display math
+        ("294", "Final Answer:\n$$ Answer: \\$294 $$", "correct"),
+        ("295", "Final Answer:\n$$ Answer: \\$294 $$", "incorrect"),
+        ("300", "**Final Answer**:\n$$ \\text{Answer:} \\, 300 $$", "correct"),
+        ("95", "**Final Answer**:\n\\[\nAnswer: 95 \\text{ minutes}\n\\]", "correct"),
+        # a decimal comma in the answer, for a single gold
+        ("26", "Thus the price was \\boxed{26,00} $.", "correct"),
+        ("26", "Thus the price was \\boxed{26,50} $.", "incorrect"),
+        ("1000", "Thus \\boxed{1,000}.", "correct"),
+        # a repeated answer line cut by the limit: the one before it
+        (
+            "\\frac{3}{4}",
+            "Answer: $\\frac{3}{4}$\nAnswer: $\\frac{3}{4}$\nAnswer: $\\frac{3",
+            "correct",
+        ),
+        ("3", "Answer: $\\frac{3}{4}$\nAnswer: $\\frac{3}{4}$\nAnswer: $\\frac{3", "incorrect"),
+        # a dollar of money is no cut
+        ("36", "Answer: $36.00\n\nAnswer: $36.00", "correct"),
+        ("37", "Answer: $36.00\n\nAnswer: $36.00", "incorrect"),
+        # more languages' answer words
+        ("12", "**উত্তর:** 12", "correct"),
+        ("12", "Jibu: 12", "correct"),
+        ("13", "Jibu: 12", "incorrect"),
+    ],
+)
+def test_answer_labels_in_math_and_cut_lines(gold, final, status):
+    assert grade_completion(gold, "We work it out step by step.\n" + final).status == status
+
+
+COPAL = "Memilih alternatif yang paling masuk akal.\n\nX maka...\nA. satu.\nB. dua."
+REASONS = " ".join(["Alasan ini panjang dan tidak menyebut pilihan apa pun lagi."] * 60)
+
+
+@pytest.mark.parametrize(
+    ("gold", "opening", "status"),
+    [
+        ("A", "Alternatif yang paling masuk akal adalah:\n\nA. satu.", "correct"),
+        ("B", "Alternatif yang paling masuk akal adalah:\n\nA. satu.", "incorrect"),
+        ("B", "The answer is (B).", "correct"),
+        ("C", "The answer is (B).", "incorrect"),
+    ],
+)
+def test_an_answer_stated_first_then_argued_at_length(gold, opening, status):
+    completion = opening + "\n\nAlasan:\n" + REASONS
+    assert grade_completion(gold, completion, problem=COPAL).status == status
+
+
+def test_an_opening_without_an_answer_states_none():
+    completion = "Let us think about the options.\n\n" + REASONS
+    assert grade_completion("A", completion, problem=COPAL).status == "no_answer"
+
+
+@pytest.mark.parametrize(
+    ("gold", "final", "status"),
+    [
+        ("77", "So she pays \\boxed{77\\text{ ユーロ}}.", "correct"),
+        ("78", "So she pays \\boxed{77\\text{ ユーロ}}.", "incorrect"),
+        ("77", "So she pays \\boxed{77\\text{ евро}}.", "correct"),
+        ("77 cm", "So she pays \\boxed{77\\text{ евро}}.", "incorrect"),
+    ],
+)
+def test_a_unit_in_any_script_is_a_unit(gold, final, status):
+    assert grade_completion(gold, "We add the prices.\n" + final).status == status

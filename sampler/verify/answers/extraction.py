@@ -76,6 +76,7 @@ from sampler.verify.answers.final_statements import (
     closing_output,
     found_finals,
     hash_line,
+    opening_final,
 )
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.run_on import run_on_cut
@@ -119,6 +120,8 @@ RULE_AFTER_THINK = "after </think>"
 RUN_ON_SUFFIX = " (run-on cut)"
 #: appended to the rule when the answer was read before a closing check or note
 AFTERWORD_SUFFIX = " (before an afterword)"
+#: appended to the rule of an answer stated first, then argued (``opening_final``)
+OPENING_SUFFIX = " (opening)"
 #: every rule an extracted answer may name (``samples.answer_rule``), run-on cut aside
 RULES = (
     RULE_BOX,
@@ -368,6 +371,10 @@ def extract_answer(
                 rule=(span.rule or "") + AFTERWORD_SUFFIX,
                 last_statement=last_statement(whole),
             )
+    if span is None and "stated" in strategies:
+        span = opening_final(whole)  # "The answer is (B). Explanation: …": stated first
+        if span is not None:
+            return replace(span, rule=(span.rule or "") + OPENING_SUFFIX)
     return span
 
 

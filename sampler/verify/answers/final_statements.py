@@ -139,7 +139,10 @@ _MARKER_RE = re.compile(
     # "Ответ: 3", "Odpowiedź: 3", "答え：3", "Đáp án: 3": the word for "answer" and a colon
     r"|(?<![^\W\d_])(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
     r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|정답|उत्तर|الإجابة|คำตอบ"
-    r"|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời)[ \t]*[:：]",
+    r"|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం|பதில்)[*_]{0,2}[ \t]*[:：]"
+    # "Jawabannya adalah B", "Alternatif yang paling masuk akal adalah:": Indonesian, Malay
+    r"|(?<![^\W\d_])(?:jawaban(?:nya)?|pilihan|alternatif|opsi)(?:[ \t]+yang[ \t]+[^\W\d_]+"
+    r"(?:[ \t]+[^\W\d_]+){0,3})?[ \t]+(?:adalah|ialah|yaitu)[ \t]*[:：]?",
     re.IGNORECASE,
 )
 _HEDGED_MATH_RE = re.compile(
@@ -292,9 +295,12 @@ def hash_line(text: str) -> Found | None:
 def answer_label(text: str) -> Found | None:
     """The value of the last ``Answer: X`` / ``Final answer: **X**`` line."""
     tail = _tail(text)
-    match = _last(_LABEL_LINE_RE, tail)
-    if match is None:
+    labels = deque(_LABEL_LINE_RE.finditer(tail), maxlen=2)
+    if not labels:
         return None
+    match = labels[-1]
+    if len(labels) == 2 and _cut_off(match.group("rest")) and not tail[match.end() :].strip():
+        match = labels[0]  # "Answer: $\frac{3" cut by the limit: the label line before it
     rest = match.group("rest").strip()
     if rest[:2] in ("$", "$$", "\\(", "\\[") or rest[:1] == "$":
         whole = tail[match.start("rest") :]
@@ -318,6 +324,13 @@ def answer_label(text: str) -> Found | None:
     if span is None and tail[match.end() :].strip() == "" and _SHORT_WORDS_RE.fullmatch(rest):
         span = _words(rest, RULE_ANSWER_LINE)  # "Answer: oydz" ends the completion
     return (match.end(), span) if span else None
+
+
+def _cut_off(line: str) -> bool:
+    """Whether a line ends inside braces or a math span it opened (``$\\frac{3``, ``\\(x =``):
+    cut by the token limit. (An odd dollar alone is no cut: ``$36.00`` is money.)"""
+    unclosed = line.rfind("\\(") > line.rfind("\\)") or line.rfind("\\[") > line.rfind("\\]")
+    return line.count("{") > line.count("}") or unclosed
 
 
 def label_heading(text: str) -> str | None:
@@ -685,6 +698,21 @@ def option_line(text: str) -> Found | None:
         return None  # "D) 4\nE) 5": the options listed, none chosen
     span = _words(tail[match.start() :].strip(), RULE_OPTION_LINE)
     return (len(tail), span) if span else None
+
+
+#: how much of a completion's opening is read for an answer stated first
+_OPENING_CHARS = 600
+
+
+def opening_final(text: str) -> AnswerSpan | None:
+    """The answer a completion states first, in its first two paragraphs, when it then gives
+    its reasons ("The answer is (B). Explanation: …", "Alternatif yang paling masuk akal
+    adalah:\n\nA. …\n\nAlasan: …"): the first "the answer is", answer line or marker there.
+    Read only when nothing states an answer at the end (``extraction.extract_answer``)."""
+    paragraphs = re.split(r"\n[ \t]*\n", text.lstrip()[:_OPENING_CHARS])
+    opening = "\n\n".join(paragraphs[:2])
+    found = [f for f in (answer_is(opening), answer_label(opening), answer_marker(opening)) if f]
+    return min(found, key=lambda f: f[0])[1] if found else None
 
 
 _RULES = (

@@ -141,6 +141,8 @@ def _number_value(raw: str) -> str:
     return value.replace(",", "")
 
 
+#: thousands grouped by spaces, in words: "27 000 долларов" is 27000
+_SPACED_THOUSANDS_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])")
 _PROSE_VALUE_RE = re.compile(
     r"\$(?P<a>[^$\n]{1,120})\$|\\\((?P<b>.{1,120}?)\\\)|(?P<c>\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\})"
 )
@@ -184,6 +186,7 @@ def values_in(prose: str) -> list[str]:
     """The values an answer in words holds (math spans, ``\\frac``, numbers), each once."""
     values = [next(g for g in m.groups() if g is not None) for m in _PROSE_VALUE_RE.finditer(prose)]
     rest = _PROSE_VALUE_RE.sub(" ", prose)
+    rest = _SPACED_THOUSANDS_RE.sub(lambda m: re.sub(r"\s", "", m.group(0)), rest)  # "27 000"
     values += [_number_value(m.group(0)) for m in _NUMBER_RE.finditer(rest)]
     return list(dict.fromkeys(without_ordinal(v).strip() for v in values if v.strip()))
 

@@ -3,7 +3,8 @@
 ``run_on_cut`` finds where the invented problem starts: the first line, after the
 completion has given an answer, that opens a new problem (``Problem:``,
 ``Question 2:``, ``### Exercise``, ``Q:``, ``Human:``/``User:`` turns, chat-template
-tokens such as ``<|im_start|>``). Extraction then reads only the text before it, so
+tokens such as ``<|im_start|>``; not ``<|im_start|>think`` or ``<|im_start|>answer``, which
+open sections of the model's own turn). Extraction then reads only the text before it, so
 the last box of the invented problem is never taken for the answer. A marker before
 any answer cuts nothing (a model may restate the problem first). Linear: one scan
 for markers, and an answer check on the text before each of the first few.
@@ -23,8 +24,12 @@ _LINE_MARKER_RE = re.compile(
     r"|^[ \t]*(?:Q|Human|User)[ \t]*:",
     re.IGNORECASE | re.MULTILINE,
 )
+#: (``<|im_start|>think`` and ``<|im_start|>answer`` open sections of the model's own turn,
+#: s1's format: no new problem)
 _TOKEN_MARKER_RE = re.compile(
-    r"<\|(?:im_start|im_end|endoftext|user|eot_id|end_of_text)\|>", re.IGNORECASE
+    r"<\|(?:im_start\|>(?![ \t]*(?:think|answer|assistant)\b)|(?:im_end|endoftext|user|eot_id"
+    r"|end_of_text)\|>)",
+    re.IGNORECASE,
 )
 _CHECKED = 8
 

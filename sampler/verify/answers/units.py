@@ -43,7 +43,8 @@ _ATOM_RE = re.compile(
     rf"(?P<wrapped>{_WRAPPER}\{{(?P<content>[^{{}}]*)\}})|(?P<bare>[A-Za-z]+(?:\.[A-Za-z]\.?)?)"
     rf"|(?P<slash>/)|(?P<power>\^\s*\{{?\s*(?P<exp>-?\d)\s*\}}?)"
 )
-_TEXT_UNIT_RE = re.compile(r"[A-Za-z][A-Za-z .~/^0-9-]*")
+#: (letters of any script: ``\text{ евро}``, ``\text{ ユーロ}`` are units as ``\text{ euros}`` is)
+_TEXT_UNIT_RE = re.compile(r"[^\W\d_](?:[^\W_]|[ .~/^-])*")
 _PLAIN_NUMBER_RE = re.compile(
     r"[-+]?(?:\d+(?:[.,]\d+)*|\d*\.\d+)(?:\s*\\times\s*10\^\{?-?\d+\}?)?"
     r"|[-+]?\\[dt]?frac\{\d+\}\{\d+\}"
@@ -141,7 +142,7 @@ def _text_unit(content: str) -> list[str] | None:
     content = content.replace("~", " ").strip()
     if not content or not _TEXT_UNIT_RE.fullmatch(content):
         return None
-    return re.findall(r"[A-Za-z]+(?:\.[A-Za-z]\.?)?|/|\^-?\d", content)
+    return re.findall(r"[^\W\d_]+(?:\.[A-Za-z]\.?)?|/|\^-?\d", content)
 
 
 def _canonical(tokens: list[str], bare_flags: list[bool]) -> str | None:

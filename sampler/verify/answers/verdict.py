@@ -136,6 +136,13 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
         return span
+    label = _ANSWER_LABEL_RE.match(span.text)
+    if label is not None and label.end() < len(span.text):
+        # "$$ Answer: \$294 $$", "\[\text{Answer:} \, 300\]": the label inside the math
+        span = AnswerSpan(span.text[label.end() :].strip(), rule=span.rule)
+    if not gold.parts and "," not in gold.latex and _DECIMAL_COMMA_RE.fullmatch(span.text):
+        # "\boxed{26,00}" for the gold 26: a decimal comma (a gold with a comma is a list)
+        span = AnswerSpan(span.text.strip().replace(",", "."), rule=span.rule)
     amount = amount_value(span.text)
     if amount is not None and (amount.scaled or gold.unit is None):
         # "\$2.9\text{ million}", "-€462": the signed number times its scale
@@ -180,6 +187,13 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
 
 
 _BRACKETED_RE = re.compile(r"\s*\[(?P<x>[^\[\]]*)\]\s*")
+#: an answer label that opens a math span: ``Answer: 5``, ``\text{Final Answer:} \, 5``
+_ANSWER_LABEL_RE = re.compile(
+    r"\s*(?:\\text(?:bf|rm)?\s*\{\s*)?(?:final\s+)?answer\s*[:：]\s*\}?(?:\s|\\[,;: !]|~)*",
+    re.IGNORECASE,
+)
+#: a number with a decimal comma: one or two digits after it (``1,000`` is a thousand)
+_DECIMAL_COMMA_RE = re.compile(r"\s*-?\d+,\d{1,2}\s*")
 #: a gold that is a tuple: ``(5, 3)``
 _TUPLE_GOLD_RE = re.compile(r"\s*\([^()]*,[^()]*\)\s*")
 
