@@ -478,3 +478,37 @@ def test_an_opening_without_an_answer_states_none():
 )
 def test_a_unit_in_any_script_is_a_unit(gold, final, status):
     assert grade_completion(gold, "We add the prices.\n" + final).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "opening", "status"),
+    [
+        (
+            "B",
+            'Dari dua alternatif, pilihan B "orang itu lapar" tampak lebih masuk akal.',
+            "correct",
+        ),
+        (
+            "A",
+            'Dari dua alternatif, pilihan B "orang itu lapar" tampak lebih masuk akal.',
+            "incorrect",
+        ),
+        ("B", 'Of the two, option B ("he was hungry") is the more plausible one.', "correct"),
+        # two options, a negation or both: no single choice
+        ("A", "Tidak ada di antara pilihan A dan B yang paling masuk akal.", "no_answer"),
+        ("A", "Kedua alternatif A dan B adalah pilihan yang masuk akal.", "no_answer"),
+        ("A", "Option A is not the most plausible one here.", "no_answer"),
+    ],
+)
+def test_an_opening_sentence_that_chooses_one_named_option(gold, opening, status):
+    completion = opening + " " + REASONS
+    assert grade_completion(gold, completion, problem=COPAL).status == status
+
+
+@pytest.mark.parametrize(("gold", "status"), [("A", "correct"), ("B", "incorrect")])
+def test_a_bold_option_on_the_line_after_the_lead_in(gold, status):
+    final = (
+        "Therefore, the correct answer is:\n\n**Option A**: (1S,4R,5S,6S)-4,5,6-trimethylhex-2-enol"
+    )
+    problem = "Which is it?\n(A) first\n(B) second\n(C) third\n(D) fourth"
+    assert grade_completion(gold, "We compare.\n" + final, problem=problem).status == status

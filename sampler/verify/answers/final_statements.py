@@ -712,7 +712,34 @@ def opening_final(text: str) -> AnswerSpan | None:
     paragraphs = re.split(r"\n[ \t]*\n", text.lstrip()[:_OPENING_CHARS])
     opening = "\n\n".join(paragraphs[:2])
     found = [f for f in (answer_is(opening), answer_label(opening), answer_marker(opening)) if f]
-    return min(found, key=lambda f: f[0])[1] if found else None
+    if found:
+        return min(found, key=lambda f: f[0])[1]
+    first = _SENTENCE_END_RE.split(opening, maxsplit=1)[0]
+    named = {m.group(1) for m in _OPENING_OPTION_RE.finditer(first)}
+    if len(named) == 1 and _PLAUSIBLE_RE.search(first) and not _NOT_ONE_RE.search(first):
+        # "Of the two, option B ("…") is the more plausible.": the one option it names
+        return latex_span(named.pop(), RULE_CLOSING_OPTION)
+    return None
+
+
+#: an option named in words ("option B", "pilihan A", "alternatif B")
+_OPENING_OPTION_RE = re.compile(
+    r"\b(?:option|choice|alternative|pilihan|alternatif|opsi)[ \t]+\(?([A-J])\)?(?![\w])",
+    re.IGNORECASE,
+)
+#: a sentence that chooses no single option: a negation, both, a hedge, two letters joined
+_NOT_ONE_RE = re.compile(
+    r"\b(?:not|no|neither|none|both|either|or|maybe|perhaps|tidak|bukan|kedua(?:nya)?|atau"
+    r"|mungkin[ \t]+juga)\b|n't|\b[A-J]\)?[ \t]*(?:,|dan|and|or|atau|&)[ \t]*\(?[A-J]\b",
+    re.IGNORECASE,
+)
+#: the words that choose it: "is the most plausible", "lebih masuk akal", "is correct"
+_PLAUSIBLE_RE = re.compile(
+    r"\b(?:most|more)[ \t]+(?:plausible|reasonable|likely|sensible|logical|appropriate)\b"
+    r"|\bis[ \t]+(?:the[ \t]+)?(?:correct|right|best)\b|\bmasuk[ \t]+akal\b"
+    r"|\b(?:paling|lebih)[ \t]+(?:tepat|benar|mungkin|sesuai)\b",
+    re.IGNORECASE,
+)
 
 
 _RULES = (

@@ -398,6 +398,8 @@ def typed_verdict(
             return None if not prose else False
         return stated == _BOOLEAN[strip_wrappers(latex).lower()]
     if kind in ("choice", "choices"):
+        if prose:  # "**Option A**: (1S,4R)-…": bold marks are no part of the letter
+            text = text.replace("**", "").replace("__", "")
         text = _OPTION_WORD_RE.sub("", text.strip(), count=1)  # "option B", "choice (C)"
         lone = _LONE_LOWER_RE.fullmatch(text.strip())
         if lone is not None and options:  # "the answer is b" among options (A) … (D)
