@@ -135,16 +135,38 @@ _MARKER_RE = re.compile(
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
     r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
-    r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?"
-    # "Ответ: 3", "Odpowiedź: 3", "答え：3", "Đáp án: 3": the word for "answer" and a colon
-    r"|(?<![^\W\d_])(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
+    r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?",
+    re.IGNORECASE,
+)
+#: the word for "answer" in more languages, and a colon ("Ответ: 3", "答え：3", "Đáp án: 3"),
+#: or Indonesian's "… adalah" ("Alternatif yang paling masuk akal adalah:"); searched apart,
+#: and only in a tail that holds one of ``_MARKER_WORD_STEMS`` (an alternation of words tried
+#: at every position of every completion would double the marker rule's cost)
+_MARKER_WORDS_RE = re.compile(
+    r"(?<![^\W\d_])(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
     r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|정답|उत्तर|الإجابة|คำตอบ"
     r"|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం|பதில்)[*_]{0,2}[ \t]*[:：]"
-    # "Jawabannya adalah B", "Alternatif yang paling masuk akal adalah:": Indonesian, Malay
     r"|(?<![^\W\d_])(?:jawaban(?:nya)?|pilihan|alternatif|opsi)(?:[ \t]+yang[ \t]+[^\W\d_]+"
     r"(?:[ \t]+[^\W\d_]+){0,3})?[ \t]+(?:adalah|ialah|yaitu)[ \t]*[:：]?",
     re.IGNORECASE,
 )
+_MARKER_WORD_STEMS = (
+    "ответ", "відповідь", "odpowied", "odpověď", "risposta", "antwoord", "svar", "vastaus",
+    "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "정답", "उत्तर",
+    "الإجابة", "คำตอบ", "đáp", "câu", "উত্তর", "জবাব", "jibu", "సమాధానం", "பதில்", "adalah",
+    "ialah", "yaitu",
+)  # fmt: skip
+
+
+def _markers(tail: str) -> list[re.Match[str]]:
+    """Every answer marker of ``tail``, in order."""
+    found = list(_MARKER_RE.finditer(tail))
+    lowered = tail.lower()
+    if any(stem in lowered for stem in _MARKER_WORD_STEMS):
+        found = sorted([*found, *_MARKER_WORDS_RE.finditer(tail)], key=lambda m: m.start())
+    return found
+
+
 _HEDGED_MATH_RE = re.compile(
     r"\s*(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))\s*(?:,\s*)?(?:or|或者?)\s*"
     r"(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))"
@@ -462,7 +484,7 @@ def answer_marker(text: str) -> Found | None:
     ``正确答案是A. $\\frac16$``, ``the correct option is $B$``, ``réponse est 105``) that
     states one; a marker whose sentence then calls it wrong (``选项B是错误的``) states nothing."""
     tail = _tail(text)
-    for match in reversed(list(_MARKER_RE.finditer(tail))[-_MARKERS_TRIED:]):
+    for match in reversed(_markers(tail)[-_MARKERS_TRIED:]):
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             continue
         rest = tail[match.end() :].lstrip(" \t*\n")

@@ -32,6 +32,9 @@ _SIGN_OFF_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
+#: a word every sign-off above holds (a cheap test before the pattern, which is tried at
+#: every position of the window)
+_SIGN_OFF_WORDS = ("hope", "know", "free", "you", "help", "luck", "anything")
 
 #: emoji, check marks, stars and end-of-proof marks (with a variation selector or a skin tone),
 #: "QED", and ``$\\blacksquare$``/``$\\square$`` as math of their own, closing the text
@@ -58,6 +61,9 @@ def without_sign_off(text: str) -> str:
     for _ in range(3):
         stripped = text.rstrip()
         start = max(0, len(stripped) - _TAIL)
+        window = stripped[start:].lower()
+        if not any(word in window for word in _SIGN_OFF_WORDS):
+            return text  # no sign-off's words at all: the pattern need not be tried
         match = _SIGN_OFF_RE.search(stripped, start)
         if match is None or match.start() == 0:
             return text
