@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import replace
-from decimal import Decimal
 
+from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.bare_answer import is_bare_math
 from sampler.verify.answers.final_statements import (
@@ -49,7 +49,6 @@ from sampler.verify.answers.final_statements import (
 from sampler.verify.answers.last_number import ends_with_heading, last_number
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.number_words import (
-    SCALE_AFTER_DIGITS,
     fraction_from_words,
     number_from_words,
 )
@@ -369,12 +368,10 @@ def _masked(text: str, matches: list[re.Match[str]]) -> str:
 
 
 def _worded_value(match: re.Match[str]) -> str:
-    digits = re.sub(r"[ \u00a0\u202f,]", "", match.group("n"))
-    scale = match.group("scale")
-    if scale:
-        value = Decimal(digits) * SCALE_AFTER_DIGITS[scale.lower()]
-        digits = format(value.normalize(), "f")
-    return ("-" if match.group("minus") or match.group("sign") else "") + digits
+    sign = "-" if match.group("minus") or match.group("sign") else ""
+    digits = sign + re.sub(r"[ \u00a0\u202f,]", "", match.group("n"))
+    scaled = amount_value(f"{digits} {match.group('scale')}") if match.group("scale") else None
+    return scaled.value if scaled is not None else digits  # "1.5 million": amounts' one rule
 
 
 def _number_in_words(rest: str) -> str | None:

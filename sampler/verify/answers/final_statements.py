@@ -403,11 +403,12 @@ def answer_is(text: str) -> Found | None:
         (m for m in _ANSWER_IS_RE.finditer(tail) if not _verdict_on(tail, m)),
         maxlen=_STATEMENTS_TRIED,
     )
+    loops = bool(matches) and looping(tail)
     for match in reversed(matches):
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             return None
         rest = tail[match.end() :]
-        if match is matches[-1] and "\n" not in rest.rstrip() and looping(tail):
+        if match is matches[-1] and "\n" not in rest.rstrip() and loops:
             continue  # a loop's last statement, cut by the limit ("-\frac{1"): the one before
         brackets = _BRACKETS_RE.match(rest)
         if brackets is not None:  # "So the answer is ) ] >." (BBH's Dyck languages)
@@ -427,7 +428,7 @@ def answer_is(text: str) -> Found | None:
         yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None
         if yes_no is not None:  # "the answer is no, there are not fewer …": the no
             span = _words(yes_no.group(1), RULE_STATEMENT)
-        if span is not None and looping(tail) and _loop_disagrees(tail, span.text):
+        if span is not None and loops and _loop_disagrees(tail, span.text):
             return None  # "The answer is (A). … The answer is (C)." again and again: undecided
         return (match.end(), span) if span else None
     return None
