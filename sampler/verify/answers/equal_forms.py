@@ -32,6 +32,8 @@ from typing import Any
 
 from sympy import Basic, exp, simplify
 
+from sampler.verify.answers.golds import DECIMAL_COMMA_RE
+
 Parse = Callable[[str], tuple[Any, ...]]
 Same = Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 
@@ -43,7 +45,6 @@ _DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
 _SPACING_RE = re.compile(r"\s+|\\[,;:! ]|~|\\q?quad|\\left|\\right")
 _SET_BUILDER_RE = re.compile(r"\\\{(?P<var>[^{}|]{1,20}?)(?:\||\\mid|:)(?P<cond>.{1,200})\\\}")
 _CHAIN_SPLIT_RE = re.compile(r"\s*(>|<|\\gt|\\lt)\s*")
-_DECIMAL_COMMA_RE = re.compile(r"-?\d+,\d{1,2}")
 _DECIMAL_POINT_RE = re.compile(r"-?\d+\.\d+")
 
 
@@ -130,6 +131,6 @@ def _ordering_of_chain(gold: str, answer: str) -> bool:
 def _decimal_comma(gold: str, answer: str) -> bool:
     """A gold with a decimal comma (``1,22``) and an answer with a decimal point, equal."""
     g, a = gold.strip(), answer.strip()
-    if not (_DECIMAL_COMMA_RE.fullmatch(g) and _DECIMAL_POINT_RE.fullmatch(a)):
+    if not (DECIMAL_COMMA_RE.fullmatch(g) and _DECIMAL_POINT_RE.fullmatch(a)):
         return False
     return Decimal(g.replace(",", ".")) == Decimal(a)

@@ -83,6 +83,8 @@ def math_mode(latex: str) -> str:
     return f"${latex}$"
 
 
+#: a number with a decimal comma: one or two digits after it (``1,22``; ``1,000`` is a thousand)
+DECIMAL_COMMA_RE = re.compile(r"-?\d+,\d{1,2}")
 _SCIENTIFIC_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d+)(?![\w.])")
 _CHOICE_GOLD_RE = re.compile(
     r"\s*(?:\\text(?:bf)?\s*\{\s*)?(?:\(?\s*([A-J])\s*\)?|\(\s*([K-Z])\s*\))\s*\}?\s*"

@@ -19,6 +19,7 @@ from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.final_statements import RULE_OPTION_LINE
 from sampler.verify.answers.gold_types import boolean_of, labelled, labelled_content
 from sampler.verify.answers.golds import (
+    DECIMAL_COMMA_RE,
     Gold,
     answer_choice,
     choice_letter,
@@ -140,7 +141,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if label is not None and label.end() < len(span.text):
         # "$$ Answer: \$294 $$", "\[\text{Answer:} \, 300\]": the label inside the math
         span = AnswerSpan(span.text[label.end() :].strip(), rule=span.rule)
-    if not gold.parts and "," not in gold.latex and _DECIMAL_COMMA_RE.fullmatch(span.text):
+    if not gold.parts and "," not in gold.latex and DECIMAL_COMMA_RE.fullmatch(span.text.strip()):
         # "\boxed{26,00}" for the gold 26: a decimal comma (a gold with a comma is a list)
         span = AnswerSpan(span.text.strip().replace(",", "."), rule=span.rule)
     amount = amount_value(span.text)
@@ -192,8 +193,6 @@ _ANSWER_LABEL_RE = re.compile(
     r"\s*(?:\\text(?:bf|rm)?\s*\{\s*)?(?:final\s+)?answer\s*[:：]\s*\}?(?:\s|\\[,;: !]|~)*",
     re.IGNORECASE,
 )
-#: a number with a decimal comma: one or two digits after it (``1,000`` is a thousand)
-_DECIMAL_COMMA_RE = re.compile(r"\s*-?\d+,\d{1,2}\s*")
 #: a gold that is a tuple: ``(5, 3)``
 _TUPLE_GOLD_RE = re.compile(r"\s*\([^()]*,[^()]*\)\s*")
 
