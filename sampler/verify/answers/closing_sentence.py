@@ -48,11 +48,13 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.last_number import ends_with_heading, last_number
 from sampler.verify.answers.loops import looping
+from sampler.verify.answers.named_values import one_name_values
 from sampler.verify.answers.number_words import (
     fraction_from_words,
     number_from_words,
 )
 from sampler.verify.answers.step_labels import without_step_labels
+from sampler.verify.answers.tool_transcript import echoed_output
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -284,6 +286,9 @@ def _values_after_anchor(sentence: str) -> list[str]:
     sentence = _without_approximation(sentence)
     masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
     anchors = list(_ANCHOR_RE.finditer(masked))
+    solutions = one_name_values(masked)
+    if solutions:
+        return [", ".join(solutions)]  # "The solutions are x = 2 and x = 3.": a list
     if anchors and _HEDGE_WORDS_RE.search(masked[anchors[0].end() :]):
         hedged = _values_from(sentence, masked, anchors[0].end())
         if len(hedged) > 1:
@@ -416,8 +421,9 @@ def located_final(text: str) -> AnswerSpan | None:
     """The final answer stated without a box (``stated``): the statement that ends last,
     the JSON answer field ranked with them; else the concluding sentence; else, when the
     last sentence does not conclude (a concluding one that states nothing, negated or
-    with several values, stays nothing), the number that ends the last line
-    (``last_number``, math-verify's fallback, bounded); these last rules read no step's
+    with several values, stays nothing), the value a notebook echoed under the expression
+    its code ends with (``tool_transcript.echoed_output``), the number that ends the last
+    line (``last_number``, math-verify's fallback, bounded); these last rules read no step's
     label (``step_labels``), and nothing in a completion that ends in a loop (``loops``)."""
     found = found_finals(text)
     json_found = json_answer(text)
@@ -440,7 +446,9 @@ def located_final(text: str) -> AnswerSpan | None:
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
     one, several = _closing(text)
-    return one or colon_word(text) or last_number(text) or several
+    # a notebook's echo (the cell's last expression, then its value) before the last number:
+    # ``a, b`` then ``(2, 3)`` states the pair, not 3
+    return one or colon_word(text) or echoed_output(text) or last_number(text) or several
 
 
 #: a last sentence that gives one word after its copula and a colon: ``… are: saas.``

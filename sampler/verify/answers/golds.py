@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_forms import gold_form
+from sampler.verify.answers.comparisons import asked_comparison
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
 from sampler.verify.answers.named_quantities import asked_words
@@ -68,6 +69,9 @@ class Gold:
     #: a gold with a scale word (``2.9 million``, ``latex`` 2900000): the number before its
     #: scale, which a bare answer may state (``amounts``)
     mantissa: str | None = field(default=None, compare=False)
+    #: whether the question asks for the greater or the smaller of two values
+    #: (``comparisons.asked_comparison``)
+    compared: str | None = field(default=None, compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -320,6 +324,10 @@ def gold_from_question(
         latex, kind = str(number_from_words(latex)), ""  # a gold in words: "forty three"
     elif kind == "text" and fraction_from_words(latex) is not None:
         latex, kind = str(fraction_from_words(latex)), ""  # a gold in words: "one half"
+    options = labelled + options_from_problem(problem)
+    letter = latex.strip()
+    if kind == "" and re.fullmatch(r"[a-j]", letter) and letter.upper() in dict(options):
+        kind = "choice"  # "c" for a question that lists "(a) 2  (b) -3  (c) 0.2": the option
     if kind == "choice":
         latex = latex.strip().strip("()").upper() if len(latex.strip()) <= 3 else latex
     return Gold(
@@ -328,11 +336,12 @@ def gold_from_question(
         unit=unit,
         variables=variables(latex),
         kind=kind,
-        options=labelled + options_from_problem(problem),
+        options=options,
         asked=asked_name(problem) if not parts else None,
         form=required_form(problem) if not parts else None,
         given=given_numbers(problem) if not parts else frozenset(),
         asked_words=asked_words(problem) if not parts else frozenset(),
         yes_no_words=yes_no_words(problem) if kind == "boolean" else frozenset(),
         mantissa=scaled.mantissa if scaled is not None and scaled.scaled else None,
+        compared=asked_comparison(problem) if not parts else None,
     )

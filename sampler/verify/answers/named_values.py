@@ -3,6 +3,8 @@
 ``asked_name`` reads the one quantity a problem's last question asks for ("Find $q$.",
 "What is the value of $q$?", "solve for $x$", "求 $q$", "What is y?"), as the symbol it
 names, or None.
+``one_name_values`` reads a list of solutions that names its symbol each time (``x = 2
+and x = 3``), which is a list, not the last of its values.
 ``named_value`` picks, from an answer that names several values (``k = -2, q = -4``), the
 value of that symbol; None when the answer names no such value, names it twice, or is
 not a list of named values. Pure string work, done where the answer is prepared
@@ -73,5 +75,21 @@ def named_values_in(sentence: str) -> list[str]:
             return []
     names = [_plain(m.group(1)) for m in found]
     if len(set(names)) != len(names):
+        return []
+    return [f"{m.group(1)} = {m.group(2)}" for m in found]
+
+
+def one_name_values(sentence: str) -> list[str]:
+    """The values a sentence gives one symbol one after another (``x = 2 and x = 3``,
+    ``x = 2, x = 3``: a list of solutions), as ``name = value``; [] unless they are at least
+    two, distinct, and follow each other joined only by commas, dollars or "and"."""
+    found = list(_NAMED_IN_SENTENCE_RE.finditer(sentence))
+    if len(found) < 2 or len({_plain(m.group(1)) for m in found}) != 1:
+        return []
+    for before, after in itertools.pairwise(found):
+        if not _JOINER_RE.fullmatch(sentence, before.end(), after.start()):
+            return []
+    values = [m.group(2) for m in found]
+    if len(set(values)) != len(values):
         return []
     return [f"{m.group(1)} = {m.group(2)}" for m in found]

@@ -10,8 +10,11 @@
   ``</llm-code-output>``, InternLM's ``<|execution_start|>`` … ``<|execution_end|>``,
   ``<output>``, ``<observation>``, ``<result>``): ``tagged_output``;
 - a notebook's echo without fences (MathCoder-style transcripts: the code, then the
-  expression it ends with, ``result``, then what it printed, ``sqrt(2)/2``): ``echoed_output``,
-  when the text before it holds code (an assignment or an import).
+  expression it ends with, then its value, as a Jupyter kernel shows it: ``result`` then
+  ``sqrt(2)/2``, ``solve([eq1, eq2], [a, b])`` then ``{a: 2, b: 3}``, ``52 % 13 == 0`` then
+  ``True``): ``echoed_output``, when the text before it holds code (an assignment or an
+  import) and the last line but one is a Python expression (a name, a call, an operation:
+  not a value alone, which is a printed line of its own).
 
 Either is read only when it ends the completion, and only a one-line result that is math
 (a number, a formula) or a printed sentence with one value ("The answer is 5"); an equation
@@ -21,6 +24,7 @@ Either is read only when it ends the completion, and only a one-line result that
 
 from __future__ import annotations
 
+import ast
 import re
 
 from sampler.verify.answers.answer_span import AnswerSpan
@@ -43,8 +47,8 @@ _LABEL_RE = re.compile(
     r"[*_ \t]*(?:output|result|execution result|the output is|stdout|>>>)[*_ \t]*[:：]?[*_ \t]*",
     re.IGNORECASE,
 )
-#: a line that evaluates an expression in a notebook: ``result``, ``sol[0]``, ``print(x)``
-_ECHO_RE = re.compile(r"(?:print\s*\(.{0,200}\)|[A-Za-z_][\w.]{0,60}(?:\[[^\]\n]{0,40}\])?)")
+#: the longest line read as a notebook's last expression
+_ECHO_CHARS = 200
 _CODE_LINE_RE = re.compile(
     r"^[ \t]*(?:(?:import|from)[ \t]+[A-Za-z_]|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t]*=[^=])",
     re.MULTILINE,
@@ -121,8 +125,31 @@ def echoed_output(text: str) -> AnswerSpan | None:
     docstring), else None."""
     tail = text[-TAIL_CHARS:].rstrip()
     lines = tail.split("\n")
-    if len(lines) < 3 or not _ECHO_RE.fullmatch(lines[-2].strip()):
+    if len(lines) < 3 or not is_echo(lines[-2]):
         return None
     if _CODE_LINE_RE.search(tail, 0, len(tail) - len(lines[-1]) - len(lines[-2]) - 1) is None:
         return None
     return _result(lines[-1])
+
+
+def is_echo(line: str) -> bool:
+    """Whether ``line`` is a Python expression a notebook cell ends with, whose value the
+    kernel shows: a name, a call, an operation (``result``, ``sol[0]``, ``print(x)``,
+    ``N(solve(eq, x)[0])``, ``52 % 13 == 0``). A value alone (``42``, ``-3``, ``(2, 3)``) is a
+    printed line of its own, and prose does not parse."""
+    line = line.strip()
+    if not line or len(line) > _ECHO_CHARS:
+        return False
+    try:
+        tree = ast.parse(line, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return not _literal(tree.body)
+
+
+def _literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(_literal(item) for item in node.elts)
+    return isinstance(node, ast.Constant)

@@ -15,6 +15,7 @@ from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.amounts import amount_value, same_number
 from sampler.verify.answers.answer_forms import answer_form
 from sampler.verify.answers.clock import gold_time
+from sampler.verify.answers.comparisons import compared_value
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.final_statements import RULE_OPTION_LINE
 from sampler.verify.answers.gold_types import boolean_of, labelled, labelled_content
@@ -108,6 +109,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         if len(named) == len(split_top_level(gold.latex.strip()[1:-1])):
             # "So x = 5 and y = 3." for the gold (5, 3): the pair the sentence names
             return prepare_span(AnswerSpan(", ".join(named), rule=span.rule), gold)
+    if gold.compared and gold.kind in ("", "decimal"):
+        compared = compared_value(span.sentence or span.text, gold.compared)
+        if compared is not None:  # "So 0.3 is bigger than 2/7." for "Which is bigger: …?"
+            return prepare_span(AnswerSpan(compared, rule=span.rule), gold)
     if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
         picked = asked_value(sentence, gold.asked_words, gold.asked)  # none for a multi-part gold
         if picked is not None:  # "The area is 12 and the perimeter is 14." asked the area

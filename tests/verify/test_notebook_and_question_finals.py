@@ -1,0 +1,159 @@
+"""Finals of notebook transcripts and of questions that decide what the answer is.
+
+The classes: a notebook transcript without fences (MathCoder-style role turns joined) whose
+code cell ends with an expression, a call or an operation rather than a bare name, so that
+the kernel's echo (``{a: 2, b: 3}``, ``True``, ``(2, 3)``) was no answer or its last number;
+a lowercase option letter as the gold of a question that lists ``(a) … (b) …`` (the DeepMind
+mathematics dataset's format), which was compared as the symbol ``c``; a comparison
+("0.3 is bigger than 2/7") answering "Which is bigger?", read as its last value; a list of
+solutions that names its symbol each time (``x = 2 and x = 3``), read as its last value, a
+false accept of a gold 3. Each positive case has its twin, which must stay wrong.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.comparisons import LESS, MORE, asked_comparison, compared_value
+from sampler.verify.answers.golds import gold_from_question
+from sampler.verify.answers.named_values import one_name_values
+from sampler.verify.answers.one_sample import grade_completion
+from sampler.verify.answers.tool_transcript import is_echo
+
+SYMPY = "Let's solve it with sympy.\nfrom sympy import *\n"
+
+
+def _status(gold: str, completion: str, problem: str | None = None) -> str:
+    return grade_completion(gold, completion, problem=problem).status
+
+
+@pytest.mark.parametrize(
+    ("completion", "problem", "right", "wrong"),
+    [
+        (
+            SYMPY
+            + "a, b = symbols('a b')\nsolve([3*a + 2*b - 12, a - b + 1], [a, b])\n{a: 2, b: 3}",
+            "Solve 3*a + 2*b = 12, a - b = -1 for a.",
+            "2",
+            "3",
+        ),
+        (SYMPY + "n = 52\nn % 13 == 0\nTrue", "Is 13 a factor of 52?", "True", "False"),
+        (SYMPY + "a, b = 2, 3\na, b\n(2, 3)", None, "(2, 3)", "(2, 4)"),
+        (SYMPY + "x = symbols('x')\nsimplify(sqrt(8))\n2*sqrt(2)", None, "2\\sqrt{2}", "\\sqrt{2}"),
+        (SYMPY + "import math\nmath.gcd(12, 18)\n6", None, "6", "7"),
+    ],
+)
+def test_a_notebook_echo_of_an_expression_is_the_answer(completion, problem, right, wrong):
+    assert _status(right, completion, problem) == "correct"
+    assert _status(wrong, completion, problem) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        ("result", True),
+        ("sol[0]", True),
+        ("print(x)", True),
+        ("N(solve(eq, x)[0])", True),
+        ("52 % 13 == 0", True),
+        ("a, b", True),
+        # printed values are output lines of their own, and prose and statements do not parse
+        ("42", False),
+        ("-3", False),
+        ("(2, 3)", False),
+        ("[1, 2]", False),
+        ("The answer is", False),
+        ("x = 3", False),
+        ("", False),
+        ("f(" * 300, False),
+    ],
+)
+def test_what_a_notebook_cell_ends_with(line: str, echo: bool) -> None:
+    assert is_echo(line) is echo
+
+
+OPTIONS = "Which is the nearest to 0.1?  (a) 2  (b) -3  (c) 0.2"
+
+
+@pytest.mark.parametrize(
+    "final",
+    [
+        "The number nearest to 0.1 is 0.2.",
+        "The number nearest to 0.1 is (c) 0.2.",
+        "The answer is (c).",
+        "So the answer is $\\boxed{c}$.",
+    ],
+)
+def test_a_lowercase_option_gold_is_the_option(final: str) -> None:
+    completion = "We compare the distances to 0.1.\n" + final
+    assert _status("c", completion, OPTIONS) == "correct"
+    assert _status("b", completion, OPTIONS) == "incorrect"
+
+
+def test_a_lowercase_gold_without_options_stays_a_symbol() -> None:
+    gold = gold_from_question("c", problem="Let a = 2 and b = 3. Which of a, b, c is zero?")
+    assert gold is not None and gold.kind == "" and gold.latex == "c"
+    assert gold_from_question("c", problem=OPTIONS).kind == "choice"  # type: ignore[union-attr]
+
+
+BIGGER = "Which is bigger: 0.3 or 2/7?"
+
+
+@pytest.mark.parametrize(
+    "final",
+    [
+        "So 0.3 is bigger than 2/7.",
+        "So, 2/7 is less than 0.3.",
+        "Therefore, $0.3 > \\frac{2}{7}$.",
+        "So 2/7 < 0.3.",
+        "The answer is that 0.3 is greater than 2/7.",
+        "The bigger number is 0.3.",
+    ],
+)
+def test_a_comparison_answers_which_is_bigger(final: str) -> None:
+    completion = "We write both as decimals: 2/7 is about 0.2857.\n" + final
+    assert _status("0.3", completion, BIGGER) == "correct"
+    assert _status("2/7", completion, BIGGER) == "incorrect"
+    smaller = BIGGER.replace("bigger", "smaller")
+    if "bigger number" not in final:
+        assert _status("2/7", completion, smaller) == "correct"
+        assert _status("0.3", completion, smaller) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("problem", "asked"),
+    [
+        (BIGGER, MORE),
+        ("Which is smaller, -1 or 3?", LESS),
+        ("Which number is greater: 4/9 or 0.4?", MORE),
+        ("How much bigger is 5 than 3?", None),
+        ("Is 3 less than 2?", None),
+        (None, None),
+    ],
+)
+def test_what_a_comparison_question_asks(problem: str | None, asked: str | None) -> None:
+    assert asked_comparison(problem) == asked
+
+
+def test_a_statement_of_several_comparisons_picks_none() -> None:
+    assert compared_value("0.3 > 0.2 and 0.2 > 0.1", MORE) is None
+    assert compared_value("The answer is 0.3.", MORE) is None
+
+
+QUADRATIC = "Solve x**2 - 5*x + 6 = 0 for x."
+
+
+@pytest.mark.parametrize(
+    "final", ["The solutions are x = 2 and x = 3.", "x = 2, x = 3", "So x = 2 or x = 3."]
+)
+def test_solutions_named_each_time_are_a_list(final: str) -> None:
+    completion = "We factor: (x - 2)(x - 3) = 0.\n" + final
+    assert _status("2, 3", completion, QUADRATIC) == "correct"
+    assert _status("2, 4", completion, QUADRATIC) == "incorrect"
+    assert _status("3", completion, QUADRATIC) == "incorrect"  # one of two roots is not both
+
+
+def test_values_of_several_names_are_no_list_of_solutions() -> None:
+    assert one_name_values("x = 2 and y = 3") == []
+    assert one_name_values("x = 2 and x = 2") == []
+    assert one_name_values("x = 2 and x = 3") == ["x = 2", "x = 3"]
