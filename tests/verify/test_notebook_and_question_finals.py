@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from sampler.verify.answers.comparisons import LESS, MORE, asked_comparison, compared_value
+from sampler.verify.answers.float_repr import without_float_noise
 from sampler.verify.answers.golds import gold_from_question
 from sampler.verify.answers.named_values import one_name_values
 from sampler.verify.answers.one_sample import grade_completion
@@ -157,3 +158,125 @@ def test_values_of_several_names_are_no_list_of_solutions() -> None:
     assert one_name_values("x = 2 and y = 3") == []
     assert one_name_values("x = 2 and x = 2") == []
     assert one_name_values("x = 2 and x = 3") == ["x = 2", "x = 3"]
+
+
+@pytest.mark.parametrize(
+    "final",
+    ["Answer — 42", "Final answer - 42", "Final Answer – 42", "Answer -- 42", "My answer: 42"],
+)
+def test_an_answer_label_with_a_dash(final: str) -> None:
+    completion = "We add the numbers 40 and 2.\n" + final
+    assert _status("42", completion) == "correct"
+    assert _status("41", completion) == "incorrect"
+
+
+LARGEST = "Which of the following is the largest?\n(A) 0.3\n(B) 0.5\n(C) 0.1\n(D) 0.05"
+
+
+@pytest.mark.parametrize(
+    "final",
+    [
+        "Among the options, (B) is the largest.",
+        "Option B is the largest.",
+        "B is the most reasonable choice.",
+        "My choice: B",
+        "Final choice — B",
+        "答案选B。",
+        "答案应选择B",
+    ],
+)
+def test_an_option_chosen_in_more_words(final: str) -> None:
+    completion = "We compare the four values.\n" + final
+    assert _status("B", completion, LARGEST) == "correct"
+    assert _status("A", completion, LARGEST) == "incorrect"
+
+
+def test_a_lowercase_letter_is_no_option_chosen() -> None:
+    completion = "We compare a and b.\nSo a is the largest."
+    assert grade_completion("A", completion, problem=LARGEST).rule != "closing option"
+
+
+# least-to-most decomposition (sub-questions numbered under the problem's number), as
+# zhentingqi/Math_LLM's saved outputs of Llama-2 chat models write it
+DECOMPOSED = (
+    "Question 5.1: How many players were there in total?\n"
+    "Answer 5.1: 8 players were playing the game originally. Then 2 more players joined, so "
+    "now there are 8 + 2 = 10 players.\n"
+    "Question 5.2: Now we can answer the question: How many lives did they have total?\n"
+    "Answer 5.2: 8 players had 6 lives each, so they had 8 * 6 = 48 lives. Then 2 more players"
+    " joined, and they had 2 * 6 = 12 lives. So the total is 48 + 12 = 60 lives. The answer is"
+    " 60 ."
+)
+
+
+def test_a_sub_question_continues_the_problem() -> None:
+    assert _status("60", DECOMPOSED) == "correct"
+    assert _status("10", DECOMPOSED) == "incorrect"
+    # a new problem after an answer still ends the completion's own
+    run_on = "So the answer is 10.\n\nQuestion 2: How many apples are left? The answer is 60."
+    assert _status("10", run_on) == "correct"
+
+
+@pytest.mark.parametrize(
+    ("final", "right", "wrong"),
+    [
+        ("Answer 5.5: Emily spent 12 dollars.", "12", "13"),
+        (
+            "Answer 5.3: 27 / 9 = 3 pieces of clothing could go in each of the small loads.",
+            "3",
+            "27",
+        ),
+        ("Answer 5.2: 11 short sleeve shirts did Sam not wash.", "11", "12"),
+        ("Answer 3: 49 / 7 = 7 folders.", "7", "49"),
+        # the label's first sentence is a step when its line goes on to state the answer
+        (
+            "Answer 5.3: 2 boxes have 8 pieces. So Adam has 8 + 20 = 28. The answer is 28.",
+            "28",
+            "8",
+        ),
+    ],
+)
+def test_a_numbered_answer_label(final: str, right: str, wrong: str) -> None:
+    completion = "Question 5.1: How many are there?\nAnswer 5.1: We count them.\n" + final
+    assert _status(right, completion) == "correct"
+    assert _status(wrong, completion) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("printed", "right", "wrong"),
+    [
+        ("15.000000000000002", "15", "16"),
+        ("803.0000000000001", "803", "802"),
+        ("1.9999999999999998", "2", "1"),
+        ("-2.0000000000000004", "-2", "2"),
+        ("0.30000000000000004", "0.3", "0.4"),
+    ],
+)
+def test_a_float_printed_with_its_rounding_error(printed: str, right: str, wrong: str) -> None:
+    completion = "total = 15 * 1.1 / 1.1\nprint(total)\n" + printed
+    assert _status(right, completion) == "correct"
+    assert _status(wrong, completion) == "incorrect"
+
+
+@pytest.mark.parametrize("stated", ["15.0000000222", "5.999999", "15.00001", "14.999"])
+def test_digits_that_are_no_float_error_stay(stated: str) -> None:
+    assert without_float_noise(stated) == stated
+    assert _status(str(round(float(stated))), f"The answer is {stated}.") == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("completion", "right", "wrong"),
+    [
+        # a tuple a program printed, whole: not its last number
+        ("We compute the angles.\nprint(angles)\n(30, 120, 30)", "30, 120, 30", "30"),
+        ("We compute the angles.\nprint(angles)\n(30, 120, 30)", "(30, 120, 30)", "30, 120, 31"),
+        # a remark after the value
+        ("We divide.\nThe answer is 6, with 2 students left over.", "6", "2"),
+        ("We divide.\nThe answer is 12, since each box holds 3.", "12", "3"),
+        # dollars in prose are currency, not a math span across sentences
+        ("Dan had $4 and bought 2 bars. $4 / 2 = $2. Each candy bar cost $2.", "2", "4"),
+    ],
+)
+def test_program_outputs_remarks_and_dollars(completion: str, right: str, wrong: str) -> None:
+    assert _status(right, completion) == "correct"
+    assert _status(wrong, completion) == "incorrect"

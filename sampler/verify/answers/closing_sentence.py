@@ -87,8 +87,11 @@ _ABBREVIATION_END = (
 _SENTENCE_END_RE = re.compile(
     r"(?=[.!?])" + _ABBREVIATION_END + r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n"
 )
+#: (a "$" before a number that a sentence end follows before the next "$" is a currency
+#: sign: "$4 / 2 = $2. Each candy bar cost $2." holds no math span)
 _MATH_SPAN_RE = re.compile(
-    r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$|(?<!\\)\$(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
+    r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$"
+    r"|(?<!\\)\$(?!\d[^$\n]{0,300}?[.!?][ \t]+[A-Z])(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
     r"|\\\((?P<c>.{1,300}?)\\\)"
     r"|\\\[(?P<d>.{1,300}?)\\\]",
     re.DOTALL,

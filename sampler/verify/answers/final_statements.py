@@ -73,9 +73,10 @@ _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 _INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)[ \t]+)?"
-    r"(?:answer(?:[ \t]+(?:choice|option))?"
-    r"|(?:(?<=correct )|(?<=right )|(?<=best ))(?:option|choice))[ \t]*"
-    r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}"
+    r"(?:answer(?:[ \t]+(?:choice|option))?(?:[ \t]*\d{1,3}(?:\.\d{1,3})*(?=[ \t]*[:：]))?"
+    r"|(?:(?<=correct )|(?<=right )|(?<=best )|(?<=final )|(?<=my )|(?<=our ))"
+    r"(?:option|choice|selection))[ \t]*"
+    r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}|[*_]{0,2}(?:[ \t]*[—–][ \t]*|[ \t]+--?[ \t]+)"
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -131,7 +132,8 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。．！？]|\n|$")
 _FEW_SHOT_RE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<rest>\S[^\n]*)")
 #: answer markers in other words and languages, the answer after them
 _MARKER_RE = re.compile(
-    r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为)?[ \t]*[:：]?"
+    r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为|选(?:择)?)?"
+    r"[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
     r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
@@ -314,6 +316,14 @@ def hash_line(text: str) -> Found | None:
     return (match.end(), span) if span else None
 
 
+#: an answer that opens with its count and says what it counts, after the computation that
+#: gives it: "11 short sleeve shirts did Sam not wash", "27 / 9 = 3 pieces per load"
+_COUNT_FIRST_RE = re.compile(
+    r"(?:[\d.,+\-−*/×÷() \t]+=[ \t]*)?(?P<n>[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-−]?\d+(?:\.\d+)?)"
+    r"[ \t]+[^\W\d_][^\d\n]{0,120}"
+)
+
+
 def answer_label(text: str) -> Found | None:
     """The value of the last ``Answer: X`` / ``Final answer: **X**`` line."""
     tail = _tail(text)
@@ -340,12 +350,21 @@ def answer_label(text: str) -> Found | None:
     if value is None and _SUBJECT_IS_RE.search(stated):
         # "Final Answer: The volume of $ABCD$ is 120.": the value after its last "is"
         value = _value(_SUBJECT_IS_RE.split(stated)[-1])
+    if value is None:
+        count = _COUNT_FIRST_RE.fullmatch(stated.strip().rstrip(".。!"))
+        if count is not None:  # "Answer 5.2: 11 shirts did Sam not wash.": the count it opens
+            value = count.group("n").replace("−", "-").replace(",", "")
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
     if span is None and tail[match.end() :].strip() == "" and _SHORT_WORDS_RE.fullmatch(rest):
         span = _words(rest, RULE_ANSWER_LINE)  # "Answer: oydz" ends the completion
-    return (match.end(), span) if span else None
+    if span is None:
+        return None
+    # the label's answer ends with the sentence it was read from: a statement later on its
+    # line ("Answer 5.3: 2 boxes have 8 pieces. … The answer is 28.") concludes after it
+    read = tail.find(stated, match.start("rest"), match.end())
+    return (read + len(stated) if read >= 0 else match.end()), span
 
 
 def _cut_off(line: str) -> bool:
@@ -601,11 +620,13 @@ _CLOSING_OPTION_RE = re.compile(
     r"[ \t]*[.。]?$",
     re.IGNORECASE,
 )
-#: "Option A is correct.", "A is the right choice.", "I choose C.": an option chosen, closing
+#: "Option A is correct.", "A is the right choice.", "(B) is the largest.", "I choose C.": an
+#: option chosen, closing
 _CHOSEN_OPTION_RE = re.compile(
     r"(?:^|(?<=[.!。\n,，])|\b(?:so|thus|hence|therefore)\b)[ \t*]*"
     r"(?:(?:option|choice|answer)[ \t]+)?"
-    r"[*_]*\(?(?P<a>[A-J])\)?[*_]*[ \t]+is[ \t]+(?:the[ \t]+)?(?:correct|right|best)"
+    r"[*_]*\(?(?P<a>[A-J])\)?[*_]*[ \t]+is[ \t]+(?:the[ \t]+)?"
+    r"(?:correct|right|best|(?:most|least)[ \t]+[a-z-]{3,20}|[a-z-]{2,20}est)"
     r"(?:[ \t]+(?:answer|option|choice|one))?[ \t*]*[.!。]?[ \t*]*$"
     r"|\bI(?:[ \t]+(?:will|would)|'ll|'d)?[ \t]+(?:choose|pick|select|go[ \t]+with)[ \t]+"
     r"(?:(?:option|choice)[ \t]+)?"

@@ -77,11 +77,19 @@ def ends_with_heading(text: str) -> bool:
     return line is not None and is_heading(line)
 
 
+#: a last line that is a bracketed list of numbers, as a program prints a tuple or a list
+_NUMBER_LIST_LINE_RE = re.compile(
+    r"[ \t]*[\[(][ \t]*-?\d+(?:\.\d+)?(?:[ \t]*,[ \t]*-?\d+(?:\.\d+)?){1,20}[ \t]*[\])][ \t]*"
+)
+
+
 def last_number(text: str) -> AnswerSpan | None:
     """The number that ends the completion's last line, read as its final (see module)."""
     line = _last_line(text)
     if line is None or line.rstrip().endswith(("?", "？")):
         return None
+    if _NUMBER_LIST_LINE_RE.fullmatch(line):
+        return latex_span(line.strip(), RULE_LAST_NUMBER)  # "(30, 120, 30)": the tuple, whole
     numbers = list(_NUMBER_RE.finditer(line))
     if not numbers:
         return None
@@ -180,6 +188,24 @@ def value_after_is(prose: str) -> str | None:
     which is 1,000.99m²" is 1000.99), else None."""
     ends = [m.end() for m in _LAST_IS_RE.finditer(prose)]
     return only_value(prose[ends[-1] :]) if ends else None
+
+
+#: an answer in words that opens with its value, then a remark after a comma ("6, with 2
+#: students left over", "12, since each box holds 3")
+_VALUE_THEN_REMARK_RE = re.compile(
+    r"[ \t]*(?P<v>[-−]?\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-−]?\$?\d+(?:\.\d+)?(?:/\d+)?)[ \t]*,[ \t]*"
+    r"(?:with|which|since|because|as|leaving|where|so|given|plus|remainder)\b",
+    re.IGNORECASE,
+)
+
+
+def value_before_remark(prose: str) -> str | None:
+    """The value an answer in words opens with, when a remark follows it after a comma
+    ("6, with 2 students left over" is 6), else None."""
+    match = _VALUE_THEN_REMARK_RE.match(prose)
+    if match is None:
+        return None
+    return match.group("v").replace("−", "-").replace("$", "").replace(",", "")
 
 
 def values_in(prose: str) -> list[str]:

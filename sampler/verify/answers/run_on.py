@@ -2,7 +2,8 @@
 
 ``run_on_cut`` finds where the invented problem starts: the first line, after the
 completion has given an answer, that opens a new problem (``Problem:``,
-``Question 2:``, ``### Exercise``, ``Q:``, ``Human:``/``User:`` turns, chat-template
+``Question 2:``, ``### Exercise``, ``Q:`` (a sub-question, ``Question 5.2:``, continues the
+problem: least-to-most decomposition), ``Human:``/``User:`` turns, chat-template
 tokens such as ``<|im_start|>``; not ``<|im_start|>think`` or ``<|im_start|>answer``, which
 open sections of the model's own turn). Extraction then reads only the text before it, so
 the last box of the invented problem is never taken for the answer. A marker before
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator
 #: alternative in one pattern made every position of every completion a try)
 _LINE_MARKER_RE = re.compile(
     r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:new[ \t]+)?(?:(?:problem|question|exercise)[ \t]*\d*"
-    r"|example[ \t]*\d+)[ \t]*(?:\*\*)?[ \t]*[:：.](?:\*\*)?"
+    r"|example[ \t]*\d+)[ \t]*(?:\*\*)?[ \t]*(?:[:：]|\.(?!\d))(?:\*\*)?"
     r"|^[ \t]*(?:Q|Human|User)[ \t]*:",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -18,6 +18,7 @@ from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.final_statements import RULE_OPTION_LINE
+from sampler.verify.answers.float_repr import without_float_noise
 from sampler.verify.answers.gold_types import boolean_of, labelled, labelled_content
 from sampler.verify.answers.golds import (
     DECIMAL_COMMA_RE,
@@ -30,7 +31,12 @@ from sampler.verify.answers.golds import (
     without_stray_backslash,
     without_wrapper_spacing,
 )
-from sampler.verify.answers.last_number import only_value, value_after_is, without_ordinal
+from sampler.verify.answers.last_number import (
+    only_value,
+    value_after_is,
+    value_before_remark,
+    without_ordinal,
+)
 from sampler.verify.answers.named_quantities import asked_value
 from sampler.verify.answers.named_values import named_value, named_values_in
 from sampler.verify.answers.number_words import fraction_from_words, number_from_words
@@ -95,7 +101,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     value (``-$17,572 million``; a bare number in a scaled gold's scale, ``amounts``); a unit
     of the gold's dimension is converted to the gold's (``120 mm`` for ``12 cm``); values a
     sentence names one after another are the pair a tuple gold is (``x = 5 and y = 3``); a
-    closing option line's content answers a question that lists no options (``B) 12 km``).
+    closing option line's content answers a question that lists no options (``B) 12 km``); a
+    float a program printed with its rounding error is the number it stands for
+    (``803.0000000000001`` is 803, ``float_repr``).
     """
     if gold.kind == "boolean" and gold.yes_no_words:
         statement = span.last_statement or span.sentence or (span.text if span.prose else None)
@@ -137,7 +145,11 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         fraction = fraction_from_words(span.text)
         if fraction is not None:  # "three quarters", "one half"
             return AnswerSpan(fraction, rule=span.rule)
-        value = only_value(span.text, gold.given) or value_after_is(span.text)
+        value = (
+            only_value(span.text, gold.given)
+            or value_after_is(span.text)
+            or value_before_remark(span.text)  # "6, with 2 students left over"
+        )
         if value is not None:  # "每份应该是 (\frac{2}{5}) 吨": the one value the words hold
             return AnswerSpan(value, rule=span.rule)
     if span.free_text or span.prose:
@@ -149,6 +161,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if not gold.parts and "," not in gold.latex and DECIMAL_COMMA_RE.fullmatch(span.text.strip()):
         # "\boxed{26,00}" for the gold 26: a decimal comma (a gold with a comma is a list)
         span = AnswerSpan(span.text.strip().replace(",", "."), rule=span.rule)
+    plain = without_float_noise(span.text)
+    if plain != span.text:  # "803.0000000000001", a float a program printed: 803
+        span = AnswerSpan(plain, rule=span.rule)
     amount = amount_value(span.text)
     if amount is not None and (amount.scaled or gold.unit is None):
         # "\$2.9\text{ million}", "-€462": the signed number times its scale
@@ -193,6 +208,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
 
 
 _BRACKETED_RE = re.compile(r"\s*\[(?P<x>[^\[\]]*)\]\s*")
+_PARENTHESISED_RE = re.compile(r"\s*\((?P<x>[^()]*)\)\s*")
 #: an answer label that opens a math span: ``Answer: 5``, ``\text{Final Answer:} \, 5``
 _ANSWER_LABEL_RE = re.compile(
     r"\s*(?:\\text(?:bf|rm)?\s*\{\s*)?(?:final\s+)?answer\s*[:：]\s*\}?(?:\s|\\[,;: !]|~)*",
@@ -205,8 +221,14 @@ _TUPLE_GOLD_RE = re.compile(r"\s*\([^()]*,[^()]*\)\s*")
 def list_brackets_as_gold(text: str, gold: str) -> str:
     """A list answer with the brackets the gold's list has: ``[-2, 2]`` (Python's list)
     for the gold ``-2, 2`` is ``-2, 2``, and ``3, 5`` for the gold ``[3, 5]`` is ``[3, 5]``,
-    so that a list is never read as an interval on one side only."""
+    so that a list is never read as an interval on one side only. A tuple of three values or
+    more (``(30, 120, 30)``, no interval) for an unbracketed gold list is that list too."""
     mine, theirs = _BRACKETED_RE.fullmatch(text), _BRACKETED_RE.fullmatch(gold)
+    tuple_ = _PARENTHESISED_RE.fullmatch(text)
+    if tuple_ is not None and not gold.strip().startswith(("(", "[", "\\{", "\\left")):
+        values = split_top_level(tuple_.group("x"))
+        if len(values) >= 3 and len(values) == len(split_top_level(gold)):
+            return tuple_.group("x").strip()
     if mine is not None and theirs is None and len(split_top_level(gold)) > 1:
         if len(split_top_level(mine.group("x"))) == len(split_top_level(gold)):
             return mine.group("x").strip()
