@@ -280,3 +280,62 @@ def test_digits_that_are_no_float_error_stay(stated: str) -> None:
 def test_program_outputs_remarks_and_dollars(completion: str, right: str, wrong: str) -> None:
     assert _status(right, completion) == "correct"
     assert _status(wrong, completion) == "incorrect"
+
+
+# free-form answers to multiple-choice science questions (GPQA, MMLU-Pro) of chat models
+SCIENCE = (
+    "Which is product 4?\n\nA) (3-isopropylcyclohexyl)methanol\n"
+    "B) 3-((benzyloxy)methyl)-1-butyl-5-isopropylcyclohexan-1-ol\n"
+    "C) N'-(3-(hydroxymethyl)-5-isopropylcyclohexyl)-4-methylbenzenesulfonohydrazide\n"
+    "D) Properties of a relation being symmetric and being un-symmetric are negative of each "
+    "other in every case considered here"
+)
+
+
+@pytest.mark.parametrize(
+    "final",
+    [
+        "### Conclusion\nThe structure of product 4 is:\n\n**A. (3-isopropylcyclohexyl)methanol**",
+        "Therefore, the correct conclusion is:\n\n**A. (3-isopropylcyclohexyl)methanol**\n\n"
+        "This is because the hydrogenation removes the benzyl group, which is not retained.",
+        "The most likely product is **A. (3-isopropylcyclohexyl)methanol**. This suggests that "
+        "the benzyl group is removed.",
+        'The most likely product is "A. (3-isopropylcyclohexyl)methanol" because the benzyl '
+        "group is not retained.",
+        "The correct answer is **A**.\n\nReasoning: the benzyl ether is not retained.",
+    ],
+)
+def test_an_option_chosen_in_bold_or_quotes_then_explained(final: str) -> None:
+    completion = "We follow each step of the synthesis.\n" + final
+    assert _status("A", completion, SCIENCE) == "correct"
+    assert _status("B", completion, SCIENCE) == "incorrect"
+
+
+def test_an_option_with_long_content() -> None:
+    completion = (
+        "We check each statement.\nThe correct answer is (D) Properties of a relation being "
+        "symmetric and being un-symmetric are negative of each other in every case considered here."
+    )
+    assert _status("D", completion, SCIENCE) == "correct"
+    assert _status("C", completion, SCIENCE) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("final", "status"),
+    [
+        ("The value is 5 because 6 is not possible.", "correct"),
+        ("So the answer is 5, since 6 is not prime.", "correct"),
+        ("The value is not 5 because 6 is possible.", "no_answer"),  # the negation is the answer's
+    ],
+)
+def test_a_reason_after_the_answer(final: str, status: str) -> None:
+    assert _status("5", "We check the cases.\n" + final) == status
+
+
+def test_an_explanation_inside_the_reasoning_cuts_nothing() -> None:
+    completion = (
+        "The resistance of g2 is 0% of control.\nThis suggests that G2 is a regulator.\n"
+        "The resistance of g3 is 50% of control.\n\nSince none of the options perfectly match "
+        "this interpretation, there might be an error in the provided options."
+    )
+    assert _status("A", completion, SCIENCE) == "no_answer"

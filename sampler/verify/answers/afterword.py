@@ -14,7 +14,9 @@ rule finds an answer at the end of a completion, extraction
 - the last sentences from the last one that opens a check or a note ("Let's verify", "Let's double
   check", "Verification:", "Check:", "Note:", "Remark:", "Sanity check") or confirms ("This
   is the final result.", "That is correct."), when it starts a paragraph, a line or a
-  sentence.
+  sentence;
+- a last paragraph that explains the answer before it, from a line that opens "This is
+  because", "The reason is", "Explanation:" or "Reasoning:" to the end.
 
 An afterword that is cut off (no sentence end, an unclosed fence) is not removed: the
 completion stopped mid-thought, and what came before it was no conclusion. Linear time in
@@ -46,6 +48,14 @@ _CHECK_RE = re.compile(
 )
 
 
+#: a last paragraph that explains the answer before it: a line that opens "This is because",
+#: "Explanation:", "Reasoning:" (read only when no blank line follows: the explanation ends
+#: the completion)
+_EXPLANATION_RE = re.compile(
+    r"(?:^|(?<=\n))[ \t*#>_-]*(?:(?:this|that)(?:'s|\s+is)\s+because\b|the\s+reason\s+is\b"
+    r"|(?:explanation|reasoning|rationale|justification)[*_ \t]*[:：])",
+    re.IGNORECASE,
+)
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
 #: what makes a last sentence more than an afterword: a value, a negation, the answer itself
 _HOLDS_VALUE_RE = re.compile(
@@ -70,6 +80,9 @@ def _cut_once(text: str) -> str | None:
     checks = list(_CHECK_RE.finditer(stripped, start))
     if checks and checks[-1].start() > 0:
         return stripped[: checks[-1].start()]
+    explained = list(_EXPLANATION_RE.finditer(stripped, start))
+    if explained and explained[-1].start() > 0 and "\n\n" not in stripped[explained[-1].start() :]:
+        return stripped[: explained[-1].start()]
     return _without_valueless_sentence(stripped)
 
 

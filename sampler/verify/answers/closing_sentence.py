@@ -82,6 +82,7 @@ _CONCLUDE_RE = re.compile(
 _ABBREVIATION_END = (
     r"(?<!\bFig)(?<!\bFigs)(?<!\bEq)(?<!\bEqs)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)"
     r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bcf)(?<!\bresp)(?<!\bSec)"
+    r"(?<!\*\*[A-J])(?<![\"“][A-J])"  # "**A. (3-isopropyl…)methanol**": a bold option's label
 )
 #: (the lookahead first, so that the lookbehinds run only at a period, not at every position)
 _SENTENCE_END_RE = re.compile(
@@ -107,6 +108,13 @@ _HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECA
 _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
 #: an option's letter and its content: "B) 5", "(C) 12 cm", "D. 1/6"
 _LABELLED_OPTION_RE = re.compile(r"(?:\([A-J]\)|[A-J][).:])\s+\S[^\n]{0,60}$")
+#: an option with its content in bold or quotes after the anchor, a reason may follow: "The
+#: most likely product is **A. (3-isopropylcyclohexyl)methanol**.", "… is "J. Using a
+#: non-random sampling method" because …" (its content's numbers are no values of their own)
+_BOLD_OPTION_RE = re.compile(
+    r"(?:\*\*|[\"“])(?P<x>(?:\([A-J]\)|[A-J][).:])[ \t]+[^*\"”\n]{1,200})(?:\*\*|[\"”])"
+    r"(?=[.。]?[ \t]*$|[ \t]*[,;]|[ \t]+(?:because|since|as|which|for)\b)"
+)
 #: values joined only by commas and "and" ("#, # and #"), once each value is masked as "#"
 _LIST_ONLY_RE = re.compile(
     r"[\s:：]*#+(?:(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*|[ \t]+)#+)+[\s.。]*"
@@ -176,11 +184,12 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     clause = _concluding_clause(sentence)
     if clause is None and sentence == tail.strip().rstrip(".。") and len(sentence) <= 300:
         clause = sentence  # the completion is one sentence: it states the answer
-    if clause is None or _NEGATION_RE.search(clause):
+    if clause is None or (not closed and not _ends_with_value(clause)):
+        return None  # no conclusion, or cut off mid-sentence: nothing concluded
+    clause = _without_reason(clause)  # "… is 5 because 6 is not possible."
+    if _NEGATION_RE.search(clause):
         return None
     values = _values_after_anchor(clause)
-    if not closed and not _ends_with_value(clause):
-        return None  # cut off mid-sentence: nothing concluded
     if not values:
         return _several_values(clause, RULE_CONCLUSION)
     if len(values) > 1:
@@ -300,6 +309,9 @@ def _values_after_anchor(sentence: str) -> list[str]:
         rest = sentence[anchors[-1].end() :].strip().rstrip(".。").strip()
         if _PLAIN_FORMULA_RE.fullmatch(rest) and is_bare_math(rest):
             return [rest]  # "The second derivative is -12*x**2.": the formula, whole
+        bold = _BOLD_OPTION_RE.match(rest)
+        if bold is not None:
+            return [bold.group("x").strip()]  # "… is **A. (3-isopropylcyclohexyl)methanol**."
         if _LABELLED_OPTION_RE.match(rest):
             return [rest]  # "The best option is B) 5.": the option, its letter with its content
         label = re.fullmatch(r"[*_]*\(([A-J])\)[.。]?[*_]*[.。]?", rest)
@@ -534,6 +546,7 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     opening = _opening_count(sentence) if ended else None
     if opening is not None:  # "5 cars drove through … in the first 15 minutes."
         return latex_span(opening, RULE_CLOSING_STATEMENT), None
+    sentence = _without_reason(sentence)  # "… is "J. …" because it does not ensure …"
     if _STEP_RE.search(sentence) or _NEGATION_RE.search(sentence) or "?" in sentence:
         return None, None
     if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):
@@ -577,6 +590,21 @@ def _opening_count(sentence: str) -> str | None:
         if not number or number in ("0", "1"):
             return None  # "One of them …", "No one …": a pronoun, not a count
     return number.replace("−", "-").replace(",", "")
+
+
+#: a reason given after the answer: " because it does not ensure …", " since …"
+_REASON_RE = re.compile(r"[ \t]*,?[ \t]+(?:because|since)\b")
+
+
+def _without_reason(sentence: str) -> str:
+    """``sentence`` without the reason that follows its answer ("The option least likely to
+    reduce bias is "J. …" because it does not ensure …"), when what comes before states one
+    (an "is" or "="); a negation or a step word in the reason is none of the answer's."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    reason = _REASON_RE.search(masked)
+    if reason is None or not _ANCHOR_RE.search(masked, 0, reason.start()):
+        return sentence
+    return sentence[: reason.start()]
 
 
 def _states_unclosed(sentence: str) -> bool:

@@ -480,10 +480,15 @@ def _words(statement: str, rule: str) -> AnswerSpan | None:
     if len(statement) > _WORDS_CHARS and not (
         len(statement) <= _WORD_LIST_CHARS and WORD_LIST_RE.fullmatch(statement.rstrip("."))
     ):
-        return None  # a sentence, not an answer in words; a long list of words is one
+        if not (len(statement) <= _OPTION_CHARS and _OPTION_LABEL_RE.match(statement)):
+            return None  # a sentence, not an answer in words; a long list of words is one
     return AnswerSpan(" ".join(statement.split()), rule=rule + WORDS_SUFFIX, prose=True)
 
 
+#: an option's label with its content, which may be a long sentence (MMLU-Pro, GPQA): "(E)
+#: Properties of a relation being symmetric and being un-symmetric are negative of …"
+_OPTION_LABEL_RE = re.compile(r"[\"“']?(?:\([A-J]\)|[A-J][.)])[ \t]+\S")
+_OPTION_CHARS = 250
 _HYPOTHESIS_WORDS_RE = re.compile(r"(?:correct|wrong|right|incorrect|not|at least|at most)\b", re.I)
 
 
@@ -723,14 +728,21 @@ def _option_after_lead_in(tail: str) -> Found | None:
 _OPTION_LABEL_LINE_RE = re.compile(
     r"(?:^|(?<=\n))[ \t>*_]*(?:\(([A-J])\)|([A-J])[).．:：])[ \t]*(?P<content>[^\s(][^\n]{0,60})$"
 )
+_BOLD_OPTION_LINE_RE = re.compile(
+    r"(?:^|(?<=\n))[ \t>]*\*\*(?:\(([A-J])\)|([A-J])[).．:：])[ \t]+(?P<content>[^*\n]{1,200})\*\*"
+    r"[ \t]*$"
+)
 
 
 def option_line(text: str) -> Found | None:
     """The option a completion's last line names with its content (``A)1 step/minute``,
-    AQuA's rationales), read as words; not the last of a listing of the options (the line
-    before it labels the option before)."""
+    AQuA's rationales; in bold, ``**C. (3-isopropylcyclohexyl)methanol**``, with content of
+    any length), read as words; not the last of a listing of the options (the line before
+    it labels the option before)."""
     tail = _tail(text).rstrip()
     match = _OPTION_LABEL_LINE_RE.search(tail, max(0, len(tail) - 80))
+    if match is None:
+        match = _BOLD_OPTION_LINE_RE.search(tail, max(0, len(tail) - 260))
     if match is None:
         return None
     letter = match.group(1) or match.group(2)
