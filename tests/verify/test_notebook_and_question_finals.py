@@ -339,3 +339,46 @@ def test_an_explanation_inside_the_reasoning_cuts_nothing() -> None:
         "this interpretation, there might be an error in the provided options."
     )
     assert _status("A", completion, SCIENCE) == "no_answer"
+
+
+ACIDS = (
+    "Which acid is strongest?\nA) benzoic acid\nB) 4-chlorobenzoic acid\n"
+    "C) 4-nitrobenzoic acid\nD) 4-methylbenzoic acid"
+)
+
+
+@pytest.mark.parametrize(
+    "final",
+    [
+        "This matches option C.",
+        "This corresponds to option (C).",
+        "**Option C**: 4-nitrobenzoic acid",
+        "The answer must therefore be C.",
+        "Hence option C, 4-nitrobenzoic acid.",
+        "The best choice is C — 4-nitrobenzoic acid.",
+        "The strongest acid is 4-nitrobenzoic acid.",
+        "Therefore, the strongest acid is option C.",
+        "The strongest is **Option C: 4-nitrobenzoic acid**.",
+        "The strongest acid is most likely C: 4-nitrobenzoic acid.\n\nThis compound has its "
+        "nitro group para to the acid.",
+    ],
+)
+def test_an_option_named_by_letter_or_by_content(final: str) -> None:
+    completion = "We compare the substituents.\n" + final
+    assert _status("C", completion, ACIDS) == "correct"
+    assert _status("B", completion, ACIDS) == "incorrect"
+
+
+def test_a_number_inside_a_name_is_no_answer() -> None:
+    # "4-methylbenzoic acid" was read as 4, and a 4 in option C's "4-nitrobenzoic acid" as
+    # math equal to it: a false accept of C
+    completion = "We compare the substituents.\nThe strongest acid is 4-methylbenzoic acid."
+    assert _status("C", completion, ACIDS) == "incorrect"
+    assert _status("D", completion, ACIDS) == "correct"
+
+
+def test_an_option_with_a_unit_is_math() -> None:
+    energies = "What is the energy?\nA) 5 MeV.\nB) 2 MeV.\nC) 10 MeV.\nD) 20 MeV."
+    completion = "We compute.\nThe closest value is:\n\\[ \\boxed{5 \\text{ MeV}} \\]"
+    assert _status("A", completion, energies) == "correct"
+    assert _status("B", completion, energies) == "incorrect"

@@ -16,7 +16,8 @@ rule finds an answer at the end of a completion, extraction
   is the final result.", "That is correct."), when it starts a paragraph, a line or a
   sentence;
 - a last paragraph that explains the answer before it, from a line that opens "This is
-  because", "The reason is", "Explanation:" or "Reasoning:" to the end.
+  because", "The reason is", "This compound …", "This structure …", "Explanation:" or
+  "Reasoning:" to the end.
 
 An afterword that is cut off (no sentence end, an unclosed fence) is not removed: the
 completion stopped mid-thought, and what came before it was no conclusion. Linear time in
@@ -53,6 +54,7 @@ _CHECK_RE = re.compile(
 #: the completion)
 _EXPLANATION_RE = re.compile(
     r"(?:^|(?<=\n))[ \t*#>_-]*(?:(?:this|that)(?:'s|\s+is)\s+because\b|the\s+reason\s+is\b"
+    r"|this\s+(?:compound|structure|product|molecule|reaction|mechanism|process|option|choice)\b"
     r"|(?:explanation|reasoning|rationale|justification)[*_ \t]*[:：])",
     re.IGNORECASE,
 )

@@ -97,8 +97,11 @@ _MATH_SPAN_RE = re.compile(
     r"|\\\[(?P<d>.{1,300}?)\\\]",
     re.DOTALL,
 )
+#: (a number joined to a word by a hyphen is part of a name: "4-nitrobenzoic acid",
+#: "3-isopropylcyclohexyl"; and one a hyphen and a word precede: "COVID-19")
 _NUMBER_RE = re.compile(
-    r"(?<![0-9A-Za-z.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*%)?(?![\d])"
+    r"(?<![0-9A-Za-z.])(?<![A-Za-z]{2}-)[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"
+    r"(?:\s*%)?(?![\d])(?!-[A-Za-z]{3})"
 )
 _ANCHOR_RE = re.compile(
     r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será)\s|=|是|为|為|等于|共有|有",
@@ -107,14 +110,17 @@ _ANCHOR_RE = re.compile(
 _HEDGE_WORDS_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 _HOPE_RE = re.compile(r"\s*I\s+hope\s+it\s+is\s+correct\.?\s*$", re.IGNORECASE)
 #: an option's letter and its content: "B) 5", "(C) 12 cm", "D. 1/6"
-_LABELLED_OPTION_RE = re.compile(r"(?:\([A-J]\)|[A-J][).:])\s+\S[^\n]{0,60}$")
+_LABELLED_OPTION_RE = re.compile(r"(?:\([A-J]\)|[A-J][).:]|[A-J][ \t]*[—–])\s+\S[^\n]{0,60}$")
 #: an option with its content in bold or quotes after the anchor, a reason may follow: "The
 #: most likely product is **A. (3-isopropylcyclohexyl)methanol**.", "… is "J. Using a
 #: non-random sampling method" because …" (its content's numbers are no values of their own)
 _BOLD_OPTION_RE = re.compile(
-    r"(?:\*\*|[\"“])(?P<x>(?:\([A-J]\)|[A-J][).:])[ \t]+[^*\"”\n]{1,200})(?:\*\*|[\"”])"
-    r"(?=[.。]?[ \t]*$|[ \t]*[,;]|[ \t]+(?:because|since|as|which|for)\b)"
+    r"(?:\*\*|[\"“])(?:(?P<x>(?:\([A-J]\)|[A-J][).:])[ \t]+[^*\"”\n]{1,200})"
+    r"|(?i:option|choice)[ \t]+\(?(?P<letter>[A-J])\)?[ \t]*[:：.)—–][ \t]*"
+    r"(?P<content>[^*\"”\n]{1,200}))"
+    r"(?:\*\*|[\"”])(?=[.。]?[ \t]*$|[ \t]*[,;]|[ \t]+(?:because|since|as|which|for)\b)"
 )
+_ADVERB_RE = re.compile(r"^(?:most\s+)?(?:likely|probably|clearly|indeed)\s+(?=\S)", re.IGNORECASE)
 #: values joined only by commas and "and" ("#, # and #"), once each value is masked as "#"
 _LIST_ONLY_RE = re.compile(
     r"[\s:：]*#+(?:(?:\s*(?:,|，|、|;|,?\s*(?:and|et|y|und)|和|与)\s*|[ \t]+)#+)+[\s.。]*"
@@ -307,16 +313,22 @@ def _values_after_anchor(sentence: str) -> list[str]:
             return hedged  # "x = 3 or x = -3": the alternatives, judged as a hedge
     if anchors:
         rest = sentence[anchors[-1].end() :].strip().rstrip(".。").strip()
+        rest = _ADVERB_RE.sub("", rest)  # "… is most likely A: 2,4-bis(…)but-2-enal."
         if _PLAIN_FORMULA_RE.fullmatch(rest) and is_bare_math(rest):
             return [rest]  # "The second derivative is -12*x**2.": the formula, whole
         bold = _BOLD_OPTION_RE.match(rest)
-        if bold is not None:
+        if bold is not None and bold.group("x"):
             return [bold.group("x").strip()]  # "… is **A. (3-isopropylcyclohexyl)methanol**."
+        if bold is not None:  # "… is **Option D: 3-hydroxy-2,4-bis(4-hydroxyphenyl)butanal**."
+            return [f"{bold.group('letter')}. {bold.group('content').strip()}"]
         if _LABELLED_OPTION_RE.match(rest):
             return [rest]  # "The best option is B) 5.": the option, its letter with its content
-        label = re.fullmatch(r"[*_]*\(([A-J])\)[.。]?[*_]*[.。]?", rest)
+        label = re.fullmatch(
+            r"[*_]*(?:\(([A-J])\)|(?i:option|choice)[ \t]+\(?([A-J])\)?)[.。]?[*_]*[.。]?", rest
+        )
         if label is not None:
-            return [label.group(1)]  # "Therefore, the value of BF is **(B).**": the option
+            # "Therefore, the value of BF is **(B).**", "… the incorrect statement is option D."
+            return [label.group(1) or label.group(2)]
         after = _values_from(sentence, masked, anchors[-1].end())
         if len(after) > 1 and _LIST_ONLY_RE.fullmatch(
             _VALUES_MASK_RE.sub("#", masked[anchors[-1].end() :])

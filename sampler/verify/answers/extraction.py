@@ -394,11 +394,20 @@ def statement_for_gold(
       a multiple of 7.");
     - a text gold (``Paris``): the words after the statement's last copula ("The capital of
       France is Paris."), a few words at most and not negated; they must equal the gold.
+    - a choice gold of a question that lists its options: the option whose content the
+      statement ends with after its copula ("The strongest acid is 4-nitrobenzoic acid."
+      for "C) 4-nitrobenzoic acid"), ``named_option``.
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
     if span is not None or not text or gold is None:
         return span
+    if gold.kind == "choice" and gold.options:
+        statement = last_statement(_cleaned(text))
+        letter = named_option(statement, gold.options) if statement else None
+        if letter is None:
+            return None
+        return AnswerSpan(letter, rule=RULE_LAST_STATEMENT)
     if gold.kind == "text" and not gold.parts:
         statement = last_statement(_cleaned(text))
         complement = copula_complement(statement) if statement else None
@@ -412,6 +421,20 @@ def statement_for_gold(
     if polarity is None:
         return None  # a statement that does not answer the question states nothing
     return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)
+
+
+def named_option(statement: str, options: tuple[tuple[str, str], ...]) -> str | None:
+    """The letter of the one option whose content a statement ends with after "is"/"are"/
+    "was"/"were"/"be" (case, spacing, bold and quotes aside), else None."""
+    said = " ".join(statement.lower().replace("*", "").replace('"', "").split()).rstrip(" .。!")
+    found = set()
+    for letter, content in options:
+        named = " ".join(content.lower().replace("*", "").split()).rstrip(" .。!")
+        if len(named) < 3:
+            continue
+        if any(said.endswith(f" {verb} {named}") for verb in ("is", "are", "was", "were", "be")):
+            found.add(letter)
+    return found.pop() if len(found) == 1 else None
 
 
 #: the last copula of a statement and the few words after it, to its end

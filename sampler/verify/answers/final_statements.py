@@ -83,7 +83,9 @@ _LABEL_LINE_RE = re.compile(
 _ANSWER_IS_RE = re.compile(
     r"(?:(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
     r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?"
-    r"(?:is|(?:would|should|must|will)[ \t]+be)"
+    r"(?:is|(?:would|should|must|will)[ \t]+be)(?:[ \t]+(?:therefore|thus|then|clearly|indeed)\b)?"
+    r"|(?:the[ \t]+)?answer[ \t]+(?:would|should|must|will)[ \t]+(?:therefore|thus|then|clearly)"
+    r"[ \t]+be"
     r"|(?:correct|right|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be))[ \t]*"
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
@@ -635,12 +637,17 @@ _CHOSEN_OPTION_RE = re.compile(
     r"(?:[ \t]+(?:answer|option|choice|one))?[ \t*]*[.!。]?[ \t*]*$"
     r"|\bI(?:[ \t]+(?:will|would)|'ll|'d)?[ \t]+(?:choose|pick|select|go[ \t]+with)[ \t]+"
     r"(?:(?:option|choice)[ \t]+)?"
-    r"[*_]*\(?(?P<b>[A-J])\)?[*_]*[ \t]*[.!。]?[ \t*]*$",
+    r"[*_]*\(?(?P<b>[A-J])\)?[*_]*[ \t]*[.!。]?[ \t*]*$"
+    # "Hence option C, 4-nitrobenzoic acid.": a conclusion word, the option and its content
+    r"|\b(?:so|thus|hence|therefore)[,，]?[ \t]+(?:option|choice)[ \t]+[*_]*\(?(?P<c>[A-J])\)?[*_]*"
+    r"(?:[ \t]*[,:—–][ \t]*[^\n.!?]{1,80})?[ \t*]*[.!。]?[ \t*]*$",
     re.IGNORECASE,
 )
-#: "…, so it's B.", "That is (C).", "Hence it must be D.": a pronoun's option letter, closing
+#: "…, so it's B.", "That is (C).", "Hence it must be D.", "This matches option C.": a
+#: pronoun's option letter, closing
 _PRONOUN_OPTION_RE = re.compile(
-    r"\b(?:it|that|this)(?:'s|’s|\s+is|\s+must\s+be|\s+has\s+to\s+be)\s+"
+    r"\b(?:it|that|this)(?:'s|’s|\s+is|\s+must\s+be|\s+has\s+to\s+be|\s+matches"
+    r"|\s+corresponds\s+to|\s+aligns\s+with|\s+points\s+to|\s+fits)\s+"
     r"(?:(?:option|choice|answer)\s+)?[*_]*\(?([A-J])\)?[*_]*[ \t]*[.!。]?[ \t]*$",
     re.IGNORECASE,
 )
@@ -686,7 +693,11 @@ def closing_option(text: str) -> Found | None:
     letter = next((g for g in match.groups() if g), None) if match is not None else None
     if match is None:
         chosen = _CHOSEN_OPTION_RE.search(tail, max(0, len(tail) - 100))
-        letter = (chosen.group("a") or chosen.group("b")) if chosen is not None else None
+        letter = (
+            (chosen.group("a") or chosen.group("b") or chosen.group("c"))
+            if chosen is not None
+            else None
+        )
     if letter is None:
         return _option_after_lead_in(tail)
     if not letter.isupper():
@@ -726,11 +737,16 @@ def _option_after_lead_in(tail: str) -> Found | None:
 
 #: a last line that is an option's label and its content: ``A)1 step/minute``, ``(B) 12 km``
 _OPTION_LABEL_LINE_RE = re.compile(
-    r"(?:^|(?<=\n))[ \t>*_]*(?:\(([A-J])\)|([A-J])[).．:：])[ \t]*(?P<content>[^\s(][^\n]{0,60})$"
+    r"(?:^|(?<=\n))[ \t>*_]*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])[).．:：])[ \t]*"
+    r"(?P<content>[^\s(][^\n]{0,60})$"
 )
 _BOLD_OPTION_LINE_RE = re.compile(
-    r"(?:^|(?<=\n))[ \t>]*\*\*(?:\(([A-J])\)|([A-J])[).．:：])[ \t]+(?P<content>[^*\n]{1,200})\*\*"
-    r"[ \t]*$"
+    r"(?:^|(?<=\n))[ \t>]*\*\*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])[).．:：])[ \t]+"
+    r"(?P<content>[^*\n]{1,200})\*\*[ \t]*$"
+    # "**Option C**: 4-nitrobenzoic acid"
+    r"|(?:^|(?<=\n))[ \t>]*\*\*(?:option|choice)[ \t]+\(?(?P<c>[A-J])\)?\*\*[ \t]*[:：.)][ \t]*"
+    r"(?P<tail>[^\n]{1,200})$",
+    re.IGNORECASE,
 )
 
 
@@ -745,12 +761,14 @@ def option_line(text: str) -> Found | None:
         match = _BOLD_OPTION_LINE_RE.search(tail, max(0, len(tail) - 260))
     if match is None:
         return None
-    letter = match.group(1) or match.group(2)
+    letter = match.group("a") or match.group("b") or match.groupdict().get("c") or ""
+    if not letter.isupper():
+        return None
     before = tail[: match.start()].rstrip().rpartition("\n")[2]
     listed = _OPTION_LABEL_LINE_RE.fullmatch(before.strip())
     if letter == "A" and not before.strip():
         return None  # the completion is nothing but the line: the whole completion's rule
-    if listed is not None and (listed.group(1) or listed.group(2)) == chr(ord(letter) - 1):
+    if listed is not None and (listed.group("a") or listed.group("b")) == chr(ord(letter) - 1):
         return None  # "D) 4\nE) 5": the options listed, none chosen
     span = _words(tail[match.start() :].strip(), RULE_OPTION_LINE)
     return (len(tail), span) if span else None

@@ -47,6 +47,7 @@ from sympy import Basic, Expr, I, MatrixBase, expand
 
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
+from sampler.verify.answers.bare_answer import is_bare_math
 from sampler.verify.answers.clock import clock_verdict, read_time
 from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.equal_forms import equal_in_form
@@ -367,15 +368,23 @@ def _one_of_equal_alternatives(text: str) -> str | None:
     return None
 
 
+def _math_option(content: str) -> bool:
+    """Whether an option's content is math, a unit after it aside (``5 MeV.``, ``3 m/s``);
+    words are not (``4-nitrobenzoic acid``)."""
+    value, _ = split_unit(content.strip().rstrip(".。"))
+    return is_bare_math(value)
+
+
 def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> str | None:
-    """The letter of the first option whose content equals the answer as math, else None."""
+    """The letter of the first option whose content equals the answer as math, else None;
+    an option in words is no math ("4-nitrobenzoic acid" parses to 4)."""
     if too_deep(span.text) is not None:
         return None
     answer = _parse_answer(span_parse_input(span), span.free_text)
     if not _sympy(answer):
         return None
     for letter, content in options:
-        if not content.strip() or too_deep(content) is not None:
+        if not content.strip() or too_deep(content) is not None or not _math_option(content):
             continue
         try:
             theirs = _parse_gold(content)
