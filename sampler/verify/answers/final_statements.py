@@ -83,9 +83,8 @@ _LABEL_LINE_RE = re.compile(
 _ANSWER_IS_RE = re.compile(
     r"(?:(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
     r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?"
-    r"(?:is|(?:would|should|must|will)[ \t]+be)(?:[ \t]+(?:therefore|thus|then|clearly|indeed)\b)?"
-    r"|(?:the[ \t]+)?answer[ \t]+(?:would|should|must|will)[ \t]+(?:therefore|thus|then|clearly)"
-    r"[ \t]+be"
+    r"(?:is|(?:would|should|must|will)[ \t]+(?:(?:therefore|thus|then|clearly)[ \t]+)?be)"
+    r"(?:[ \t]+(?:therefore|thus|then|clearly|indeed)\b)?"
     r"|(?:correct|right|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be))[ \t]*"
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
