@@ -14,7 +14,9 @@ host sockets or shared memory), a new session (no terminal), and dies with its
 parent; the PID namespace's first process dying kills every process it started.
 Inside, it runs as ``nobody``; run as root without a cgroup, it drops to ``nobody``
 before bwrap (``setpriv``), so that the process limit binds (root is exempt from
-RLIMIT_NPROC), and the interpreter must then be readable by ``nobody``. The
+RLIMIT_NPROC), and the interpreter must then be readable by ``nobody`` (with a cgroup too:
+bwrap's user namespace gives root no right to enter a directory closed to others); the probe
+names the directory on the way that is closed (``/root``, mode 700, above pyenv's). The
 program's source is copied in (``--ro-bind-data``), so no other run can touch it.
 
 Budget: where a cgroup can be made (``sandbox_budget``), memory and processes are
@@ -230,6 +232,14 @@ def _probe(bwrap: str) -> str | None:
         argv = [*_as_nobody(), *_bwrap_argv(found, Limits(), {}, ())]
     except SandboxUnavailable as exc:
         return str(exc)
+    # run by root, the sandbox's user is nobody, before bwrap or inside its user namespace
+    closed = _closed_to_others(os.path.dirname(python_executable())) if os.geteuid() == 0 else None
+    if closed is not None:
+        return (
+            f"programs run as nobody, who cannot enter {closed} to reach the interpreter"
+            f" {python_executable()} (chmod o+x {closed} lets others pass through it, not list"
+            " it; or use a Python installed outside a private home)"
+        )
     try:
         done = subprocess.run(
             [*argv, python_executable(), "-I", "-c", "print('ok')"],
@@ -245,6 +255,20 @@ def _probe(bwrap: str) -> str | None:
         return "bubblewrap cannot make its namespaces here" + (
             f" ({reason[-1][:200]})" if reason else ""
         )
+    return None
+
+
+def _closed_to_others(path: str) -> str | None:
+    """The first directory on the way to ``path`` that users other than its owner cannot
+    enter (``/root``, mode 700, above pyenv's interpreters), else None."""
+    parts = Path(path).parts
+    for depth in range(2, len(parts) + 1):
+        directory = os.path.join(*parts[:depth])
+        try:
+            if not os.stat(directory).st_mode & stat.S_IXOTH:
+                return directory
+        except OSError:
+            return directory
     return None
 
 
