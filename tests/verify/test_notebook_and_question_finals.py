@@ -382,3 +382,26 @@ def test_an_option_with_a_unit_is_math() -> None:
     completion = "We compute.\nThe closest value is:\n\\[ \\boxed{5 \\text{ MeV}} \\]"
     assert _status("A", completion, energies) == "correct"
     assert _status("B", completion, energies) == "incorrect"
+
+
+LOADS = (
+    "Luke had 59 pieces of clothing. He put 32 of them in one load and the rest into 9 equal "
+    "loads. How many pieces of clothing could go in each of the small loads?"
+)
+
+
+@pytest.mark.parametrize(
+    ("final", "status"),
+    [
+        # the question's own "could": a restatement of it around the count
+        ("3 pieces of clothing could go in each of the small loads.", "correct"),
+        ("27 / 9 = 3 pieces of clothing could go in each of the small loads.", "correct"),
+        # a negation or words the question does not have: no restatement
+        ("3 pieces of clothing could not go in each of the small loads.", "no_answer"),
+        ("Maybe 3 pieces could go in each load.", "no_answer"),
+    ],
+)
+def test_a_statement_that_restates_the_question_around_its_count(final: str, status: str) -> None:
+    completion = "We divide what is left among the small loads.\n" + final
+    assert _status("3", completion, LOADS) == status
+    assert _status("4", completion, LOADS) == ("incorrect" if status == "correct" else status)

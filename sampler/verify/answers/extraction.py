@@ -79,6 +79,7 @@ from sampler.verify.answers.final_statements import (
     opening_final,
 )
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
+from sampler.verify.answers.named_quantities import restated_count
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
@@ -394,6 +395,9 @@ def statement_for_gold(
       a multiple of 7.");
     - a text gold (``Paris``): the words after the statement's last copula ("The capital of
       France is Paris."), a few words at most and not negated; they must equal the gold.
+    - a number gold: the count a last statement opens with when its other words are the
+      question's ("3 pieces of clothing could go in each of the small loads."), which the
+      rules refuse for its "could" (``named_quantities.restated_count``);
     - a choice gold of a question that lists its options: the option whose content the
       statement ends with after its copula ("The strongest acid is 4-nitrobenzoic acid."
       for "C) 4-nitrobenzoic acid"), ``named_option``.
@@ -414,6 +418,10 @@ def statement_for_gold(
         if complement is None:
             return None
         return AnswerSpan(complement, rule=RULE_LAST_STATEMENT, prose=True)
+    if gold.kind in ("", "decimal") and not gold.parts and gold.asked_words:
+        statement = last_statement(_cleaned(text))
+        count = restated_count(statement, gold.asked_words) if statement else None
+        return AnswerSpan(count, rule=RULE_LAST_STATEMENT) if count is not None else None
     if not gold.yes_no_words:
         return None  # (only a boolean gold has yes_no_words)
     statement = last_statement(_cleaned(text))

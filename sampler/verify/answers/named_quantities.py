@@ -15,6 +15,11 @@ picks the clause:
   (``Gold.asked``: "Find $a$") decides first. None when the sentence is no such list, or
   no clause, or more than one, is named.
 
+``restated_count`` reads a last statement that restates the question around one count ("3
+pieces of clothing could go in each of the small loads." for "How many pieces of clothing
+could go in each of the small loads?"): the words a hypothesis or a negation would be ("could",
+"not") are the question's own there.
+
 Pure string work on at most a few hundred characters, done where the answer is prepared
 (``sampler.verify.answers.verdict.prepare_span``); without a problem text nothing changes.
 """
@@ -145,3 +150,24 @@ def _tokens(text: str) -> frozenset[str]:
             continue
         words.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
     return frozenset(words | calls)
+
+
+#: a statement that opens with its count (after the computation that gives it) and goes on in
+#: words: "27 / 9 = 3 pieces of clothing could go in each of the small loads"
+_RESTATED_RE = re.compile(
+    r"(?:(?:so|thus|hence|therefore)[,，]?\s+)?(?:[\d.,+\-−*/×÷() \t]+=[ \t]*)?"
+    r"(?P<n>-?\d+(?:\.\d+)?)[ \t]+(?P<rest>[A-Za-z][^\d\n]{2,160})",
+    re.IGNORECASE,
+)
+
+
+def restated_count(statement: str, asked: frozenset[str]) -> str | None:
+    """The count a statement opens with when the rest of its words are the question's own
+    (at least two of them), else None (module docstring)."""
+    match = _RESTATED_RE.fullmatch(statement.strip().rstrip(".。!"))
+    if match is None or not asked:
+        return None
+    words = _tokens(match.group("rest"))
+    if len(words) < 2 or not words <= asked:
+        return None
+    return match.group("n")
