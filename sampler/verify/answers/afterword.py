@@ -9,6 +9,8 @@ rule finds an answer at the end of a completion, extraction
 
 - a fenced code block (with the output block and the one sentence that may follow it,
   "The code confirms it."), or a stray fence or rule line (```` ``` ````, ``---``, ``***``);
+- a notebook cell without fences that ends the completion (its code, then its output,
+  ``<empty_execution>`` or a traceback: ``tool_transcript.closing_cell_start``), after prose;
 - a last sentence that holds no value, no negation and no word about the answer ("Thus, the
   result is confirmed.", "This matches our expectation.");
 - the last sentences from the last one that opens a check or a note ("Let's verify", "Let's double
@@ -29,6 +31,7 @@ from __future__ import annotations
 import re
 
 from sampler.verify.answers.number_words import has_number_word
+from sampler.verify.answers.tool_transcript import closing_cell_start
 
 _TAIL = 3000
 _STEPS = 2
@@ -77,6 +80,10 @@ def _cut_once(text: str) -> str | None:
         code = _CODE_TAIL_RE.search(stripped, start)
         if code is not None and code.start() > 0:
             return stripped[: code.start()]
+    # a notebook cell without fences and its output (a sentence at the end is prose, not it)
+    cell = closing_cell_start(stripped) if not stripped.endswith((".", "!", "?")) else None
+    if cell is not None and cell > 0:
+        return stripped[:cell]
     if not stripped.endswith((".", "!", "✓", ")", ":")):
         return None  # cut off: no afterword to remove
     checks = list(_CHECK_RE.finditer(stripped, start))
@@ -102,6 +109,18 @@ def _without_valueless_sentence(text: str) -> str | None:
     if len(sentence) > 200 or _HOLDS_VALUE_RE.search(sentence) or has_number_word(sentence):
         return None
     return text[: ends[-1]]
+
+
+def without_closing_code(text: str) -> str | None:
+    """``text`` before the code that ends it (a fenced code block and its output block, or a
+    notebook cell without fences and its output), or None when code does not end it."""
+    stripped = text.rstrip()
+    start = max(0, len(stripped) - _TAIL)
+    code = _CODE_TAIL_RE.search(stripped, start) if stripped.endswith("```") else None
+    if code is not None and code.start() > 0:
+        return stripped[: code.start()]
+    cell = closing_cell_start(stripped)
+    return stripped[:cell] if cell else None
 
 
 def without_afterword(text: str) -> str | None:

@@ -32,6 +32,9 @@ class AnswerSpan:
     #: the completion's last statement, when the answer was read before it (an afterword
     #: with no value): what a yes/no question's gold reads (``yes_no_statements``)
     last_statement: str | None = field(default=None, compare=False)
+    #: when the answer is a check's ``True``/``False`` (code run on an answer stated
+    #: before it), that stated answer: what a gold that is no boolean reads
+    before_check: AnswerSpan | None = field(default=None, compare=False)
 
 
 def latex_span(text: str, rule: str | None = None) -> AnswerSpan | None:

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
-from sampler.verify.answers.afterword import without_afterword
+from sampler.verify.answers.afterword import without_afterword, without_closing_code
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.bare_answer import bare_answer
 from sampler.verify.answers.closing_sentence import (
@@ -121,6 +121,8 @@ RULE_AFTER_THINK = "after </think>"
 RUN_ON_SUFFIX = " (run-on cut)"
 #: appended to the rule when the answer was read before a closing check or note
 AFTERWORD_SUFFIX = " (before an afterword)"
+#: appended to the rule of an answer stated before the check whose ``True`` ends the text
+CHECKED_SUFFIX = " (before a check)"
 #: appended to the rule of an answer stated first, then argued (``opening_final``)
 OPENING_SUFFIX = " (opening)"
 #: every rule an extracted answer may name (``samples.answer_rule``), run-on cut aside
@@ -361,6 +363,8 @@ def extract_answer(
             return replace(span, rule=(span.rule or "") + RUN_ON_SUFFIX)
     whole = _cleaned(text)
     span = _first(whole, strategies)
+    if span is not None and _is_check_result(span):
+        span = _with_checked_answer(span, whole, strategies)
     if span is None and "stated" in strategies:
         span = bare_answer(whole)  # the completion is nothing but its answer
     if span is None:
@@ -379,6 +383,29 @@ def extract_answer(
     return span
 
 
+def _is_check_result(span: AnswerSpan) -> bool:
+    """Whether ``span`` is a tool's ``True`` or ``False``: the verdict of a check, or the
+    answer to a yes/no question."""
+    return (span.rule or "").startswith(RULE_TOOL_OUTPUT) and span.text in ("True", "False")
+
+
+def _with_checked_answer(span: AnswerSpan, whole: str, strategies: tuple[str, ...]) -> AnswerSpan:
+    """``span`` (a tool's ``True``) with the answer stated before the code that printed it
+    ("The number is 12. Let's verify." then ``apples == 12`` and ``True``), which a gold
+    that is no boolean reads (``statement_for_gold``)."""
+    before = without_closing_code(whole)
+    if not before:
+        return span
+    earlier = _first(before, strategies)
+    if earlier is None:  # "… is 12. Let's verify." before the code: without the check
+        shorter = without_afterword(before)
+        earlier = _first(shorter, strategies) if shorter else None
+    if earlier is None or _is_check_result(earlier):
+        return span
+    checked = replace(earlier, rule=(earlier.rule or "") + CHECKED_SUFFIX)
+    return replace(span, before_check=checked)
+
+
 def _cleaned(text: str) -> str:
     """``text`` as the rules read it: end tokens as line breaks, closing courtesies removed."""
     return without_sign_off(without_end_tokens(text))
@@ -387,8 +414,9 @@ def _cleaned(text: str) -> str:
 def statement_for_gold(
     span: AnswerSpan | None, gold: Gold | None, text: str | None
 ) -> AnswerSpan | None:
-    """``span``; or, when no rule found an answer, what the completion's last statement
-    answers to what the gold is, else None:
+    """``span``, or the answer stated before the check whose ``True`` ``span`` is when the
+    gold is no boolean (``AnswerSpan.before_check``); or, when no rule found an answer, what
+    the completion's last statement answers to what the gold is, else None:
 
     - a yes/no question's gold (``Gold.yes_no_words``): Yes or No, by what the statement
       says of the question (``sampler.verify.answers.yes_no_statements``: "Therefore, 1232 is
@@ -404,6 +432,8 @@ def statement_for_gold(
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
+    if span is not None and span.before_check is not None and gold is not None:
+        return span if gold.kind == "boolean" else span.before_check
     if span is not None or not text or gold is None:
         return span
     if gold.kind == "choice" and gold.options:

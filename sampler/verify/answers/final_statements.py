@@ -42,6 +42,7 @@ from sampler.verify.answers.loops import looping
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import split_unit
+from sampler.verify.answers.value_reprs import printed_value
 
 #: How much of the end of a completion the rules read.
 TAIL_CHARS = 3000
@@ -875,6 +876,7 @@ def closing_output(text: str) -> AnswerSpan | None:
     lines = [line.strip() for line in match.group("x").strip().splitlines() if line.strip()]
     if len(lines) != 1:
         return None
+    lines[0] = printed_value(lines[0]).strip()  # "Fraction(1, 3)" is 1/3, "np.int64(10)" 10
     words = printed_words(lines[0])
     if words is not None:
         return words

@@ -39,6 +39,7 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.last_number import only_value
 from sampler.verify.answers.plain_notation import python_matrix
+from sampler.verify.answers.value_reprs import printed_value
 
 _FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
 _OUTPUT_INFOS = frozenset({"", "text", "txt", "console", "stdout", "out", "output", "plaintext"})
@@ -57,7 +58,7 @@ _RESULT_CHARS = 120
 
 
 def _result(line: str) -> AnswerSpan | None:
-    line = line.strip()
+    line = printed_value(line.strip()).strip()  # "Fraction(1, 3)" is 1/3, "np.int64(10)" 10
     if not line or len(line) > _RESULT_CHARS or ERROR_LINE_RE.match(line):
         return None  # an error message states no result
     words = printed_words(line)
@@ -153,3 +154,88 @@ def _literal(node: ast.expr) -> bool:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return all(_literal(item) for item in node.elts)
     return isinstance(node, ast.Constant)
+
+
+#: the most output lines a closing cell's result may have (``closing_cell_start``)
+_CELL_OUTPUT_LINES = 12
+#: the most lines of code a closing cell may have
+_CELL_CODE_LINES = 60
+_BLOCK_HEAD_RE = re.compile(
+    r"(?:for|while|if|elif|else|def|class|with|try|except|finally)\b[^\n]*:\s*(?:#.*)?$"
+)
+_STATEMENT_RE = re.compile(
+    r"^[ \t]*(?:(?:import|from)[ \t]+[A-Za-z_]|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t]*"
+    r"(?:[-+*/%]|\*\*|//)?=[^=]|(?:assert|print|def|for|while|if|return)\b)",
+    re.MULTILINE,
+)
+
+
+def closing_cell_start(text: str) -> int | None:
+    """Where the notebook cell that ends ``text`` starts, in a transcript without fences
+    (MathCoder's: prose, then code, then what the kernel showed: a value, printed lines,
+    ``<empty_execution>``, a traceback), when prose comes before it; else None.
+
+    The cell is the longest run of lines above at most ``_CELL_OUTPUT_LINES`` result lines
+    that parses as Python and holds a statement (an assignment, an import, ``assert``,
+    ``print``, a loop or a definition) or ends with an expression the kernel echoed; the line
+    above it must not parse, and no result line ends a sentence. Used to read a
+    completion again without its closing check (``sampler.verify.answers.afterword``)."""
+    tail = text[-TAIL_CHARS:].rstrip()
+    offset = len(text.rstrip()) - len(tail)
+    lines = tail.split("\n")
+    if any("```" in line for line in lines[-_CELL_CODE_LINES - _CELL_OUTPUT_LINES :]):
+        return None  # fenced code: the fenced rules read it
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    parses: dict[int, bool] = {}
+
+    def codeish(i: int) -> bool:
+        if i not in parses:
+            parses[i] = _codeish(lines[i])
+        return parses[i]
+
+    for outputs in range(min(_CELL_OUTPUT_LINES, len(lines) - 2) + 1):
+        end = len(lines) - outputs  # the code is lines[first:end]
+        if outputs and lines[end].rstrip().endswith((".", "!", "?")):
+            return None  # a sentence: prose, which no result line is
+        if not lines[end - 1].strip() or not codeish(end - 1):
+            continue
+        first = end - 1
+        while first > 0 and end - first < _CELL_CODE_LINES and codeish(first - 1):
+            first -= 1
+        while first < end and not lines[first].strip():
+            first += 1
+        for top in range(first, min(end, first + 3)):  # a prose line that parses: "Hence"
+            block = "\n".join(lines[top:end])
+            runs = _STATEMENT_RE.search(block) or (outputs and is_echo(lines[end - 1]))
+            if runs and _parses(block) and _prose_above(lines, top):
+                return offset + starts[top]
+    return None
+
+
+def _codeish(line: str) -> bool:
+    """Whether ``line`` may be a line of code: it parses alone, is indented, a comment,
+    blank, or opens a block."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#") or line[:1] in (" ", "\t"):
+        return True
+    return bool(_BLOCK_HEAD_RE.match(stripped)) or _parses(stripped)
+
+
+def _parses(code: str) -> bool:
+    if len(code) > 6000:
+        return False
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _prose_above(lines: list[str], top: int) -> bool:
+    """Whether the last non-blank line above ``lines[top]`` is prose (does not parse)."""
+    for i in range(top - 1, -1, -1):
+        if lines[i].strip():
+            return not _codeish(lines[i])
+    return False
