@@ -303,7 +303,7 @@ def _values_after_anchor(sentence: str) -> list[str]:
     """The sentence's answer: one value, or several when it offers alternatives."""
     sentence = _without_approximation(sentence)
     masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
-    anchors = list(_ANCHOR_RE.finditer(masked))
+    anchors = [a for a in _ANCHOR_RE.finditer(masked) if not _relative(masked, a.start())]
     solutions = one_name_values(masked)
     if solutions:
         return [", ".join(solutions)]  # "The solutions are x = 2 and x = 3.": a list
@@ -341,6 +341,16 @@ def _values_after_anchor(sentence: str) -> list[str]:
     if len(values) > 1 and _HEDGE_WORDS_RE.search(masked):
         return values
     return values if len(values) == 1 else []
+
+
+#: a relative clause after a value: "Tom has 7 apples, which is 5 fewer than …"
+_RELATIVE_RE = re.compile(r"[\d#%][^,;]*,[ \t]*(?:which|that)[ \t]*$", re.IGNORECASE)
+
+
+def _relative(masked: str, at: int) -> bool:
+    """Whether the anchor at ``at`` is the copula of a relative clause that remarks on a
+    value stated before it (", which is 5 fewer"), not the sentence's own."""
+    return _RELATIVE_RE.search(masked, max(0, at - 120), at) is not None
 
 
 def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> list[str]:
@@ -473,9 +483,19 @@ def located_final(text: str) -> AnswerSpan | None:
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
     one, several = _closing(text)
+    if one is not None:
+        return one
     # a notebook's echo (the cell's last expression, then its value) before the last number:
     # ``a, b`` then ``(2, 3)`` states the pair, not 3
-    return one or colon_word(text) or echoed_output(text) or last_number(text) or several
+    found = colon_word(text) or echoed_output(text)
+    if found is not None:
+        return found
+    number = last_number(text)
+    if number is not None and several is not None:
+        # "Tom has 7 apples left after giving away 5 apples.": the last number, unless the
+        # question gave it (``verdict.prepare_span`` reads the sentence's one new value)
+        return replace(number, sentence=several.text)
+    return number or several
 
 
 #: a last sentence that gives one word after its copula and a colon: ``… are: saas.``

@@ -15,6 +15,10 @@ picks the clause:
   (``Gold.asked``: "Find $a$") decides first. None when the sentence is no such list, or
   no clause, or more than one, is named.
 
+``word_named_value`` picks, of several values named by words (sympy's printed
+``{adults: 15, children: 10}``), the one whose name the question names ("How many child
+tickets …?").
+
 ``restated_count`` reads a last statement that restates the question around one count ("3
 pieces of clothing could go in each of the small loads." for "How many pieces of clothing
 could go in each of the small loads?"): the words a hypothesis or a negation would be ("could",
@@ -171,3 +175,35 @@ def restated_count(statement: str, asked: frozenset[str]) -> str | None:
     if len(words) < 2 or not words <= asked:
         return None
     return match.group("n")
+
+
+#: ``adults = 15``: a value given a name that is a word (sympy's ``{adults: 15, children: 10}``)
+_WORD_NAMED_RE = re.compile(r"\s*([A-Za-z]\w{1,24})\s*=\s*([^=]+?)\s*")
+
+
+def word_named_value(parts: list[str], asked: frozenset[str]) -> str | None:
+    """Of several values named by words (``adults = 15``, ``children = 10``), the one whose
+    name the question's words name ("How many child tickets were sold?": ``children``), else
+    None. A name's word matches a question's word that it starts with or that starts it (at
+    least four letters: ``children`` and ``child``); one name must match best."""
+    if len(parts) < 2 or not asked:
+        return None
+    scored: list[tuple[int, str]] = []
+    for part in parts:
+        match = _WORD_NAMED_RE.fullmatch(part)
+        if match is None:
+            return None
+        words = _tokens(match.group(1).replace("_", " "))
+        scored.append((sum(1 for w in words if _names(w, asked)), match.group(2)))
+    best = max(score for score, _ in scored)
+    if best == 0 or [score for score, _ in scored].count(best) > 1:
+        return None
+    return next(value for score, value in scored if score == best)
+
+
+def _names(word: str, asked: frozenset[str]) -> bool:
+    if word in asked:
+        return True
+    return len(word) >= 4 and any(
+        len(a) >= 4 and (word.startswith(a) or a.startswith(word)) for a in asked
+    )

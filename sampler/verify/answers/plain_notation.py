@@ -154,7 +154,9 @@ def plain_to_latex(text: str) -> str:
     return re.sub(r" +(?=[)}\]^,]|$)", "", out)
 
 
-_SYMBOL = r"[A-Za-z](?:_?\w{1,3})?"
+#: a symbol's name: ``x``, ``a_1``, or a word (``adults``, ``num_apples``: sympy's symbols are
+#: often named for what they count)
+_SYMBOL = r"[A-Za-z]\w{0,24}"
 _VALUE_CHAR = r"[^{}:,<>=|\\\s]"
 #: ``x: 2``: a value that starts and ends with no space, so that the spaces around it are
 #: the pattern's, one way only (linear time)

@@ -38,7 +38,7 @@ from sampler.verify.answers.final_statements import (
     stated_value,
 )
 from sampler.verify.answers.last_number import only_value
-from sampler.verify.answers.plain_notation import python_matrix
+from sampler.verify.answers.plain_notation import python_matrix, sympy_solution
 from sampler.verify.answers.value_reprs import printed_value
 
 _FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
@@ -66,7 +66,10 @@ def _result(line: str) -> AnswerSpan | None:
         return words  # "Yes", "odd", "(A) Yes": read as words, by the gold's type
     if re.search(r"(?<![<>!=])=(?!=)", line) and not re.search(r"[A-Za-z]{3,}\s", line):
         return None  # an equation printed is a step (a sentence with "=" is read as words)
-    value = line if python_matrix(line) != line else stated_value(line)  # Matrix([[1], [2]])
+    if python_matrix(line) != line or sympy_solution(line) != line:
+        value: str | None = line  # Matrix([[1], [2]]), {adults: 15, children: 10}
+    else:
+        value = stated_value(line)
     if value is None and is_bare_math(line):
         value = line
     if value is None and len(line.split()) > 1:

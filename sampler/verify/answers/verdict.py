@@ -32,12 +32,13 @@ from sampler.verify.answers.golds import (
     without_wrapper_spacing,
 )
 from sampler.verify.answers.last_number import (
+    RULE_LAST_NUMBER,
     only_value,
     value_after_is,
     value_before_remark,
     without_ordinal,
 )
-from sampler.verify.answers.named_quantities import asked_value
+from sampler.verify.answers.named_quantities import asked_value, word_named_value
 from sampler.verify.answers.named_values import named_value, named_values_in
 from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.plain_notation import (
@@ -125,6 +126,16 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         picked = asked_value(sentence, gold.asked_words, gold.asked)  # none for a multi-part gold
         if picked is not None:  # "The area is 12 and the perimeter is 14." asked the area
             span = AnswerSpan(picked, rule=span.rule)
+    if (
+        span.sentence
+        and (span.rule or "").startswith(RULE_LAST_NUMBER)
+        and gold.given
+        and gold.kind in ("", "decimal")
+        and not gold.parts
+    ):
+        new_value = only_value(span.sentence, gold.given)
+        if new_value is not None:  # "Tom has 7 apples left after giving away 5 apples.": 7
+            span = AnswerSpan(new_value, rule=span.rule)
     if not span.prose and not span.free_text:
         words = _boxed_words(span.text)
         if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
@@ -183,6 +194,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if gold.asked and not gold.parts and "=" in text and "=" not in gold.latex:
         value = named_value(split_top_level(text), gold.asked)
         if value is not None:  # "k = -2, q = -4" when the question asks for q
+            text = value
+    if gold.asked_words and not gold.parts and "=" in text and "=" not in gold.latex:
+        value = word_named_value(split_top_level(text), gold.asked_words)
+        if value is not None:  # "adults = 15, children = 10" for "How many child tickets …?"
             text = value
     if not gold.parts and not choice_letter(gold.latex):
         text = answer_form(text, gold.latex)
