@@ -60,6 +60,9 @@ def _status(gold: str, completion: str, problem: str | None = None) -> str:
         ("log(2)", "ln(2)"),
         ("Abs(x)", "abs(x)"),
         ("Eq(x, 3)", "x = 3"),
+        ("'0o17'", "17"),
+        ("-0b101", "-101"),
+        ("'0xFF'", "ff"),
         # no repr: unchanged, and prose that names one is no Python
         ("sqrt(2)/2", "sqrt(2)/2"),
         ("I think it is 5", "I think it is 5"),
@@ -101,6 +104,20 @@ def test_a_notebook_output_that_is_a_repr_is_its_value(echo, output, right, wron
     completion = f"{SYMPY}import numpy as np\nfrom fractions import Fraction\n{echo}\n{output}"
     assert _status(right, completion) == "correct"
     assert _status(wrong, completion) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("problem", "echo", "output", "right", "wrong"),
+    [
+        ("What is 15 in base 8?", "oct(15)", "'0o17'", "17", "15"),
+        ("What is 255 in base 16?", "hex(255)", "'0xff'", "ff", "fe"),
+        ("What is -5 in base 2?", "bin(-5)", "'-0b101'", "-101", "101"),
+    ],
+)
+def test_a_base_prefixed_output_is_its_digits(problem, echo, output, right, wrong):
+    completion = f"{SYMPY}n = 0\n{echo}\n{output}"
+    assert _status(right, completion, problem) == "correct"
+    assert _status(wrong, completion, problem) == "incorrect"
 
 
 def test_a_repr_in_a_closing_output_block_is_its_value():

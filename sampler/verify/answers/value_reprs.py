@@ -9,10 +9,11 @@ Python's names: ``I`` and ``2j`` for the imaginary unit, ``log`` for the natural
 ``Abs``. Read as math they are wrong: ``Fraction(1, 3)`` has the last number 3, ``I`` is a
 variable, ``Interval(0, 1)`` a product. ``printed_value`` rewrites each to the value it stands
 for (``1/3``, ``10``, ``2.5``, ``[1, 2]``, ``(0, 1)``, ``(-\\infty, -1) \\cup (1, \\infty)``,
-``\\{1, 2\\}``, ``x = 3``, ``2 + 3*i``, ``ln(2)``, ``abs(x)``), inside lists, tuples and
-operations too, and leaves any other text as it is. Parsed with ``ast`` (a repr is a Python
-expression), never evaluated; used on tool outputs only, where these names are the
-library's.
+``\\{1, 2\\}``, ``x = 3``, ``2 + 3*i``, ``ln(2)``, ``abs(x)``; ``oct``'s and ``hex``'s
+``'0o17'`` and ``'0xff'`` as their digits, ``17`` and ``ff``, for "in base 8"), inside lists,
+tuples and operations too, and leaves any other text as it is. Parsed with ``ast`` (a repr
+is a Python expression), never evaluated; used on tool outputs only, where these names are
+the library's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ _WRAPPER_RE = re.compile(
     r"|FiniteSet|EmptySet|Abs|log|(?:np|numpy)\.(?:u?int|float|complex|bool_|str_)\w*)\b"
     r"|(?<![\w.])I(?!\w)|\dj\b"
 )
+#: what ``bin``, ``oct`` and ``hex`` return: a sign, the base's prefix, the digits (quoted as
+#: a notebook shows a string, or printed)
+_BASE_PREFIXED_RE = re.compile(r"""(['"]?)(-?)0[bBoOxX]([0-9a-fA-F]+)\1""")
 #: the longest output read (a repr longer than this is data, not an answer)
 _MAX_CHARS = 400
 _NUMERIC_FUNCS = frozenset({"Integer", "mpz", "Float", "mpf", "Decimal"})
@@ -49,6 +53,9 @@ def printed_value(text: str) -> str:
     """``text`` with the value reprs it holds replaced by their values (module docstring);
     ``text`` unchanged when it holds none, or does not parse as a Python expression."""
     stripped = text.strip()
+    based = _BASE_PREFIXED_RE.fullmatch(stripped)
+    if based is not None:  # '0o17', -0b101: the digits in their base ("15 in base 8" is 17)
+        return based.group(2) + based.group(3).lower()
     if len(stripped) > _MAX_CHARS or not _WRAPPER_RE.search(stripped):
         return text
     try:

@@ -106,6 +106,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     float a program printed with its rounding error is the number it stands for
     (``803.0000000000001`` is 803, ``float_repr``).
     """
+    if span.prose and gold.kind == "" and " " not in span.text.strip():
+        if span.text.strip() == gold.latex.strip():  # "ff" printed for the base-16 gold ff
+            return AnswerSpan(gold.latex.strip(), rule=span.rule)
     if gold.kind == "boolean" and gold.yes_no_words:
         statement = span.last_statement or span.sentence or (span.text if span.prose else None)
         if statement and boolean_of(statement) is None:
