@@ -192,3 +192,57 @@ def test_a_cell_whose_output_is_followed_by_a_sentence_is_kept():
     text = "We compute.\nside = 2\nperimeter = 4 * side\nperimeter\n8\nThe perimeter is 8 cm."
     assert closing_cell_start(text) is None
     assert (without_afterword(text) or text).endswith("The perimeter is 8 cm.")
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion"),
+    [
+        (
+            "24",
+            "We add.\n 9 + 15\n24\n\n I apologize again for the confusion. I will be more "
+            "careful in the future.",
+        ),
+        (
+            "5",
+            "The value of $k$ that makes the lines coplanar is 5.\n\nThis is my final step "
+            "and solution. I hope this meets the requirements of the problem.",
+        ),
+        (
+            "28",
+            "We count.\nresult = 4 * 7\nprint(result)\n28\nLet's solve the given math "
+            "problems following the guidelines provided.",
+        ),
+        (
+            "28",
+            "We count.\nresult = 4 * 7\nprint(result)\n28\nPlease provide me with a math "
+            "problem to solve.",
+        ),
+    ],
+)
+def test_an_apology_or_a_harness_courtesy_after_the_answer_is_no_part_of_it(gold, completion):
+    assert _status(gold, completion) == "correct"
+    assert _status("3", completion) == "incorrect"
+
+
+REVISED = (
+    "The answer is 140.\nWait, we still need to add the rings of every friend.\n"
+    "total_rings = 20 + 25 + 70 + 60\nprint(total_rings)\n175"
+)
+
+
+def test_a_notebook_output_after_a_stated_answer_supersedes_it():
+    assert _status("175", REVISED) == "correct"
+    assert _status("140", REVISED) == "incorrect"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "The answer is 5.\nLet's verify this.\nx = 5\nx**2\n25",  # a check of the answer
+        "The answer is 5.\nx = 5\nx == 5\nTrue",  # a check's True
+        "The answer is 5.\nLet's compute.\n```python\nprint(25)\n```\n```output\n25\n```",  # fenced
+    ],
+)
+def test_a_check_after_a_stated_answer_leaves_the_answer(completion):
+    assert _status("5", completion) == "correct"
+    assert _status("25", completion) == "incorrect"

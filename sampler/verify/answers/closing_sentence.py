@@ -54,7 +54,7 @@ from sampler.verify.answers.number_words import (
     number_from_words,
 )
 from sampler.verify.answers.step_labels import without_step_labels
-from sampler.verify.answers.tool_transcript import echoed_output
+from sampler.verify.answers.tool_transcript import closing_cell_start, echoed_output
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -470,7 +470,8 @@ def located_final(text: str) -> AnswerSpan | None:
         heading = answer_heading(text)
         found = [heading] if heading is not None else []
     if found:
-        return max(found, key=lambda f: f[0])[1]
+        end, span = max(found, key=lambda f: f[0])
+        return _superseding_output(text, end) or span
     if looping(text):
         return None  # the end repeats a passage until the limit: a step of a loop, no answer
     if ends_with_heading(text):
@@ -496,6 +497,31 @@ def located_final(text: str) -> AnswerSpan | None:
         # question gave it (``verdict.prepare_span`` reads the sentence's one new value)
         return replace(number, sentence=several.text)
     return number or several
+
+
+#: what opens a check of an answer already stated: the cell after it only verifies
+_VERIFIES_RE = re.compile(
+    r"\b(?:verif|check|confirm|double|make\s+sure|ensure|validat|test|sanity)", re.IGNORECASE
+)
+
+
+def _superseding_output(text: str, end: int) -> AnswerSpan | None:
+    """The value a notebook echoed at the end of ``text`` when its cell comes after the
+    statement that ends at ``end`` (an offset in the last ``TAIL_CHARS``): "The answer is 140."
+    then more work, a cell and ``175`` states 175. None when the prose between them opens a
+    check ("Let's verify"), the output is a check's ``True``, or no unfenced cell ends the text."""
+    cell = closing_cell_start(text)
+    stated_end = end + max(0, len(text) - TAIL_CHARS)
+    if cell is None or cell < stated_end or _VERIFIES_RE.search(text, stated_end, cell):
+        return None
+    output = echoed_output(text)
+    if output is None or output.text in ("True", "False"):
+        return None
+    return replace(output, rule=(output.rule or "") + SUPERSEDES_SUFFIX)
+
+
+#: appended to the rule of a notebook's output that ends a transcript after a stated answer
+SUPERSEDES_SUFFIX = " (after a stated answer)"
 
 
 #: a last sentence that gives one word after its copula and a colon: ``… are: saas.``

@@ -3,8 +3,10 @@
 "So the product is 42.\\n\\nLet me know if you have other questions!" states 42: the last
 sentence is a sign-off ("Let me know if …", "I hope this helps", "Feel free to ask …",
 "If you have any other questions …", "Happy to help", "Good luck", "Is there anything else I can
-help you with?", "Do you have other questions for me?", "Would you like me to explain …?"), no
-part of the answer.
+help you with?", "Do you have other questions for me?", "Would you like me to explain …?",
+"I apologize for the confusion.", "I will be more careful …", "I hope this meets the
+requirements …", "Please provide me with a math problem to solve.", "Let's solve the given
+math problems …"), no part of the answer.
 ``without_sign_off`` removes up to three of them from the end of the text, each a sentence
 that starts a line or follows a sentence end; linear time (only the last ``_TAIL`` characters
 are searched).
@@ -27,14 +29,30 @@ _SIGN_OFF_RE = re.compile(
     r"|happy\s+to\s+help|good\s+luck|(?:do\s+)?let\s+me\s+know\s+(?:if|whether)"
     r"|is\s+there\s+anything\s+else\s+(?:i\s+can|you\s+(?:want|would|need))"
     r"|do\s+you\s+(?:have|want\s+to\s+(?:try|ask))\s+(?:any\s+)?(?:other|more)\s+questions"
-    r"|(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+[^\n?]{1,120}\?)"
+    r"|(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+[^\n?]{1,120}\?"
+    r"|i\s+apologi[sz]e|i\s+will\s+be\s+more\s+careful"
+    r"|(?:i\s+)?hope\s+(?:this|that|it)\s+(?:meets|satisfies|fulfills)\s+(?:the|your)\b"
+    r"|please\s+(?:provide|give|send)\s+me\s+(?:with\s+)?(?:a|another|the\s+next)\b"
+    r"|(?:let's|let\s+us)\s+solve\s+the\s+(?:given|next|following)\s+(?:math\s+)?problems\b)"
     r"[^\n]{0,200}\Z",
     re.IGNORECASE | re.MULTILINE,
 )
 
 #: a word every sign-off above holds (a cheap test before the pattern, which is tried at
 #: every position of the window)
-_SIGN_OFF_WORDS = ("hope", "know", "free", "you", "help", "luck", "anything")
+_SIGN_OFF_WORDS = (
+    "hope",
+    "know",
+    "free",
+    "you",
+    "help",
+    "luck",
+    "anything",
+    "apologi",
+    "careful",
+    "please",
+    "problems",
+)
 
 #: emoji, check marks, stars and end-of-proof marks (with a variation selector or a skin tone),
 #: "QED", and ``$\\blacksquare$``/``$\\square$`` as math of their own, closing the text
