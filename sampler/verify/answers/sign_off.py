@@ -30,7 +30,7 @@ _SIGN_OFF_RE = re.compile(
     r"|is\s+there\s+anything\s+else\s+(?:i\s+can|you\s+(?:want|would|need))"
     r"|do\s+you\s+(?:have|want\s+to\s+(?:try|ask))\s+(?:any\s+)?(?:other|more)\s+questions"
     r"|(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+[^\n?]{1,120}\?"
-    r"|i\s+apologi[sz]e|i\s+will\s+be\s+more\s+careful"
+    r"|(?:i\s+apologi[sz]e|i\s+will\s+be\s+more\s+careful)[^.!?\n]{0,160}[.!?]?[ \t]*\Z"
     r"|(?:i\s+)?hope\s+(?:this|that|it)\s+(?:meets|satisfies|fulfills)\s+(?:the|your)\b"
     r"|please\s+(?:provide|give|send)\s+me\s+(?:with\s+)?(?:a|another|the\s+next)\b"
     r"|(?:let's|let\s+us)\s+solve\s+the\s+(?:given|next|following)\s+(?:math\s+)?problems\b)"

@@ -200,8 +200,8 @@ def closing_cell_start(text: str) -> int | None:
 
     for outputs in range(min(_CELL_OUTPUT_LINES, len(lines) - 2) + 1):
         end = len(lines) - outputs  # the code is lines[first:end]
-        if outputs and lines[end].rstrip().endswith((".", "!", "?")):
-            return None  # a sentence: prose, which no result line is
+        if outputs and _not_a_result(lines[end]):
+            return None  # a sentence or markup: prose, which no result line is
         if not lines[end - 1].strip() or not codeish(end - 1):
             continue
         first = end - 1
@@ -215,6 +215,17 @@ def closing_cell_start(text: str) -> int | None:
             if runs and _parses(block) and _prose_above(lines, top):
                 return offset + starts[top]
     return None
+
+
+#: what a result line does not hold: a sentence's end, or a tag (``</execute>``, ``<thought>``)
+_PROSE_OR_TAG_RE = re.compile(r"[A-Za-z)][.!?](?:\s|$)|</?[A-Za-z][\w-]*>")
+
+
+def _not_a_result(line: str) -> bool:
+    stripped = line.strip()
+    if stripped == "<empty_execution>":
+        return False
+    return stripped.endswith((".", "!", "?")) or bool(_PROSE_OR_TAG_RE.search(stripped))
 
 
 def _codeish(line: str) -> bool:
