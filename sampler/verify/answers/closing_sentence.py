@@ -510,12 +510,12 @@ def _superseding_output(text: str, end: int) -> AnswerSpan | None:
     statement that ends at ``end`` (an offset in the last ``TAIL_CHARS``): "The answer is 140."
     then more work, a cell and ``175`` states 175. None when the prose between them opens a
     check ("Let's verify"), the output is a check's ``True``, or no unfenced cell ends the text."""
+    output = echoed_output(text)  # first: one line parsed, where the cell's search parses many
+    if output is None or output.text in ("True", "False"):
+        return None
     cell = closing_cell_start(text)
     stated_end = end + max(0, len(text) - TAIL_CHARS)
     if cell is None or cell < stated_end or _VERIFIES_RE.search(text, stated_end, cell):
-        return None
-    output = echoed_output(text)
-    if output is None or output.text in ("True", "False"):
         return None
     return replace(output, rule=(output.rule or "") + SUPERSEDES_SUFFIX)
 
