@@ -7,6 +7,12 @@ mark their blocks so (``<|code|>`` … ``<|endofblock|>``, ``<|execution|>`` …
 They are no part of the answer: ``【答案】D<eoa>`` states ``D``. ``without_end_tokens``
 replaces each with a line break, so that what a token closed ends a line as the model
 meant; linear time.
+
+What a decoder or an agent's protocol leaves after the last token goes too
+(``without_trailing_debris``): replacement characters (``\ufffd``, a token cut inside a
+multi-byte character), a role name alone on the last line (``user``, ``Assistant:``: the
+next turn of a chat template whose special tokens were skipped), and a closing JSON object
+of flags only (``{"end": true}``: an agent's end-of-episode signal, no answer field).
 """
 
 from __future__ import annotations
@@ -43,6 +49,29 @@ def with_output_fences(text: str) -> str:
         pieces += [text[at:start], "\n```output\n", output, "\n```\n"]
         at = closer
     return "".join(pieces) + text[at:]
+
+
+#: the debris above, closing the text: a role line, a flags-only object, replacement characters
+_TRAILING_DEBRIS_RE = re.compile(
+    r"(?:\n[ \t#*]*(?:user|assistant|human|system|model)[ \t]*:?[ \t]*"
+    r"|[ \t]*\{\s*\"\w{1,24}\"\s*:\s*(?:true|false|null)\s*"
+    r"(?:,\s*\"\w{1,24}\"\s*:\s*(?:true|false|null)\s*){0,4}\}"
+    r"|\ufffd+)\s*\Z",
+    re.IGNORECASE,
+)
+_DEBRIS_CHARS = 200
+
+
+def without_trailing_debris(text: str) -> str:
+    """``text`` without the decoder's and protocol's debris that closes it (module
+    docstring); only the last ``_DEBRIS_CHARS`` characters are searched."""
+    for _ in range(3):
+        start = max(0, len(text) - _DEBRIS_CHARS)
+        match = _TRAILING_DEBRIS_RE.search(text, start)
+        if match is None or match.start() == 0:
+            return text
+        text = text[: match.start()]
+    return text
 
 
 def without_end_tokens(text: str) -> str:

@@ -60,7 +60,7 @@ from sampler.verify.answers.closing_sentence import (
     RULE_YES_NO,
     located_final,
 )
-from sampler.verify.answers.end_tokens import without_end_tokens
+from sampler.verify.answers.end_tokens import without_end_tokens, without_trailing_debris
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
@@ -407,8 +407,9 @@ def _with_checked_answer(span: AnswerSpan, whole: str, strategies: tuple[str, ..
 
 
 def _cleaned(text: str) -> str:
-    """``text`` as the rules read it: end tokens as line breaks, closing courtesies removed."""
-    return without_sign_off(without_end_tokens(text))
+    """``text`` as the rules read it: end tokens as line breaks, the decoder's trailing
+    debris and closing courtesies removed."""
+    return without_sign_off(without_trailing_debris(without_end_tokens(text)))
 
 
 def statement_for_gold(

@@ -6,18 +6,28 @@ it wherever it is. The number its last line ends with is a step of the loop, not
 answer; when the loop states answers ("The answer is (A). … The answer is (C)."), they
 are a model that cannot decide. ``looping`` tells such an end: the last non-empty line
 (at least ``_MIN_LINE`` characters) occurs at least ``_REPEATS`` times in the last
-``_WINDOW`` characters, or those characters end with one passage of at most
-``_MAX_PERIOD`` characters repeated ``_REPEATS`` times. Linear in the window for each
-period tried; the window is bounded, so the cost does not grow with the completion.
+``_WINDOW`` characters with the same passage (numbers aside) between two pairs of
+consecutive copies, or those characters end with one passage of at most ``_MAX_PERIOD``
+characters repeated ``_REPEATS`` times.
+
+A line restated after different work is no loop: a multi-turn agent that closes every
+turn with "The value of y is 34." (after an apology, a second cell, a retry) states its
+answer each time, and a loop would have written the same passage between the copies.
+Linear in the window for each period tried; the window is bounded, so the cost does not
+grow with the completion.
 """
 
 from __future__ import annotations
+
+import itertools
+import re
 
 _WINDOW = 3000
 _REPEATS = 3
 _MIN_LINE = 8
 _MAX_PERIOD = 300
 _MIN_PERIOD = 4
+_DIGITS_RE = re.compile(r"\d+")
 
 
 def looping(text: str) -> bool:
@@ -28,9 +38,21 @@ def looping(text: str) -> bool:
     last = tail[tail.rfind("\n") + 1 :].strip()
     if len(last) >= _MIN_LINE and " " in last and "\n" in tail:  # a sentence, not "\end{align}"
         lines = [line.strip() for line in tail.split("\n")]
-        if sum(line == last for line in lines) >= _REPEATS:
+        copies = [i for i, line in enumerate(lines) if line == last]
+        if len(copies) >= _REPEATS and _passage_repeated(lines, copies):
             return True
     return _periodic_end(tail)
+
+
+def _passage_repeated(lines: list[str], copies: list[int]) -> bool:
+    """Whether two consecutive passages between ``copies`` (line indices) are the same
+    non-blank lines, numbers aside (a loop's counters move on: ``Cell In[3]``, ``Cell In[4]``):
+    a loop writes one passage again, a restatement follows new work."""
+    passages = [
+        tuple(_DIGITS_RE.sub("0", line) for line in lines[above + 1 : below] if line)
+        for above, below in itertools.pairwise(copies)
+    ]
+    return any(a == b for a, b in itertools.pairwise(passages))
 
 
 def _periodic_end(tail: str) -> bool:

@@ -25,6 +25,7 @@ Either is read only when it ends the completion, and only a one-line result that
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 
 from sampler.verify.answers.answer_span import AnswerSpan
@@ -181,8 +182,10 @@ def closing_cell_start(text: str) -> int | None:
     The cell is the longest run of lines above at most ``_CELL_OUTPUT_LINES`` result lines
     that parses as Python and holds a statement (an assignment, an import, ``assert``,
     ``print``, a loop or a definition) or ends with an expression the kernel echoed; the line
-    above it must not parse, and no result line ends a sentence. Used to read a
-    completion again without its closing check (``sampler.verify.answers.afterword``)."""
+    above it must not parse, and no result line ends a sentence. A line the kernel's
+    ``SyntaxError`` quotes (``print($7)`` above ``SyntaxError: invalid syntax``) is code that
+    failed, and counts as a line that parses. Used to read a completion again without its
+    closing check (``sampler.verify.answers.afterword``)."""
     tail = text[-TAIL_CHARS:].rstrip()
     offset = len(text.rstrip()) - len(tail)
     lines = tail.split("\n")
@@ -192,10 +195,11 @@ def closing_cell_start(text: str) -> int | None:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     parses: dict[int, bool] = {}
+    failed = _syntax_error_lines(lines[-_CELL_OUTPUT_LINES - 1 :])
 
     def codeish(i: int) -> bool:
         if i not in parses:
-            parses[i] = _codeish(lines[i])
+            parses[i] = _codeish(lines[i]) or lines[i].strip() in failed
         return parses[i]
 
     for outputs in range(min(_CELL_OUTPUT_LINES, len(lines) - 2) + 1):
@@ -212,18 +216,46 @@ def closing_cell_start(text: str) -> int | None:
         for top in range(first, min(end, first + 3)):  # a prose line that parses: "Hence"
             block = "\n".join(lines[top:end])
             runs = _STATEMENT_RE.search(block) or (outputs and is_echo(lines[end - 1]))
+            if failed:
+                block = "\n".join(_passed(line, failed) for line in lines[top:end])
             if runs and _parses(block) and _prose_above(lines, top):
                 return offset + starts[top]
     return None
+
+
+#: the last line of a traceback of code that does not parse
+_SYNTAX_ERROR_RE = re.compile(r"[ \t]*(?:SyntaxError|IndentationError|TabError)\b")
+_CARET_RE = re.compile(r"[ \t]*[~^]+[ \t]*$")
+
+
+def _syntax_error_lines(results: list[str]) -> frozenset[str]:
+    """The code lines a closing ``SyntaxError`` traceback quotes (each above its caret)."""
+    if not any(_SYNTAX_ERROR_RE.match(line) for line in results):
+        return frozenset()
+    return frozenset(
+        above.strip()
+        for above, below in itertools.pairwise(results)
+        if above.strip() and _CARET_RE.match(below)
+    )
+
+
+def _passed(line: str, failed: frozenset[str]) -> str:
+    """``line``, or ``pass`` at its indent when it is code that failed to parse."""
+    stripped = line.strip()
+    return line[: len(line) - len(line.lstrip())] + "pass" if stripped in failed else line
 
 
 #: what a result line does not hold: a sentence's end, or a tag (``</execute>``, ``<thought>``)
 _PROSE_OR_TAG_RE = re.compile(r"[A-Za-z)][.!?](?:\s|$)|</?[A-Za-z][\w-]*>")
 
 
+#: a traceback's frame line (``File "<stdin>", line 1``: the file's name is no tag)
+_FRAME_RE = re.compile(r'File "[^"\n]{1,200}", line \d+')
+
+
 def _not_a_result(line: str) -> bool:
     stripped = line.strip()
-    if stripped == "<empty_execution>":
+    if stripped == "<empty_execution>" or _FRAME_RE.match(stripped):
         return False
     return stripped.endswith((".", "!", "?")) or bool(_PROSE_OR_TAG_RE.search(stripped))
 
