@@ -4,10 +4,17 @@ hedge or a question answers nothing, and no other gold reads a last statement.""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from sampler.verify.answers.one_sample import grade_completion
-from sampler.verify.answers.yes_no_statements import statement_polarity, yes_no_words
+from sampler.verify.answers.yes_no_statements import (
+    last_statement,
+    statement_polarity,
+    yes_no_words,
+)
 
 MULTIPLE = "Is 1232 a multiple of 7?"
 COIN = "A coin is heads up. Ann flips it twice. Is the coin still heads up?"
@@ -64,3 +71,26 @@ def test_a_question_of_one_word_is_too_little_to_match():
     assert yes_no_words("Is it possible?") == frozenset()
     completion = "We checked every case. It is possible."
     assert grade_completion("Yes", completion, problem="Is it possible?").status == "no_answer"
+
+
+def _last_statement_by_pattern(text: str) -> str | None:
+    """The reference ``last_statement`` scans back for: the pattern, tried at every position."""
+    match = re.search(r"[^.!?。\n]{3,300}[.!。]?[ \t]*$", text.rstrip()[-400:])
+    if match is None:
+        return None
+    sentence = match.group(0).strip(" \t*_")
+    return sentence if sentence and not sentence.endswith("?") else None
+
+
+def test_the_last_statement_is_what_the_pattern_finds_in_linear_time():
+    rng = random.Random(7)
+    alphabet = "ab .!?。\n\t*_x"
+    texts = ["", "ab", "abc", "abc.", "abc..", "So it is 5!", "Is it?", "a\nb", "x" * 350 + "."]
+    texts += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 900))) for _ in range(3000)
+    ]
+    texts += [
+        "Work.\n" + "w" * rng.randrange(250, 420) + rng.choice(["", ".", "!"]) for _ in range(200)
+    ]
+    for text in texts:
+        assert last_statement(text) == _last_statement_by_pattern(text), repr(text)

@@ -88,15 +88,23 @@ def _tokens(text: str) -> frozenset[str]:
 
 
 RULE_LAST_STATEMENT = "last statement (words)"
-_SENTENCE_RE = re.compile(r"[^.!?。\n]{3,300}[.!。]?[ \t]*$")
+#: what ``last_statement`` reads: the end of a text after its last break (a sentence end or
+#: a line break), 3 to 300 characters, then at most one ``.``/``!``/``。`` (what the pattern
+#: ``[^.!?。\n]{3,300}[.!。]?[ \t]*$`` finds, found by scanning back, in linear time)
+_BREAKS = ".!?。\n"
+_STATEMENT_ENDS = (".", "!", "。")
+_STATEMENT_WINDOW = 400
+_STATEMENT_CHARS = 300
 
 
 def last_statement(text: str) -> str | None:
     """The completion's last sentence when it is a statement (not a question), for the yes/no
     question's gold to read (``statement_polarity``) when no rule found an answer; None
     when the completion ends otherwise."""
-    match = _SENTENCE_RE.search(text.rstrip()[-400:])
-    if match is None:
+    tail = text.rstrip()[-_STATEMENT_WINDOW:]
+    body = tail[:-1] if tail[-1:] in _STATEMENT_ENDS else tail
+    start = max(max(body.rfind(c) for c in _BREAKS) + 1, len(body) - _STATEMENT_CHARS)
+    if len(body) - start < 3:
         return None
-    sentence = match.group(0).strip(" \t*_")
+    sentence = tail[start:].strip(" \t*_")
     return sentence if sentence and not sentence.endswith("?") else None

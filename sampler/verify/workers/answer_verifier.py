@@ -1,10 +1,11 @@
 """The deduplicating front of the verification pool: one verdict per distinct (gold, answer).
 
 ``AnswerVerifier`` turns a batch of (gold, answer span) per sample into one verdict per
-sample, asking the pool only for pairs it has not seen: samples of a question without a
-gold (status ``no_gold``) or without an answer are settled at once, integer answers
-against integer golds by the shortcut, and every other distinct pair once, its verdict
-cached for the rest of the run.
+sample, preparing each distinct span once per gold (``verdict.prepare_span``) and asking
+the pool only for pairs it has not seen: samples of a question without a gold (status
+``no_gold``) or without an answer are settled at once, integer answers against integer
+golds by the shortcut, and every other distinct pair once, its verdict cached for the
+rest of the run.
 ``VerifyCounts`` says how much work that saved.
 """
 
@@ -67,6 +68,9 @@ class AnswerVerifier:
         verdicts: list[Verdict | None] = [None] * len(spans)
         pending: dict[tuple, list[int]] = {}
         tasks: list[VerifyTask] = []
+        # a question's samples repeat a few answers: each is prepared once per gold (every
+        # field ``prepare_span`` reads is in the key; the golds list keeps each id alive)
+        prepared: dict[tuple, AnswerSpan] = {}
         instant = 0
         for i, (gold, span) in enumerate(zip(golds, spans, strict=True)):
             self.counts.samples += 1
@@ -81,7 +85,19 @@ class AnswerVerifier:
                 self.counts.no_answer += 1
                 instant += 1
                 continue
-            span = prepare_span(span, gold)
+            seen = (
+                id(gold),
+                span.text,
+                span.free_text,
+                span.prose,
+                span.rule,
+                span.sentence,
+                span.last_statement,
+            )
+            ready = prepared.get(seen)
+            if ready is None:
+                ready = prepared[seen] = prepare_span(span, gold)
+            span = ready
             key = (gold.key(), span.text, span.free_text)
             cached = self._cache.get(key)
             if cached is not None:
