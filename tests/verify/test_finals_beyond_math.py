@@ -193,7 +193,10 @@ LOOP = "Let me recompute: 3^4 = 81. "
     ("text", "loops"),
     [
         ("Work.\n" + LOOP * 5 + LOOP[:9], True),
-        ("Work.\nWe get 3 here.\nWe get 3 here.\nWe get 3 here.", True),
+        ("Work.\n" + "We get 3 here.\n" * 8, True),
+        ("Work.\n" + "We get 3 here.\n" * 3 + "We get 3", True),  # the limit cut a copy
+        # a closing line restated back to back, then the end: read once, no loop
+        ("Work.\nWe get 3 here.\nWe get 3 here.\nWe get 3 here.", False),
         ("Work. So the answer is 5.", False),
         ("a\n\\end{align*}\nb\n\\end{align*}\nc\n\\end{align*}", False),
         ("| a | b |\n|---|---|---|---|---|---|---|", False),

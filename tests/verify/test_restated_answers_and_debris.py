@@ -12,8 +12,15 @@ code that does not parse:
 - ``user``, ``Assistant:``, ``\\ufffd`` and ``{"end": true}`` after the last sentence hid it;
 - ``print($7)`` above its ``SyntaxError`` was not found as the closing cell, so the answer
   stated before it was not read;
+- a closing sentence written two to four times back to back, then the end, was a loop;
+  one the limit cut mid-copy, or written many more times, still is;
+- a completion that runs on into an Alpaca-style template's next ``### Instruction:`` was
+  read at its end;
+- a printed dict of results keyed by names (``{'Neil': 19, 'Ana': 12}``) gave no answer:
+  the question picks the value it names, as it picks among sympy's named solutions;
 - the twins: a wrong restated answer stays wrong, an end that truly loops stays unanswered,
-  and a JSON object that holds a value is not debris.
+  a JSON object that holds a value is not debris, and a dict whose keys the question does
+  not name states no one value.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from sampler.verify.answers.end_tokens import without_trailing_debris
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.one_sample import grade_completion
 from sampler.verify.answers.tool_transcript import closing_cell_start
+from sampler.verify.answers.value_reprs import printed_value
 
 GARDEN = "A garden is 8 m long and 6 m wide. What is its area in square meters?"
 FIRST_TRY = (
@@ -132,3 +140,63 @@ def test_a_syntax_error_alone_states_nothing():
     # a line the traceback does not quote is no cell of its own
     text = "In total, he paid $7.\nprint($5)\n" + SYNTAX_ERRORS["ipython"]
     assert closing_cell_start(text) is None
+
+
+@pytest.mark.parametrize("copies", [2, 3, 4])
+def test_a_closing_sentence_restated_back_to_back_is_read_once(copies):
+    work = "Sam has 5 apples and buys 7 more.\n5 + 7 = 12\n"
+    text = work + "\n\n".join(["Sam has 12 apples now."] * copies)
+    assert not looping(text)
+    assert _status("12", text) == "correct"
+    assert _status("5", text) == "incorrect"
+
+
+def test_a_closing_sentence_repeated_until_the_limit_is_still_a_loop():
+    work = "Sam has 5 apples and buys 7 more.\n5 + 7 = 12\n"
+    many = work + "Sam has 12 apples now.\n" * 9
+    cut = work + "Sam has 12 apples now.\n" * 3 + "Sam has 12 app"
+    assert looping(many) and looping(cut)
+    assert _status("12", cut) == "no_answer"
+
+
+def test_an_alpaca_templates_next_instruction_is_a_run_on():
+    answer = "total = 6 * 7\nprint(total)\n42\nThe total number of apples is 42.\n\n"
+    text = answer + "### Instruction:\nTom has 3 pears. How many pears?\n\n### Response:\n3"
+    assert _status("42", text) == "correct"
+    assert _status("3", text) == "incorrect"
+
+
+NOTEBOOK = "Let's compute it.\nages = {'Neil': 19, 'Ana': 12}\nprint(ages)\n"
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "wrong"),
+    [("How old is Neil?", "19", "12"), ("How old is Ana now?", "12", "19")],
+)
+def test_the_question_picks_a_value_from_a_printed_dict_of_results(question, gold, wrong):
+    text = NOTEBOOK + "{'Neil': 19, 'Ana': 12}"
+    assert _status(gold, text, question) == "correct"
+    assert _status(wrong, text, question) == "incorrect"
+
+
+def test_a_dict_the_question_does_not_name_states_no_one_value():
+    text = NOTEBOOK + "{'Neil': 19, 'Ana': 12}"
+    assert _status("19", text, "How old is the older one?") != "correct"
+    assert _status("19", text) != "correct"
+
+
+@pytest.mark.parametrize(
+    ("printed", "value"),
+    [
+        ("{'Neil': 19, 'Ana': 12}", "{Neil: 19, Ana: 12}"),
+        ("{'total cost': np.float64(2.5)}", "{total_cost: 2.5}"),
+        ("{'r': Fraction(1, 3), 's': -2}", "{r: 1/3, s: -2}"),
+        ("{'name': 'Ana'}", "{'name': 'Ana'}"),  # a string: no value
+        ("{'ok': True}", "{'ok': True}"),
+        ("{'Neil': [1, 2]}", "{'Neil': [1, 2]}"),  # a container: no one value
+        ("{1: 5, 2: 7}", "{1: 5, 2: 7}"),  # keys that name nothing
+        ("{x: 2, y: 3}", "{x: 2, y: 3}"),  # sympy's own solution, read by plain_notation
+    ],
+)
+def test_a_dict_of_results_is_written_as_named_values(printed, value):
+    assert printed_value(printed) == value

@@ -10,9 +10,12 @@ are a model that cannot decide. ``looping`` tells such an end: the last non-empt
 consecutive copies, or those characters end with one passage of at most ``_MAX_PERIOD``
 characters repeated ``_REPEATS`` times.
 
-A line restated after different work is no loop: a multi-turn agent that closes every
-turn with "The value of y is 34." (after an apology, a second cell, a retry) states its
-answer each time, and a loop would have written the same passage between the copies.
+A closing line restated back to back a few times, its last copy complete ("The cost is
+$2300." three times, then the end), is read once: a loop that the limit cut ends mid-copy
+or has written many more copies. A line restated after different work is no loop either:
+a multi-turn agent that closes every turn with "The value of y is 34." (after an apology,
+a second cell, a retry) states its answer each time, and a loop would have written the
+same passage between the copies.
 Linear in the window for each period tried; the window is bounded, so the cost does not
 grow with the completion.
 """
@@ -28,11 +31,14 @@ _MIN_LINE = 8
 _MAX_PERIOD = 300
 _MIN_PERIOD = 4
 _DIGITS_RE = re.compile(r"\d+")
+_MAX_RESTATED = 4
+#: how a complete line ends: a sentence end, closing math or brackets, a number
+_COMPLETE_RE = re.compile(r"[.!?。)\]}$*\d]$")
 
 
 def looping(text: str) -> bool:
     """Whether ``text`` ends in a loop (module docstring)."""
-    tail = text[-_WINDOW:].rstrip()
+    tail = _one_restatement(text[-_WINDOW:].rstrip())
     if len(tail) < _MIN_PERIOD * _REPEATS:
         return False
     last = tail[tail.rfind("\n") + 1 :].strip()
@@ -42,6 +48,28 @@ def looping(text: str) -> bool:
         if len(copies) >= _REPEATS and _passage_repeated(lines, copies):
             return True
     return _periodic_end(tail)
+
+
+def _one_restatement(tail: str) -> str:
+    """``tail`` with its closing line kept once when it is restated back to back (two to
+    ``_MAX_RESTATED`` copies, only blank lines between them, the last one complete): a model
+    that stops after "The cost is $2300." written three times restated its answer; a loop
+    the limit cut ends mid-copy, or has written many more copies by then."""
+    lines = tail.split("\n")
+    last = lines[-1].strip()
+    if len(last) < _MIN_LINE or " " not in last or not _COMPLETE_RE.search(last):
+        return tail
+    first, copies = len(lines) - 1, 1
+    for i in range(len(lines) - 2, -1, -1):
+        line = lines[i].strip()
+        if not line:
+            continue
+        if line != last:
+            break
+        first, copies = i, copies + 1
+        if copies > _MAX_RESTATED:
+            return tail
+    return "\n".join(lines[: first + 1]) if copies > 1 else tail
 
 
 def _passage_repeated(lines: list[str], copies: list[int]) -> bool:

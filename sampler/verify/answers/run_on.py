@@ -3,7 +3,8 @@
 ``run_on_cut`` finds where the invented problem starts: the first line, after the
 completion has given an answer, that opens a new problem (``Problem:``,
 ``Question 2:``, ``### Exercise``, ``Q:`` (a sub-question, ``Question 5.2:``, continues the
-problem: least-to-most decomposition), ``Human:``/``User:`` turns, chat-template
+problem: least-to-most decomposition), ``Human:``/``User:`` turns, an Alpaca-style
+template's next ``### Instruction:`` (WizardMath, MetaMath), chat-template
 tokens such as ``<|im_start|>``; not ``<|im_start|>think`` or ``<|im_start|>answer``, which
 open sections of the model's own turn). Extraction then reads only the text before it, so
 the last box of the invented problem is never taken for the answer. A marker before
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterator
 _LINE_MARKER_RE = re.compile(
     r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:new[ \t]+)?(?:(?:problem|question|exercise)[ \t]*\d*"
     r"|example[ \t]*\d+)[ \t]*(?:\*\*)?[ \t]*(?:[:：]|\.(?!\d))(?:\*\*)?"
-    r"|^[ \t]*(?:Q|Human|User)[ \t]*:",
+    r"|^[ \t]*(?:#{1,4}[ \t]*)?(?:Q|Human|User|Instruction)[ \t]*:",
     re.IGNORECASE | re.MULTILINE,
 )
 #: (``<|im_start|>think`` and ``<|im_start|>answer`` open sections of the model's own turn,

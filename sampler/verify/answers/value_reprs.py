@@ -11,7 +11,9 @@ variable, ``Interval(0, 1)`` a product. ``printed_value`` rewrites each to the v
 for (``1/3``, ``10``, ``2.5``, ``[1, 2]``, ``(0, 1)``, ``(-\\infty, -1) \\cup (1, \\infty)``,
 ``\\{1, 2\\}``, ``x = 3``, ``2 + 3*i``, ``ln(2)``, ``abs(x)``; ``oct``'s and ``hex``'s
 ``'0o17'`` and ``'0xff'`` as their digits, ``17`` and ``ff``, for "in base 8"), inside lists,
-tuples and operations too, and leaves any other text as it is. Parsed with ``ast`` (a repr
+tuples and operations too, and leaves any other text as it is. A dict of results keyed by
+names (``{'Neil': 19, 'Ana': 12}``) is written as sympy writes a solution, for the question
+to pick the value it names. Parsed with ``ast`` (a repr
 is a Python expression), never evaluated; used on tool outputs only, where these names are
 the library's.
 """
@@ -56,6 +58,10 @@ def printed_value(text: str) -> str:
     based = _BASE_PREFIXED_RE.fullmatch(stripped)
     if based is not None:  # '0o17', -0b101: the digits in their base ("15 in base 8" is 17)
         return based.group(2) + based.group(3).lower()
+    if stripped.startswith("{") and len(stripped) <= _MAX_CHARS:
+        named = _named_results(stripped)
+        if named is not None:
+            return named
     if len(stripped) > _MAX_CHARS or not _WRAPPER_RE.search(stripped):
         return text
     try:
@@ -69,6 +75,48 @@ def printed_value(text: str) -> str:
         return _render(tree.body)
     except (_NotAValue, RecursionError):
         return text
+
+
+#: a dict key that names a quantity: a word or a few (``'Neil'``, ``'total cost'``)
+_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_ ]{0,24}")
+
+
+def _named_results(text: str) -> str | None:
+    """A printed dict of results with names as keys (``{'Neil': 19, 'Ana': 12}``) as
+    sympy prints a solution (``{Neil: 19, Ana: 12}``, read as ``Neil = 19, Ana = 12``: the
+    question picks one, ``named_quantities``); None when ``text`` is no such dict (a key
+    that is no name, a value that is no number or value repr)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    node = tree.body
+    if not isinstance(node, ast.Dict) or not node.keys:
+        return None
+    pairs = []
+    try:
+        for key, value in zip(node.keys, node.values, strict=True):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                return None  # sympy's own {x: 2} is read as it is (plain_notation)
+            name = key.value.strip()
+            if not _KEY_RE.fullmatch(name) or not _scalar(value):
+                return None
+            rendered = _render(value)
+            if not re.search(r"\d", rendered):
+                return None
+            pairs.append(f"{name.replace(' ', '_')}: {rendered}")
+    except (_NotAValue, RecursionError):
+        return None
+    return "{" + ", ".join(pairs) + "}"
+
+
+def _scalar(node: ast.expr) -> bool:
+    """Whether ``node`` may be one value: no container, no string or boolean constant."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+        return False
+    if isinstance(node, ast.UnaryOp):
+        return _scalar(node.operand)
+    return not (isinstance(node, ast.Constant) and isinstance(node.value, str | bool))
 
 
 def _call_name(node: ast.expr) -> str | None:
