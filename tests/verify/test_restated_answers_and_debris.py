@@ -18,6 +18,9 @@ code that does not parse:
   read at its end;
 - a printed dict of results keyed by names (``{'Neil': 19, 'Ana': 12}``) gave no answer:
   the question picks the value it names, as it picks among sympy's named solutions;
+- prose a transcript writes with a leading space (" I made a mistake …") read as an
+  indented code line, so the closing cell (a revision printed after a stated answer) was
+  not found;
 - the twins: a wrong restated answer stays wrong, an end that truly loops stays unanswered,
   a JSON object that holds a value is not debris, and a dict whose keys the question does
   not name states no one value.
@@ -200,3 +203,26 @@ def test_a_dict_the_question_does_not_name_states_no_one_value():
 )
 def test_a_dict_of_results_is_written_as_named_values(printed, value):
     assert printed_value(printed) == value
+
+
+REVISED = (
+    "S = (100 / 2) * (5 + -302)\nprint(S)\n-14850.0\nThe answer is -14850.0.\n"
+    " I made a mistake: the terms have no common difference. I need to sum them directly.\n"
+    "S = 0\nfor n in range(1, 101):\n    S += (-1)**(n+1) * (3*n + 2)\n\nprint(S)\n-150"
+)
+
+
+def test_a_revision_after_prose_with_a_leading_space_is_the_answer():
+    assert closing_cell_start(REVISED) == REVISED.index("S = 0")
+    assert _status("-150", REVISED) == "correct"
+    assert _status("-14850", REVISED) == "incorrect"
+
+
+def test_indented_code_is_still_code():
+    # a continuation line and a comment that is a sentence stay lines of the cell
+    cell = (
+        "def f(x):\n    total = compute(x,\n        x + 1)\n    # Sum it up.\n"
+        "    return total\nprint(f(2))\n3"
+    )
+    text = "We define a helper.\n" + cell
+    assert closing_cell_start(text) == len("We define a helper.\n")

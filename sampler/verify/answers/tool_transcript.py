@@ -260,12 +260,19 @@ def _not_a_result(line: str) -> bool:
     return stripped.endswith((".", "!", "?")) or bool(_PROSE_OR_TAG_RE.search(stripped))
 
 
+#: an indented line that is a sentence (three words or more, a sentence's end after a letter):
+#: prose a transcript wrote with a leading space, not a line of a block
+_INDENTED_SENTENCE_RE = re.compile(r"\S+\s+\S+\s+\S.*[A-Za-z][.!?]")
+
+
 def _codeish(line: str) -> bool:
-    """Whether ``line`` may be a line of code: it parses alone, is indented, a comment,
-    blank, or opens a block."""
+    """Whether ``line`` may be a line of code: it parses alone, is indented (and no
+    sentence), a comment, blank, or opens a block."""
     stripped = line.strip()
-    if not stripped or stripped.startswith("#") or line[:1] in (" ", "\t"):
+    if not stripped or stripped.startswith("#"):
         return True
+    if line[:1] in (" ", "\t"):
+        return not _INDENTED_SENTENCE_RE.fullmatch(stripped)
     return bool(_BLOCK_HEAD_RE.match(stripped)) or _parses(stripped)
 
 
