@@ -28,10 +28,12 @@ the last ``_TAIL`` characters.
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 
 from sampler.verify.answers.number_words import has_number_word
-from sampler.verify.answers.tool_transcript import closing_cell_start
+from sampler.verify.answers.tool_transcript import closing_cell_start, is_literal
 
 _TAIL = 3000
 _STEPS = 2
@@ -109,6 +111,24 @@ def _without_valueless_sentence(text: str) -> str | None:
     if len(sentence) > 200 or _HOLDS_VALUE_RE.search(sentence) or has_number_word(sentence):
         return None
     return text[: ends[-1]]
+
+
+def ends_unexecuted(text: str) -> bool:
+    """Whether ``text`` ends with a notebook cell's code and no output under it: the kernel
+    never answered (a transcript cut before the result), so what the prose before it says
+    is what the code was to compute, not a result."""
+    stripped = text.rstrip()
+    cell = closing_cell_start(stripped)
+    if cell is None:
+        return False
+    code = textwrap.dedent(stripped[cell:])
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False  # the lines under the code are its output
+    last = tree.body[-1] if tree.body else None
+    # a value alone on the last line ("360", "(2, 3)") is what the kernel printed
+    return not (isinstance(last, ast.Expr) and is_literal(last.value))
 
 
 def without_closing_code(text: str) -> str | None:

@@ -650,14 +650,17 @@ def _opening_count(sentence: str) -> str | None:
     return number.replace("−", "-").replace(",", "")
 
 
-#: a reason given after the answer: " because it does not ensure …", " since …"
-_REASON_RE = re.compile(r"[ \t]*,?[ \t]+(?:because|since)\b")
+#: a reason given after the answer: " because it does not ensure …", " since …"; or a
+#: clause that defines the answer's symbols (", where x is the number of divisors of n")
+_REASON_RE = re.compile(r"[ \t]*,?[ \t]+(?:because|since)\b|[ \t]*,[ \t]*where\b")
 
 
 def _without_reason(sentence: str) -> str:
     """``sentence`` without the reason that follows its answer ("The option least likely to
-    reduce bias is "J. …" because it does not ensure …"), when what comes before states one
-    (an "is" or "="); a negation or a step word in the reason is none of the answer's."""
+    reduce bias is "J. …" because it does not ensure …"), or the clause that defines its
+    symbols ("… is x + 1, where x is the number of divisors of n": the answer is x + 1, not
+    the clause's value), when what comes before states one (an "is" or "="); a negation or a
+    step word in the reason is none of the answer's."""
     masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
     reason = _REASON_RE.search(masked)
     if reason is None or not _ANCHOR_RE.search(masked, 0, reason.start()):

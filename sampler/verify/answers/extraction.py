@@ -9,8 +9,9 @@ Strategies (tried in the order given, the first that finds something wins):
 - ``stated`` (default, after ``boxed``): a final answer stated without a box
   (``#### 5``, ``Final answer: **73**``, "the answer is \\[\\frac{207}{64}\\]", "Thus, Jean
   can fill **14** bags."), only when it is math (``sampler.verify.answers.final_statements``);
-  an ``<answer>...</answer>`` pair (R1-style and GRPO format prompts) is read unless a
-  statement ends after it;
+  an ``<answer>...</answer>`` pair (R1-style and GRPO format prompts; ``<solution>`` and
+  ``<final_answer>`` pairs alike, as agent protocols such as MINT's propose a solution) is
+  read unless a statement ends after it;
   when nothing else is found, a completion of one short line is its own answer
   (``sampler.verify.answers.bare_answer``: ``f'``, ``\\text{east}``, a bare ``pmatrix``);
 - ``tool_output`` (default, last): the one-line result of a closing ```` ```output ````
@@ -20,7 +21,8 @@ Strategies (tried in the order given, the first that finds something wins):
 - ``answer_line``: ``stated``, else the last line such as ``Answer: 42`` or ``Final
   Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
   prose;
-- ``answer_tags``: the last ``<answer>...</answer>`` alone, wherever it is;
+- ``answer_tags``: the last ``<answer>...</answer>`` (or ``<solution>``, ``<final_answer>``)
+  alone, wherever it is;
 - ``hashes``: the last ``#### X`` line alone (GSM8K's format; its preset reads it first);
 - ``after_think``: what follows the last ``</think>`` (its last ``\\boxed{}`` if any,
   else the whole tail read by math-verify as free text); nothing if the model never
@@ -49,7 +51,11 @@ from typing import TYPE_CHECKING, Any
 
 from sampler.errors import LeashError
 from sampler.latex_boxed import final_box_run
-from sampler.verify.answers.afterword import without_afterword, without_closing_code
+from sampler.verify.answers.afterword import (
+    ends_unexecuted,
+    without_afterword,
+    without_closing_code,
+)
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.bare_answer import bare_answer
 from sampler.verify.answers.closing_sentence import (
@@ -164,11 +170,14 @@ _MATH_OPEN = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
 # A stated answer has a digit, a LaTeX command or an operator, or is one letter (a choice).
 _MATHY_RE = re.compile(r"[\d\\^_=+/]|^\(?[A-Za-z]\)?$")
 _SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
-_ANSWER_TAG_RE = re.compile(r"<(/?)answer>", re.IGNORECASE | re.ASCII)
+#: the tags that hold a final answer: ``<answer>`` (R1-style and GRPO format prompts),
+#: ``<solution>`` (agent protocols that propose a solution so: MINT, CodeAct), ``<final_answer>``
+_ANSWER_TAG_RE = re.compile(r"<(/?)(answer|solution|final_answer)>", re.IGNORECASE | re.ASCII)
 _THINK_END = "</think>"
 #: misspellings of ``\boxed`` models write (a doubled or dropped letter, a capital)
 _MISSPELT_BOX_RE = re.compile(r"\\(?:boxxed|boxeed|bboxed|boxd|bxed|boxde|Boxed|boxedd)\s*\{")
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
+_INLINE_MATH_RE = re.compile(r"\$[^$\n]*\$")
 _TEXT_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|textrm|mbox|operatorname)\s*\{[^{}]*\}")
 
 
@@ -295,23 +304,36 @@ def extract_answer_tags(text: str) -> AnswerSpan | None:
 
 
 def _tagged(text: str) -> tuple[int, int, AnswerSpan] | None:
-    """(where the last ``<answer>`` opens, where its ``</answer>`` ends, the content's
-    answer), found in ``text`` itself (ASCII case-insensitively): offsets found in
-    ``text.lower()`` would shift after each ``İ``. None when no pair holds an answer."""
-    close = opened = None
+    """(where the last ``<answer>`` pair opens, where it ends, the content's answer), found
+    in ``text`` itself (ASCII case-insensitively): offsets found in ``text.lower()`` would
+    shift after each ``İ``. None when no pair holds an answer.
+
+    ``<solution>`` and ``<final_answer>`` pairs are read alike. A closing tag pairs with the
+    last opening tag of its name before it that no other closing tag took, so that of a
+    nested pair (``<solution>The answer is <solution> 40 </solution>.</solution>``) the
+    inner one is read, and a stray tag (an ``<answer>`` mentioned after the pair) pairs with
+    nothing. A content in words ("Jim spends 36 hours in 4 weeks.") is read by the rules for
+    a closing sentence (``closing_sentence.located_final``), else (``$306 - $275 = 31``, or
+    words those rules do not read) as free text."""
+    open_by_name: dict[str, re.Match[str]] = {}
+    pair = None
     for tag in _ANSWER_TAG_RE.finditer(text):
-        if tag.group(1):
-            close = tag
-    if close is None:
-        return None
-    for tag in _ANSWER_TAG_RE.finditer(text, 0, close.start()):
+        name = tag.group(2).lower()
         if not tag.group(1):
-            opened = tag
-    if opened is None:
+            open_by_name[name] = tag
+        elif name in open_by_name:
+            pair = (open_by_name.pop(name), tag)
+    if pair is None:
         return None
-    span = _span_from_fragment(text[opened.end() : close.start()])
+    opened, close = pair
+    content = text[opened.end() : close.start()]
+    span = _span_from_fragment(content)
     if span is None:
         return None
+    if span.free_text and _WORDS_RE.search(_INLINE_MATH_RE.sub(" ", content)):
+        stated = located_final(content.strip())
+        if stated is not None:
+            span = stated
     return opened.start(), close.end(), replace(span, rule=RULE_ANSWER_TAG)
 
 
@@ -370,6 +392,11 @@ def extract_answer(
     if span is None:
         before = without_afterword(whole)  # "… is 5. Let's verify this with code: ```…```"
         span = _first(before, strategies) if before else None
+        if span is not None and (span.rule or "").startswith((RULE_LAST_NUMBER, RULE_TOOL_OUTPUT)):
+            if ends_unexecuted(whole):
+                # "… we subtract the boys." then code that never ran: an output or number
+                # above it was a step; only a statement before the code states a result
+                span = None
         if span is not None:
             return replace(
                 span,

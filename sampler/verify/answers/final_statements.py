@@ -387,6 +387,10 @@ def label_heading(text: str) -> str | None:
 _SUBJECT_IS_RE = re.compile(r"\s(?:is|are|equals|=)\s")
 
 
+#: the clause that defines an answer's symbols: "n + 1, where n is the count" states n + 1
+_WHERE_CLAUSE_RE = re.compile(r"[ \t]*,[ \t]*where\b")
+
+
 def _sentence_or_math(rest: str) -> str:
     math = _math_span(rest)
     if math is not None:
@@ -443,7 +447,7 @@ def answer_is(text: str) -> Found | None:
         line, _, following = rest.partition("\n")
         if not line.strip() and tail[match.start() : match.end()].rstrip()[-1:] in (":", "："):
             rest = following.lstrip()  # "The answer is:\nA) Yes": the answer on the next line
-        stated = _sentence_or_math(rest)
+        stated = _WHERE_CLAUSE_RE.split(_sentence_or_math(rest), maxsplit=1)[0]
         value = _value(stated)
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
         yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None

@@ -149,14 +149,15 @@ def is_echo(line: str) -> bool:
         tree = ast.parse(line, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    return not _literal(tree.body)
+    return not is_literal(tree.body)
 
 
-def _literal(node: ast.expr) -> bool:
+def is_literal(node: ast.expr) -> bool:
+    """Whether ``node`` is a value alone (``42``, ``-3``, ``(2, 3)``): what a kernel prints."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         node = node.operand
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        return all(_literal(item) for item in node.elts)
+        return all(is_literal(item) for item in node.elts)
     return isinstance(node, ast.Constant)
 
 
