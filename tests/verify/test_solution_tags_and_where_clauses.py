@@ -13,7 +13,11 @@ sentence defines its symbols:
   a gold 1): the answer is the expression before the clause;
 - prose that announces a computation, then a cell that never ran, gave the last number
   above it as the answer: no result was stated;
-- the twins: a wrong answer in tags stays wrong, an answer before the clause stays read.
+- ReAct's closing action, ``Action: Finish[42]`` (Reflexion, LATS and AgentBench keep it),
+  gave no answer;
+- the twins: a wrong answer in tags stays wrong, an answer before the clause stays read, an
+  earlier ``Finish`` the agent was told was wrong gives way to the last one, and an empty
+  ``Finish[]`` states nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import pytest
 
 from sampler.verify.answers.afterword import ends_unexecuted
-from sampler.verify.answers.extraction import extract_answer
+from sampler.verify.answers.extraction import RULES, extract_answer
 from sampler.verify.answers.one_sample import grade_completion
 
 JIM = "Jim watches TV for 2 hours and reads for 1 hour, 3 times a week. How many hours in 4 weeks?"
@@ -106,3 +110,30 @@ def test_an_answer_stated_before_code_that_never_ran_is_still_read():
         "r = (1225 / 1000) ** (1 / 3) - 1\nprint(round(r * 100))"
     )
     assert _status("7", text) == "correct"
+
+
+REACT = "Thought: 6 boxes of 7 apples make 6 * 7 = 42 apples.\n"
+
+
+@pytest.mark.parametrize(
+    ("action", "gold", "wrong"),
+    [
+        ("Action: Finish[42]", "42", "41"),
+        ("Action 3: finish[42 apples]", "42", "41"),
+        ("Finish[42]", "42", "7"),
+        ("Action: Finish[Paris]", "Paris", "Lyon"),
+    ],
+)
+def test_a_react_finish_action_is_the_final_answer(action, gold, wrong):
+    assert _status(gold, REACT + action) == "correct"
+    assert _status(wrong, REACT + action) == "incorrect"
+    assert grade_completion(gold, REACT + action).rule.startswith("finish action")
+
+
+def test_the_last_finish_counts_and_an_empty_one_states_nothing():
+    retried = (
+        "Action: Finish[41]\nObservation: Answer is INCORRECT\n" + REACT + "Action: Finish[42]"
+    )
+    assert _status("42", retried) == "correct"
+    assert _status("42", "Observation: 42 apples\nAction: Finish[]") != "correct"
+    assert "finish action" in RULES and "option line" in RULES

@@ -73,9 +73,11 @@ from sampler.verify.answers.final_statements import (
     RULE_BOLD_FINAL,
     RULE_CLOSING_OPTION,
     RULE_FEW_SHOT,
+    RULE_FINISH,
     RULE_HASHES,
     RULE_MARKER,
     RULE_NAMED_ANSWER,
+    RULE_OPTION_LINE,
     RULE_STATEMENT,
     RULE_TOOL_OUTPUT,
     RULE_WHOLE,
@@ -157,6 +159,8 @@ RULES = (
     RULE_CLOSING_STATEMENT,
     RULE_YES_NO,
     RULE_LAST_STATEMENT,
+    RULE_OPTION_LINE,
+    RULE_FINISH,
 )
 
 _ANSWER_LINE_RE = re.compile(

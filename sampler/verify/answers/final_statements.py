@@ -59,6 +59,7 @@ RULE_BOLD_FINAL = "bold final"
 RULE_NAMED_ANSWER = "named as the answer"
 RULE_CLOSING_OPTION = "closing option"
 RULE_OPTION_LINE = "option line"
+RULE_FINISH = "finish action"
 #: appended to a rule whose answer is words (``AnswerSpan.prose``), read by the gold's type
 WORDS_SUFFIX = " (words)"
 #: the longest stated answer in words that is read as one
@@ -315,6 +316,26 @@ def hash_line(text: str) -> Found | None:
         return None
     value = _value(match.group("rest"))
     span = latex_span(value, RULE_HASHES) if value else None
+    return (match.end(), span) if span else None
+
+
+#: ReAct's closing action, on a line of its own: "Action: Finish[42]", "Action 3: finish[Paris]"
+_FINISH_RE = re.compile(
+    r"^[ \t]*(?:Action(?:[ \t]*\d{1,3})?[ \t]*:[ \t]*)?Finish\[(?P<rest>[^\]\n]{1,200})\][ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def finish_action(text: str) -> Found | None:
+    """The answer of the last ``Finish[X]`` action (ReAct's protocol, kept by agents built on
+    it: Reflexion, LATS, AgentBench), as math or as a short answer in words."""
+    tail = _tail(text)
+    match = _last(_FINISH_RE, tail)
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    value = _value(rest)
+    span = latex_span(value, RULE_FINISH) if value else _words(rest, RULE_FINISH)
     return (match.end(), span) if span else None
 
 
@@ -821,6 +842,7 @@ _PLAUSIBLE_RE = re.compile(
 
 
 _RULES = (
+    finish_action,
     named_answer,
     closing_option,
     hash_line,
