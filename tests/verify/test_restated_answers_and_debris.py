@@ -107,6 +107,8 @@ def test_debris_after_the_last_sentence_is_no_part_of_it(debris):
     [
         "The number of users is 5.",
         "Each user\nsees the same page.",
+        "The best fit is the exponential\nmodel",  # a sentence that goes on
+        "So we ask the\nuser",
         'We store it as {"end": 5}',
         "user",  # what is all of the text is kept: nothing would be left to read
         "\ufffd",

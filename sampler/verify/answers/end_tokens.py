@@ -60,6 +60,8 @@ _TRAILING_DEBRIS_RE = re.compile(
     re.IGNORECASE,
 )
 _DEBRIS_CHARS = 200
+#: how the text before a role line ends: a sentence, math, a bracket, a number, a tag
+_ENDED = tuple(".!?。)]}$*>`0123456789")
 
 
 def without_trailing_debris(text: str) -> str:
@@ -70,7 +72,10 @@ def without_trailing_debris(text: str) -> str:
         match = _TRAILING_DEBRIS_RE.search(text, start)
         if match is None or match.start() == 0:
             return text
-        text = text[: match.start()]
+        before = text[: match.start()]
+        if match.group(0).startswith("\n") and not before.rstrip().endswith(_ENDED):
+            return text  # "… the exponential\nmodel": a sentence that goes on, no role line
+        text = before
     return text
 
 
