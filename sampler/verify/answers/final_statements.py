@@ -330,6 +330,8 @@ def finish_action(text: str) -> Found | None:
     """The answer of the last ``Finish[X]`` action (ReAct's protocol, kept by agents built on
     it: Reflexion, LATS, AgentBench), as math or as a short answer in words."""
     tail = _tail(text)
+    if "[" not in tail:
+        return None  # no action at all: the pattern need not be tried (every completion meets it)
     match = _last(_FINISH_RE, tail)
     if match is None:
         return None
