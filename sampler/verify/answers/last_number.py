@@ -18,6 +18,10 @@ math-verify's extraction takes but is no final answer:
   given, joined by " or ", so that the hedge is judged wrong;
 - terminal control sequences (``\x1b[31m``) and other control characters are no text:
   they are removed before the line is read, so their digits are never a number;
+- a line that ends mid-sentence states nothing: with a comma or a semicolon (an
+  enumeration cut off: "(5, 6, 2, 0), "), or with a function word after its last number
+  ("… the sum is at most 2022 to determine"), or inside a bracket it never closes ("(1, 1,
+  1"): the token limit cut it, and the number is a step of what it was writing;
 - a line that asks ("?") states nothing, nor a number inside LaTeX math (``$k^2 = 9$``,
   an ``align`` row): math the structural rules did not read as a conclusion is a step,
   and at the end of a completion most often one cut off at the token limit.
@@ -62,7 +66,19 @@ _CONTROL_RE = re.compile(
     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
 )
 _HEDGE_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
+#: how a line cut mid-sentence ends: a comma or semicolon, or a function word (English)
+_DANGLING_END_RE = re.compile(
+    r"(?:[,;，；]|\b(?:to|of|and|or|the|a|an|is|are|was|were|be|that|which|with|by|for|as|if"
+    r"|then|so|than|from|into|we|it|its|this|these|in|on|at|can|will|must|would|should|mod))\s*\Z",
+    re.IGNORECASE,
+)
 _CLAUSE_BREAK_RE = re.compile(r"[.;!?。；！？]\s|[,，]\s*(?:but|mais|aber|pero)\b", re.IGNORECASE)
+
+
+def _dangles(line: str) -> bool:
+    """Whether ``line`` ends as a sentence cut mid-way does: with a comma, a semicolon or a
+    function word ("… at most 2022 to", "… is 120 and")."""
+    return _DANGLING_END_RE.search(line) is not None
 
 
 def without_control(text: str) -> str:
@@ -94,10 +110,12 @@ def last_number(text: str) -> AnswerSpan | None:
     if not numbers:
         return None
     last = numbers[-1]
-    if not _TRAILER_RE.fullmatch(line, last.end()):
+    if not _TRAILER_RE.fullmatch(line, last.end()) or _dangles(line[last.end() :]):
         return None
     if _OPERATOR_BEFORE_RE.search(line, max(0, last.start() - 12), last.start()):
         return None
+    if _unclosed_bracket(line):
+        return None  # "(1, 1, 1": a tuple cut off
     if _inside_math(line, last.start()):
         return None
     if ends_in_heading(line[max(0, last.start() - 20) : last.end() + 3]):
@@ -111,6 +129,17 @@ def last_number(text: str) -> AnswerSpan | None:
         if before.start() >= clause_start and _HEDGE_RE.search(line[before.end() : last.start()]):
             return AnswerSpan(f"{_number_value(before.group(0))} or {value}", rule=RULE_LAST_NUMBER)
     return latex_span(value, RULE_LAST_NUMBER)
+
+
+def _unclosed_bracket(line: str) -> bool:
+    """Whether ``line`` leaves a round or square bracket open."""
+    depth = 0
+    for char in line:
+        if char in "([":
+            depth += 1
+        elif char in ")]" and depth:
+            depth -= 1
+    return depth > 0
 
 
 def _inside_math(line: str, pos: int) -> bool:

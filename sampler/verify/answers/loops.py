@@ -7,8 +7,13 @@ answer; when the loop states answers ("The answer is (A). … The answer is (C).
 are a model that cannot decide. ``looping`` tells such an end: the last non-empty line
 (at least ``_MIN_LINE`` characters) occurs at least ``_REPEATS`` times in the last
 ``_WINDOW`` characters with the same passage (numbers aside) between two pairs of
-consecutive copies, or those characters end with one passage of at most ``_MAX_PERIOD``
-characters repeated ``_REPEATS`` times.
+consecutive copies; or the last line is an unfinished copy of a line written at least
+``_REPEATS - 1`` times before it in the window (the limit cut the loop mid-copy, whatever
+the model wrote between the copies: "## Step 31: Consider …" and "## Step 32: Calculate
+…" headings); or those characters end with one passage of at most ``_MAX_PERIOD``
+characters repeated ``_REPEATS`` times, numbers aside when the passage is prose of a few
+words (a loop's counters move on: "## Step 54: By considering …\n## Step 55: We can
+then use …").
 
 A closing line restated back to back a few times, its last copy complete ("The cost is
 $2300." three times, then the end), is read once: a loop that the limit cut ends mid-copy
@@ -34,6 +39,10 @@ _DIGITS_RE = re.compile(r"\d+")
 _MAX_RESTATED = 4
 #: how a complete line ends: a sentence end, closing math or brackets, a number
 _COMPLETE_RE = re.compile(r"[.!?。)\]}$*\d]$")
+#: distinct words a passage needs for its numbers to be set aside: prose, not a table of
+#: numbers or a list of pairs ("(1, 2), (3, 4), …" is an answer, not a loop)
+_MIN_WORDS = 3
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 
 
 def looping(text: str) -> bool:
@@ -47,7 +56,9 @@ def looping(text: str) -> bool:
         copies = [i for i, line in enumerate(lines) if line == last]
         if len(copies) >= _REPEATS and _passage_repeated(lines, copies):
             return True
-    return _periodic_end(tail)
+        if _cut_copy(lines, last):
+            return True
+    return _periodic_end(tail) or _periodic_end(_DIGITS_RE.sub("0", tail), _MIN_WORDS)
 
 
 def _one_restatement(tail: str) -> str:
@@ -83,11 +94,28 @@ def _passage_repeated(lines: list[str], copies: list[int]) -> bool:
     return any(a == b for a, b in itertools.pairwise(passages))
 
 
-def _periodic_end(tail: str) -> bool:
+def _cut_copy(lines: list[str], last: str) -> bool:
+    """Whether ``last`` (the last line) is an unfinished copy of a line written at least
+    ``_REPEATS - 1`` times before it: those lines go on past it in words or numbers (a
+    closing line restated without its period is no cut copy)."""
+    longer = 0
+    for line in lines[:-1]:
+        if len(line) > len(last) and line.startswith(last):
+            if any(c.isalnum() for c in line[len(last) :]):
+                longer += 1
+                if longer >= _REPEATS - 1:
+                    return True
+    return False
+
+
+def _periodic_end(tail: str, min_words: int = 0) -> bool:
     """Whether ``tail`` ends with a passage repeated ``_REPEATS`` times (the last copy may be
-    cut short: the limit cuts a loop anywhere, so the end is periodic from any point)."""
+    cut short: the limit cuts a loop anywhere, so the end is periodic from any point), a
+    passage of two words at least, and of ``min_words`` distinct words of letters."""
     for period in range(_MIN_PERIOD, min(_MAX_PERIOD, len(tail) // _REPEATS) + 1):
         end = tail[-period * _REPEATS :]
         if end[period:] == end[:-period] and len(set(end[:period].split())) >= 2:
-            return True  # two words at least: "|---|---|" or "0000" is no loop of a model
+            # two words at least: "|---|---|" or "0000" is no loop of a model
+            if not min_words or len(set(_WORD_RE.findall(end[:period]))) >= min_words:
+                return True
     return False
