@@ -568,12 +568,17 @@ def closing_statement(text: str, several: bool = False) -> AnswerSpan | None:
     return one if one is not None or not several else words
 
 
+#: a sentence on a line of its own that defines the symbols of the math above it
+_DEFINES_SYMBOLS_RE = re.compile(r"(?:where|here|in\s+which)\s+(?:\$|\\\()", re.IGNORECASE)
+
+
 def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     """The result the completion's last sentence states, when nothing else concluded: a
     closed sentence, no question, step or hypothesis, negation or hedge, with the first
     value after its last "is"/"=", else its only value ("The sum of the roots is
     \\( -3 \\).", "There are 6 marbles left."); or display math that ends the completion
-    after a lead-in line ("The final result is:\n\\[\n6\n\\]"). Returned as (that one value,
+    after a lead-in line ("The final result is:\n\\[\n6\n\\]"), also when a line that
+    defines its symbols follows it ("where $x$ is the population …"). Returned as (that one value,
     else a closed sentence with several values and no "is" as words, ``_several_values``)."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
     display = _closing_display(tail)
@@ -597,6 +602,12 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
     sentence, closed = _last_sentence(tail)
     if sentence is None:
         return None, None
+    if _DEFINES_SYMBOLS_RE.match(sentence):
+        # "$$\frac{dx}{dt} = kx - a$$\n\nwhere $x$ is …": the symbols of the display above,
+        # which states the answer; the definitions state none
+        before = tail[: tail.rfind(sentence)].rstrip()
+        if before and _closing_display(before) is not None:
+            return _closing(before)
     ended = closed and tail.endswith((".", "。", "!", "！", "।"))
     if tail.endswith(("?", "？")) or not (ended or _states_unclosed(sentence)):
         return None, None  # a question, or cut off mid-sentence
