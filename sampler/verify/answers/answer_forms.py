@@ -7,6 +7,9 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 - a choice label before the value is dropped: ``\\text{(b) } 0.3``, ``(B) 0.3``,
   ``B: 0.3`` are ``0.3`` (math-verify reads ``b*0.3``);
 - a trailing period is punctuation: ``5.`` is ``5``;
+- ASCII scientific notation is LaTeX's, against a gold with no variable ``x``: ``1.07 x
+  10^16`` and ``1.07*10**16`` are ``1.07 \\times 10^{16}`` (math-verify reads ``x`` as a
+  variable);
 - the degree sign is ``^\\circ``: ``45°`` is ``45^\\circ``;
 - a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``; against a
   decimal gold, a plain decimal comma too: ``1000,99`` is ``1000.99`` (``1,000`` stays);
@@ -121,9 +124,19 @@ def plain_notation(text: str) -> str:
     return out
 
 
+_ASCII_TIMES_TEN_RE = re.compile(
+    r"(?<![\w.])(-?\d+(?:\.\d+)?)[ \t]*[xX*][ \t]*10[ \t]*(?:\^|\*\*)"
+    r"[ \t]*\{?[ \t]*([+-]?\d+)[ \t]*\}?"
+)
+_VARIABLE_X_RE = re.compile(r"(?<![A-Za-z\\])x(?![A-Za-z])")
+
+
 def answer_form(text: str, gold_latex: str) -> str:
     """``text`` (an extracted answer) in the form compared with ``gold_latex``."""
-    out = plain_notation(text)
+    out = text
+    if "10" in out and not _VARIABLE_X_RE.search(gold_latex):
+        out = _ASCII_TIMES_TEN_RE.sub(r"\1 \\times 10^{\2}", out)
+    out = plain_notation(out)
     label = _CHOICE_LABEL_RE.match(out)
     if label is not None and len(out) > label.end():
         out = out[label.end() :]

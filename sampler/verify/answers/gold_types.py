@@ -92,8 +92,12 @@ def gold_kind(latex: str) -> str:
         return "choices"
     if re.fullmatch(r"[A-J]", bare) or re.fullmatch(r"\s*\(([a-j])\)\s*", latex):
         return "choice"
-    if _DECIMAL_RE.fullmatch(latex.strip()) or _PERCENT_DECIMAL_RE.fullmatch(latex):
-        return "decimal"  # "3.67", "-27.4%": the stated precision counts
+    if (
+        _DECIMAL_RE.fullmatch(latex.strip())
+        or _PERCENT_DECIMAL_RE.fullmatch(latex)
+        or _rounded_scientific(latex) is not None
+    ):
+        return "decimal"  # "3.67", "-27.4%", "4.4e7": the stated precision counts
     if _BRACKETS_GOLD_RE.fullmatch(latex):
         return "brackets"
     if "\\" not in latex and len(bare) <= 600 and WORD_LIST_RE.fullmatch(bare):
@@ -228,27 +232,61 @@ def _normal_text(text: str) -> str:
 
 
 def rounds_to(gold: str, answer: str) -> bool | None:
-    """Whether a plain number ``answer``, more precise than the decimal ``gold``, rounds to
-    it at the gold's precision (a percent gold reads a bare answer in percent, as math-verify
-    does); None when the answer is no more precise plain number."""
+    """Whether a number ``answer``, more precise than the decimal ``gold``, rounds to it at
+    the gold's precision (a percent gold reads a bare answer in percent, as math-verify
+    does); None when the answer is no more precise number. Either may be written in
+    scientific notation (``4.4e7``, ``4.43 \\times 10^{7}``, ``5.907 x 10^-3``): the
+    precision is that of its last stated digit, so ``44281397`` rounds to ``4.4e7`` and
+    ``5.907\\times10^{-3}`` to ``0.006``."""
     percent = _PERCENT_DECIMAL_RE.fullmatch(gold)
     if percent is not None:  # "-27.39%" or "-27.39" for "-27.4%": in the gold's percent
         answer_percent = _PERCENT_RE.fullmatch(answer)
         gold = percent.group("v")
         answer = answer_percent.group("v") if answer_percent is not None else answer
     g = _DECIMAL_RE.fullmatch(gold.strip())
-    a = answer.strip().replace(",", "")
-    if g is None or not _PLAIN_NUMBER_RE.fullmatch(a):
-        return None
-    places = len(g.group(1))
-    decimals = len(a.split(".", 1)[1]) if "." in a else 0
-    if decimals <= places:
+    stated = _rounded_scientific(gold) if g is None else None
+    if g is not None:
+        stated = Decimal(gold.strip()), -len(g.group(1))
+    mine = _number_and_last_digit(answer)
+    if stated is None or mine is None or mine[1] >= stated[1]:
         return None
     try:
-        quantum = Decimal(1).scaleb(-places)
-        return Decimal(a).quantize(quantum, rounding=ROUND_HALF_UP) == Decimal(gold.strip())
+        quantum = Decimal(1).scaleb(stated[1])
+        return mine[0].quantize(quantum, rounding=ROUND_HALF_UP) == stated[0]
     except InvalidOperation:
         return None
+
+
+#: a number in scientific notation: ``4.4e7``, ``4.4\\times10^{7}``, ``4.4 \\cdot 10^7``,
+#: ``4.4×10^7``, ASCII ``4.4 x 10^7`` and Python's ``4.4*10**7``
+_SCIENTIFIC_RE = re.compile(
+    r"\s*(?P<m>-?\d+(?:\.(?P<f>\d+))?)\s*(?:[eE](?P<e>[+-]?\d+)"
+    r"|(?:\\times|\\cdot|×|·|[xX*])\s*10\s*(?:\^|\*\*)\s*\{?\s*(?P<p>[+\-−]?\d+)\s*\}?)\s*"
+)
+
+
+def _number_and_last_digit(text: str) -> tuple[Decimal, int] | None:
+    """A plain or scientific number's value and the exponent of its last stated digit
+    (``0.005907``: -6; ``5.907\\times10^{-3}``: -6; ``44281397``: 0), else None."""
+    plain = text.strip().replace(",", "")
+    if _PLAIN_NUMBER_RE.fullmatch(plain):
+        return Decimal(plain), -len(plain.split(".", 1)[1]) if "." in plain else 0
+    match = _SCIENTIFIC_RE.fullmatch(text)
+    if match is None:
+        return None
+    exponent = int((match.group("e") or match.group("p")).replace("−", "-"))
+    if abs(exponent) > 400:
+        return None
+    return Decimal(match.group("m")).scaleb(exponent), exponent - len(match.group("f") or "")
+
+
+def _rounded_scientific(latex: str) -> tuple[Decimal, int] | None:
+    """A gold in scientific notation with decimals in its mantissa (``4.4e7``, ``4.6 \\times
+    10^{-24}``): its value and the exponent of its last stated digit, else None."""
+    match = _SCIENTIFIC_RE.fullmatch(latex)
+    if match is None or match.group("f") is None:
+        return None
+    return _number_and_last_digit(latex)
 
 
 _SCIENTIFIC_GOLD_RE = re.compile(
