@@ -14,7 +14,13 @@ bounded in cost (the answer has passed ``answer_size``'s bounds before any parse
   ``_MAX_OPS`` operations (``simplify`` on larger ones can take seconds);
 - **set-builder notation**: ``\\{x | x = 3k\\}``, ``\\{x \\mid x=3k\\}`` and ``\\{ x \\,|\\,
   x = 3k \\}`` are one set. Both sides are read as (variable, condition); the variables
-  must be the same, and the conditions equal as written without spacing, or as math;
+  must be the same, and the conditions equal as written without spacing, or as math. A set
+  written by its elements' form, ``\\{3k \\mid k \\in \\mathbb{Z}\\}``, is the set ``\\{x \\mid
+  x = 3k, k \\in \\mathbb{Z}\\}`` (the variable's defining equation first, then the rest);
+- **a function's rule under another label**: the gold ``f(x) = 2x + 1`` and the answer ``y
+  = 2x + 1`` (or the other way round, or ``f(x)`` for ``y(x)``): an equation whose left side
+  is a label alone (``y``, or one letter applied to a variable the right side uses) states
+  its right side; the right sides are compared. ``2x + 1`` alone already matches;
 - **an ordering for a chain of inequalities**: the gold ``b > a > c`` and the answer
   ``b, a, c`` (the terms in the order the gold writes them), or the same chain written
   the other way (``c < a < b``). Terms in another order stay wrong;
@@ -44,6 +50,11 @@ _HYPERBOLIC_RE = re.compile(r"\\(?:sinh|cosh|tanh|coth)(?![a-z])|\\operatorname\
 _DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
 _SPACING_RE = re.compile(r"\s+|\\[,;:! ]|~|\\q?quad|\\left|\\right")
 _SET_BUILDER_RE = re.compile(r"\\\{(?P<var>[^{}|]{1,20}?)(?:\||\\mid|:)(?P<cond>.{1,200})\\\}")
+_LETTER_VAR_RE = re.compile(r"[A-Za-z]")
+#: an equation whose left side is a function's label: ``y``, ``f(x)``, ``y(t)``
+_RULE_RE = re.compile(
+    r"\s*(?P<lhs>y|[A-Za-z]\s*\(\s*(?P<var>[a-z])\s*\))\s*=\s*(?P<rhs>[^=]{1,300})"
+)
 _CHAIN_SPLIT_RE = re.compile(r"\s*(>|<|\\gt|\\lt)\s*")
 _DECIMAL_POINT_RE = re.compile(r"-?\d+\.\d+")
 
@@ -54,6 +65,7 @@ def equal_in_form(gold: str, answer: str, parse: Parse, same: Same) -> bool:
         _same_with_degrees(gold, answer, parse, same)
         or _same_in_exponentials(gold, answer, parse)
         or _same_set_builder(gold, answer, parse, same)
+        or _same_rule(gold, answer, parse, same)
         or _ordering_of_chain(gold, answer)
         or _decimal_comma(gold, answer)
     )
@@ -95,14 +107,51 @@ def _set_builder(text: str) -> tuple[str, str] | None:
     return (match.group("var"), match.group("cond")) if match else None
 
 
+def _by_element(builder: tuple[str, str]) -> tuple[str, str] | None:
+    """``(x, "x=3k,k\\in\\mathbb{Z}")`` as the elements' form and the rest: ``("3k",
+    "k\\in\\mathbb{Z}")``; None when the condition does not open with the variable's equation."""
+    var, cond = builder
+    if not _LETTER_VAR_RE.fullmatch(var) or not cond.startswith(var + "="):
+        return None
+    element, comma, rest = cond[len(var) + 1 :].partition(",")
+    return (element, rest) if comma and element and rest else None
+
+
 def _same_set_builder(gold: str, answer: str, parse: Parse, same: Same) -> bool:
     g, a = _set_builder(gold), _set_builder(answer)
-    if g is None or a is None or g[0] != a[0]:
+    if g is None or a is None:
         return False
+    if g[0] != a[0]:  # "{3k | k in Z}" for "{x | x = 3k, k in Z}": by the elements' form
+        g, a = _by_element(g) or g, _by_element(a) or a
+        if g[0] != a[0] and not _same_math(g[0], a[0], parse, same):
+            return False
     if g[1] == a[1]:
         return True
-    parsed_gold, parsed_answer = parse(g[1]), parse(a[1])
+    return _same_math(g[1], a[1], parse, same)
+
+
+def _same_math(gold: str, answer: str, parse: Parse, same: Same) -> bool:
+    parsed_gold, parsed_answer = parse(gold), parse(answer)
     return bool(parsed_gold and parsed_answer) and same(parsed_gold, parsed_answer)
+
+
+def _rule(text: str) -> tuple[str, str] | None:
+    """(label, right side) of an equation whose left side is a function's label alone
+    (``y``, ``f(x)`` with x on the right), else None."""
+    match = _RULE_RE.fullmatch(text.strip().rstrip("."))
+    if match is None or "=" in match.group("rhs"):
+        return None
+    var = match.group("var")
+    if var is not None and not re.search(rf"(?<![A-Za-z\\]){var}(?![A-Za-z])", match.group("rhs")):
+        return None
+    return _SPACING_RE.sub("", match.group("lhs")), match.group("rhs")
+
+
+def _same_rule(gold: str, answer: str, parse: Parse, same: Same) -> bool:
+    g, a = _rule(gold), _rule(answer)
+    if g is None or a is None or g[0] == a[0]:
+        return False  # the same label: the comparison of the equations stands
+    return _same_math(g[1], a[1], parse, same)
 
 
 def _chain(text: str) -> tuple[list[str], list[str]] | None:
