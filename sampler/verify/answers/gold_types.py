@@ -485,7 +485,8 @@ _OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Za-j])[).．.、:：]\s*"
 
 def options_from_problem(problem: str | None) -> tuple[tuple[str, str], ...]:
     """The lettered options a problem lists (``(A) 550 (B) 570``, ``A. 1/6\\nB. 1/3``,
-    ``(a) Color 1: …, (b) Color 2: …``): letters from A in order, at least two; else ()."""
+    ``(a) Color 1: …, (b) Color 2: …``): letters from A in order, at least two; else ().
+    The ACT's second set, ``(F) (G) (H) (J) (K)`` (from F, without I), is read too."""
     if not problem:
         return ()
     tail = problem[-3000:]
@@ -494,9 +495,10 @@ def options_from_problem(problem: str | None) -> tuple[tuple[str, str], ...]:
     for start in range(len(marks)):
         run = [marks[start]]
         for m in marks[start + 1 :]:
-            if ord(m.group(1).upper()) == ord(run[-1].group(1).upper()) + 1:
+            before, letter = run[-1].group(1).upper(), m.group(1).upper()
+            if ord(letter) == ord(before) + 1 or (before, letter) == ("H", "J"):
                 run.append(m)
-        if run[0].group(1).upper() == "A" and len(run) > len(best):
+        if run[0].group(1).upper() in ("A", "F") and len(run) > len(best):
             best = run
     if len(best) < 2:
         return ()

@@ -328,6 +328,8 @@ def gold_from_question(
     letter = latex.strip()
     if kind == "" and re.fullmatch(r"[a-j]", letter) and letter.upper() in dict(options):
         kind = "choice"  # "c" for a question that lists "(a) 2  (b) -3  (c) 0.2": the option
+    elif re.fullmatch(r"[K-Z]", letter) and letter in dict(options):
+        kind = "choice"  # "K" for a question that lists options up to "(K)": the option
     if kind == "choice":
         latex = latex.strip().strip("()").upper() if len(latex.strip()) <= 3 else latex
     return Gold(
