@@ -448,6 +448,23 @@ def _degrees_for_radians(
     return False
 
 
+#: one power or factorial of integer literals, the whole answer (``10^{370000}``, ``2^100000``)
+_LONE_POWER_RE = re.compile(r"\s*\$?\s*-?\s*\d+\s*(?:\^\s*\{?\s*\d+\s*\}?|!)\s*\$?\s*")
+_PLAIN_GOLD_RE = re.compile(r"\s*-?\d{1,1000}(?:\.\d+)?\s*")
+
+
+def _huge_power_for_a_number(gold: Gold, span: AnswerSpan) -> bool:
+    """Whether an answer too large to evaluate is one power or factorial of literals and the
+    gold a plain number: a number of thousands of digits is not the gold, which has few, so
+    the verdict is ``incorrect`` without evaluating it (not ``error``)."""
+    return (
+        not span.free_text
+        and not gold.parts
+        and _PLAIN_GOLD_RE.fullmatch(gold.latex) is not None
+        and _LONE_POWER_RE.fullmatch(span.text) is not None
+    )
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
     # answer_size judges model answers only: a gold is the benchmark's (parsed once, cached),
@@ -455,6 +472,8 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     for what, text, free in (("answer", span.text, span.free_text), ("gold", gold.latex, True)):
         reason = too_deep(text, free)
         if reason is not None:
+            if what == "answer" and _huge_power_for_a_number(gold, span):
+                return Verdict(STATUS_INCORRECT, span.text[:MAX_ANSWER_CHARS], reason)
             return Verdict(STATUS_ERROR, None, f"{what} {reason}")
     typed = _typed(gold, span)
     if typed is not None:
