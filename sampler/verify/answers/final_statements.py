@@ -562,16 +562,28 @@ _OPTION_LINE_RE = re.compile(r"^[ \t]*\(?([A-J])\)?[.．、:：][ \t]*\S", re.MU
 _DENIED_RE = re.compile(r"是?错误|不正确|不对|并不是|不是正确|\bis (?:not|wrong|incorrect)\b")
 
 
+#: the unit a bold number may carry: one or two words (``**16 yards**``, ``**45 minutes**``,
+#: ``**72 Mb/h**``), no comparison or clause (``**3 more than Betty**``)
+_UNIT_WORD = (
+    r"(?!(?:more|less|fewer|than|is|are|was|were|and|or|times)\b)[A-Za-z][A-Za-z/.²³]{0,11}"
+)
+_BOLD_UNIT_RE = re.compile(rf"[ \t]*{_UNIT_WORD}(?:[ \t]+{_UNIT_WORD})?[ \t.]*", re.IGNORECASE)
+
+
 def bold_final(text: str) -> Found | None:
-    """The one bold number of the completion's last line (``一共有**858颗**糖果。``)."""
+    """The one bold number of the completion's last line (``一共有**858颗**糖果。``), with its
+    unit (``**16 yards** of material``) read as the number."""
     tail = _tail(text).rstrip()
     start = tail.rfind("\n") + 1
     bolds = [b.group("x").strip() for b in _BOLD_RE.finditer(tail, start)]
     if len(bolds) != 1:
         return None
     number = _VALUE_RE.match(bolds[0])
-    if number is None or re.search(r"[A-Za-z]{2}", bolds[0][number.end() :]):
+    if number is None:
         return None
+    rest = bolds[0][number.end() :]
+    if re.search(r"[A-Za-z]{2}", rest) and not _BOLD_UNIT_RE.fullmatch(rest):
+        return None  # "**3 more than Betty**": more than a value and its unit
     value = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), number.group(0).strip())
     span = latex_span(value, RULE_BOLD_FINAL)
     return (start, span) if span else None
