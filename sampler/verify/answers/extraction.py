@@ -90,7 +90,9 @@ from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.named_quantities import restated_count
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
+from sampler.verify.answers.text_displays import displays_as_prose
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
+from sampler.verify.answers.unfinished_thinking import cut_off_thinking
 from sampler.verify.answers.yes_no_statements import (
     RULE_LAST_STATEMENT,
     last_statement,
@@ -370,6 +372,8 @@ def extract_answer(
 ) -> AnswerSpan | None:
     """The answer of ``text`` by the first of ``strategies`` that finds one; None if none does.
 
+    A completion cut off inside thinking it never closed (``<think>`` without ``</think>``,
+    ending mid-sentence: ``unfinished_thinking``) states no answer.
     A completion that runs on into a problem of its own is read up to where that starts;
     end-of-sequence tokens (``<eoa>``, ``</s>``, ``<|im_end|>``) are read as line breaks, and
     closing courtesies ("Let me know if …") are removed (``sampler.verify.answers.sign_off``).
@@ -380,8 +384,8 @@ def extract_answer(
     completion's last statement (``AnswerSpan.last_statement``), which a yes/no question's
     gold reads (``sampler.verify.answers.yes_no_statements``).
     """
-    if not text:
-        return None
+    if not text or cut_off_thinking(text):
+        return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
     cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
     if cut is not None:
         span = _first(_cleaned(text[:cut]), strategies)
@@ -438,9 +442,10 @@ def _with_checked_answer(span: AnswerSpan, whole: str, strategies: tuple[str, ..
 
 
 def _cleaned(text: str) -> str:
-    """``text`` as the rules read it: end tokens as line breaks, the decoder's trailing
-    debris and closing courtesies removed."""
-    return without_sign_off(without_trailing_debris(without_end_tokens(text)))
+    """``text`` as the rules read it: end tokens as line breaks, a sentence typeset as
+    display math as prose (``text_displays``), the decoder's trailing debris and closing
+    courtesies removed."""
+    return without_sign_off(without_trailing_debris(displays_as_prose(without_end_tokens(text))))
 
 
 def statement_for_gold(
