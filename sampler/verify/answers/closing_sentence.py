@@ -86,13 +86,15 @@ _ABBREVIATION_END = (
 )
 #: (the lookahead first, so that the lookbehinds run only at a period, not at every position)
 _SENTENCE_END_RE = re.compile(
-    r"(?=[.!?])" + _ABBREVIATION_END + r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।]|\n"
+    r"(?=[.!?])" + _ABBREVIATION_END + r"[.!?](?=[*_]{0,3}(?:\s|$))|[。！？।৷]|\n"
 )
 #: (a "$" before a number that a sentence end follows before the next "$" is a currency
-#: sign: "$4 / 2 = $2. Each candy bar cost $2." holds no math span)
+#: sign: "$4 / 2 = $2. Each candy bar cost $2." holds no math span, nor "লাভ হল $40.00 -
+#: $20.00 = $20.00৷": a "$" before a number whose partner also stands before a number)
 _MATH_SPAN_RE = re.compile(
     r"(?<!\\)\$\$(?P<a>[^$]{1,300})\$\$"
-    r"|(?<!\\)\$(?!\d[^$\n]{0,300}?[.!?][ \t]+[A-Z])(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
+    r"|(?<!\\)\$(?!\d[^$\n]{0,300}?(?:[.!?][ \t]+[^\W\d_]|[।৷。]|\$[ \t]?\d))"
+    r"(?P<b>(?:[^$\n\\]|\\.){1,300})\$"
     r"|\\\((?P<c>.{1,300}?)\\\)"
     r"|\\\[(?P<d>.{1,300}?)\\\]",
     re.DOTALL,

@@ -130,7 +130,7 @@ _CONCLUSION_RE = re.compile(
     r"|overall)\b[^\n]*",
     re.IGNORECASE,
 )
-_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。．！？]|\n|$")
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。．！？।৷]|\n|$")
 #: "A: 42", the answer line of a few-shot QA format, as the completion's last line
 _FEW_SHOT_RE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<rest>\S[^\n]*)")
 #: answer markers in other words and languages, the answer after them
@@ -147,20 +147,36 @@ _MARKER_RE = re.compile(
 #: or Indonesian's "… adalah" ("Alternatif yang paling masuk akal adalah:"); searched apart,
 #: and only in a tail that holds one of ``_MARKER_WORD_STEMS`` (an alternation of words tried
 #: at every position of every completion would double the marker rule's cost)
+_ANSWER_WORDS = (
+    r"(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
+    r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|正解|정답|최종[ \t]*답|답"
+    r"|उत्तर|الإجابة|คำตอบ|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం"
+    r"|பதில்)"
+)
+#: what joins the word for "answer" to the answer where no colon does: a copula or a topic
+#: particle ("La risposta è 5", "Jibu ni 57", "উত্তর হল 20", "คำตอบคือ 350", "答えは5です",
+#: "정답은 B입니다", "उत्तर है 5", "Ответ — 5", "Đáp án là B", "Het antwoord is 5")
+_ANSWER_COPULA = (
+    r"(?:[ \t]+(?:is|è|é|ist|est|es|ni|là|to|jest|je|är|er|on|olan|hal|হল|হলো|হচ্ছে|है|равен|равна"
+    r"|это|—|–)|[ \t]*(?:คือ|は|은|는))"
+)
 _MARKER_WORDS_RE = re.compile(
-    r"(?<![^\W\d_])(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
-    r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|정답|उत्तर|الإجابة|คำตอบ"
-    r"|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం|பதில்)[*_]{0,2}[ \t]*[:：]"
+    rf"(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]*\([^()\n]{{1,30}}\))?[*_]{{0,2}}[ \t]*[:：]"
+    rf"|(?<![^\W\d_]){_ANSWER_WORDS}{_ANSWER_COPULA}[*_]{{0,2}}[ \t]*[:：]?"
+    rf"(?=[ \t]*[-−+$*\\(\d]|[ \t]*[A-J](?![A-Za-z])|[ \t]*[^\x00-\x7f])"
+    r"|(?<![^\W\d_])(?:উত্তর|సమాధానం|jibu|คำตอบ)[ \t]+(?=[-−$]?\d)"
     r"|(?<![^\W\d_])(?:jawaban(?:nya)?|pilihan|alternatif|opsi)(?:[ \t]+yang[ \t]+[^\W\d_]+"
     r"(?:[ \t]+[^\W\d_]+){0,3})?[ \t]+(?:adalah|ialah|yaitu)[ \t]*[:：]?",
     re.IGNORECASE,
 )
 _MARKER_WORD_STEMS = (
     "ответ", "відповідь", "odpowied", "odpověď", "risposta", "antwoord", "svar", "vastaus",
-    "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "정답", "उत्तर",
+    "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "正解", "답", "उत्तर",
     "الإجابة", "คำตอบ", "đáp", "câu", "উত্তর", "জবাব", "jibu", "సమాధానం", "பதில்", "adalah",
     "ialah", "yaitu",
 )  # fmt: skip
+#: a copula that closes the answer after the marker: "B입니다", "5です", "20 ডলার।"
+_CLOSING_COPULA_RE = re.compile(r"[ \t]*(?:입니다|이다|이에요|예요|です|である|だ)[ \t]*$")
 
 
 def _markers(tail: str) -> list[re.Match[str]]:
@@ -211,9 +227,20 @@ def _math_span(rest: str) -> str | None:
             while right == "$" and close > 0 and stripped[close - 1] == "\\":
                 close = stripped.find(right, close + 1)  # ``$\$12$``: an escaped dollar
             if close > len(left):
-                return stripped[len(left) : close]
+                inner = stripped[len(left) : close]
+                partner_opens = re.match(r"\$[ \t]?\d", stripped[close : close + 3])
+                if left == "$" and (
+                    _CURRENCY_RE.match(inner) or (inner[:1].isdigit() and partner_opens)
+                ):
+                    return None  # "$27,000. Wait, let me check … So Jean paid $": a price
+                return inner
             return None
     return None
+
+
+#: what follows a "$" that is a currency sign, not math: a number, then a sentence end (or a
+#: line break) before the next "$", or a partner "$" that opens a number itself
+_CURRENCY_RE = re.compile(r"\d[^$\n]{0,300}?(?:[.!?][ \t]+[^\W\d_]|[।৷。\n])")
 
 
 #: option letters listed (``C,D``, ``(A), (C)``, ``A, C and D``): several options chosen
@@ -543,6 +570,7 @@ def answer_marker(text: str) -> Found | None:
             continue
         rest = tail[match.end() :].lstrip(" \t*\n")
         stated = _sentence_or_math(rest) if rest.strip() else ""
+        stated = _CLOSING_COPULA_RE.sub("", stated.rstrip(" \t.。"))  # "정답은 B입니다."
         clause = re.split(r"[。\n]", rest, maxsplit=1)[0][:120]
         if not stated.strip() or _DENIED_RE.search(clause):
             continue

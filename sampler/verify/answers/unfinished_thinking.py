@@ -1,25 +1,45 @@
-"""A reasoning model's thinking that never ended: ``<think>`` opened, no ``</think>`` after it.
+"""A reasoning model's thinking that never ended: cut by the token limit while it thought.
 
-R1-style models think inside ``<think>…</think>`` and answer after it. A completion whose
-last ``<think>`` is never closed was cut by the token limit while the model was still
-thinking ("So, perhaps the answer is 25.\\n\\nBut let me verify step by step. … which is x
-*"): a value its thinking tried on the way is no final answer. ``cut_off_thinking`` tells
-such a completion when it also ends mid-sentence (no sentence end, box or closing math last):
-extraction then finds no answer. Unclosed thinking that ends with a complete sentence or a
-box (a model that forgot the closing tag and answered) is read as any completion is.
+R1-style models think (inside ``<think>…</think>``, or after a ``<think>`` the chat template
+put in the prompt, so that the completion holds only the closing tag) and answer after it.
+A completion cut by the token limit while the model was still thinking ("So, perhaps the
+answer is 25.\\n\\nBut let me verify step by step. … which is x *") states no final answer:
+a value its thinking tried on the way ("the answer is $6. But let me go through the problem
+again … compare it to the cost") is a step, not a conclusion. ``cut_off_thinking`` tells such
+a completion: it ends mid-sentence (no sentence end, box or closing math last), no
+``</think>`` follows its last ``<think>``, and it either opened one or thinks aloud as these
+models do (at least ``SELF_TALK_MIN`` of "Wait", "Hmm", "Alternatively", "Let me check", …
+in its last ``TAIL_CHARS`` characters). Extraction then finds no answer. Unclosed thinking
+that ends with a complete sentence or a box (a model that forgot the closing tag and
+answered), and a completion cut mid-sentence that does not think aloud, are read as any
+completion is.
 """
 
 from __future__ import annotations
+
+import re
 
 _OPEN = "<think>"
 _CLOSE = "</think>"
 #: how a completion that states its answer ends: a sentence end, a box or math closing
 _COMPLETE_ENDS = (".", "!", "?", "。", "}", "$", "\\]", "\\)", "**")
+TAIL_CHARS = 3000
+SELF_TALK_MIN = 3
+#: a reasoning model thinking aloud: doubts, second tries and checks it writes to itself
+_SELF_TALK_RE = re.compile(
+    r"\b(?:Wait|Hmm+|Alternatively|Hold on|Actually,|Okay,|OK,|Oh,"
+    r"|Let me (?:check|verify|double-check|re-?examine|think|re-?calculate|recount|confirm|see))\b"
+)
 
 
 def cut_off_thinking(text: str) -> bool:
     """Whether ``text`` ends inside thinking it never closed, cut mid-sentence."""
-    opened = text.rfind(_OPEN)
-    if opened < 0 or _CLOSE in text[opened:]:
+    if text.rstrip().endswith(_COMPLETE_ENDS):
         return False
-    return not text.rstrip().endswith(_COMPLETE_ENDS)
+    opened = text.rfind(_OPEN)
+    if opened >= 0:
+        return _CLOSE not in text[opened:]
+    if _CLOSE in text:
+        return False
+    tail = text[-TAIL_CHARS:]
+    return len(_SELF_TALK_RE.findall(tail)) >= SELF_TALK_MIN
