@@ -36,8 +36,9 @@ _CHOICE_LABEL_RE = re.compile(
     r"^\s*(?:\\text(?:bf)?\s*\{\s*\(?([A-Ja-j])\)\s*\}\s*|(?:\(([A-Ja-j])\)|([A-J])\s*[:.)])\s+)"
     r"(?=\S)"
 )
-_TRAILING_PERIOD_RE = re.compile(r"(?<=[\d}])\s*\.\s*$")
-_DEGREE_RE = re.compile(r"\s*°")
+_TRAILING_PERIOD_RE = re.compile(r"(?:(?<=[\d}])|(?<=\\circ))\s*\.\s*$")
+#: the degree sign and its macros: ``45°``, ``45 \degree``, ``45\textdegree``
+_DEGREE_RE = re.compile(r"\s*(?:°|\\(?:text)?degree(?![A-Za-z])\s*(?:\{\s*\})?)")
 _DECIMAL_COMMA_RE = re.compile(r"(?<=\d)\{,\}(\d+)(?!\d)")
 _DECIMAL_GOLD_RE = re.compile(r"-?\d+\.\d+")
 #: a number with a decimal comma: not three digits after it (that is a thousands separator)
@@ -142,7 +143,7 @@ def answer_form(text: str, gold_latex: str) -> str:
         out = out[label.end() :]
     if "." in out:
         out = _TRAILING_PERIOD_RE.sub("", out)
-    if "°" in out:
+    if "°" in out or "degree" in out:
         out = _DEGREE_RE.sub("^\\\\circ", out)
     if "{,}" in out:
         out = _DECIMAL_COMMA_RE.sub(_decimal, out)

@@ -90,6 +90,7 @@ from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.named_quantities import restated_count
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
+from sampler.verify.answers.tag_debris import with_paired_tags
 from sampler.verify.answers.text_displays import displays_as_prose
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
 from sampler.verify.answers.unfinished_thinking import cut_off_thinking
@@ -180,10 +181,14 @@ _SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
 #: ``<solution>`` (agent protocols that propose a solution so: MINT, CodeAct), ``<final_answer>``
 _ANSWER_TAG_RE = re.compile(r"<(/?)(answer|solution|final_answer)>", re.IGNORECASE | re.ASCII)
 _THINK_END = "</think>"
+_THINK_TAG_RE = re.compile(r"</?[ \t]*(?:end)?think[ \t]*>", re.IGNORECASE)
 #: misspellings of ``\boxed`` models write (a doubled or dropped letter, a capital)
 _MISSPELT_BOX_RE = re.compile(r"\\(?:boxxed|boxeed|bboxed|boxd|bxed|boxde|Boxed|boxedd)\s*\{")
 _WORDS_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}(?![A-Za-z])")
 _INLINE_MATH_RE = re.compile(r"\$[^$\n]*\$")
+#: a tag's content that is more than a value: a word (``Angle A is 36 degrees``, ``3 times``)
+#: or a computation (``30 * 28 = 840``)
+_PROSE_OR_SUM_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?![A-Za-z])|\d[ \t]*=[ \t]*-?\d")
 _TEXT_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|textrm|mbox|operatorname)\s*\{[^{}]*\}")
 
 
@@ -332,11 +337,15 @@ def _tagged(text: str) -> tuple[int, int, AnswerSpan] | None:
     if pair is None:
         return None
     opened, close = pair
-    content = text[opened.end() : close.start()]
+    content = _THINK_TAG_RE.sub("\n", text[opened.end() : close.start()])  # "840\n</think> "
     span = _span_from_fragment(content)
     if span is None:
         return None
-    if span.free_text and _WORDS_RE.search(_INLINE_MATH_RE.sub(" ", content)):
+    if (span.free_text and _WORDS_RE.search(_INLINE_MATH_RE.sub(" ", content))) or (
+        span.rule is None and _PROSE_OR_SUM_RE.search(content)
+    ):
+        # "Jim spends 36 hours in 4 weeks.", "Angle A is 36 degrees.", "30 * 28 = 840",
+        # "3 times": what a closing sentence states
         stated = located_final(content.strip())
         if stated is not None:
             span = stated
@@ -386,6 +395,7 @@ def extract_answer(
     """
     if not text or cut_off_thinking(text):
         return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
+    text = with_paired_tags(text)  # "Answer: 4</answer>", "answer> 320 </answer>"
     cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
     if cut is not None:
         span = _first(_cleaned(text[:cut]), strategies)
@@ -397,6 +407,8 @@ def extract_answer(
         span = _with_checked_answer(span, whole, strategies)
     if span is None and "stated" in strategies:
         span = bare_answer(whole)  # the completion is nothing but its answer
+        if span is None and _THINK_END in whole:  # "<think>…</think>Paris": the answer alone
+            span = bare_answer(whole[whole.rfind(_THINK_END) + len(_THINK_END) :])
     if span is None:
         before = without_afterword(whole)  # "… is 5. Let's verify this with code: ```…```"
         span = _first(before, strategies) if before else None

@@ -17,6 +17,7 @@ different units do not. The rules (README, Verify):
   and degrees are left to math-verify, which knows their values;
 - two units of one dimension (length, mass, time, volume; with the same power) compare
   by value: ``120 mm`` is ``12 cm`` (``converted``: exact conversions only);
+- an ordinal suffix written onto an integer (``18th``, ``3rd``) is a unit, ``ordinal``;
 - one or two bare lower-case words after a plain number name what it counts
   (``12 cookies``, ``3 red marbles``), unless they scale or operate on it (``3 dozen``,
   ``2 halves``, ``5 times``).
@@ -49,6 +50,9 @@ _PLAIN_NUMBER_RE = re.compile(
     r"[-+]?(?:\d+(?:[.,]\d+)*|\d*\.\d+)(?:\s*\\times\s*10\^\{?-?\d+\}?)?"
     r"|[-+]?\\[dt]?frac\{\d+\}\{\d+\}"
 )
+#: an ordinal suffix written onto an integer: ``18th``, ``3rd``, ``21st``, ``2nd``
+_ORDINAL_RE = re.compile(r"st|nd|rd|th")
+_INTEGER_RE = re.compile(r"-?\d+")
 _VALUE_END_RE = re.compile(r"(?:[\d}\])]|\\[A-Za-z]+)$")
 #: LaTeX spacing at the end of a value (``10\,\text{inches}``, ``52\ \text{WPM}``, ``3~cm``)
 _TRAILING_SPACE_RE = re.compile(r"(?:\s|~|\\[,;: !>]|\\q?quad(?![A-Za-z]))+$")
@@ -247,6 +251,8 @@ def _unit_of(suffix: str, value: str, gold_variables: frozenset[str], is_gold: b
     if parsed is None or not parsed[0]:
         return None
     tokens, bare = parsed
+    if len(tokens) == 1 and _ORDINAL_RE.fullmatch(suffix) and _INTEGER_RE.fullmatch(value):
+        return "ordinal"  # "18th" (floor), "3rd": the number, its ordinal suffix a unit
     if len(tokens) == 1 and bare[0] and len(tokens[0]) == 1:
         # a lone bare letter: a unit only after a plain number, never a gold's variable
         if is_gold or tokens[0] in gold_variables or not _PLAIN_NUMBER_RE.fullmatch(value):

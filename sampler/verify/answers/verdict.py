@@ -265,7 +265,19 @@ def _boxed_words(text: str) -> str | None:
         return inner
     if re.fullmatch(r"[A-Za-z][A-Za-z -]{2,40}", inner) and number_from_words(inner) is not None:
         return inner
+    if (
+        wrapped is None
+        and _BOXED_PROSE_RE.fullmatch(inner)
+        and len(_PROSE_WORDS_RE.findall(inner)) >= 2
+    ):
+        if len(re.findall(r"\d+(?:[.,]\d+)*", inner)) == 1:
+            return inner  # "\boxed{Seth is 16 years old}", "\boxed{10 miles per hour}": words
     return None
+
+
+#: a box that holds plain words and one number, no LaTeX or relation
+_BOXED_PROSE_RE = re.compile(r"[A-Za-z0-9 ,.'/$%-]{3,80}")
+_PROSE_WORDS_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}(?![A-Za-z])")
 
 
 _INTEGER_RE = re.compile(r"-?\d{1,60}")
