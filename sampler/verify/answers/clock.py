@@ -10,8 +10,11 @@ equal the gold ``1:58 am``. The rule (docs/verification.md, Times of day):
   ``12:05 am`` is ``0:05``; an hour of 1 to 12 without a suffix is either (``1:58``
   is ``1:58 am`` and ``1:58 pm``), one of 0 or 13 to 23 is a 24-hour time;
 - a bare hour (``5`` for ``5am``) is left to the other rules (a unit is ignored when
-  the other side has none); any other answer that is not a valid time (``2:116``,
-  ``\\frac{1}{58}``) is incorrect against a gold with a suffix; against a bare
+  the other side has none); a bare hour gold of a question that asks for a time of day
+  ("What is the latest time …?", GSM8K's ``2`` for 2 pm) is that hour, on the hour: ``2:00 pm``
+  and ``14:00`` name it, ``2:30 pm`` does not (``hour_verdict``); any other answer that
+  is not a valid time (``2:116``, ``\\frac{1}{58}``) is incorrect against a gold with a
+  suffix; against a bare
   ``H:MM`` gold, which may be a ratio, only an answer written with a colon is read as a time.
 
 Pure string work: ``clock_verdict`` answers True, False, or None (not a time question).
@@ -108,3 +111,28 @@ def clock_verdict(gold_latex: str, gold_unit: str | None, answer: str) -> bool |
     if gold.suffix is None or written.suffix is None:
         return bool(g & a)
     return g == a
+
+
+#: a question that asks for a time of day
+_ASKS_TIME_RE = re.compile(
+    r"\b(?:what|which|latest|earliest)[ \t]+time\b|\btime[ \t]+of[ \t]+(?:the[ \t]+)?day\b"
+    r"|\bo'clock\b|\bat[ \t]+what[ \t]+hour\b",
+    re.IGNORECASE,
+)
+_BARE_HOUR_RE = re.compile(r"\s*(?P<h>\d{1,2})\s*")
+
+
+def asks_time_of_day(problem: str | None) -> bool:
+    """Whether the question (its last 300 characters) asks for a time of day."""
+    return bool(problem) and _ASKS_TIME_RE.search(problem[-300:]) is not None
+
+
+def hour_verdict(gold_latex: str, answer: str) -> bool | None:
+    """Whether ``answer``, written as a time, names the bare hour ``gold_latex`` on the
+    hour (of either half of the day when the answer has no suffix); None when the gold is no
+    bare hour or the answer is no time."""
+    hour = _BARE_HOUR_RE.fullmatch(gold_latex)
+    written = read_time(answer)
+    if hour is None or written is None or int(hour.group("h")) > 23:
+        return None
+    return written.minute == 0 and written.hour % 12 == int(hour.group("h")) % 12

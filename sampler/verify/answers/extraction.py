@@ -460,12 +460,29 @@ def _cleaned(text: str) -> str:
     return without_sign_off(without_trailing_debris(displays_as_prose(without_end_tokens(text))))
 
 
+#: a completion that opens with its option letter alone on the first line ("C", "**B.**",
+#: "(D)", "B입니다.", "C. 970 Ω", "C: 60 mg/L"), then explains
+_OPENING_LETTER_RE = re.compile(
+    r"[ \t\n]*[*_]{0,2}\(?([A-J])\)?(?:[.)]?[*_]{0,2}(?:입니다|です)?[.。]?[ \t]*(?:\n|$)"
+    r"|[.):：][ \t]*[^\n]{1,120}(?:\n|$))"
+)
+RULE_OPENING_LETTER = "opening letter"
+_LETTER_SPAN_RE = re.compile(r"[ \t*_]*\(?[A-J]\)?(?:[ \t.:)、,]|$)")
+
+
+def _states_letter(span: AnswerSpan | None) -> bool:
+    """Whether ``span`` states an option letter (``C``, ``(B) Thursday``, ``C、D``)."""
+    return span is not None and _LETTER_SPAN_RE.match(span.text) is not None
+
+
 def statement_for_gold(
     span: AnswerSpan | None, gold: Gold | None, text: str | None
 ) -> AnswerSpan | None:
     """``span``, or the answer stated before the check whose ``True`` ``span`` is when the
-    gold is no boolean (``AnswerSpan.before_check``); or, when no rule found an answer, what
-    the completion's last statement answers to what the gold is, else None:
+    gold is no boolean (``AnswerSpan.before_check``); against a choice gold, the option letter
+    the completion opens with alone on its first line ("C\n\nExplanation: …", rule ``opening
+    letter``) when ``span`` states no letter; or, when no rule found an answer, what the
+    completion's last statement answers to what the gold is, else None:
 
     - a yes/no question's gold (``Gold.yes_no_words``): Yes or No, by what the statement
       says of the question (``sampler.verify.answers.yes_no_statements``: "Therefore, 1232 is
@@ -483,6 +500,10 @@ def statement_for_gold(
     other gold no answer stays no answer."""
     if span is not None and span.before_check is not None and gold is not None:
         return span if gold.kind == "boolean" else span.before_check
+    if gold is not None and gold.kind == "choice" and text and not _states_letter(span):
+        opening = _OPENING_LETTER_RE.match(text)
+        if opening is not None:  # "C\n\nExplanation: … the mean is 40.": the letter first
+            return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
     if span is not None or not text or gold is None:
         return span
     if gold.kind == "choice" and gold.options:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_forms import gold_form
+from sampler.verify.answers.clock import asks_time_of_day
 from sampler.verify.answers.comparisons import asked_comparison
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
@@ -72,6 +73,9 @@ class Gold:
     #: whether the question asks for the greater or the smaller of two values
     #: (``comparisons.asked_comparison``)
     compared: str | None = field(default=None, compare=False)
+    #: whether the question asks for a time of day ("What is the latest time …?"), so that a
+    #: bare hour gold (``2``) is that hour (``clock.hour_verdict``)
+    asks_time: bool = field(default=False, compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -157,6 +161,19 @@ def strip_math_delimiters(text: str) -> str:
         if text.startswith(left) and text.endswith(right):
             text = text[len(left) : -len(right)]
     return _UNESCAPED_DOLLAR_RE.sub("", text).strip()
+
+
+#: a worked solution that closes with its answer on a ``#### X`` line (GSM8K's answer field)
+_WORKED_ANSWER_RE = re.compile(r"\n[ \t]*####[ \t]*(?P<x>[^\n#]+?)[ \t]*\Z")
+
+
+def worked_answer(gold: str) -> str:
+    """The answer of a gold that is a worked solution closing with ``#### X`` (GSM8K's
+    ``answer`` field loaded whole): ``X``; any other gold as it is."""
+    if "####" not in gold:
+        return gold
+    match = _WORKED_ANSWER_RE.search(gold.rstrip())
+    return match.group("x") if match is not None else gold
 
 
 def normalise_gold_text(gold: str) -> str:
@@ -280,6 +297,7 @@ def gold_from_question(
     it, the problem text); None when it has no gold."""
     if gold is None or not str(gold).strip():
         return None
+    gold = worked_answer(str(gold))
     meta = _metadata(metadata)
     scaled = amount_value(normalise_gold_text(str(gold)))
     if scaled is not None and scaled.scaled:  # "2.9 million", "$93.8 thousand": the number
@@ -346,4 +364,5 @@ def gold_from_question(
         yes_no_words=yes_no_words(problem) if kind == "boolean" else frozenset(),
         mantissa=scaled.mantissa if scaled is not None and scaled.scaled else None,
         compared=asked_comparison(problem) if not parts else None,
+        asks_time=asks_time_of_day(problem),
     )

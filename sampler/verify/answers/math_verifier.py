@@ -48,7 +48,7 @@ from sympy import Basic, Expr, I, MatrixBase, expand
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
 from sampler.verify.answers.bare_answer import is_bare_math
-from sampler.verify.answers.clock import clock_verdict, read_time
+from sampler.verify.answers.clock import clock_verdict, hour_verdict, read_time
 from sampler.verify.answers.degrees import degrees_value, same_angle
 from sampler.verify.answers.equal_forms import equal_in_form
 from sampler.verify.answers.extraction import AnswerSpan
@@ -308,6 +308,8 @@ def _clock(gold: Gold, span: AnswerSpan) -> Verdict | None:
     if span.free_text or gold.parts:
         return None
     same = clock_verdict(gold.latex, gold.unit, span.text)
+    if same is None and gold.asks_time and gold.unit is None:
+        same = hour_verdict(gold.latex, span.text)  # "2:00 pm" for the hour 2 the question asks
     if same is None:
         return None
     written = read_time(span.text)
