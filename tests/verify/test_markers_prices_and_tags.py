@@ -157,3 +157,20 @@ def test_the_answer_alone_after_the_thinking():
     completion = "<think>The capital of France is Paris, of course.</think>Paris"
     assert _status("Paris", completion) == "correct"
     assert _status("Lyon", completion) == "incorrect"
+
+
+def test_an_echoed_template_tag_holds_no_answer():
+    completion = (
+        "So the number of pizzas is \\boxed{28}.</think> <answer> \\boxed{28} </answer> "
+        "Format: <answer> answer here </answer>"
+    )
+    assert _status("28", completion) == "correct"
+    assert _status("29", completion) == "incorrect"
+
+
+def test_spaced_tags_in_a_degenerate_tail_are_debris():
+    completion = (
+        "Thus, the positive value of $x$ is $\\boxed{66}$.</ thought> < answer > $66</ answer > "
+        "nights.< answer > 12</ answer > [/ think] [/ think]"
+    )
+    assert _status("66", completion) == "correct"

@@ -129,6 +129,11 @@ _ASCII_TIMES_TEN_RE = re.compile(
     r"(?<![\w.])(-?\d+(?:\.\d+)?)[ \t]*[xX*][ \t]*10[ \t]*(?:\^|\*\*)"
     r"[ \t]*\{?[ \t]*([+-]?\d+)[ \t]*\}?"
 )
+#: a fill-in blank as an equation's left side: ``\Box = 7``, ``□ = 7``, ``(\ ) = 7``, ``（ ）= 7``
+_BLANK_EQUATION_RE = re.compile(
+    r"^\s*(?:\\Box|□|\\square|\(\s*(?:\\[ ,;:]|\\q?quad|~|\s)*\)|（\s*）"
+    r"|\\underline\{(?:\s|\\[ ,;:]|\\q?quad|~)*\})\s*=\s*(?=\S)"
+)
 _VARIABLE_X_RE = re.compile(r"(?<![A-Za-z\\])x(?![A-Za-z])")
 
 
@@ -138,6 +143,7 @@ def answer_form(text: str, gold_latex: str) -> str:
     if "10" in out and not _VARIABLE_X_RE.search(gold_latex):
         out = _ASCII_TIMES_TEN_RE.sub(r"\1 \\times 10^{\2}", out)
     out = plain_notation(out)
+    out = _BLANK_EQUATION_RE.sub("", out, count=1)  # "\Box = 7", "(\ ) = 7": the blank's value
     label = _CHOICE_LABEL_RE.match(out)
     if label is not None and len(out) > label.end():
         out = out[label.end() :]

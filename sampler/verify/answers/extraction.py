@@ -342,7 +342,7 @@ def _tagged(text: str) -> tuple[int, int, AnswerSpan] | None:
     if span is None:
         return None
     if (span.free_text and _WORDS_RE.search(_INLINE_MATH_RE.sub(" ", content))) or (
-        span.rule is None and _PROSE_OR_SUM_RE.search(content)
+        not span.free_text and span.rule is None and _PROSE_OR_SUM_RE.search(content)
     ):
         # "Jim spends 36 hours in 4 weeks.", "Angle A is 36 degrees.", "30 * 28 = 840",
         # "3 times": what a closing sentence states

@@ -1,13 +1,14 @@
 """Answer tags a model wrote malformed or left unpaired: mended, or read as line breaks.
 
 R1-zero prompts ask for ``<think> … </think> <answer> … </answer>``; small models write the
-tags wrong: ``</ answer >``, ``<answer answer="1">``, ``[answer]…[/answer]``, ``answer> 320
-</answer>`` (the ``<`` lost), a closing ``</answer>`` with no opening tag after ``Answer: 4``,
-an opening tag never closed (``<answer> 20 <endthink>``). Left as they are, the tag text
-sticks to the answer (``4</answer>``) and no rule reads it. ``with_paired_tags`` writes each
-misspelt tag as the tag it means, then reads every tag that pairs with none (a closing tag
-with no opening one before it, an opening tag never closed) as a line break, so that the
-answer beside it is read as if the tag were not there; a well-formed pair is kept for the
+tags wrong: ``<answer answer="1">``, ``[answer]…[/answer]``, ``answer> 320 </answer>`` (the
+``<`` lost), a closing ``</answer>`` with no opening tag after ``Answer: 4``, an opening tag
+never closed (``<answer> 20 <endthink>``), a tag with spaces inside its brackets (``</ answer
+>``, which degenerate tails repeat: always debris), the prompt's template echoed (``<answer>
+answer here </answer>``, whose pair holds no answer). Left as they are, the tag text sticks to
+the answer (``4</answer>``) and no rule reads it. ``with_paired_tags`` writes each misspelt
+tag as the tag it means, then reads every tag that pairs with none as a line break, so that
+the answer beside it is read as if the tag were not there; a well-formed pair is kept for the
 answer-tag rule (``extraction._tagged``).
 """
 
@@ -16,13 +17,23 @@ from __future__ import annotations
 import re
 
 _NAMES = r"(?:answer|solution|final_answer)"
-#: a tag as written, well-formed or not: ``</ answer >``, ``<answer answer="1">``, ``[/answer]``,
-#: ``answer>`` opening a line (its ``<`` lost)
+#: a tag as written, well-formed or not: ``<answer answer="1">``, ``[/answer]``, ``answer>``
+#: opening a line (its ``<`` lost); and, as ``spaced``, one with spaces inside its brackets
+#: (``</ answer >``, ``< answer >``), which degenerate tails repeat: never a pair, always debris
 _TAG_RE = re.compile(
-    rf"<[ \t]*(?P<c1>/)?[ \t]*(?P<n1>{_NAMES})(?:[ \t]+[^<>\n]{{0,40}})?[ \t]*>"
+    rf"<(?P<c1>/)?(?P<n1>{_NAMES})(?:[ \t]+[^<>\n]{{0,40}})?>"
     rf"|\[(?P<c2>/)?(?P<n2>{_NAMES})\]"
-    rf"|^[ \t*]{{0,4}}(?P<n3>{_NAMES})>",
+    rf"|^[ \t*]{{0,4}}(?P<n3>{_NAMES})>"
+    rf"|(?P<spaced><[ \t]*/?[ \t]*{_NAMES}[ \t]*>)",
     re.IGNORECASE | re.MULTILINE,
+)
+#: a pair's content that is the prompt's template echoed, no answer: "answer here", "...",
+#: "reasoning process here", "your answer", "?"
+_PLACEHOLDER_RE = re.compile(
+    r"[\s_.*]*(?:(?:the[ \t]+)?(?:final[ \t]+)?answer(?:[ \t]+here)?"
+    r"|reasoning[ \t]+process[ \t]+here|your[ \t]+(?:final[ \t]+)?answer|answer[ \t]+goes[ \t]+here"
+    r"|\.\.\.|…|\?)?[\s_.*]*",
+    re.IGNORECASE,
 )
 
 
@@ -39,16 +50,22 @@ def with_paired_tags(text: str) -> str:
     opened: dict[str, list[int]] = {}
     paired: set[int] = set()
     for i, tag in enumerate(tags):
+        if tag.group("spaced"):
+            continue
         name = (tag.group("n1") or tag.group("n2") or tag.group("n3")).lower()
+        name += "]" if tag.group("n2") else ">"  # "<answer>" pairs with "</answer>" only
         if tag.group("c1") or tag.group("c2"):
             if opened.get(name):
-                paired.update((opened[name].pop(), i))
+                start = opened[name].pop()
+                if not _PLACEHOLDER_RE.fullmatch(text[tags[start].end() : tag.start()]):
+                    paired.update((start, i))
         else:
             opened.setdefault(name, []).append(i)
     out, at = [], 0
     for i, tag in enumerate(tags):
-        name = (tag.group("n1") or tag.group("n2") or tag.group("n3")).lower()
-        closing = "/" if tag.group("c1") or tag.group("c2") else ""
+        if i in paired:
+            name = (tag.group("n1") or tag.group("n2") or tag.group("n3")).lower()
+            closing = "/" if tag.group("c1") or tag.group("c2") else ""
         out += [text[at : tag.start()], f"<{closing}{name}>" if i in paired else "\n"]
         at = tag.end()
     out.append(text[at:])

@@ -13,8 +13,9 @@ different units do not. The rules (README, Verify):
 - a bare single letter (``m``, ``s``, ``h``) is a unit only after a plain number and
   only when the gold does not use that letter as a variable; a gold never loses a bare
   single letter (Minerva's ``\\frac{37}{4} m`` is a mass);
-- text in ``\\text{}`` after a value is a unit when it is words only; the percent sign
-  and degrees are left to math-verify, which knows their values;
+- text in ``\\text{}`` after a value is a unit when it is words only, and so are Chinese,
+  Japanese or Korean characters written bare after it (``825米``, ``160元``, ``5個``); the
+  percent sign and degrees are left to math-verify, which knows their values;
 - two units of one dimension (length, mass, time, volume; with the same power) compare
   by value: ``120 mm`` is ``12 cm`` (``converted``: exact conversions only);
 - an ordinal suffix written onto an integer (``18th``, ``3rd``) is a unit, ``ordinal``;
@@ -33,15 +34,20 @@ from decimal import Decimal
 _WINDOW = 80
 _WRAPPER = r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mbox|rm|operatorname)\s*"
 _POWER = r"(?:\s*\^\s*\{?\s*-?\d\s*\}?)?"
+#: a unit written in Chinese, Japanese or Korean characters after the value (``825米``,
+#: ``160元``, ``5個``, ``0.5 平方米``, ``30千米/小时``)
+_CJK_UNIT = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6}"
 _ATOM = (
     rf"(?:{_WRAPPER}\{{[^{{}}]*\}}"  # \text{ km/h}
     r"|(?<![A-Za-z\\])[A-Za-z]+(?:\.[A-Za-z]\.?)?"  # km, p.m.
+    rf"|{_CJK_UNIT}"
     r")" + _POWER
 )
 _JOIN = r"(?:\s|~|\\[,;: !]|/|\\cdot|\{|\})*"
 _SUFFIX_RE = re.compile(rf"(?:{_ATOM})(?:{_JOIN}(?:{_ATOM}))*{_JOIN}$")
 _ATOM_RE = re.compile(
     rf"(?P<wrapped>{_WRAPPER}\{{(?P<content>[^{{}}]*)\}})|(?P<bare>[A-Za-z]+(?:\.[A-Za-z]\.?)?)"
+    rf"|(?P<cjk>{_CJK_UNIT})"
     rf"|(?P<slash>/)|(?P<power>\^\s*\{{?\s*(?P<exp>-?\d)\s*\}}?)"
 )
 #: (letters of any script: ``\text{ евро}``, ``\text{ ユーロ}`` are units as ``\text{ euros}`` is)
@@ -191,6 +197,9 @@ def _tokens(unit: str) -> tuple[list[str], list[bool]] | None:
         elif match.group("bare"):
             tokens.append(match.group("bare"))
             bare.append(True)
+        elif match.group("cjk"):
+            tokens.append(match.group("cjk"))
+            bare.append(False)  # written as a unit is in \text{}: its own name
         elif match.group("slash"):
             tokens.append("/")
             bare.append(True)

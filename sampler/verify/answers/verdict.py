@@ -263,20 +263,22 @@ def _boxed_words(text: str) -> str | None:
     inner = " ".join((wrapped.group(1) if wrapped else text).split())
     if wrapped is not None and re.search(r"[A-Za-z]{2,}\s+\S", inner):
         return inner
+    if wrapped is not None and len(_CJK_RE.findall(inner)) >= 2 and re.search(r"\d", inner):
+        return inner  # "\boxed{\text{奶糖有 12 块}}": a sentence
     if re.fullmatch(r"[A-Za-z][A-Za-z -]{2,40}", inner) and number_from_words(inner) is not None:
         return inner
-    if (
-        wrapped is None
-        and _BOXED_PROSE_RE.fullmatch(inner)
-        and len(_PROSE_WORDS_RE.findall(inner)) >= 2
-    ):
+    words = len(_PROSE_WORDS_RE.findall(inner)) + len(_CJK_RE.findall(inner))
+    if wrapped is None and words >= 2 and _BOXED_PROSE_RE.fullmatch(inner):
         if len(re.findall(r"\d+(?:[.,]\d+)*", inner)) == 1:
             return inner  # "\boxed{Seth is 16 years old}", "\boxed{10 miles per hour}": words
     return None
 
 
-#: a box that holds plain words and one number, no LaTeX or relation
-_BOXED_PROSE_RE = re.compile(r"[A-Za-z0-9 ,.'/$%-]{3,80}")
+#: a box that holds plain words (of any of these scripts) and one number, no LaTeX or relation
+_BOXED_PROSE_RE = re.compile(
+    r"[A-Za-z0-9 ,.'/$%\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e-]{2,80}"
+)
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _PROSE_WORDS_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}(?![A-Za-z])")
 
 
