@@ -43,7 +43,8 @@ from typing import Any
 
 from latex2sympy2_extended import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, Expr, I, MatrixBase, expand
+from sympy import Basic, Expr, Float, I, MatrixBase, S, expand
+from sympy.core.evalf import PrecisionExhausted
 
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple
@@ -176,11 +177,47 @@ def _numbers_differ(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
         if not (g.is_number and a.is_number):
             return False
         x, y = complex(g), complex(a)
-    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+    except OverflowError:  # 2013^{4025}: beyond a float, compared at 30 digits below
+        return _differ_in_precision(g, a)
+    except (TypeError, ValueError, ZeroDivisionError):
         return False
-    if x == 0 or y == 0 or x != x or y != y:
+    if x != x or y != y or g.is_zero or a.is_zero:
+        return False  # (a gold of 0 is left to math-verify's rounding)
+    sizes = (abs(x), abs(y))
+    if not all(_FLOAT_SAFE[0] < size < _FLOAT_SAFE[1] for size in sizes):
+        # 3/2^{1100} against 1/2^{1100} (both 0.0 as floats), 4^{2017} (inf): at 30 digits
+        return _differ_in_precision(g, a)
+    return abs(x - y) > 1e-6 * max(sizes)
+
+
+#: magnitudes a float compares without underflow or overflow
+_FLOAT_SAFE = (1e-290, 1e290)
+#: the most digits sympy's evalf may work at to give 30 right ones
+_MAX_WORKING_DIGITS = 3000
+
+
+def _differ_in_precision(g: Basic, a: Basic) -> bool:
+    """Whether two numbers (of any magnitude, sympy's floats having no exponent limit) differ
+    by more than one part in a million, evaluated at 30 digits; False when either does not
+    evaluate or one is zero and the other is not tiny enough to tell."""
+    try:  # (a sum of huge terms that nearly cancel, 2^{1006}\sqrt{2^{2010}+2}-2^{2011}, needs
+        # hundreds of working digits for 30 right ones: evalf raises the precision it works at)
+        x = g.doit().evalf(30, maxn=_MAX_WORKING_DIGITS, strict=True)
+        y = a.doit().evalf(30, maxn=_MAX_WORKING_DIGITS, strict=True)
+        if (
+            not (x.is_number and y.is_number)
+            or x.has(S.NaN, S.ComplexInfinity)
+            or y.has(S.NaN, S.ComplexInfinity)
+        ):
+            return False
+        scale = max(abs(x), abs(y))
+        if scale == 0:
+            return False
+        return bool(abs((x - y).evalf(30)) > Float("1e-6", 30) * scale)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
         return False
-    return abs(x - y) > 1e-6 * max(abs(x), abs(y))
+    except PrecisionExhausted:  # not evaluable to 30 digits: math-verify's word stands
+        return False
 
 
 def _same(gold: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
@@ -467,6 +504,24 @@ def _huge_power_for_a_number(gold: Gold, span: AnswerSpan) -> bool:
     )
 
 
+#: spellings of one notation: display and text sizes, a product's dot or cross, sizing
+_SPELLINGS = (
+    (re.compile(r"\\[dt](frac|binom)"), r"\\\1"),
+    (re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])|\\[,;:!]|\s"), ""),
+    (re.compile(r"\\(?:cdot|times)(?![A-Za-z])|\*"), "*"),
+    (re.compile(r"\{(\w)\}"), r"\1"),
+)
+
+
+def _written_alike(gold: str, answer: str) -> bool:
+    """Whether ``answer`` is written as ``gold`` is, up to spacing, sizes and the product's
+    sign (``\\dbinom{4020}{1005}^2`` for ``\\binom{4020}{1005}^{2}``): for answers too large
+    to evaluate, equal as written."""
+    for pattern, replacement in _SPELLINGS:
+        gold, answer = pattern.sub(replacement, gold), pattern.sub(replacement, answer)
+    return bool(gold) and gold == answer
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     """The verdict for one extracted answer against one gold (unit already stripped)."""
     # answer_size judges model answers only: a gold is the benchmark's (parsed once, cached),
@@ -476,6 +531,9 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         if reason is not None:
             if what == "answer" and _huge_power_for_a_number(gold, span):
                 return Verdict(STATUS_INCORRECT, span.text[:MAX_ANSWER_CHARS], reason)
+            if what == "answer" and not span.free_text and _written_alike(gold.latex, span.text):
+                # 2013^{4025} for 2013^{4025}: too large to evaluate, the same as written
+                return Verdict(STATUS_CORRECT, span.text[:MAX_ANSWER_CHARS], reason)
             return Verdict(STATUS_ERROR, None, f"{what} {reason}")
     typed = _typed(gold, span)
     if typed is not None:
