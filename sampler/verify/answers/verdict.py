@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.amounts import amount_value, same_number
 from sampler.verify.answers.answer_forms import answer_form
+from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
 from sampler.verify.answers.extraction import AnswerSpan
@@ -139,6 +140,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         new_value = only_value(span.sentence, gold.given)
         if new_value is not None:  # "Tom has 7 apples left after giving away 5 apples.": 7
             span = AnswerSpan(new_value, rule=span.rule)
+    if not span.prose and not span.free_text and "\\" in span.text:
+        conclusion = derivation_conclusion(span.text)
+        if conclusion is not None:  # "\boxed{\sqrt{100-x}=9 \Rightarrow x=19}": what it concludes
+            span = AnswerSpan(conclusion[0], rule=span.rule, prose=conclusion[1])
     if not span.prose and not span.free_text:
         words = _boxed_words(span.text)
         if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
