@@ -63,7 +63,14 @@ RULE_ANSWER_HEADING = "answer heading"
 RULE_CLOSING_STATEMENT = "closing statement"
 RULE_YES_NO = "yes/no sentence"
 
-_JSON_KEY_RE = re.compile(r"[\"'](?:final[_ ]?answer|answer)[\"']\s*:\s*", re.IGNORECASE)
+#: (spaces inside the key's quotes, `" Answer"`, and a lost opening quote, `ANSWER":`, are
+#: the key still)
+_JSON_KEY_RE = re.compile(
+    r"[\"']?[ \t]*\b(?:final[_ ]?answer|answer)[ \t]*[\"']\s*:\s*", re.IGNORECASE
+)
+#: a value a model left unquoted in a JSON fragment (`"Answer": C,`), or one cut by the limit
+#: before its closing quote at the very end (`"Answer": "A`)
+_JSON_BARE_RE = re.compile(r"([A-J])(?=[ \t]*(?:[,}\n]|$))|\"([^\"\n]{1,40}?)[ \t]*$")
 _JSON_STRING_RE = re.compile(r"\"((?:[^\"\\\n]|\\.){0,600})\"")
 _JSON_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?(?![\w.])")
 _JSON_ESCAPE_RE = re.compile(r"\\([\"\\/])")
@@ -164,6 +171,10 @@ def json_answer(text: str) -> Found | None:
     if number is not None:
         span = latex_span(number.group(0), RULE_JSON)
         return (number.end(), span) if span is not None else None
+    bare = _JSON_BARE_RE.match(tail, match.end())
+    if bare is not None:  # '"Answer": C,' (unquoted), '"Answer": "A' (cut before its quote)
+        span = _fragment_span((bare.group(1) or bare.group(2)).strip())
+        return (bare.end(), span) if span is not None else None
     return None
 
 

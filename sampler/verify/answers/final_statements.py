@@ -438,7 +438,22 @@ _SUBJECT_IS_RE = re.compile(r"\s(?:is|are|equals|=)\s")
 
 
 #: the clause that defines an answer's symbols: "n + 1, where n is the count" states n + 1
-_WHERE_CLAUSE_RE = re.compile(r"[ \t]*,[ \t]*where\b")
+#: a clause after the stated answer that is no part of it: ", where x is …", ", which is
+#: neutral", ", although …", ", and 5% confident that it could be C) …"
+_WHERE_CLAUSE_RE = re.compile(
+    r"[ \t]*,[ \t]*(?:where|which|who|although|though|whereas|while|since|because)\b"
+    r"|[ \t]*,[ \t]*and[ \t]+(?=\d+(?:\.\d+)?[ \t]*%|(?:I|it|this|that|there|we)\b)"
+)
+
+
+def _without_trailing_clause(stated: str) -> str:
+    """``stated`` without a clause after it that is no part of the answer (``_WHERE_CLAUSE_RE``);
+    kept whole when what comes before the clause is a description, not an answer ("the
+    solution to the equation, which is $x=11$")."""
+    head = _WHERE_CLAUSE_RE.split(stated, maxsplit=1)[0]
+    if head == stated or re.match(r"[ \t]*,[ \t]*where\b", stated[len(head) :]):
+        return head
+    return head if _value(head) is not None or len(head.split()) <= 4 else stated
 
 
 def _sentence_or_math(rest: str) -> str:
@@ -462,7 +477,9 @@ _VERDICT_WORD_RE = re.compile(
 
 def _verdict_on(tail: str, match: re.Match[str]) -> bool:
     """Whether "… answer is" is a verdict on an answer ("This answer is correct."), not a
-    statement of one ("My answer is B.")."""
+    statement of one ("My answer is B."; "I think that the answer is B.")."""
+    if tail[match.start() : match.start() + 4].lower() == "the ":
+        return False
     if not _VERDICT_ON_RE.search(tail, 0, match.start()):
         return False
     before = tail[max(0, match.start() - 12) : match.start()].lower()
@@ -497,7 +514,7 @@ def answer_is(text: str) -> Found | None:
         line, _, following = rest.partition("\n")
         if not line.strip() and tail[match.start() : match.end()].rstrip()[-1:] in (":", "："):
             rest = following.lstrip()  # "The answer is:\nA) Yes": the answer on the next line
-        stated = _WHERE_CLAUSE_RE.split(_sentence_or_math(rest), maxsplit=1)[0]
+        stated = _without_trailing_clause(_sentence_or_math(rest))
         value = _value(stated)
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
         yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None
@@ -679,6 +696,11 @@ _NAMED_ANSWER_RE = re.compile(
     r"(?:(?P<adj>correct|right|final|best)[ \t]+)?(?:answer|option|choice)[ \t*]*[.!。]?[ \t*]*$",
     re.IGNORECASE,
 )
+#: what a sentence says before the clause that names its answer: "I believe that", "It is
+#: clear that", "I am 100% confident that"
+_THAT_CLAUSE_RE = re.compile(
+    r"^[^\n]{0,60}\b(?:that|I[ \t]+(?:think|believe))[ \t]+", re.IGNORECASE
+)
 #: "Option B", "choice (C)": the option a sentence names
 _NAMED_OPTION_RE = re.compile(r"(?:option|choice)[ \t]+[*_]*\(?([A-J])\)?[*_]*", re.IGNORECASE)
 #: a conclusion word that opens the named answer ("So 25 is the answer.")
@@ -729,6 +751,7 @@ def named_answer(text: str) -> Found | None:
     if match is None:
         return None
     named = _CONCLUSION_WORD_RE.sub("", match.group("x").strip())
+    named = _THAT_CLAUSE_RE.sub("", named)  # "I am 95% confident that option C is the …"
     if _HYPOTHETICAL_RE.search(named) or re.fullmatch(
         r"(?:this|that|it|which|what|each|here|below|such|the answer|the above|the following)",
         named,
