@@ -396,6 +396,14 @@ def _one_of_equal_alternatives(text: str) -> str | None:
     offered = [restated(a) for a in alternatives(text)]
     if not 2 <= len(offered) <= 3 or any(WORDS_RE.search(a) for a in offered):
         return None
+    if any("=" in a for a in offered):
+        # "f(100) = 0 or f(100) = 50": the values of one name, compared (math-verify calls
+        # two equations of a function's value equal); a name that differs is a hedge too
+        sides = [a.rsplit("=", 1) for a in offered]
+        if any(len(side) != 2 for side in sides) or len({lhs.strip() for lhs, _ in sides}) != 1:
+            return None
+        same = _one_of_equal_alternatives(" or ".join(rhs.strip() for _, rhs in sides))
+        return offered[0] if same is not None else None
     if not 2 <= len(offered) <= 3 or any(too_deep(a) is not None for a in offered):
         return None
     parsed = [_parse_answer(span_parse_input(AnswerSpan(a)), False) for a in offered]

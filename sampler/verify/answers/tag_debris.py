@@ -37,6 +37,10 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 
+#: an answer tag closed with a thinking tag, ending the completion: "<answer> 1004 </think>"
+_THINK_AS_CLOSE_RE = re.compile(r"(<answer>(?:(?!</?answer\b)[^<]){1,300})</think>[ \t\n]*$")
+
+
 def with_paired_tags(text: str) -> str:
     """``text`` with its misspelt answer tags mended and its unpaired ones as line breaks."""
     if ">" not in text and "]" not in text:
@@ -44,6 +48,7 @@ def with_paired_tags(text: str) -> str:
     lowered = text.lower()
     if "answer" not in lowered and "solution" not in lowered:
         return text
+    text = _THINK_AS_CLOSE_RE.sub(r"\1</answer>", text)  # "<answer> 1004 </think>" at the end
     tags = list(_TAG_RE.finditer(text))
     if not tags:
         return text

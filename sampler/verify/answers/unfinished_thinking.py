@@ -22,7 +22,14 @@ import re
 _OPEN = "<think>"
 _CLOSE = "</think>"
 #: how a completion that states its answer ends: a sentence end, a box or math closing
-_COMPLETE_ENDS = (".", "!", "?", "。", "}", "$", "\\]", "\\)", "**")
+_COMPLETE_ENDS = (".", "!", "?", "。", "}", "$", "\\]", "\\)", "**", "```")
+#: a tag that closes the completion: ``</answer>``, ``</think>``, ``</end think>``
+_CLOSING_TAG_RE = re.compile(r"</?[ \t]*[A-Za-z_][A-Za-z_ ]{0,20}>$")
+#: thinking closed, as the tag is written or misspelt: ``</think>``, ``</end think>``,
+#: ``<end think>``, ``[/think>``
+_THINK_CLOSE_RE = re.compile(
+    r"</[ \t]*think[ \t]*>|<[ \t]*/?[ \t]*end[ \t]*think[ \t]*>|\[/think[\]>]"
+)
 TAIL_CHARS = 3000
 SELF_TALK_MIN = 3
 #: a reasoning model thinking aloud: doubts, second tries and checks it writes to itself
@@ -34,12 +41,13 @@ _SELF_TALK_RE = re.compile(
 
 def cut_off_thinking(text: str) -> bool:
     """Whether ``text`` ends inside thinking it never closed, cut mid-sentence."""
-    if text.rstrip().endswith(_COMPLETE_ENDS):
-        return False
+    stripped = text.rstrip()
+    if stripped.endswith(_COMPLETE_ENDS) or _CLOSING_TAG_RE.search(stripped[-40:]):
+        return False  # a sentence, a box, a code fence or a tag ("<answer> 29 </answer>") ends it
     opened = text.rfind(_OPEN)
     if opened >= 0:
-        return _CLOSE not in text[opened:]
-    if _CLOSE in text:
+        return not _THINK_CLOSE_RE.search(text, opened)
+    if _THINK_CLOSE_RE.search(text):
         return False
     tail = text[-TAIL_CHARS:]
     return len(_SELF_TALK_RE.findall(tail)) >= SELF_TALK_MIN
