@@ -36,7 +36,9 @@ _WRAPPER = r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mbox|rm|ope
 _POWER = r"(?:\s*\^\s*\{?\s*-?\d\s*\}?)?"
 #: a unit written in Chinese, Japanese or Korean characters after the value (``825米``,
 #: ``160元``, ``5個``, ``0.5 平方米``, ``30千米/小时``)
-_CJK_UNIT = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6}"
+#: the letters of Chinese, Japanese (kana) and Korean (hangul) writing
+CJK_LETTERS = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK_UNIT = rf"[{CJK_LETTERS}]{{1,6}}"
 _ATOM = (
     rf"(?:{_WRAPPER}\{{[^{{}}]*\}}"  # \text{ km/h}
     r"|(?<![A-Za-z\\])[A-Za-z]+(?:\.[A-Za-z]\.?)?"  # km, p.m.

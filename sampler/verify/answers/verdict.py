@@ -49,7 +49,7 @@ from sampler.verify.answers.plain_notation import (
 )
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.unicode_math import unicode_to_latex
-from sampler.verify.answers.units import converted, split_unit
+from sampler.verify.answers.units import CJK_LETTERS, converted, split_unit
 from sampler.verify.answers.yes_no_statements import statement_polarity
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
@@ -280,10 +280,8 @@ def _boxed_words(text: str) -> str | None:
 
 
 #: a box that holds plain words (of any of these scripts) and one number, no LaTeX or relation
-_BOXED_PROSE_RE = re.compile(
-    r"[A-Za-z0-9 ,.'/$%\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e-]{2,80}"
-)
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_BOXED_PROSE_RE = re.compile(rf"[A-Za-z0-9 ,.'/$%\u3000-\u303f{CJK_LETTERS}\uff01-\uff5e-]{{2,80}}")
+_CJK_RE = re.compile(rf"[{CJK_LETTERS}]")
 _PROSE_WORDS_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}(?![A-Za-z])")
 
 
