@@ -64,6 +64,9 @@ from sampler.verify.workers.pools import Pool, make_pool
 
 #: Shards are verified together until they hold this many samples to verify.
 DEFAULT_BATCH_SAMPLES = 20_000
+#: Samples whose answers are extracted before their new pairs go to the pool (a few
+#: milliseconds of extraction: workers get their first pairs at once, and new ones often).
+PART_SAMPLES = 64
 
 Progress = Callable[[int, int], None]
 #: the columns a verdict writes, with their Arrow types
@@ -386,6 +389,7 @@ def verify_results(
         if work:
             pool.prestart()  # math-verify loads while the shards are read
             golds = _golds(results)
+            pool.preparse([g.latex for g in golds.values() if isinstance(g, Gold)])
             golds.update(question_golds(results.questions, verifier_of))
             graders = _Graders(verifier, others, verifier_of)
             for batch in _batches(results, work, batch_samples):
@@ -475,8 +479,8 @@ def _verify_batch(
 ) -> None:
     """Verify the rows that need it in every table of ``batch``; replace tables in place."""
     row_sets: list[list[int]] = []
-    all_golds: list[Gold | None] = []
-    all_spans: list[AnswerSpan | None] = []
+    part_golds: list[Gold | None] = []
+    part_spans: list[AnswerSpan | None] = []
     math_rows: list[int] = []  # positions among this batch's rows to verify
     other_items: list[tuple[str, Any, str | None]] = []
     other_rows: list[int] = []
@@ -484,6 +488,8 @@ def _verify_batch(
     written: dict[int, tuple[str, str | None]] = {}  # position -> (answer as written, rule)
     position = 0
     graded = {key for key, gold in golds.items() if gold is not None}
+    # the pool verifies each part's distinct pairs while the next part's answers are extracted
+    math = graders.math.begin(on_samples_done=advance)
     for plan, table in batch:
         keep, regrade = trusted_rows(table, graded)
         if plan.redo_all:
@@ -516,15 +522,17 @@ def _verify_batch(
             if strategies is None:
                 strategies = strategies_by[(b, m)] = config.strategies_for(b, m)
             span = statement_for_gold(extract_answer(text, strategies), golds.get((b, q)), text)
-            all_golds.append(golds.get((b, q)))
-            all_spans.append(span)
+            part_golds.append(golds.get((b, q)))
+            part_spans.append(span)
             if span is not None:
                 distinct.add((b, q, span.text, span.free_text))
                 written[position - 1] = (span.text[:MAX_ANSWER_CHARS], span.rule)
+            if len(part_spans) >= PART_SAMPLES:
+                math.add(part_golds, part_spans)
+                part_golds, part_spans = [], []
+    math.add(part_golds, part_spans)
     verdicts: list[Verdict] = [Verdict(STATUS_ERROR)] * position
-    for row, verdict in zip(
-        math_rows, graders.math.verify(all_golds, all_spans, on_samples_done=advance), strict=True
-    ):
+    for row, verdict in zip(math_rows, math.finish(), strict=True):
         verdicts[row] = verdict
     if other_items:
         other = graders.others.verify(other_items, on_samples_done=advance)

@@ -25,9 +25,11 @@ Each positive case has a twin that must stay wrong.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sampler.verify.answers.one_sample import grade_completion
-from sampler.verify.answers.tag_debris import with_paired_tags
+from sampler.verify.answers.tag_debris import _TAG_RE, _may_hold_tags, with_paired_tags
 from sampler.verify.answers.unfinished_thinking import cut_off_thinking
 
 
@@ -174,3 +176,37 @@ def test_spaced_tags_in_a_degenerate_tail_are_debris():
         "nights.< answer > 12</ answer > [/ think] [/ think]"
     )
     assert _status("66", completion) == "correct"
+
+
+_TAG_PIECES = st.sampled_from(
+    [
+        "answer",
+        "Answer",
+        "solution",
+        "final_answer",
+        "<",
+        ">",
+        "[",
+        "]",
+        "/",
+        " ",
+        "\t",
+        "\n",
+        "*",
+        "x",
+        "42",
+        '="1"',
+        "think",
+        "ANSWER",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_TAG_PIECES, max_size=14).map("".join))
+def test_the_fast_scan_for_tags_never_misses_a_tag_the_pattern_reads(text):
+    # ``with_paired_tags`` skips completions the scan finds no tag in: it must be exact
+    if _TAG_RE.search(text):
+        assert _may_hold_tags(text.lower())
+    if not _may_hold_tags(text.lower()):
+        assert with_paired_tags(text) == text

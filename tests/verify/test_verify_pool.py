@@ -236,3 +236,90 @@ def test_workers_load_math_verify_and_two_stage_parsing_but_not_pyarrow():
         [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["True", "True", "False"]
+
+
+def test_a_stream_verifies_parts_as_they_come_with_verdicts_in_task_order():
+    from sampler.verify.answers.verdict import VerifyTask
+
+    pairs = [(HALF, "0.5"), (HALF, "0.3"), (Gold("(3,4]"), "(3,4]"), (HALF, r"\dfrac{2}{4}")]
+    seen: list[tuple[int, str]] = []
+    with VerifyPool(workers=2, deadline_s=30) as pool:
+        stream = pool.stream(lambda i, v: seen.append((i, v.status)))
+        stream.add([VerifyTask(g, AnswerSpan(a)) for g, a in pairs[:1]])
+        assert pool.worker_pids()  # the first part is already with a worker
+        stream.add([VerifyTask(g, AnswerSpan(a)) for g, a in pairs[1:]])
+        statuses = [v.status for v in stream.finish()]
+        assert statuses == ["correct", "incorrect", "correct", "correct"]
+        assert sorted(seen) == list(enumerate(statuses))  # numbered across the parts
+        # a stream its caller abandoned (it raised between parts) leaves no stale verdict
+        abandoned = pool.stream()
+        abandoned.add([VerifyTask(HALF, AnswerSpan("0.3"))])
+        assert [v.status for v in pool.run([VerifyTask(HALF, AnswerSpan("0.5"))])] == ["correct"]
+
+
+def test_a_sample_batch_added_in_parts_dedupes_across_them():
+    with VerifyPool(workers=2, deadline_s=30) as pool:
+        verifier = AnswerVerifier(pool)
+        done: list[int] = []
+        batch = verifier.begin(done.append)
+        batch.add([HALF, HALF], [AnswerSpan("0.5"), AnswerSpan("0.3")])
+        batch.add([HALF, None, HALF], [AnswerSpan("0.5"), AnswerSpan("1"), None])
+        statuses = [v.status for v in batch.finish()]
+    assert statuses == ["correct", "incorrect", "correct", "no_gold", "no_answer"]
+    assert verifier.counts.verifier_calls == 2  # the repeated pair of the second part is free
+    assert sum(done) == 5
+
+
+def test_golds_sent_ahead_are_parsed_by_the_zygote_before_it_forks():
+    # The zygote acknowledges the golds it parsed; a worker forked then finds them parsed
+    # and verdicts are those of a pool that was sent none.
+    golds = [r"\frac{1}{2}", r"(3,4]", r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "x^2+1"]
+    with VerifyPool(workers=1, deadline_s=30) as pool:
+        pool.preparse(golds)
+        zygote = pool._zygote
+        assert zygote is not None
+        deadline = time.monotonic() + 60
+        while not zygote.prepared():
+            assert time.monotonic() < deadline, "the zygote never said its golds were parsed"
+            time.sleep(0.05)
+        verdicts = AnswerVerifier(pool).verify(
+            [Gold(g) for g in golds], [AnswerSpan(a) for a in ["0.5", "(3,4)", "(1,2)", "1+x^2"]]
+        )
+    assert [v.status for v in verdicts] == ["correct", "incorrect", "incorrect", "correct"]
+
+
+def test_a_fork_asked_for_while_the_zygote_parses_golds_is_not_lost():
+    # golds sent and a worker asked for at once: the zygote stops parsing, acknowledges, forks
+    with VerifyPool(workers=2, deadline_s=30) as pool:
+        pool.preparse([rf"\frac{{{n}}}{{{n + 1}}}" for n in range(2000)])
+        verdicts = AnswerVerifier(pool).verify([HALF, HALF], [AnswerSpan("0.5"), AnswerSpan("1")])
+    assert [v.status for v in verdicts] == ["correct", "incorrect"]
+
+
+def test_the_zygote_parses_golds_until_asked_to_stop_or_one_is_too_slow(monkeypatch):
+    from sampler.verify.answers import math_verifier
+    from sampler.verify.workers import worker
+
+    was = two_stage_parsing.installed()
+    worker.load()
+    try:
+        math_verifier.clear_caches()
+        assert worker.preparse_golds([r"\frac{1}{2}", "3", r"\sqrt{2}"]) == 3
+        assert math_verifier._parse_gold.cache_info().currsize == 3
+        answers = iter([False, True])
+        assert worker.preparse_golds(["7", "8"], stop=lambda: next(answers)) == 1
+        # a gold answer sizing refuses is left to the workers (which refuse it under a deadline)
+        assert worker.preparse_golds(["9" * 5000]) == 0
+
+        def slow(latex: str) -> None:
+            time.sleep(5)
+
+        monkeypatch.setattr(worker, "PREPARSE_LIMIT_S", 0.2)
+        monkeypatch.setattr(math_verifier, "parse_gold_ahead", slow)
+        started = time.monotonic()
+        assert worker.preparse_golds(["1", "2", "3"]) == 0  # the first is too slow: stop
+        assert time.monotonic() - started < 2
+    finally:
+        math_verifier.clear_caches()
+        if not was:
+            two_stage_parsing.uninstall()

@@ -35,6 +35,7 @@ within that rounding at sample points matches (``sampler.verify.answers.rounded_
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from decimal import Decimal, InvalidOperation
@@ -131,6 +132,13 @@ def _parse_gold(latex: str) -> tuple[Any, ...]:
     if not parsed:
         raise GoldUnparseable(f"gold {latex[:80]!r} parses to nothing")
     return parsed
+
+
+def parse_gold_ahead(latex: str) -> None:
+    """Parse ``latex`` into the gold cache before any answer needs it (the verification zygote
+    does, for the workers it forks); a gold that parses to nothing or fails is left out."""
+    with contextlib.suppress(Exception):
+        _parse_gold(latex)
 
 
 def _parse_latex(latex: str) -> tuple[Any, ...]:

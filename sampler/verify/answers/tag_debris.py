@@ -41,12 +41,26 @@ _PLACEHOLDER_RE = re.compile(
 _THINK_AS_CLOSE_RE = re.compile(r"(<answer>(?:(?!</?answer\b)[^<]){1,300})</think>[ \t\n]*$")
 
 
+def _may_hold_tags(lowered: str) -> bool:
+    """Whether some tag name in ``lowered`` has a ``>`` or ``]`` after it on its line: what
+    every tag ``_TAG_RE`` reads has (a fast scan; most completions have none)."""
+    for name in ("answer", "solution"):  # "final_answer" holds "answer"
+        at = lowered.find(name)
+        while at != -1:
+            after = at + len(name)
+            line_end = lowered.find("\n", after)
+            rest = lowered[after : line_end if line_end != -1 else len(lowered)]
+            if ">" in rest or "]" in rest:
+                return True
+            at = lowered.find(name, after)
+    return False
+
+
 def with_paired_tags(text: str) -> str:
     """``text`` with its misspelt answer tags mended and its unpaired ones as line breaks."""
     if ">" not in text and "]" not in text:
         return text
-    lowered = text.lower()
-    if "answer" not in lowered and "solution" not in lowered:
+    if not _may_hold_tags(text.lower()):
         return text
     text = _THINK_AS_CLOSE_RE.sub(r"\1</answer>", text)  # "<answer> 1004 </think>" at the end
     tags = list(_TAG_RE.finditer(text))

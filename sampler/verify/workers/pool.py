@@ -21,6 +21,9 @@ time does not show). A worker that dies gives its item status
 math-verify once (``sampler.verify.workers.worker``), so a replacement starts in
 milliseconds and the caller's threads, GPU context and ``__main__`` never leak
 into them. Start it early with ``prestart``: the import takes most of a second.
+``preparse`` then hands it the folder's golds, which it parses while the caller is
+still extracting answers: a gold's parse is done once, before any worker exists, on a
+core that would otherwise wait.
 
 Pending pairs are split into one contiguous run per worker (``_Lanes``), so that a
 worker meets few answer shapes and its parser and sympy caches, which each worker
@@ -30,13 +33,16 @@ builds for itself, are hit more.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
+import select
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -50,7 +56,7 @@ from sampler.verify.answers.verdict import (
     Verdict,
     VerifyTask,
 )
-from sampler.verify.workers.worker import PID_FORMAT, READY, ZYGOTE_READY
+from sampler.verify.workers.worker import GOLDS_PARSED, PID_FORMAT, READY, ZYGOTE_READY
 
 #: CPU seconds one (gold, answer) pair may take, parse and compare together.
 DEFAULT_DEADLINE_S = 10.0
@@ -68,7 +74,7 @@ WORKER_START_LIMIT_S = 30.0
 _MAX_BATCH = 8
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 
-__all__ = ["DEFAULT_DEADLINE_S", "VerifyPool", "VerifyTask"]
+__all__ = ["DEFAULT_DEADLINE_S", "TaskStream", "VerifyPool", "VerifyTask"]
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -113,7 +119,7 @@ class _Zygote:
             self.process = subprocess.Popen(
                 argv,
                 pass_fds=(child_end.fileno(),),
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,  # the golds to parse ahead (``preparse``)
                 stdout=subprocess.DEVNULL if quiet else None,
                 stderr=subprocess.DEVNULL if quiet else None,
                 env=env,
@@ -126,6 +132,27 @@ class _Zygote:
         self.sock = parent_end
         self.started = time.monotonic()
         self.ready = False
+        self.golds_sent = False
+        self.golds_parsed = False
+
+    def send_golds(self, golds: Sequence[str]) -> None:
+        """Hand the zygote the golds to parse before it forks (once; ``VerifyPool.preparse``).
+
+        A thread writes them, so that a folder's many golds never block the caller on a
+        full pipe; the zygote reads until the pipe closes."""
+        if self.golds_sent or self.process.stdin is None:
+            return
+        self.golds_sent = True
+        payload = json.dumps(list(golds)).encode() + b"\n"
+        stdin = self.process.stdin
+
+        def write() -> None:
+            with contextlib.suppress(OSError, ValueError):
+                stdin.write(payload)
+            with contextlib.suppress(OSError, ValueError):
+                stdin.close()
+
+        threading.Thread(target=write, name="leash-zygote-golds", daemon=True).start()
 
     def wait_ready(self) -> None:
         """Block until the zygote has loaded math-verify; LeashError if it cannot."""
@@ -151,12 +178,10 @@ class _Zygote:
         child_reads, to_child = os.pipe()
         try:
             socket.send_fds(self.sock, [b"fork"], [child_reads, child_writes])
-            reply = b""
-            while len(reply) < struct.calcsize(PID_FORMAT):
-                chunk = self.sock.recv(struct.calcsize(PID_FORMAT) - len(reply))
-                if not chunk:
-                    raise OSError("the verification zygote exited")
-                reply += chunk
+            pid = self._message()
+            while pid == GOLDS_PARSED:  # it stopped parsing golds to fork
+                self.golds_parsed = True
+                pid = self._message()
         except OSError:
             os.close(from_child)
             os.close(to_child)
@@ -164,8 +189,34 @@ class _Zygote:
         finally:
             os.close(child_reads)
             os.close(child_writes)
-        (pid,) = struct.unpack(PID_FORMAT, reply)
         return pid, Connection(from_child, writable=False), Connection(to_child, readable=False)
+
+    def _message(self) -> int:
+        """The zygote's next message: a worker's pid, or ``GOLDS_PARSED``."""
+        reply = b""
+        while len(reply) < struct.calcsize(PID_FORMAT):
+            chunk = self.sock.recv(struct.calcsize(PID_FORMAT) - len(reply))
+            if not chunk:
+                raise OSError("the verification zygote exited")
+            reply += chunk
+        (value,) = struct.unpack(PID_FORMAT, reply)
+        return value
+
+    def prepared(self) -> bool:
+        """Whether a worker forked now would find the golds parsed (or none were sent),
+        without waiting."""
+        if not self.golds_sent or self.golds_parsed:
+            return True
+        if not self.ready:
+            ready, _, _ = select.select([self.sock], [], [], 0)
+            if not ready:
+                return False
+            self.wait_ready()
+        ready, _, _ = select.select([self.sock], [], [], 0)
+        if ready:
+            with contextlib.suppress(OSError):
+                self.golds_parsed = self._message() == GOLDS_PARSED
+        return self.golds_parsed
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -176,6 +227,9 @@ class _Zygote:
         used = process_cpu_seconds(self.process.pid)
         with contextlib.suppress(OSError):
             self.sock.close()
+        if not self.golds_sent and self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=grace_s)
             return used
@@ -293,6 +347,15 @@ class _Lanes:
     def __len__(self) -> int:
         return sum(len(lane) for lane in self._lanes)
 
+    def extend(self, items: Sequence[Pending]) -> None:
+        """Add ``items`` (tasks of a stream's later part): one contiguous run to each lane."""
+        step, extra = divmod(len(items), len(self._lanes))
+        start = 0
+        for k, lane in enumerate(self._lanes):
+            end = start + step + (1 if k < extra else 0)
+            lane.extend(items[start:end])
+            start = end
+
     def take(self, slot: int, size: int) -> list[Pending]:
         """Up to ``size`` tasks for the worker in ``slot``, in task order."""
         own = self._lanes[slot % len(self._lanes)]
@@ -363,6 +426,7 @@ class VerifyPool(PoolBase):
         self._spent_cpu = 0.0
         self._zygote: _Zygote | None = None
         self._workers: list[_Worker] = []
+        self._stream: TaskStream | None = None
 
     def prestart(self) -> None:
         """Begin loading math-verify in the background (it takes most of a second)."""
@@ -370,6 +434,16 @@ class VerifyPool(PoolBase):
             if self._zygote is not None:
                 self._spent_cpu += self._zygote.kill()
             self._zygote = _Zygote(self.memory_limit_mb, self.preload)
+
+    def preparse(self, golds: Sequence[str]) -> None:
+        """Have the zygote parse ``golds`` (LaTeX, as ``Gold.latex``) while the caller extracts
+        answers: every worker forked afterwards finds them parsed (math-verify's parser
+        also warms up on the shapes the answers will have). Once per zygote; a call after the
+        first fork, or a gold that is slow to parse, only leaves the workers more to do."""
+        self.prestart()
+        assert self._zygote is not None
+        if not self._workers:
+            self._zygote.send_golds(golds)
 
     def _spawn(self) -> _Worker:
         self.prestart()
@@ -393,9 +467,8 @@ class VerifyPool(PoolBase):
 
     def close(self) -> None:
         """Stop every worker and the zygote. They hold no state worth saving: kill them."""
-        workers, self._workers = self._workers, []
-        for worker in workers:
-            self._spent_cpu += worker.kill()
+        self._stop_workers()
+        self._stream = None
         if self._zygote is not None:
             # a moment for the zygote to reap the workers just killed, then it goes too
             self._spent_cpu += self._zygote.kill(grace_s=0.5 if self._zygote.ready else 0.0)
@@ -416,39 +489,48 @@ class VerifyPool(PoolBase):
         """Verdicts for ``tasks``, in order; ``on_result(i, verdict)`` as each one ends."""
         if not tasks:
             return []
-        results: list[Verdict | None] = [None] * len(tasks)
-        remaining = len(tasks)
+        stream = self.stream(on_result)
+        stream.add(tasks)
+        return stream.finish()
 
-        def finish(index: int, verdict: Verdict) -> None:
-            nonlocal remaining
-            if results[index] is None:
-                results[index] = verdict
-                remaining -= 1
-                if on_result is not None:
-                    on_result(index, verdict)
+    def stream(self, on_result: Callable[[int, Verdict], None] | None = None) -> TaskStream:
+        """A run whose tasks come in parts (``TaskStream``): the workers verify the first
+        parts while the caller is still extracting the answers of the next."""
+        if self._stream is not None and not self._stream.finished:
+            self._stop_workers()  # an abandoned stream's workers may hold half a batch
+        self._stream = TaskStream(self, on_result)
+        return self._stream
 
-        try:
-            while len(self._workers) < min(self.size, len(tasks)):
-                self._workers.append(self._spawn())
-            queue = _Lanes(list(enumerate(tasks)), len(self._workers))
-            while remaining:
-                self._dispatch(queue)
-                watched = [w for w in self._workers if w.busy or not w.ready]
-                if not watched:
-                    raise RuntimeError("verification pool lost track of its tasks")
-                now = time.monotonic()
-                limits = [
-                    w.check_at if w.ready else (w.started + WORKER_START_LIMIT_S) for w in watched
-                ]
-                ready = wait([w.reader for w in watched], timeout=max(0.0, min(limits) - now))
-                by_reader = {id(w.reader): w for w in watched}
-                for reader in ready:
-                    self._collect(by_reader[id(reader)], queue, finish)
-                self._enforce_deadlines(queue, finish)
-        except BaseException:
-            self.close()  # workers may hold half a batch: never reuse them after an interrupt
-            raise
-        return [r if r is not None else Verdict(STATUS_ERROR) for r in results]
+    def _zygote_prepared(self) -> bool:
+        self.prestart()
+        assert self._zygote is not None
+        return self._zygote.prepared()
+
+    def _stop_workers(self) -> None:
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            self._spent_cpu += worker.kill()
+
+    def _pump(self, stream: TaskStream, timeout_s: float | None) -> None:
+        """Hand out tasks, then read what the workers answered, waiting at most ``timeout_s``
+        (None: until the next answer or deadline)."""
+        queue = stream.queue
+        self._dispatch(queue)
+        watched = [w for w in self._workers if w.busy or not w.ready]
+        if not watched:
+            if stream.remaining:
+                raise RuntimeError("verification pool lost track of its tasks")
+            return
+        now = time.monotonic()
+        limits = [w.check_at if w.ready else (w.started + WORKER_START_LIMIT_S) for w in watched]
+        wait_s = max(0.0, min(limits) - now)
+        if timeout_s is not None:
+            wait_s = min(wait_s, timeout_s)
+        ready = wait([w.reader for w in watched], timeout=wait_s)
+        by_reader = {id(w.reader): w for w in watched}
+        for reader in ready:
+            self._collect(by_reader[id(reader)], queue, stream.finish_task)
+        self._enforce_deadlines(queue, stream.finish_task)
 
     def _enforce_deadlines(self, queue: _Lanes, finish: Callable[[int, Verdict], None]) -> None:
         now = time.monotonic()
@@ -539,3 +621,68 @@ class VerifyPool(PoolBase):
         if self.crashes > 10 * self.size + len(queue):
             raise LeashError("verification workers keep dying; see LEASH_VERIFY_DEBUG=1 output")
         self._replace(worker)
+
+
+class TaskStream:
+    """One run of a ``VerifyPool`` whose tasks are added in parts (``VerifyPool.stream``).
+
+    ``add(tasks)`` queues tasks (numbered on from the ones before), hands them to idle workers
+    and collects the answers that are in, without waiting; ``finish()`` waits for the rest and
+    returns every verdict in task order. ``on_result(i, verdict)`` is called as each ends,
+    in the caller's thread (inside ``add`` or ``finish``). A stream left unfinished (the
+    caller raised) is abandoned: the pool's next run starts from fresh workers.
+    """
+
+    def __init__(self, pool: VerifyPool, on_result: Callable[[int, Verdict], None] | None):
+        self.pool = pool
+        self.on_result = on_result
+        self.results: list[Verdict | None] = []
+        self.remaining = 0
+        self.queue = _Lanes([], max(1, pool.size))
+        self.finished = False
+
+    def finish_task(self, index: int, verdict: Verdict) -> None:
+        if self.results[index] is None:
+            self.results[index] = verdict
+            self.remaining -= 1
+            if self.on_result is not None:
+                self.on_result(index, verdict)
+
+    def add(self, tasks: Sequence[VerifyTask]) -> None:
+        """Queue ``tasks`` and make what progress is possible without waiting."""
+        if self.finished:
+            raise RuntimeError("this verification stream is finished")
+        if not tasks:
+            return
+        first = len(self.results)
+        self.results.extend([None] * len(tasks))
+        self.remaining += len(tasks)
+        pool = self.pool
+        try:
+            self.queue.extend(list(enumerate(tasks, start=first)))
+            if pool._workers or pool._zygote_prepared():
+                # (while the zygote still parses golds, the tasks wait: a worker forked now
+                # would parse them again)
+                self._start_workers()
+                pool._pump(self, timeout_s=0.0)
+        except BaseException:
+            pool.close()  # workers may hold half a batch: never reuse them after an interrupt
+            raise
+
+    def _start_workers(self) -> None:
+        pool = self.pool
+        while len(pool._workers) < min(pool.size, len(self.results)):
+            pool._workers.append(pool._spawn())
+
+    def finish(self) -> list[Verdict]:
+        """Every verdict, in task order, once all are in."""
+        try:
+            if self.remaining:
+                self._start_workers()
+            while self.remaining:
+                self.pool._pump(self, timeout_s=None)
+        except BaseException:
+            self.pool.close()
+            raise
+        self.finished = True
+        return [r if r is not None else Verdict(STATUS_ERROR) for r in self.results]

@@ -1,7 +1,8 @@
 """The verification pool's one interface, and the one place that chooses local or Ray.
 
 ``Pool`` is what ``AnswerVerifier`` and ``verify_results`` ask of a pool: ``run(tasks,
-on_result)`` under a hard deadline per task, ``prestart``, ``close`` (also as a context
+on_result)`` under a hard deadline per task, ``prestart``, ``preparse`` (golds to parse
+before the first task), ``close`` (also as a context
 manager), its ``size``, ``deadline_s`` and counts of ``timeouts`` and ``crashes``.
 ``VerifyPool`` (workers.pool: processes forked from a zygote on this machine) and
 ``RayVerifyPool`` (workers.ray_pool: one-worker pools on a Ray cluster's actors) both
@@ -31,6 +32,8 @@ class Pool(Protocol):
     def __exit__(self, *exc_info: object) -> None: ...
 
     def prestart(self) -> None: ...
+
+    def preparse(self, golds: Sequence[str]) -> None: ...
 
     def run(
         self,

@@ -41,6 +41,9 @@ class VerifyWorker:
         self.pool = VerifyPool(workers=1, deadline_s=deadline_s, memory_limit_mb=memory_limit_mb)
         self.pool.prestart()
 
+    def preparse(self, golds: list[str]) -> None:
+        self.pool.preparse(golds)
+
     def run(self, tasks: list[VerifyTask]) -> list[Verdict]:
         return self.pool.run(tasks)
 
@@ -75,6 +78,13 @@ class RayVerifyPool(PoolBase):
         self._actors = [
             actor_class.remote(self.deadline_s, self.memory_limit_mb) for _ in range(self.size)
         ]
+
+    def preparse(self, golds: Sequence[str]) -> None:
+        """Each actor's zygote parses ``golds`` ahead (``VerifyPool.preparse``)."""
+        self.prestart()
+        listed = list(golds)
+        for actor in self._actors:
+            actor.preparse.remote(listed)
 
     def run(
         self,

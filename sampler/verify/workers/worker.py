@@ -23,6 +23,7 @@ import contextlib
 import ctypes
 import gc
 import importlib
+import json
 import os
 import resource
 import select
@@ -36,9 +37,15 @@ from multiprocessing.connection import Connection
 READY = "ready"
 ZYGOTE_READY = b"ready"
 PID_FORMAT = "!q"
+#: What the zygote sends, in a pid's place, once it has parsed the golds it was sent.
+GOLDS_PARSED = -1
 _PR_SET_PDEATHSIG = 1
 #: Seconds a parent that already waits for the zygote takes to ask for a worker, at most.
 _ASK_WITHIN_S = 0.05
+
+#: Seconds one gold may take to parse ahead in the zygote; a slower one stops the pre-parse
+#: (the workers parse what is left, under their deadline).
+PREPARSE_LIMIT_S = 1.0
 
 #: Expressions the zygote parses while it waits for its first request, one of each common
 #: shape: the parser's prediction cache and sympy's lazy imports they fill are shared by
@@ -130,6 +137,61 @@ def warm_up(stop: Callable[[], bool] = lambda: False) -> int:
     return done
 
 
+class _SlowGold(BaseException):  # not an Exception: nothing on the parse path may swallow it
+    """A gold took longer than ``PREPARSE_LIMIT_S`` to parse ahead."""
+
+
+def _too_slow(signum: int, frame: object) -> None:
+    raise _SlowGold
+
+
+def preparse_golds(golds: list[str], stop: Callable[[], bool] = lambda: False) -> int:
+    """Parse ``golds`` into the gold cache (``math_verifier``), until ``stop()`` says so or one
+    takes longer than ``PREPARSE_LIMIT_S``; returns how many it parsed. A gold that answer
+    sizing refuses (``parse_depth.too_deep``) is left to the workers, which refuse it too."""
+    from sampler.verify.answers.math_verifier import parse_gold_ahead
+    from sampler.verify.answers.parse_depth import too_deep
+
+    done = 0
+    previous = signal.signal(signal.SIGALRM, _too_slow)
+    try:
+        for latex in golds:
+            if stop():
+                break
+            if not isinstance(latex, str) or too_deep(latex, True) is not None:
+                continue
+            signal.setitimer(signal.ITIMER_REAL, PREPARSE_LIMIT_S)
+            try:
+                parse_gold_ahead(latex)
+            except _SlowGold:
+                break
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            done += 1
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    return done
+
+
+def _golds_sent(sock: socket.socket, stdin: int) -> list[str] | None:
+    """The golds the parent sends on ``stdin`` (a JSON list, then the pipe closes): a list
+    (empty when what came is no list), or None when a fork request came first."""
+    try:
+        readable, _, _ = select.select([sock, stdin], [], [])
+    except (OSError, ValueError):
+        return None
+    if stdin not in readable:
+        return None  # a fork request came first
+    chunks = []
+    while chunk := os.read(stdin, 1 << 16):
+        chunks.append(chunk)
+    try:
+        golds = json.loads(b"".join(chunks) or b"null")
+    except ValueError:
+        return []
+    return golds if isinstance(golds, list) else []
+
+
 def serve(reader: Connection, writer: Connection) -> None:
     """Answer batches until the parent sends None or closes the pipe."""
     from sampler.verify.answers.math_verifier import judge_safely
@@ -173,8 +235,8 @@ def _reap(signum: int, frame: object) -> None:
             pass
 
 
-def _request_waiting(sock: socket.socket, wait_s: float = 0.0) -> bool:
-    """Whether the parent has sent something (a fork request, or EOF) on ``sock``."""
+def _request_waiting(sock: socket.socket | int, wait_s: float = 0.0) -> bool:
+    """Whether the parent has sent something (a fork request, or EOF) on ``sock`` (or a pipe)."""
     try:
         readable, _, _ = select.select([sock], [], [], wait_s)
     except (OSError, ValueError):
@@ -186,10 +248,11 @@ def zygote(sock: socket.socket, memory_mb: int, preload: tuple[str, ...] = ()) -
     """Fork a worker for every request on ``sock`` until the parent closes it.
 
     Ready as soon as math-verify is loaded. Until the first request comes (the
-    parent is still reading shards and extracting answers) it warms up; once a
-    worker is asked for, it stops: a forked worker pays its own first-parse costs
-    in parallel with the others, which is sooner than waiting for a serial warm-up
-    (measured on 2 cores).
+    parent is still reading shards and extracting answers) it warms up, then parses
+    the golds the parent sends on its standard input (``VerifyPool.preparse``), which
+    every worker then finds parsed; once a worker is asked for, it stops: a forked
+    worker pays its own first-parse costs in parallel with the others, which is sooner
+    than waiting for a serial warm-up (measured on 2 cores).
     """
     load(preload)
     # Objects made so far are shared with every forked worker; keep the garbage collector
@@ -199,7 +262,13 @@ def zygote(sock: socket.socket, memory_mb: int, preload: tuple[str, ...] = ()) -
     signal.signal(signal.SIGCHLD, _reap)
     sock.sendall(ZYGOTE_READY)
     # a parent already waiting asks within milliseconds: then no warm-up at all
-    if not _request_waiting(sock, _ASK_WITHIN_S) and warm_up(stop=lambda: _request_waiting(sock)):
+    stdin = sys.stdin.fileno()
+    if not _request_waiting(sock, _ASK_WITHIN_S):
+        warm_up(stop=lambda: _request_waiting(sock) or _request_waiting(stdin))
+        golds = _golds_sent(sock, stdin)
+        if golds is not None:
+            preparse_golds(golds, stop=lambda: _request_waiting(sock))
+            sock.sendall(struct.pack(PID_FORMAT, GOLDS_PARSED))
         gc.freeze()
     me = os.getpid()
     while True:
