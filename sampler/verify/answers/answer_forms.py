@@ -13,6 +13,10 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 - the degree sign is ``^\\circ``: ``45°`` is ``45^\\circ``;
 - a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``; against a
   decimal gold, a plain decimal comma too: ``1000,99`` is ``1000.99`` (``1,000`` stays);
+- dots as thousands separators (German, Spanish, Italian, Indonesian …): against an integer
+  gold written without separators whose digits they write, ``70.000`` is ``70000`` and
+  ``1.234.567`` is ``1234567`` (``2.000`` against the gold 2 stays two; ``70.000`` against 7
+  stays wrong; against the gold ``1,000``, which writes the comma convention, ``1.000`` is one);
 - against an interval gold, a chained inequality is the interval it describes:
   ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``, and a one-sided one
   the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``; against a
@@ -43,6 +47,10 @@ _DECIMAL_COMMA_RE = re.compile(r"(?<=\d)\{,\}(\d+)(?!\d)")
 _DECIMAL_GOLD_RE = re.compile(r"-?\d+\.\d+")
 #: a number with a decimal comma: not three digits after it (that is a thousands separator)
 _COMMA_DECIMAL_RE = re.compile(r"(-?\d+),(\d{1,2}|\d{4,})")
+_DOT_THOUSANDS_RE = re.compile(r"-?[1-9]\d{0,2}(?:\.\d{3})+")
+#: an integer gold written without separators (``1,000`` tells the comma convention: then a
+#: dot is a decimal point)
+_INTEGER_GOLD_RE = re.compile(r"-?\d+")
 _INTERVAL_GOLD_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[][^,]+,[^,]+(?:\\right)?\s*[)\]]\s*$")
 _LT = r"(<|\\lt|\\le|\\leq|\\leqslant|≤)"
 _CHAIN_RE = re.compile(
@@ -157,6 +165,10 @@ def answer_form(text: str, gold_latex: str) -> str:
         comma = _COMMA_DECIMAL_RE.fullmatch(out.strip())
         if comma is not None:  # 1000,99 against the gold 1000.99: a decimal comma
             out = comma.group(1) + "." + comma.group(2)
+    if "." in out and _DOT_THOUSANDS_RE.fullmatch(out.strip()):
+        digits, gold_digits = out.strip().replace(".", ""), gold_latex.strip()
+        if _INTEGER_GOLD_RE.fullmatch(gold_digits) and int(digits) == int(gold_digits):
+            out = digits  # "70.000" for the gold 70000: a thousands separator
     if len(out) <= _CHAIN_CHARS and any(c in out for c in ("<", ">", "\\l", "\\g", "≤", "≥")):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out

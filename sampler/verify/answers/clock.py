@@ -4,7 +4,8 @@ math-verify reads ``1:58`` as the ratio 1/58, so that ``2:116`` and ``\\frac{1}{
 equal the gold ``1:58 am``. The rule (docs/verification.md, Times of day):
 
 - a gold is a time of day when it is ``H:MM`` (two-digit minutes, hour at most 23)
-  or an hour with a clock suffix (``1:58 am``, ``5pm``, ``5 \\text{ p.m.}``);
+  or an hour with a clock suffix (``1:58 am``, ``5pm``, ``5 \\text{ p.m.}``), also written
+  whole as text (``\\text{4:30 p.m.}``, which an answer may be too);
 - against such a gold, an answer is read as a time when it is written as one; a
   time is equal when it names the same minute of the day: ``13:58`` is ``1:58 pm``,
   ``12:05 am`` is ``0:05``; an hour of 1 to 12 without a suffix is either (``1:58``
@@ -33,6 +34,16 @@ _TIME_RE = re.compile(
     r"\s*(?P<h>\d{1,2})(?:\s*:\s*(?P<m>\d+))?(?:" + _SUFFIX + r")?\s*\.?\s*", re.IGNORECASE
 )
 _HOUR_RE = re.compile(r"\s*\d{1,2}\s*")
+#: a time written whole as text: ``\text{4:30 p.m.}``, ``\mbox{9:15 am}``
+_WRAPPED_RE = re.compile(r"\s*\\(?:text|mathrm|textrm|rm|mbox)\s*\{([^{}]*)\}\s*\.?\s*")
+
+
+def _unwrapped(latex: str) -> str:
+    """``latex`` without a text command that wraps the whole of it."""
+    match = _WRAPPED_RE.fullmatch(latex)
+    return match.group(1) if match is not None else latex
+
+
 _COLON_RE = re.compile(r"^\s*\d{1,2}\s*:\s*\d{2}\s*$")
 
 
@@ -64,7 +75,7 @@ def read_time(latex: str, unit: str | None = None) -> ClockTime | None:
 
     ``unit`` is the canonical unit (``am``/``pm``) already taken off the value.
     """
-    match = _TIME_RE.fullmatch(latex)
+    match = _TIME_RE.fullmatch(_unwrapped(latex))
     if match is None:
         return None
     written = match.group("w") or match.group("b")
@@ -88,9 +99,14 @@ def read_time(latex: str, unit: str | None = None) -> ClockTime | None:
 
 
 def gold_time(latex: str, unit: str | None) -> ClockTime | None:
-    """The gold as a time of day, when it is one (see the module docstring)."""
-    if unit in ("am", "pm") or _COLON_RE.match(latex):
-        return read_time(latex, unit)
+    """The gold as a time of day, when it is one (see the module docstring); a gold written
+    whole as text (``\\text{4:30 p.m.}``) is one when the text is a time with a suffix."""
+    inner = _unwrapped(latex)
+    if unit in ("am", "pm") or _COLON_RE.match(inner):
+        return read_time(inner, unit)
+    if inner != latex:
+        written = read_time(inner)
+        return written if written is not None and written.suffix is not None else None
     return None
 
 

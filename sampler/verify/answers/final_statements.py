@@ -140,7 +140,8 @@ _MARKER_RE = re.compile(
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
     r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
-    r"|(?:réponse|respuesta|antwort)[ \t]*(?:est|es|ist)?[ \t]*:?",
+    r"|(?<![^\W\d_])(?:réponses?|respuestas?|antwort(?:en)?)(?![^\W\d_])"
+    r"[ \t]*(?:est|es|ist)?[ \t]*:?",
     re.IGNORECASE,
 )
 #: the word for "answer" in more languages, and a colon ("Ответ: 3", "答え：3", "Đáp án: 3"),
@@ -157,13 +158,14 @@ _ANSWER_WORDS = (
 #: particle ("La risposta è 5", "Jibu ni 57", "উত্তর হল 20", "คำตอบคือ 350", "答えは5です",
 #: "정답은 B입니다", "उत्तर है 5", "Ответ — 5", "Đáp án là B", "Het antwoord is 5")
 _ANSWER_COPULA = (
-    r"(?:[ \t]+(?:is|è|é|ist|est|es|ni|là|to|jest|je|är|er|on|olan|hal|হল|হলো|হচ্ছে|है|равен|равна"
+    r"(?:[ \t]+(?:is|è|é|ist|est|es|ni|là|to|jest|je|är|er|on|olan|hal|হলো|হল|হচ্ছে|है|равен|равна"
     r"|это|—|–)|[ \t]*(?:คือ|は|은|는))"
 )
 _MARKER_WORDS_RE = re.compile(
     rf"(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]*\([^()\n]{{1,30}}\))?[*_]{{0,2}}[ \t]*[:：]"
     rf"|(?<![^\W\d_]){_ANSWER_WORDS}{_ANSWER_COPULA}[*_]{{0,2}}[ \t]*[:：]?"
     rf"(?=[ \t]*[-−+$*\\(\d]|[ \t]*[A-J](?![A-Za-z])|[ \t]*[^\x00-\x7f])"
+    rf"|(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]+[^\s\d:：.,;!?$\\]{{1,15}}){{1,3}}[ \t]*[:：]"
     r"|(?<![^\W\d_])(?:উত্তর|సమాధానం|jibu|คำตอบ)[ \t]+(?=[-−$]?\d)"
     r"|(?<![^\W\d_])(?:jawaban(?:nya)?|pilihan|alternatif|opsi)(?:[ \t]+yang[ \t]+[^\W\d_]+"
     r"(?:[ \t]+[^\W\d_]+){0,3})?[ \t]+(?:adalah|ialah|yaitu)[ \t]*[:：]?",
@@ -446,10 +448,40 @@ _WHERE_CLAUSE_RE = re.compile(
 )
 
 
+#: an expression, then the value the model says it comes to: "35 / (35 + 55) * 100, which
+#: equals 40.54%", "3 * 4, which gives 12"
+_RESULT_CLAUSE_RE = re.compile(
+    r"(?P<head>[^\n]+?)[ \t]*,?[ \t]*(?:which|that|and[ \t]+this)[ \t]+"
+    r"(?:equals|is[ \t]+equal[ \t]+to|is|gives|comes[ \t]+to|evaluates[ \t]+to|results[ \t]+in"
+    r"|yields|amounts[ \t]+to)"
+    r"[ \t]+(?:approximately[ \t]+|about[ \t]+)?(?P<value>[^\n]+)",
+    re.IGNORECASE,
+)
+#: arithmetic on numbers: digits, operators, brackets, a few commands; no prose
+_ARITHMETIC_CHARS = r"[-\d\s.,+−*/×÷()^{}\\a-z$%]*"
+_ARITHMETIC_RE = re.compile(rf"{_ARITHMETIC_CHARS}\d[\d\s.,]*[-+−*/×÷^]{_ARITHMETIC_CHARS}")
+
+
+def _stated_result(stated: str) -> str | None:
+    """The value a stated computation comes to, as the model wrote it ("35 / (35 + 55) * 100,
+    which equals 40.54%": 40.54%, not what the expression evaluates to), or None."""
+    match = _RESULT_CLAUSE_RE.fullmatch(stated.strip().rstrip("."))
+    if match is None or _PROSE_WORD_RE.search(match.group("head").replace("\\", " \\")):
+        return None
+    if not _ARITHMETIC_RE.fullmatch(match.group("head").strip()):
+        return None
+    value = match.group("value").strip()
+    return value if _value(value) is not None else None
+
+
 def _without_trailing_clause(stated: str) -> str:
     """``stated`` without a clause after it that is no part of the answer (``_WHERE_CLAUSE_RE``);
     kept whole when what comes before the clause is a description, not an answer ("the
-    solution to the equation, which is $x=11$")."""
+    solution to the equation, which is $x=11$"); a computation followed by what it comes to
+    is that value (``_stated_result``)."""
+    result = _stated_result(stated) if "which" in stated or "that" in stated else None
+    if result is not None:
+        return result
     head = _WHERE_CLAUSE_RE.split(stated, maxsplit=1)[0]
     if head == stated or re.match(r"[ \t]*,[ \t]*where\b", stated[len(head) :]):
         return head
@@ -586,6 +618,11 @@ def answer_marker(text: str) -> Found | None:
         if _HYPOTHETICAL_RE.search(tail, max(0, match.start() - 80), match.start()):
             continue
         rest = tail[match.end() :].lstrip(" \t*\n")
+        lead = _MARKER_LEAD_RE.match(rest)
+        if lead is not None:  # "réponse finale est donc :\n80", "Antwort lautet: 6": the colon
+            rest = rest[lead.end() :].lstrip(" \t*\n")
+        if rest.startswith("}"):  # "\[ \text{Antwort: } 15 \]": the math after the marker's text
+            rest = _math_after_text(rest[1:])
         stated = _sentence_or_math(rest) if rest.strip() else ""
         stated = _CLOSING_COPULA_RE.sub("", stated.rstrip(" \t.。"))  # "정답은 B입니다."
         clause = re.split(r"[。\n]", rest, maxsplit=1)[0][:120]
@@ -603,6 +640,21 @@ def answer_marker(text: str) -> Found | None:
 
 
 _MARKERS_TRIED = 4
+_MATH_CLOSE_RE = re.compile(r"\\\]|\$\$|\\\)|\$")
+
+
+def _math_after_text(rest: str) -> str:
+    """The math that follows a marker written as ``\\text{…}`` inside math, up to where the
+    math closes."""
+    close = _MATH_CLOSE_RE.search(rest)
+    return (rest[: close.start()] if close is not None else rest).strip()
+
+
+#: the words between the word for "answer" and the colon before the answer, in any language
+#: ("finale est donc :", "final es:", "also:", "lautet:", a Bengali vowel sign left by the
+#: copula): up to four short words on the marker's line, then the colon
+_LEAD_WORD = r"[^\s\d$\\{}()\[\]=+*/^:：.,;!?<>|\"'`]{1,15}"
+_MARKER_LEAD_RE = re.compile(rf"(?:{_LEAD_WORD}[ \t]+){{0,3}}{_LEAD_WORD}[ \t]*[:：]")
 _OPTION_LINE_RE = re.compile(r"^[ \t]*\(?([A-J])\)?[.．、:：][ \t]*\S", re.MULTILINE)
 _DENIED_RE = re.compile(r"是?错误|不正确|不对|并不是|不是正确|\bis (?:not|wrong|incorrect)\b")
 

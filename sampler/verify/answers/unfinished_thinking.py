@@ -6,8 +6,11 @@ A completion cut by the token limit while the model was still thinking ("So, per
 answer is 25.\\n\\nBut let me verify step by step. … which is x *") states no final answer:
 a value its thinking tried on the way ("the answer is $6. But let me go through the problem
 again … compare it to the cost") is a step, not a conclusion. ``cut_off_thinking`` tells such
-a completion: it ends mid-sentence (no sentence end, box or closing math last), no
-``</think>`` follows its last ``<think>``, and it either opened one or thinks aloud as these
+a completion: it ends mid-sentence (no sentence end, box or closing math last, before any
+end-of-sequence tokens such as Sky-T1's ``<|end_of_solution|>``), no ``</think>`` follows its
+last ``<think>`` (in any common template's spelling: ``<|begin_of_thought|>`` …
+``<|end_of_thought|>``, ``<thinking>``, ``◁think▷``, ``[THINK]``, ``<seed:think>``), and it
+either opened one or thinks aloud as these
 models do (at least ``SELF_TALK_MIN`` of "Wait", "Hmm", "Alternatively", "Let me check", …
 in its last ``TAIL_CHARS`` characters). Extraction then finds no answer. Unclosed thinking
 that ends with a complete sentence or a box (a model that forgot the closing tag and
@@ -19,8 +22,10 @@ from __future__ import annotations
 
 import re
 
-_OPEN = "<think>"
-_CLOSE = "</think>"
+#: thinking opened, in the spellings of the common reasoning models' templates: ``<think>``
+#: (R1, Qwen3), ``<|begin_of_thought|>`` (Sky-T1, Bespoke, OpenThoughts), ``<thinking>``,
+#: ``◁think▷`` (Kimi), ``[THINK]`` (Magistral), ``<seed:think>`` (Seed-OSS)
+_OPENS = ("<think>", "<|begin_of_thought|>", "<thinking>", "◁think▷", "[THINK]", "<seed:think>")
 #: how a completion that states its answer ends: a sentence end, a box or math closing
 _COMPLETE_ENDS = (".", "!", "?", "。", "}", "$", "\\]", "\\)", "**", "```")
 #: a tag that closes the completion: ``</answer>``, ``</think>``, ``</end think>``
@@ -28,7 +33,14 @@ _CLOSING_TAG_RE = re.compile(r"</?[ \t]*[A-Za-z_][A-Za-z_ ]{0,20}>$")
 #: thinking closed, as the tag is written or misspelt: ``</think>``, ``</end think>``,
 #: ``<end think>``, ``[/think>``
 _THINK_CLOSE_RE = re.compile(
-    r"</[ \t]*think[ \t]*>|<[ \t]*/?[ \t]*end[ \t]*think[ \t]*>|\[/think[\]>]"
+    r"</[ \t]*think(?:ing)?[ \t]*>|<[ \t]*/?[ \t]*end[ \t]*think[ \t]*>|\[/think[\]>]"
+    r"|<\|end_of_thought\|>|<\|begin_of_solution\|>|◁/think▷|</seed:think>|<\|channel\|>final",
+    re.IGNORECASE,
+)
+#: end-of-sequence and chat-template tokens closing the completion (``<|end_of_solution|>``,
+#: ``<|im_end|>``, ``</s>``, ``<eos>``): the text before them is how the completion ends
+_CLOSING_TOKENS_RE = re.compile(
+    r"(?:\s*(?:<\|[A-Za-z_]{2,24}\|>|</s>|<eo[aes]>|<end_of_turn>|\[EOS\]))+\s*\Z"
 )
 TAIL_CHARS = 3000
 SELF_TALK_MIN = 3
@@ -39,12 +51,21 @@ _SELF_TALK_RE = re.compile(
 )
 
 
+def _last_open(text: str) -> int:
+    """Where thinking was last opened in ``text``, in any spelling; -1 if never."""
+    return max(text.rfind(spelling) for spelling in _OPENS)
+
+
 def cut_off_thinking(text: str) -> bool:
     """Whether ``text`` ends inside thinking it never closed, cut mid-sentence."""
     stripped = text.rstrip()
+    if stripped.endswith((">", "]")):  # "… \boxed{5}.\n<|end_of_solution|>": the model stopped
+        closing = _CLOSING_TOKENS_RE.search(stripped, max(0, len(stripped) - 200))
+        if closing is not None:
+            stripped = stripped[: closing.start()].rstrip()
     if stripped.endswith(_COMPLETE_ENDS) or _CLOSING_TAG_RE.search(stripped[-40:]):
         return False  # a sentence, a box, a code fence or a tag ("<answer> 29 </answer>") ends it
-    opened = text.rfind(_OPEN)
+    opened = _last_open(text)
     if opened >= 0:
         return not _THINK_CLOSE_RE.search(text, opened)
     if _THINK_CLOSE_RE.search(text):

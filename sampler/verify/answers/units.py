@@ -246,8 +246,8 @@ def split_unit(
     while match is not None:
         value = _TRAILING_SPACE_RE.sub("", latex[: match.start()])
         unit = _unit_of(latex[match.start() :], value, gold_variables, is_gold)
-        if unit is not None:
-            return value, unit
+        if unit is not None and value.count("{") == value.count("}"):
+            return value, unit  # (never a unit cut out of a group: ``\text{4:30 p.m.}``)
         # the longest suffix is no unit (``4 + 4h``); try a shorter one (``... cm``)
         next_start = match.start() + 1
         match = _SUFFIX_RE.search(latex, next_start) if next_start < len(latex) else None

@@ -1,0 +1,119 @@
+"""Round 15's classes, each with its wrong twin: the words between an answer marker and its
+colon in other languages (the answer on the next line), a marker written as text inside
+display math, dots as thousands separators, a model's own stated result after an
+expression, thinking closed in other templates' spellings and end tokens after the last
+sentence, and a time of day written whole as text."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.one_sample import grade_completion
+from sampler.verify.answers.unfinished_thinking import cut_off_thinking
+
+MARKER_LEADS = [
+    "Calculons : 40 + 40 = {v}.\n\nLa réponse finale est donc :\n{v}",
+    "Entonces 200 + 50 = {v}.\n\nLa respuesta final es:\n{v}",
+    "Also 3 + 3 = {v}.\n\nDie Antwort ist also:\n{v}",
+    "Also 3 + 3 = {v}.\n\nDie Antwort lautet:\n\n{v}",
+    "৮০ + ৩ = {v}\n\nঅতএব, উত্তর হলো:\n\n{v}",
+    "Quindi 5 + 7 = {v}.\n\nLa risposta finale è quindi:\n{v}\n\nVerifica: 5 + 8 = 13",
+    "Donc 5 + 7 = {v}.\n\nRéponse finale :\n\n{v}",
+]
+
+
+@pytest.mark.parametrize("template", MARKER_LEADS)
+def test_the_words_between_the_marker_and_its_colon_lead_to_the_answer(template):
+    # the answer is the value after the colon (the next line), not the marker's words; the
+    # reasoning above states the gold, so only the stated final decides
+    right = grade_completion("80", template.format(v="80").replace("{v}", "80"))
+    assert (right.status, right.answer) == ("correct", "80")
+    stated_wrong = template.format(v="80").rsplit("80", 1)
+    wrong = grade_completion("80", "81".join(stated_wrong))
+    assert (wrong.status, wrong.answer) == ("incorrect", "81")
+
+
+def test_a_verb_that_holds_the_german_word_for_answer_is_no_marker():
+    verdict = grade_completion("12", "Er beantwortet 5 Fragen.\nEr antwortet 12 Mal.")
+    assert "antwortet" not in (verdict.answer or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"Somit \[ \text{Antwort: } {v} \]",
+        r"$$\text{Antwort: } {v}$$",
+        r"\[\text{Final answer: } {v}\]",
+    ],
+)
+def test_a_marker_written_as_text_inside_display_math_states_the_math_after_it(text):
+    assert grade_completion("15", text.replace("{v}", "15")).status == "correct"
+    wrong = grade_completion("15", text.replace("{v}", "16"))
+    assert (wrong.status, wrong.answer) == ("incorrect", "16")
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("70000", "70.000", "correct"),  # German, Spanish …: a dot separates thousands
+        ("1234567", "1.234.567", "correct"),
+        ("7", "70.000", "incorrect"),
+        ("71000", "70.000", "incorrect"),
+        ("2", "2.000", "correct"),  # three decimals of two stay two
+        ("1,000", "1.000", "incorrect"),  # the gold writes the comma convention: one
+        ("0,111", "0.111", "correct"),  # no thousands group starts with 0
+    ],
+)
+def test_dots_as_thousands_separators_against_an_integer_gold(gold, answer, status):
+    assert grade_completion(gold, f"Die Antwort lautet: {answer}").status == status
+
+
+@pytest.mark.parametrize(("gold", "status"), [("40.54", "correct"), ("38.89", "incorrect")])
+def test_the_value_a_model_says_its_expression_comes_to_is_its_answer(gold, status):
+    # 35 / 90 * 100 is 38.89, but the model stated 40.54: its answer is what it stated
+    text = "Therefore, the answer is 35 / (35 + 55) * 100, which equals 40.54%."
+    verdict = grade_completion(gold, text)
+    assert (verdict.status, verdict.answer) == (status, "40.54%")
+    assert grade_completion("12", "So the answer is 3 * 4, which gives 13.").status == "incorrect"
+    assert grade_completion("12", "So the answer is 3 * 4, which gives 12.").status == "correct"
+
+
+SKY_T1 = (
+    "<|begin_of_thought|>\n\nOkay, so 2 + 3. Wait, let me check. Hmm, 2 + 3 = 5. Wait, yes."
+    "\n\n<|end_of_thought|>\n\n<|begin_of_solution|>\n\nThe sum is $\\boxed{5}$.\n\n"
+    "<|end_of_solution|>"
+)
+
+
+def test_sky_t1_thinking_closed_in_its_own_spelling_and_an_end_token_is_answered():
+    assert not cut_off_thinking(SKY_T1)
+    assert grade_completion("5", SKY_T1).status == "correct"
+    assert grade_completion("5", SKY_T1.replace("boxed{5}", "boxed{6}")).status == "incorrect"
+    assert not cut_off_thinking("So it is \\boxed{5}.<|im_end|><|endoftext|>")
+
+
+@pytest.mark.parametrize(
+    "opened",
+    ["<|begin_of_thought|>", "<thinking>", "◁think▷", "[THINK]", "<seed:think>", "<think>"],
+)
+def test_thinking_cut_in_any_template_spelling_states_no_answer(opened):
+    cut = f"{opened}\nOkay, 2 + 3. Maybe \\boxed{{5}}. Wait, let me reconsider the"
+    assert cut_off_thinking(cut)
+    assert grade_completion("5", cut).status == "no_answer"
+    # an end token after a sentence cut in the middle does not make it a finished answer
+    assert grade_completion("5", cut + "<|endoftext|>").status == "no_answer"
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        (r"\text{4:30 p.m.}", r"4:30 \text{ p.m.}", "correct"),
+        (r"\text{4:30 p.m.}", "16:30", "correct"),
+        (r"\text{4:30 p.m.}", r"5:30 \text{ p.m.}", "incorrect"),
+        (r"\text{4:30 p.m.}", "4:30 a.m.", "incorrect"),
+        ("4:30 p.m.", r"\text{4:30 p.m.}", "correct"),
+        ("4:30 p.m.", r"\text{4:30 a.m.}", "incorrect"),
+    ],
+)
+def test_a_time_of_day_written_whole_as_text(gold, answer, status):
+    assert grade_completion(gold, f"They meet at \\boxed{{{answer}}}.").status == status
