@@ -117,3 +117,39 @@ def test_thinking_cut_in_any_template_spelling_states_no_answer(opened):
 )
 def test_a_time_of_day_written_whole_as_text(gold, answer, status):
     assert grade_completion(gold, f"They meet at \\boxed{{{answer}}}.").status == status
+
+
+ROD = "How long is the rod?\nChoices:\n(A) 20 cm\n(B) 40 cm\n(C) 50 cm\n(D) 60 cm\n(E) 80 cm"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("So the rod is 60 cm long. \\boxed{60}", "correct"),
+        ("So the rod is \\boxed{60 \\text{ cm}}", "correct"),
+        ("So the rod is 50 cm long. \\boxed{50}", "incorrect"),
+    ],
+)
+def test_an_option_s_value_with_its_unit_aside_names_its_letter(text, status):
+    assert grade_completion("D", text, problem=ROD).status == status
+
+
+def test_a_value_two_options_share_in_different_units_names_no_letter():
+    two = "Choices:\n(A) 60 cm\n(B) 60 m\n(C) 50 cm"
+    assert grade_completion("B", "So \\boxed{60}", problem=two).status == "incorrect"
+    assert grade_completion("A", "So \\boxed{60}", problem=two).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("np.arcsin(10/13)", r"\arcsin\left(\frac{10}{13}\right)", "correct"),
+        ("np.arcsin(10/13)", r"\arcsin\left(\frac{1}{1.3}\right)", "correct"),
+        ("np.arcsin(10/13)", r"\arcsin\left(\frac{9}{13}\right)", "incorrect"),
+        ("math.sqrt(2)/2", r"\frac{\sqrt{2}}{2}", "correct"),
+        ("2*math.pi", r"2\pi", "correct"),
+        ("2*math.pi", r"\pi", "incorrect"),
+    ],
+)
+def test_a_gold_written_with_a_python_module_prefix(gold, answer, status):
+    assert grade_completion(gold, f"So it is \\boxed{{{answer}}}.").status == status

@@ -440,16 +440,27 @@ def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> 
     answer = _parse_answer(span_parse_input(span), span.free_text)
     if not _sympy(answer):
         return None
+    by_value: list[str] = []
     for letter, content in options:
         if not content.strip() or too_deep(content) is not None or not _math_option(content):
             continue
+        value, unit = split_unit(content.strip().rstrip(".。"))
         try:
             theirs = _parse_gold(content)
         except GoldUnparseable:
-            continue
+            theirs = ()
         if _sympy(theirs) and _same(theirs, answer):
             return letter
-    return None
+        if unit is not None:
+            # "(D) 60 cm" and the answer 60: the option's value, its unit aside (the answer's
+            # own unit was split off before), when no other option has that value
+            try:
+                bare = _parse_gold(value)
+            except GoldUnparseable:
+                continue
+            if _sympy(bare) and _same(bare, answer):
+                by_value.append(letter)
+    return by_value[0] if len(by_value) == 1 else None
 
 
 _LITERAL_RE = re.compile(r"\s*-?(\d+)(?:\.(\d+))?\s*")

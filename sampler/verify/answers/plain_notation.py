@@ -10,6 +10,7 @@ notation, and no LaTeX command, into the LaTeX math-verify reads:
   ``\\arcsin(``, ``ln(`` is ``\\ln(``, ``log(`` is ``\\log(``, as LaTeX's ``\\log`` reads);
   ``sqrt(a)`` is ``\\sqrt{a}``, ``exp(a)`` is ``e^{a}``, ``abs(a)`` is ``\\left|a\\right|``;
 - ``pi`` is ``\\pi``, ``oo``, ``inf`` and ``infinity`` are ``\\infty`` (whole words only);
+- a Python module's prefix goes: ``np.arcsin(x)``, ``math.sqrt(2)``, ``sympy.pi``, ``math.e``;
 - ``**`` is ``^`` (``2**100`` is ``2^{100}``), and a parenthesised or signed exponent is
   braced (``e^(-8*x)`` is ``e^{(-8*x)}``, ``10**-2`` is ``10^{-2}``);
 - square brackets that group (``8*[2*cos(t)]^2``) become parentheses; brackets holding a
@@ -58,6 +59,13 @@ _CONSTANTS = {"pi": "\\pi ", "infinity": "\\infty ", "inf": "\\infty ", "oo": "\
 #: every function and constant name plain notation reads (``atan``, ``sqrt``, ``pi``)
 NAMES = frozenset([*_COMMANDS, *_BRACED, *_CONSTANTS])
 _SIGNED_POWER_RE = re.compile(r"\^\s*(-\s*[0-9A-Za-z.]+)")
+#: a Python module's prefix before a name plain notation reads: ``np.arcsin(``, ``math.pi``,
+#: ``sympy.sqrt(``, ``math.e``
+_MODULE_RE = re.compile(
+    r"(?<![\w.])(?:np|numpy|math|cmath|sympy|sp)\.(?=(?:"
+    + "|".join(sorted([*NAMES, "e"], key=len, reverse=True))
+    + r")(?![A-Za-z0-9_]))"
+)
 
 
 def uses_plain_notation(text: str) -> bool:
@@ -66,7 +74,8 @@ def uses_plain_notation(text: str) -> bool:
     if "\\" in text:
         return False
     return bool(
-        _FUNCTION_RE.search(text)
+        ("." in text and _MODULE_RE.search(text))
+        or _FUNCTION_RE.search(text)
         or _CONSTANT_RE.search(text)
         or "**" in text
         or re.search(r"\^\s*\(", text)
@@ -143,6 +152,8 @@ def plain_to_latex(text: str) -> str:
     """``text`` in LaTeX when it is plain notation (module docstring), else unchanged."""
     if not uses_plain_notation(text):
         return text
+    if "." in text:
+        text = _MODULE_RE.sub("", text)  # "np.arcsin(10/13)": the function, not n*p
     out = re.sub(r"\*\*\s*(-?[0-9.]+|[A-Za-z]\w*)", r"^{\1}", text).replace("**", "^")
     while (found := _grouping_bracket(out)) is not None:
         start, end = found
