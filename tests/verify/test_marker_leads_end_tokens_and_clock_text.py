@@ -153,3 +153,47 @@ def test_a_value_two_options_share_in_different_units_names_no_letter():
 )
 def test_a_gold_written_with_a_python_module_prefix(gold, answer, status):
     assert grade_completion(gold, f"So it is \\boxed{{{answer}}}.").status == status
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "I think that's the answer.",
+        "I think that's the correct answer.",
+        "I think that's the final answer.",
+        "I think I'm confident with this answer.",
+        "That looks good.\n\nI think that's it.",
+    ],
+)
+def test_a_verdict_on_the_answer_just_stated_states_none(closing):
+    # Sky-T1's traces close so: the statement before it is the answer (was no_answer)
+    text = "Therefore, the number of different combinations is indeed {v}.\n\n" + closing
+    assert grade_completion("90", text.format(v=90)).status == "correct"
+    assert grade_completion("90", text.format(v=91)).status == "incorrect"
+
+
+def test_a_token_cut_as_the_decoder_stopped_is_no_unfinished_thought():
+    thought = "<|begin_of_thought|>\nOkay. Wait, hmm. Alternatively, hmm.\n"
+    done = thought + "So it is \\(-\\dfrac{35}{9}\\).\n\n\\[ \\boxed{-\\dfrac{35}{9}} \\] \n<"
+    assert not cut_off_thinking(done)
+    assert grade_completion(r"-\frac{35}{9}", done).status == "correct"
+    assert cut_off_thinking(thought + "Maybe \\boxed{5}. Wait, let me reconsider the\n<|end")
+    assert cut_off_thinking(thought + "So x < 5 and y <")
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("700", "700°C", "correct"),
+        ("700", r"700^\circ C", "correct"),
+        ("700", "710°C", "incorrect"),
+        (r"700^\circ \text{C}", "700 °C", "correct"),
+        (r"700^\circ \text{C}", "700 °F", "incorrect"),
+        ("30^\\circ", "30°", "correct"),
+        ("x^2", "x²", "correct"),
+        ("x^2", "x³", "incorrect"),
+        ("x^{12}", "x¹²", "correct"),
+    ],
+)
+def test_temperatures_and_unicode_superscripts(gold, answer, status):
+    assert grade_completion(gold, f"So it is \\boxed{{{answer}}}.").status == status

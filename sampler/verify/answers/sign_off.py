@@ -6,7 +6,9 @@ sentence is a sign-off ("Let me know if …", "I hope this helps", "Feel free to
 help you with?", "Do you have other questions for me?", "Would you like me to explain …?",
 "I apologize for the confusion.", "I will be more careful …", "I hope this meets the
 requirements …", "Please provide me with a math problem to solve.", "Let's solve the given
-math problems …"), no part of the answer.
+math problems …"), or a verdict on the answer just stated that states none ("I think that's
+the answer.", "I think that's the correct answer.", "I think I'm confident with this
+answer.": Sky-T1's traces end so), no part of the answer.
 ``without_sign_off`` removes up to three of them from the end of the text, each a sentence
 that starts a line or follows a sentence end; linear time (only the last ``_TAIL`` characters
 are searched).
@@ -33,7 +35,14 @@ _SIGN_OFF_RE = re.compile(
     r"|(?:i\s+apologi[sz]e|i\s+will\s+be\s+more\s+careful)[^.!?\n]{0,160}[.!?]?[ \t]*\Z"
     r"|(?:i\s+)?hope\s+(?:this|that|it)\s+(?:meets|satisfies|fulfills)\s+(?:the|your)\b"
     r"|please\s+(?:provide|give|send)\s+me\s+(?:with\s+)?(?:a|another|the\s+next)\b"
-    r"|(?:let's|let\s+us)\s+solve\s+the\s+(?:given|next|following)\s+(?:math\s+)?problems\b)"
+    r"|(?:let's|let\s+us)\s+solve\s+the\s+(?:given|next|following)\s+(?:math\s+)?problems\b"
+    # a verdict on the answer just stated, which states none: "I think that's the answer.",
+    # "I think that's the correct answer.", "I think I'm confident with this answer.", "I think
+    # that's it." (then nothing but the sentence's end)
+    r"|i\s+think\s+(?:that's|that\s+is|this\s+is|it's|i'm|i\s+am|we're|we\s+are)\s+"
+    r"(?:(?:the|my|our)\s+(?:(?:correct|final|right)\s+)?answer|it|(?:pretty\s+|quite\s+)?"
+    r"(?:confident|sure|done)(?:\s+(?:with|in|about)\s+(?:this|that|my|the)\s+answer)?)"
+    r"[ \t]*[.!]?[ \t]*(?=\n|\Z))"
     r"[^\n]{0,200}\Z",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -52,6 +61,7 @@ _SIGN_OFF_WORDS = (
     "careful",
     "please",
     "problems",
+    "think",
 )
 
 #: emoji, check marks, stars and end-of-proof marks (with a variation selector or a skin tone),

@@ -40,7 +40,8 @@ _THINK_CLOSE_RE = re.compile(
 #: end-of-sequence and chat-template tokens closing the completion (``<|end_of_solution|>``,
 #: ``<|im_end|>``, ``</s>``, ``<eos>``): the text before them is how the completion ends
 _CLOSING_TOKENS_RE = re.compile(
-    r"(?:\s*(?:<\|[A-Za-z_]{2,24}\|>|</s>|<eo[aes]>|<end_of_turn>|\[EOS\]))+\s*\Z"
+    r"(?:\s*(?:<\|[A-Za-z_]{2,24}\|>|</s>|<eo[aes]>|<end_of_turn>|\[EOS\]))*"
+    r"(?:\s*<\|?[A-Za-z_/]{0,24}\|?)?\s*\Z"  # and a token cut as the decoder stopped: "<", "<|end"
 )
 TAIL_CHARS = 3000
 SELF_TALK_MIN = 3
@@ -59,9 +60,10 @@ def _last_open(text: str) -> int:
 def cut_off_thinking(text: str) -> bool:
     """Whether ``text`` ends inside thinking it never closed, cut mid-sentence."""
     stripped = text.rstrip()
-    if stripped.endswith((">", "]")):  # "… \boxed{5}.\n<|end_of_solution|>": the model stopped
+    if stripped.endswith((">", "]", "<", "|")) or "<" in stripped[-26:]:
+        # "… \boxed{5}.\n<|end_of_solution|>", "… \boxed{5} \]\n<": the model stopped there
         closing = _CLOSING_TOKENS_RE.search(stripped, max(0, len(stripped) - 200))
-        if closing is not None:
+        if closing is not None and closing.start() < len(stripped):
             stripped = stripped[: closing.start()].rstrip()
     if stripped.endswith(_COMPLETE_ENDS) or _CLOSING_TAG_RE.search(stripped[-40:]):
         return False  # a sentence, a box, a code fence or a tag ("<answer> 29 </answer>") ends it

@@ -233,6 +233,29 @@ def variables(latex: str) -> frozenset[str]:
     return frozenset(re.findall(r"[A-Za-z]", text))
 
 
+#: superscripts written as Unicode characters (``m/s²``, ``kcal m⁻² yr⁻¹``)
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SUPERSCRIPT_RE = re.compile(r"[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+#: a temperature's degree sign before its scale: ``°C``, ``^\circ C``, ``^{\circ}\text{F}``
+_DEGREES_SCALE_RE = re.compile(
+    r"\s*(?:°|\^\s*\{?\s*\\circ\s*\}?)\s*(?:\\(?:text|mathrm|rm)\s*\{\s*([CFK])\s*\}|([CFK]))(?![A-Za-z])"
+)
+_UNIT_NOTATION_CHARS = ("⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "°", "\\circ")
+
+
+def _power(match: re.Match[str]) -> str:
+    exponent = match.group(0).translate(_SUPERSCRIPTS)
+    return "^" + exponent if len(exponent.lstrip("-")) == 1 else "^{" + exponent + "}"
+
+
+def unit_notation(latex: str) -> str:
+    """``latex`` with units written in Unicode as LaTeX writes them: superscripts as powers
+    (``m/s²`` is ``m/s^2``, ``m⁻²`` is ``m^-2``) and a temperature's degree sign joined to
+    its scale as one unit (``700°C`` and ``700^\\circ C`` are ``700 \\text{degC}``)."""
+    latex = _SUPERSCRIPT_RE.sub(_power, latex)
+    return _DEGREES_SCALE_RE.sub(lambda m: " \\text{deg" + (m.group(1) or m.group(2)) + "}", latex)
+
+
 def split_unit(
     latex: str, gold_variables: frozenset[str] = frozenset(), *, is_gold: bool = False
 ) -> tuple[str, str | None]:
@@ -241,6 +264,8 @@ def split_unit(
     ``gold_variables``: letters that are variables in the gold, never units. A gold
     (``is_gold``) never loses a bare single letter.
     """
+    if any(c in latex for c in _UNIT_NOTATION_CHARS):
+        latex = unit_notation(latex)
     start = max(0, len(latex) - _WINDOW)
     match = _SUFFIX_RE.search(latex, start)
     while match is not None:
