@@ -197,3 +197,55 @@ def test_a_token_cut_as_the_decoder_stopped_is_no_unfinished_thought():
 )
 def test_temperatures_and_unicode_superscripts(gold, answer, status):
     assert grade_completion(gold, f"So it is \\boxed{{{answer}}}.").status == status
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("The quantity is 3 bushels.\n\n**Final answer for Subproblem 1:** 3 bushels", "correct"),
+        ("The quantity is 3 bushels.\n\n**Final answer for Subproblem 1:** 4 bushels", "incorrect"),
+        ("We get 4.\n\nFinal answer to part (a): 3", "correct"),
+        ("We get 3.\n\nThe answer to the question: 4", "incorrect"),
+    ],
+)
+def test_an_answer_label_that_names_what_it_answers(text, status):
+    assert grade_completion("3", text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        (r"\frac{2}{\sqrt{\pi}}", r"\frac{2}{\sqrt{\pi}}$", "correct"),  # prompt ended in "$"
+        (r"\frac{2}{\sqrt{\pi}}", r"\frac{2}{\sqrt{3}}$", "incorrect"),
+        ("5", "So $x = 5$", "correct"),
+    ],
+)
+def test_a_closing_dollar_that_pairs_with_none_is_debris(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        (
+            r"\frac{1}{4-\omega^{2}}",
+            r"A = \frac{1}{4 - \omega^2}, \quad \text{for } \omega^2 \neq 4",
+            "correct",
+        ),
+        (
+            r"\frac{1}{4-\omega^{2}}",
+            r"\frac{1}{4 - \omega^2} \text{ for } \omega \neq 2",
+            "correct",
+        ),
+        (
+            r"\frac{1}{4-\omega^{2}}",
+            r"\frac{1}{5 - \omega^2} \text{ for } \omega \neq 2",
+            "incorrect",
+        ),
+        ("x^2", r"x^2 \text{ for } x = 3", "incorrect"),  # a value given, no condition
+        ("SRMC=LRMC", r"\text{SRMC} = \text{LRMC}", "correct"),
+        ("SRMC=LRMC", r"\text{SRMC} = \text{SRAC}", "incorrect"),
+    ],
+)
+def test_a_condition_after_the_answer_and_names_written_in_text(gold, answer, status):
+    assert grade_completion(gold, f"So \\boxed{{{answer}}}.").status == status

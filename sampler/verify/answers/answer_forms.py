@@ -7,6 +7,11 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 - a choice label before the value is dropped: ``\\text{(b) } 0.3``, ``(B) 0.3``,
   ``B: 0.3`` are ``0.3`` (math-verify reads ``b*0.3``);
 - a trailing period is punctuation: ``5.`` is ``5``;
+- an equation between named quantities written in text is the names as the gold writes them:
+  ``\\text{SRMC} = \\text{LRMC}`` is ``SRMC = LRMC`` against the gold ``SRMC=LRMC``;
+- a condition written after the answer goes, against a gold with none: ``\\frac{1}{4-\\omega^2},
+  \\quad \\text{for } \\omega^2 \\neq 4`` is ``\\frac{1}{4-\\omega^2}`` (only a condition: a
+  comparison or membership after "for", "where", "if", "when", "provided", "with");
 - ASCII scientific notation is LaTeX's, against a gold with no variable ``x``: ``1.07 x
   10^16`` and ``1.07*10**16`` are ``1.07 \\times 10^{16}`` (math-verify reads ``x`` as a
   variable);
@@ -51,6 +56,18 @@ _DOT_THOUSANDS_RE = re.compile(r"-?[1-9]\d{0,2}(?:\.\d{3})+")
 #: an integer gold written without separators (``1,000`` tells the comma convention: then a
 #: dot is a decimal point)
 _INTEGER_GOLD_RE = re.compile(r"-?\d+")
+#: a condition written after the answer: ``, \quad \text{for } \omega^2 \neq 4``,
+#: ``\text{ where } x \neq 0``, ``\text{ if } a > 0``
+_CONDITION_RE = re.compile(
+    r"[ \t]*,?[ \t]*(?:\\[,;:! ]|\\q?quad|~|[ \t])*\\text\s*\{\s*"
+    r"(?:for|where|if|when|provided|with)\s*(?:that\s*)?\}(?P<condition>[^{}]*(?:\{[^{}]*\}[^{}]*)*)$"
+)
+_CONDITION_SIGN_RE = re.compile(r"\\neq?\b|≠|\\[lg]eq?\b|[<>]|\\in\b|\\notin\b")
+#: an equation between named quantities, the names in text (``\\text{SRMC} = \\text{LRMC}``,
+#: ``\\mathrm{MR} = \\mathrm{MC}``)
+_NAME = r"(?:\\(?:text|mathrm|textrm|operatorname)\s*\{\s*[A-Za-z]{2,12}\s*\}|[A-Za-z]{1,12})"
+_NAMED_EQUATION_RE = re.compile(rf"\s*{_NAME}(?:\s*=\s*{_NAME})+\s*")
+_TEXT_NAME_RE = re.compile(r"\\(?:text|mathrm|textrm|operatorname)\s*\{\s*([A-Za-z]{2,12})\s*\}")
 _INTERVAL_GOLD_RE = re.compile(r"^\s*(?:\\left)?\s*[(\[][^,]+,[^,]+(?:\\right)?\s*[)\]]\s*$")
 _LT = r"(<|\\lt|\\le|\\leq|\\leqslant|≤)"
 _CHAIN_RE = re.compile(
@@ -145,12 +162,29 @@ _BLANK_EQUATION_RE = re.compile(
 _VARIABLE_X_RE = re.compile(r"(?<![A-Za-z\\])x(?![A-Za-z])")
 
 
+def without_condition(text: str, gold_latex: str) -> str:
+    """``text`` without a condition written after it (``\\text{ for } \\omega \\neq 2``),
+    against a gold that states none."""
+    if "\\text" not in text or "\\text" in gold_latex:
+        return text
+    condition = _CONDITION_RE.search(text)
+    if condition is None or condition.start() == 0:
+        return text
+    if not _CONDITION_SIGN_RE.search(condition.group("condition")):
+        return text
+    return text[: condition.start()]
+
+
 def answer_form(text: str, gold_latex: str) -> str:
     """``text`` (an extracted answer) in the form compared with ``gold_latex``."""
     out = text
     if "10" in out and not _VARIABLE_X_RE.search(gold_latex):
         out = _ASCII_TIMES_TEN_RE.sub(r"\1 \\times 10^{\2}", out)
     out = plain_notation(out)
+    out = without_condition(out, gold_latex)
+    if "=" in out and "\\" in out and _NAMED_EQUATION_RE.fullmatch(out):
+        if _NAMED_EQUATION_RE.fullmatch(gold_latex) and "\\" not in gold_latex:
+            out = _TEXT_NAME_RE.sub(r"\1", out)  # "\text{SRMC} = \text{LRMC}" for SRMC=LRMC
     out = _BLANK_EQUATION_RE.sub("", out, count=1)  # "\Box = 7", "(\ ) = 7": the blank's value
     label = _CHOICE_LABEL_RE.match(out)
     if label is not None and len(out) > label.end():

@@ -12,7 +12,8 @@ What a decoder or an agent's protocol leaves after the last token goes too
 (``without_trailing_debris``): replacement characters (``\ufffd``, a token cut inside a
 multi-byte character), a role name alone on the last line (``user``, ``Assistant:``: the
 next turn of a chat template whose special tokens were skipped), and a closing JSON object
-of flags only (``{"end": true}``: an agent's end-of-episode signal, no answer field).
+of flags only (``{"end": true}``: an agent's end-of-episode signal, no answer field), and a
+closing ``$`` that pairs with none (``without_stray_dollar``: a prompt that ended in ``$``).
 """
 
 from __future__ import annotations
@@ -62,6 +63,17 @@ _TRAILING_DEBRIS_RE = re.compile(
 _DEBRIS_CHARS = 200
 #: how the text before a role line ends: a sentence, math, a bracket, a number, a tag
 _ENDED = tuple(".!?。)]}$*>`0123456789")
+
+
+def without_stray_dollar(text: str) -> str:
+    """``text`` without a closing ``$`` that opens no math: the completion of a prompt that
+    ended in ``$`` (``\\frac{2}{\\sqrt{\\pi}}$``), whose dollars then do not pair up."""
+    stripped = text.rstrip()
+    if not stripped.endswith("$") or stripped.endswith(("$$", "\\$")):
+        return text
+    if (stripped.count("$") - stripped.count("\\$")) % 2 == 0:
+        return text
+    return stripped[:-1]
 
 
 def without_trailing_debris(text: str) -> str:

@@ -66,7 +66,11 @@ from sampler.verify.answers.closing_sentence import (
     RULE_YES_NO,
     located_final,
 )
-from sampler.verify.answers.end_tokens import without_end_tokens, without_trailing_debris
+from sampler.verify.answers.end_tokens import (
+    without_end_tokens,
+    without_stray_dollar,
+    without_trailing_debris,
+)
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
@@ -457,7 +461,8 @@ def _cleaned(text: str) -> str:
     """``text`` as the rules read it: end tokens as line breaks, a sentence typeset as
     display math as prose (``text_displays``), the decoder's trailing debris and closing
     courtesies removed."""
-    return without_sign_off(without_trailing_debris(displays_as_prose(without_end_tokens(text))))
+    cleaned = without_trailing_debris(displays_as_prose(without_end_tokens(text)))
+    return without_sign_off(without_stray_dollar(cleaned) if "$" in cleaned else cleaned)
 
 
 #: a completion that opens with its option letter alone on the first line ("C", "**B.**",

@@ -76,6 +76,10 @@ _INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,
 _LABEL_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)[ \t]+)?"
     r"(?:answer(?:[ \t]+(?:choice|option))?(?:[ \t]*\d{1,3}(?:\.\d{1,3})*(?=[ \t]*[:：]))?"
+    # what it answers: "Final answer for Subproblem 1:", "Answer to part (a):", "Answer to the
+    # question:"
+    r"(?:[ \t]+(?:for|to)[ \t]+(?:the[ \t]+)?(?:(?:sub-?)?(?:problem|part|question|task|exercise)"
+    r"(?:[ \t]*\(?[A-Za-z0-9]{1,4}\)?)?|\([a-z0-9]{1,3}\))(?=[ \t*_]*[:：]))?"
     r"|(?:(?<=correct )|(?<=right )|(?<=best )|(?<=final )|(?<=my )|(?<=our ))"
     r"(?:option|choice|selection))[ \t]*"
     r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}|[*_]{0,2}(?:[ \t]*[—–][ \t]*|[ \t]+--?[ \t]+)"

@@ -9,11 +9,11 @@ verdict the parent gives itself is integer against integer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.amounts import amount_value, same_number
-from sampler.verify.answers.answer_forms import answer_form
+from sampler.verify.answers.answer_forms import answer_form, without_condition
 from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
@@ -107,6 +107,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     float a program printed with its rounding error is the number it stands for
     (``803.0000000000001`` is 803, ``float_repr``).
     """
+    if not span.prose and not span.free_text and "\\text" in span.text:
+        unconditional = without_condition(span.text, gold.latex)
+        if unconditional != span.text:  # "A = \frac{1}{4-\omega^2}, \quad \text{for } …"
+            span = replace(span, text=unconditional)
     if span.prose and gold.kind == "" and " " not in span.text.strip():
         if span.text.strip() == gold.latex.strip():  # "ff" printed for the base-16 gold ff
             return AnswerSpan(gold.latex.strip(), rule=span.rule)
