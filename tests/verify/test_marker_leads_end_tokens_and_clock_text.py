@@ -193,6 +193,8 @@ def test_a_token_cut_as_the_decoder_stopped_is_no_unfinished_thought():
         ("x^2", "x²", "correct"),
         ("x^2", "x³", "incorrect"),
         ("x^{12}", "x¹²", "correct"),
+        ("0.006", r"6 \times 10^{-3} \text{ m/s²}", "correct"),  # was read as words
+        ("0.006", r"7 \times 10^{-3} \text{ m/s²}", "incorrect"),
     ],
 )
 def test_temperatures_and_unicode_superscripts(gold, answer, status):

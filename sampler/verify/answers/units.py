@@ -243,6 +243,11 @@ _DEGREES_SCALE_RE = re.compile(
 _UNIT_NOTATION_CHARS = ("⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "°", "\\circ")
 
 
+def has_unit_notation(latex: str) -> bool:
+    """Whether ``latex`` writes a unit in Unicode that ``unit_notation`` rewrites."""
+    return any(c in latex for c in _UNIT_NOTATION_CHARS)
+
+
 def _power(match: re.Match[str]) -> str:
     exponent = match.group(0).translate(_SUPERSCRIPTS)
     return "^" + exponent if len(exponent.lstrip("-")) == 1 else "^{" + exponent + "}"
@@ -264,7 +269,7 @@ def split_unit(
     ``gold_variables``: letters that are variables in the gold, never units. A gold
     (``is_gold``) never loses a bare single letter.
     """
-    if any(c in latex for c in _UNIT_NOTATION_CHARS):
+    if has_unit_notation(latex):
         latex = unit_notation(latex)
     start = max(0, len(latex) - _WINDOW)
     match = _SUFFIX_RE.search(latex, start)

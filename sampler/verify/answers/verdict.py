@@ -49,7 +49,13 @@ from sampler.verify.answers.plain_notation import (
 )
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.unicode_math import unicode_to_latex
-from sampler.verify.answers.units import CJK_LETTERS, converted, split_unit
+from sampler.verify.answers.units import (
+    CJK_LETTERS,
+    converted,
+    has_unit_notation,
+    split_unit,
+    unit_notation,
+)
 from sampler.verify.answers.yes_no_statements import statement_polarity
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
@@ -107,6 +113,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     float a program printed with its rounding error is the number it stands for
     (``803.0000000000001`` is 803, ``float_repr``).
     """
+    if not span.prose and not span.free_text and has_unit_notation(span.text):
+        span = replace(span, text=unit_notation(span.text))  # "m/s²", "700°C": LaTeX's spelling
     if not span.prose and not span.free_text and "\\text" in span.text:
         unconditional = without_condition(span.text, gold.latex)
         if unconditional != span.text:  # "A = \frac{1}{4-\omega^2}, \quad \text{for } …"
