@@ -60,6 +60,7 @@ RULE_NAMED_ANSWER = "named as the answer"
 RULE_CLOSING_OPTION = "closing option"
 RULE_OPTION_LINE = "option line"
 RULE_FINISH = "finish action"
+RULE_ANSWER_BLOCK = "answer block"
 #: appended to a rule whose answer is words (``AnswerSpan.prose``), read by the gold's type
 WORDS_SUFFIX = " (words)"
 #: the longest stated answer in words that is read as one
@@ -962,8 +963,38 @@ _PLAUSIBLE_RE = re.compile(
 )
 
 
+#: a heading that the answer follows alone, on the last line: PRM800K's ``# Answer\n\n…``,
+#: ``## Final Answer``, ``**Final Answer**`` (no colon: with one, ``answer_label`` reads it)
+_ANSWER_BLOCK_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*(?:\*\*)?"
+    r"|\*\*[ \t]*(?:the[ \t]+)?final[ \t]+answer[ \t]*\*\*)[ \t]*\n",
+    re.IGNORECASE | re.MULTILINE,
+)
+_BLOCK_CHARS = 200
+
+
+def answer_block(text: str) -> Found | None:
+    """The answer alone on the last line under an answer heading (``# Answer\n\n\\cot x``):
+    as math (bare LaTeX, ``$…$`` or plain), or a short answer in words."""
+    tail = _tail(text)
+    if "answer" not in tail[-(_BLOCK_CHARS + 40) :].lower():
+        return None
+    match = _last(_ANSWER_BLOCK_RE, tail)
+    if match is None:
+        return None
+    rest = tail[match.end() :].strip()
+    if not rest or "\n" in rest or len(rest) > _BLOCK_CHARS:
+        return None  # nothing, or more than the answer (a list, a paragraph): other rules
+    value = _value(rest)
+    if value is None and not _PROSE_WORD_RE.search(re.sub(r"\\[A-Za-z]+", " ", rest)):
+        value = rest.replace("$", "").strip().rstrip(".")  # "2516_8", "-$\pi/6$", "12*pi"
+    span = latex_span(value, RULE_ANSWER_BLOCK) if value else _words(rest, RULE_ANSWER_BLOCK)
+    return (len(tail.rstrip()), span) if span else None
+
+
 _RULES = (
     finish_action,
+    answer_block,
     named_answer,
     closing_option,
     hash_line,

@@ -22,12 +22,33 @@ from __future__ import annotations
 
 import re
 
+from sampler.verify.answers.sign_off import without_closing_marks
+
 #: thinking opened, in the spellings of the common reasoning models' templates: ``<think>``
 #: (R1, Qwen3), ``<|begin_of_thought|>`` (Sky-T1, Bespoke, OpenThoughts), ``<thinking>``,
 #: ``◁think▷`` (Kimi), ``[THINK]`` (Magistral), ``<seed:think>`` (Seed-OSS)
 _OPENS = ("<think>", "<|begin_of_thought|>", "<thinking>", "◁think▷", "[THINK]", "<seed:think>")
-#: how a completion that states its answer ends: a sentence end, a box or math closing
-_COMPLETE_ENDS = (".", "!", "?", "。", "}", "$", "\\]", "\\)", "**", "```")
+#: how a completion that states its answer ends: a sentence end (in the scripts' own marks:
+#: the danda, the Arabic, Ethiopic, Myanmar and Khmer stops), a box or math closing
+_COMPLETE_ENDS = (
+    ".", "!", "?", "。", "！", "？", "．", "।", "॥", "۔", "؟", "።", "။", "។",
+    "}", "$", "\\]", "\\)", "**", "```",
+)  # fmt: skip
+#: what may follow the finished answer and end nothing: separator lines (``---``)
+_SEPARATORS_RE = re.compile(r"(?:\n[ \t]*(?:-{3,}|\*{3,}|_{3,}|={3,})[ \t]*)+\Z")
+#: a last line that gives the answer: a closed box with at most a unit word after it
+#: (``**答え：** $\\boxed{294}$ ドル``), or an answer label and its value (``### ✅ উত্তর: 83``,
+#: ``Answer: 83``)
+_BOX_CLOSING_LINE_RE = re.compile(
+    r"\\boxed\s*\{[^{}\n]{0,80}\}[$)\]\\ \t*]{0,6}[^\W\d_]{0,12}[ \t.]*\Z"
+)
+_LABEL_LINE_RE = re.compile(
+    r"(?:answer|答案|答え|回答|উত্তর|উত্তরঃ|jibu|jawaban|antwort|réponse|respuesta|ответ|risposta"
+    r"|resposta|đáp án)(?:[^\n:：]{0,24}[:：]|[ \t]+(?:is|ist|est|es|è|é))"
+    r"[ \t*]*[-−$]?[ \t]*\d[\d.,]*[ \t*]*"
+    r"[^\W\d_]{0,12}[ \t.]*\Z",
+    re.IGNORECASE,
+)
 #: a tag that closes the completion: ``</answer>``, ``</think>``, ``</end think>``
 _CLOSING_TAG_RE = re.compile(r"</?[ \t]*[A-Za-z_][A-Za-z_ ]{0,20}>$")
 #: thinking closed, as the tag is written or misspelt: ``</think>``, ``</end think>``,
@@ -65,8 +86,18 @@ def cut_off_thinking(text: str) -> bool:
         closing = _CLOSING_TOKENS_RE.search(stripped, max(0, len(stripped) - 200))
         if closing is not None and closing.start() < len(stripped):
             stripped = stripped[: closing.start()].rstrip()
+    stripped = without_closing_marks(stripped)  # "… 83 ✅", "… QED"
+    if "\n" in stripped[-20:]:
+        separators = _SEPARATORS_RE.search(
+            stripped
+        )  # "…\\boxed{83}\n\n---": the answer, then a rule
+        if separators is not None and separators.start() > 0:
+            stripped = stripped[: separators.start()].rstrip()
     if stripped.endswith(_COMPLETE_ENDS) or _CLOSING_TAG_RE.search(stripped[-40:]):
         return False  # a sentence, a box, a code fence or a tag ("<answer> 29 </answer>") ends it
+    last_line = stripped[stripped.rfind("\n") + 1 :]
+    if _BOX_CLOSING_LINE_RE.search(last_line) or _LABEL_LINE_RE.search(last_line):
+        return False  # the last line gives the answer: "… $\\boxed{294}$ ドル", "উত্তর: 83"
     opened = _last_open(text)
     if opened >= 0:
         return not _THINK_CLOSE_RE.search(text, opened)

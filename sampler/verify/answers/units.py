@@ -250,12 +250,12 @@ def has_unit_notation(latex: str) -> bool:
 
 def _power(match: re.Match[str]) -> str:
     exponent = match.group(0).translate(_SUPERSCRIPTS)
-    return "^" + exponent if len(exponent.lstrip("-")) == 1 else "^{" + exponent + "}"
+    return "^" + exponent if len(exponent) == 1 else "^{" + exponent + "}"
 
 
 def unit_notation(latex: str) -> str:
     """``latex`` with units written in Unicode as LaTeX writes them: superscripts as powers
-    (``m/s²`` is ``m/s^2``, ``m⁻²`` is ``m^-2``) and a temperature's degree sign joined to
+    (``m/s²`` is ``m/s^2``, ``m⁻²`` is ``m^{-2}``) and a temperature's degree sign joined to
     its scale as one unit (``700°C`` and ``700^\\circ C`` are ``700 \\text{degC}``)."""
     latex = _SUPERSCRIPT_RE.sub(_power, latex)
     return _DEGREES_SCALE_RE.sub(lambda m: " \\text{deg" + (m.group(1) or m.group(2)) + "}", latex)
