@@ -28,7 +28,6 @@ REJECTED = [
     ("1,22", "122"),
     ("1,22", "12.2"),
     ("2,5", "2.6"),
-    ("1,000", "1.000"),  # three digits after the comma are thousands
     ("1,000", "1"),
     ("3, 5", "3.5"),  # a list, spaced, is no decimal
 ]

@@ -85,7 +85,10 @@ def test_words_that_scale_or_differ_are_not_dropped(gold, completion):
 def test_count_nouns_follow_only_a_plain_number():
     assert split_unit("12 cookies") == ("12", "count:cookie")
     assert split_unit("x + 2 cookies")[1] is None  # a formula keeps its words
-    assert split_unit("5 Apples")[1] is None  # capitalised: a name, not a count
+    # capitalised, as Omni-MATH's models write it ("\\boxed{6 Trinkets}"): still a count
+    assert split_unit("6 Trinkets") == ("6", "count:trinket")
+    assert split_unit("2 Pi")[1] is None  # a constant's name is no count
+    assert split_unit("5 APPLES")[1] is None
     assert split_unit("2 sqrt")[1] is None
 
 

@@ -17,6 +17,9 @@ rule finds an answer at the end of a completion, extraction
   check", "Verification:", "Check:", "Note:", "Remark:", "Sanity check") or confirms ("This
   is the final result.", "That is correct."), when it starts a paragraph, a line or a
   sentence;
+- a closing paragraph that restates the task's instructions or asks for another problem
+  ("Let's start by solving a math problem following the guidelines provided. … using a
+  `\\boxed{}`.", "Please provide me with the math problem …"), with no value and no filled box;
 - a last paragraph that explains the answer before it, from a line that opens "This is
   because", "The reason is", "This compound …", "This structure …", "Explanation:" or
   "Reasoning:" to the end.
@@ -63,6 +66,20 @@ _EXPLANATION_RE = re.compile(
     r"|(?:explanation|reasoning|rationale|justification)[*_ \t]*[:：])",
     re.IGNORECASE,
 )
+#: a closing paragraph that restates the task's instructions or asks for another problem (a
+#: tool-integrated model that runs on after its output: "Let's start by solving a math problem
+#: following the guidelines provided.", "Please provide me with the math problem …")
+_TEMPLATE_ECHO_RE = re.compile(
+    r"let(?:'s|\s+us)\s+(?:start\s+by\s+|now\s+)?(?:solv(?:e|ing)|proceed\s+with|move\s+on\s+to)"
+    r"\s+(?:a|the\s+next|another|a\s+new|the\s+following)\s+(?:new\s+)?(?:math(?:ematical)?\s+)?"
+    r"(?:problem|question)"
+    r"|please\s+provide\s+(?:me\s+with\s+)?(?:the|a|another|your)\s+(?:specific\s+)?"
+    r"(?:math(?:ematical)?\s+|integration\s+)?(?:problem|question)"
+    r"|following\s+the\s+(?:guidelines|instructions)\s+(?:provided|given|above)"
+    r"|it\s+(?:appears|seems)\s+there\s+was\s+a\s+repetition",
+    re.IGNORECASE,
+)
+_NON_EMPTY_BOX_RE = re.compile(r"\\boxed\s*\{\s*[^\s}]")
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
 #: what makes a last sentence more than an afterword: a value, a negation, the answer itself
 _HOLDS_VALUE_RE = re.compile(
@@ -88,6 +105,9 @@ def _cut_once(text: str) -> str | None:
         return stripped[:cell]
     if not stripped.endswith((".", "!", "✓", ")", ":")):
         return None  # cut off: no afterword to remove
+    echo = _without_template_echo(stripped)
+    if echo is not None:
+        return echo
     checks = list(_CHECK_RE.finditer(stripped, start))
     if checks and checks[-1].start() > 0:
         return stripped[: checks[-1].start()]
@@ -95,6 +115,19 @@ def _cut_once(text: str) -> str | None:
     if explained and explained[-1].start() > 0 and "\n\n" not in stripped[explained[-1].start() :]:
         return stripped[: explained[-1].start()]
     return _without_valueless_sentence(stripped)
+
+
+def _without_template_echo(stripped: str) -> str | None:
+    """``stripped`` without a closing paragraph that restates the task's instructions or asks
+    for another problem (``_TEMPLATE_ECHO_RE``) and holds no value, else None."""
+    echo = _TEMPLATE_ECHO_RE.search(stripped, max(0, len(stripped) - 600))
+    if echo is None:
+        return None
+    line = stripped.rfind("\n", 0, echo.start()) + 1
+    rest = stripped[line:]
+    if line == 0 or _NON_EMPTY_BOX_RE.search(rest) or re.search(r"\d", rest):
+        return None
+    return stripped[:line]
 
 
 def _without_valueless_sentence(text: str) -> str | None:
@@ -143,13 +176,23 @@ def without_closing_code(text: str) -> str | None:
     return stripped[:cell] if cell else None
 
 
+def afterword_cuts(text: str) -> list[str]:
+    """``text`` without its afterword one part at a time: the text without the last part,
+    then without the last two (module docstring); empty when it ends with none."""
+    cuts: list[str] = []
+    for _ in range(_STEPS):
+        current = cuts[-1] if cuts else text
+        shorter = _cut_once(current)
+        if shorter is None or not shorter.strip():
+            break
+        cuts.append(shorter)
+        if shorter == _without_template_echo(current.rstrip()):
+            break  # what the restated instructions followed is the answer: an output, a statement
+    return cuts
+
+
 def without_afterword(text: str) -> str | None:
     """``text`` without the checks, notes and verifying code that follow its answer
     (module docstring), or None when it ends with none of them."""
-    cut = None
-    for _ in range(_STEPS):
-        shorter = _cut_once(cut if cut is not None else text)
-        if shorter is None or not shorter.strip():
-            break
-        cut = shorter
-    return cut
+    cuts = afterword_cuts(text)
+    return cuts[-1] if cuts else None

@@ -90,9 +90,16 @@ def amount_value(text: str) -> Amount | None:
     except InvalidOperation:
         return None
     sign = "-" if negative and number != 0 else ""
+    if factor == 1 and _DOT_GROUP_RE.fullmatch(digits):
+        # "$57.500": three digits after the dot may group thousands (German, Spanish …);
+        # kept as written, for the gold to read (``answer_forms.dot_thousands``)
+        return Amount(sign + digits, sign + digits, False)
     value = format((number * factor).normalize(), "f")
     mantissa = format(number.normalize(), "f")
     return Amount(sign + _plain(value), sign + _plain(mantissa), factor != 1)
+
+
+_DOT_GROUP_RE = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 
 
 def _plain(number: str) -> str:

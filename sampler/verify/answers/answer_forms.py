@@ -19,9 +19,9 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 - a decimal comma in braces: ``1{,}5`` is ``1.5``; ``1{,}000`` is ``1000``; against a
   decimal gold, a plain decimal comma too: ``1000,99`` is ``1000.99`` (``1,000`` stays);
 - dots as thousands separators (German, Spanish, Italian, Indonesian …): against an integer
-  gold written without separators whose digits they write, ``70.000`` is ``70000`` and
-  ``1.234.567`` is ``1234567`` (``2.000`` against the gold 2 stays two; ``70.000`` against 7
-  stays wrong; against the gold ``1,000``, which writes the comma convention, ``1.000`` is one);
+  gold whose digits they write, ``70.000`` and ``$70.000`` are ``70000``, ``2.125`` is the gold
+  ``2,125`` and ``1.234.567`` is ``1234567`` (``2.000`` against the gold 2 stays two;
+  ``70.000`` against 7 stays wrong; a group never starts a number with 0: ``0.111``);
 - against an interval gold, a chained inequality is the interval it describes:
   ``0 < x < 12.5`` is ``(0, 12.5)``, ``-1 \\le x < 2`` is ``[-1, 2)``, and a one-sided one
   the ray: ``x < 3`` is ``(-\\infty, 3)``, ``x \\geq 5`` is ``[5, \\infty)``; against a
@@ -56,6 +56,7 @@ _DOT_THOUSANDS_RE = re.compile(r"-?[1-9]\d{0,2}(?:\.\d{3})+")
 #: an integer gold written without separators (``1,000`` tells the comma convention: then a
 #: dot is a decimal point)
 _INTEGER_GOLD_RE = re.compile(r"-?\d+")
+_CURRENCY_AROUND_RE = re.compile(r"^\s*(?:\\?\$|€|£)\s*|\s*(?:\\?\$|€|£|EUR|USD)\s*$")
 #: a condition written after the answer: ``, \quad \text{for } \omega^2 \neq 4``,
 #: ``\text{ where } x \neq 0``, ``\text{ if } a > 0``
 _CONDITION_RE = re.compile(
@@ -162,6 +163,20 @@ _BLANK_EQUATION_RE = re.compile(
 _VARIABLE_X_RE = re.compile(r"(?<![A-Za-z\\])x(?![A-Za-z])")
 
 
+def dot_thousands(text: str, gold_latex: str) -> str | None:
+    """``text`` (``70.000``, ``$57.500``, ``276.000 $``) as the integer its dots group in
+    thousands, when that integer is the gold (an integer, written with or without thousands
+    separators); else None."""
+    stripped = _CURRENCY_AROUND_RE.sub("", text).strip()
+    if not _DOT_THOUSANDS_RE.fullmatch(stripped):
+        return None
+    gold = re.sub(r"\{,\}|\\,|,|\\ | ", "", gold_latex.strip())
+    if not _INTEGER_GOLD_RE.fullmatch(gold):
+        return None
+    digits = stripped.replace(".", "")
+    return digits if int(digits) == int(gold) else None
+
+
 def without_condition(text: str, gold_latex: str) -> str:
     """``text`` without a condition written after it (``\\text{ for } \\omega \\neq 2``),
     against a gold that states none."""
@@ -199,10 +214,9 @@ def answer_form(text: str, gold_latex: str) -> str:
         comma = _COMMA_DECIMAL_RE.fullmatch(out.strip())
         if comma is not None:  # 1000,99 against the gold 1000.99: a decimal comma
             out = comma.group(1) + "." + comma.group(2)
-    if "." in out and _DOT_THOUSANDS_RE.fullmatch(out.strip()):
-        digits, gold_digits = out.strip().replace(".", ""), gold_latex.strip()
-        if _INTEGER_GOLD_RE.fullmatch(gold_digits) and int(digits) == int(gold_digits):
-            out = digits  # "70.000" for the gold 70000: a thousands separator
+    thousands = dot_thousands(out, gold_latex) if "." in out else None
+    if thousands is not None:
+        out = thousands  # "70.000" for the gold 70000: a thousands separator
     if len(out) <= _CHAIN_CHARS and any(c in out for c in ("<", ">", "\\l", "\\g", "≤", "≥")):
         if _INTERVAL_GOLD_RE.match(gold_latex):
             out = _interval(out) or out

@@ -247,6 +247,11 @@ def _stated_after(tail: str) -> AnswerSpan | None:
     return _latex_span(statement)
 
 
+#: an error a program raised, which a harness boxed as its result: ``KeyError: z``,
+#: ``NameError: name 'math' is not defined``, ``timeout_decorator…TimeoutError: 'Timed Out'``
+_BOXED_ERROR_RE = re.compile(r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Exit)\s*:")
+
+
 def final_boxed(text: str) -> AnswerSpan | None:
     """The final answer of a completion that boxes it (the ``boxed`` strategy).
 
@@ -262,6 +267,8 @@ def final_boxed(text: str) -> AnswerSpan | None:
     if stated is not None:
         return replace(stated, rule=RULE_STATED_AFTER_BOX)
     contents = [text[a:b].strip() for _, _, a, b in run]
+    if len(contents) == 1 and _BOXED_ERROR_RE.match(contents[0]):
+        return None  # "\\boxed{KeyError: z}": a harness boxed its program's error, no answer
     rule = RULE_BOXES if len(run) > 1 else RULE_BOX
     return _latex_span(", ".join(c for c in contents if c), rule)
 

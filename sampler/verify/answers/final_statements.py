@@ -41,7 +41,7 @@ from sampler.verify.answers.gold_types import WORD_LIST_RE
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.number_words import number_from_words
 from sampler.verify.answers.unicode_math import unicode_to_latex
-from sampler.verify.answers.units import split_unit
+from sampler.verify.answers.units import CJK_LETTERS, split_unit
 from sampler.verify.answers.value_reprs import printed_value
 
 #: How much of the end of a completion the rules read.
@@ -155,7 +155,8 @@ _MARKER_RE = re.compile(
 #: at every position of every completion would double the marker rule's cost)
 _ANSWER_WORDS = (
     r"(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
-    r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|正解|정답|최종[ \t]*답|답"
+    r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|回答|正解|정답"
+    r"|최종[ \t]*답|답"
     r"|उत्तर|الإجابة|คำตอบ|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం"
     r"|பதில்)"
 )
@@ -178,7 +179,8 @@ _MARKER_WORDS_RE = re.compile(
 )
 _MARKER_WORD_STEMS = (
     "ответ", "відповідь", "odpowied", "odpověď", "risposta", "antwoord", "svar", "vastaus",
-    "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "正解", "답", "उत्तर",
+    "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "回答", "正解", "답",
+    "उत्तर",
     "الإجابة", "คำตอบ", "đáp", "câu", "উত্তর", "জবাব", "jibu", "సమాధానం", "பதில்", "adalah",
     "ialah", "yaitu",
 )  # fmt: skip
@@ -265,6 +267,9 @@ _REMARK_RE = re.compile(
 _HEDGE_WORD_RE = re.compile(r"\b(?:or|either|possibly|maybe|perhaps)\b", re.IGNORECASE)
 
 
+_BRACKETED_NUMBER_RE = re.compile(r"\[[ \t]*([-−]?\$?\d[\d,.]*)[ \t]*\]\.?")
+
+
 def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
@@ -275,12 +280,15 @@ def _value(statement: str) -> str | None:
     letters = _LETTER_LIST_RE.fullmatch(statement)
     if letters is not None:  # "#### C,D", "Answer: A, C and D": the options chosen
         return ", ".join(re.findall(r"[A-J]", statement))
-    bracketed = re.fullmatch(r"\[([A-J])\]\.?|\(?([a-j])\)\.?", statement)
-    if bracketed is not None:  # "Answer: [B]", "Answer: b)": an option's label
-        return (bracketed.group(1) or bracketed.group(2)).upper()
+    bracketed = re.fullmatch(r"\[([A-J])\]\.?|\(?([a-j])\)\.?|\(?([A-J])\)\.?", statement)
+    if bracketed is not None:  # "Answer: [B]", "Answer: b)", "the answer is E).": an option's label
+        return next(g for g in bracketed.groups() if g).upper()
     quoted = _QUOTED_RE.fullmatch(statement)
     if quoted is not None:  # 'Answer: "25"', 'Answer: `25`'
         return _value(quoted.group(1))
+    bracketed_number = _BRACKETED_NUMBER_RE.fullmatch(statement)
+    if bracketed_number is not None:  # "回答：[27000]": the prompt's "[num]" filled in
+        return _value(bracketed_number.group(1))
     remark = _REMARK_RE.fullmatch(statement)
     if remark is not None and not _HEDGE_WORD_RE.search(remark.group(2)):
         # "25 (rounded to the nearest whole number)": the value, then a remark on it
@@ -638,6 +646,9 @@ def answer_marker(text: str) -> Found | None:
             # several options, one a line ("C. …\nD. …"): all of them are the answer
             return (match.end(), AnswerSpan("、".join(listed), rule=RULE_MARKER, prose=True))
         value = _value(stated)
+        counted = _COUNTER_FIRST_RE.match(stated) if value is None else None
+        if counted is not None:  # "回答：21個のアーモンドは…", "উত্তর: 25টি আপেল": its count
+            value = counted.group(1).replace(",", "")
         span = latex_span(value, RULE_MARKER) if value else _words(stated, RULE_MARKER)
         if span is not None:
             return (match.end(), span)
@@ -645,6 +656,11 @@ def answer_marker(text: str) -> Found | None:
 
 
 _MARKERS_TRIED = 4
+#: a stated answer in words that opens with its number and a counter: "21個のアーモンド…",
+#: "25টি আপেল", "3 本"
+_COUNTER_FIRST_RE = re.compile(
+    rf"[ \t*]*([-−]?\d{{1,3}}(?:,\d{{3}})+|[-−]?\d+(?:\.\d+)?)[ \t]?(?:[{CJK_LETTERS}]|টি|টা|জন)"
+)
 _MATH_CLOSE_RE = re.compile(r"\\\]|\$\$|\\\)|\$")
 
 

@@ -193,6 +193,13 @@ _QUALIFIED_RE = re.compile(
 )
 
 
+#: a number joined to a one-letter symbol by an operator ("78-x", "2 * n", "y + 3"): an
+#: expression, not a value (a unit's power, "m^2", and a unit's slash, "m/s", are no operator)
+_SYMBOLIC_RE = re.compile(
+    r"\d[ \t]*[-+*/^][ \t]*[A-Za-z](?![A-Za-z])|(?<![A-Za-z\\])[A-Za-z][ \t]*[-+*][ \t]*\d"
+)
+
+
 def only_value(prose: str, given: frozenset[str] = frozenset()) -> str | None:
     """The one value a stated answer in words holds ("每份应该是 (\\frac{2}{5}) 吨", "Janeth
     owes 220 $"): a math span, a ``\\frac``, or a number; None when it holds none, several,
@@ -201,6 +208,8 @@ def only_value(prose: str, given: frozenset[str] = frozenset()) -> str | None:
     Jane 7 more weeks to have saved a total of $60." is 7 when the question gave the $60."""
     if _HEDGE_RE.search(prose) or _QUALIFIED_RE.search(prose):
         return None
+    if _SYMBOLIC_RE.search(prose):
+        return None  # "the answer is #### 78-x": an expression in a symbol, not the number 78
     distinct = set(values_in(prose))
     if len(distinct) > 1 and given:
         distinct = {v for v in distinct if _plain_number(v) not in given}

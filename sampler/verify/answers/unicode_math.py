@@ -18,12 +18,28 @@ Linear time; text without these characters is returned unchanged.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _FRACTIONS = {
     "½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5), "⅖": (2, 5),
     "⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅐": (1, 7), "⅛": (1, 8), "⅜": (3, 8),
     "⅝": (5, 8), "⅞": (7, 8), "⅑": (1, 9), "⅒": (1, 10),
 }  # fmt: skip
+#: the decimal digits of every script Unicode has (Bengali ``২৫``, Devanagari ``२५``, Arabic-Indic
+#: ``٢٥``, Thai ``๒๕``, full-width ``２５`` …) as ASCII digits
+_DIGITS = {
+    code: str(unicodedata.digit(chr(code)))
+    for code in range(0x80, 0x1FBFA)
+    if unicodedata.category(chr(code)) == "Nd"
+}
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with the decimal digits of other scripts written as ASCII digits
+    (``\\boxed{২৫,০০০}`` is ``25,000``), so that separators and decimals read as in ASCII."""
+    return text if text.isascii() else text.translate(_DIGITS)
+
+
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni")
 _SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎", "0123456789+-=()")
 _SYMBOLS = {

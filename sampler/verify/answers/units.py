@@ -19,7 +19,8 @@ different units do not. The rules (README, Verify):
 - two units of one dimension (length, mass, time, volume; with the same power) compare
   by value: ``120 mm`` is ``12 cm`` (``converted``: exact conversions only);
 - an ordinal suffix written onto an integer (``18th``, ``3rd``) is a unit, ``ordinal``;
-- one or two bare lower-case words after a plain number name what it counts
+- one or two bare words after a plain number (lower-case, or capitalised: ``6 Trinkets``) name
+  what it counts
   (``12 cookies``, ``3 red marbles``), unless they scale or operate on it (``3 dozen``,
   ``2 halves``, ``5 times``).
 
@@ -67,7 +68,7 @@ _TRAILING_SPACE_RE = re.compile(r"(?:\s|~|\\[,;: !>]|\\q?quad(?![A-Za-z]))+$")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _WRAPPED_TEXT_RE = re.compile(_WRAPPER + r"\{[^{}]*\}")
 
-_COUNT_WORD_RE = re.compile(r"[a-z]{3,}")
+_COUNT_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}")  # "cookies", "Trinkets" (not "PQ", "MeV")
 #: words after a number that are no count of things: scales, fractions, operations, functions
 _NOT_COUNT_NOUNS = frozenset(
     """and or nor not but than then only each per all total more less times plus minus over
@@ -76,7 +77,8 @@ _NOT_COUNT_NOUNS = frozenset(
     billions trillion trillions lakh crore half halves third thirds quarter quarters fourth
     fourths fifth fifths sixth sixths seventh sevenths eighth eighths ninth ninths tenth
     tenths hundredth hundredths thousandth thousandths sin cos tan cot sec csc log exp sqrt
-    arcsin arccos arctan sinh cosh tanh""".split()
+    arcsin arccos arctan sinh cosh tanh pi infinity inf alpha beta gamma delta theta lambda
+    sigma omega""".split()
 )
 #: Unit words and their canonical names. Keys are lower case; single letters are matched
 #: case-sensitively (``_LETTERS``).
@@ -248,16 +250,19 @@ def has_unit_notation(latex: str) -> bool:
     return any(c in latex for c in _UNIT_NOTATION_CHARS)
 
 
-def _power(match: re.Match[str]) -> str:
+def _power(match: re.Match[str], text: str) -> str:
+    """A superscript run as a power: braced after a number (``10⁻³`` is ``10^{-3}``), bare after
+    a unit's letters, as a unit in ``\\text{}`` must be (``m⁻²`` is ``m^-2``)."""
     exponent = match.group(0).translate(_SUPERSCRIPTS)
-    return "^" + exponent if len(exponent) == 1 else "^{" + exponent + "}"
+    after_letter = match.start() > 0 and text[match.start() - 1].isalpha()
+    return "^" + exponent if len(exponent) == 1 or after_letter else "^{" + exponent + "}"
 
 
 def unit_notation(latex: str) -> str:
     """``latex`` with units written in Unicode as LaTeX writes them: superscripts as powers
     (``m/s²`` is ``m/s^2``, ``m⁻²`` is ``m^{-2}``) and a temperature's degree sign joined to
     its scale as one unit (``700°C`` and ``700^\\circ C`` are ``700 \\text{degC}``)."""
-    latex = _SUPERSCRIPT_RE.sub(_power, latex)
+    latex = _SUPERSCRIPT_RE.sub(lambda m: _power(m, latex), latex)
     return _DEGREES_SCALE_RE.sub(lambda m: " \\text{deg" + (m.group(1) or m.group(2)) + "}", latex)
 
 
@@ -303,12 +308,13 @@ def _unit_of(suffix: str, value: str, gold_variables: frozenset[str], is_gold: b
 
 def _count_noun(tokens: list[str], bare: list[bool], value: str) -> str | None:
     """What a plain number counts, as its unit: ``12 cookies``, ``3 red marbles`` (one or
-    two lower-case words, singular); None for words that scale or operate on the number
-    (``3 dozen``, ``2 halves``, ``5 times``) and after anything but a plain number."""
+    two words, lower-case or capitalised, singular); None for words that scale or operate on
+    the number (``3 dozen``, ``2 halves``, ``5 times``) and after anything but a plain number."""
     if not 1 <= len(tokens) <= 2 or not all(bare) or not _PLAIN_NUMBER_RE.fullmatch(value):
         return None
-    if not all(_COUNT_WORD_RE.fullmatch(t) and t not in _NOT_COUNT_NOUNS for t in tokens):
+    if not all(_COUNT_WORD_RE.fullmatch(t) and t.lower() not in _NOT_COUNT_NOUNS for t in tokens):
         return None
+    tokens = [t.lower() for t in tokens]
     words = [*tokens[:-1], tokens[-1][:-1] if tokens[-1].endswith("s") else tokens[-1]]
     return "count:" + " ".join(words)
 

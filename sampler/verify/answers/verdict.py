@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.amounts import amount_value, same_number
-from sampler.verify.answers.answer_forms import answer_form, without_condition
+from sampler.verify.answers.answer_forms import answer_form, dot_thousands, without_condition
 from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
@@ -48,7 +48,7 @@ from sampler.verify.answers.plain_notation import (
     sympy_solution,
 )
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
-from sampler.verify.answers.unicode_math import unicode_to_latex
+from sampler.verify.answers.unicode_math import ascii_digits, unicode_to_latex
 from sampler.verify.answers.units import (
     CJK_LETTERS,
     converted,
@@ -113,6 +113,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     float a program printed with its rounding error is the number it stands for
     (``803.0000000000001`` is 803, ``float_repr``).
     """
+    if not span.prose and not span.free_text and not span.text.isascii():
+        digits = ascii_digits(span.text)
+        if digits != span.text:  # "\\boxed{২৫,০০০}": Bengali digits and a thousands comma
+            span = replace(span, text=digits)
     if not span.prose and not span.free_text and has_unit_notation(span.text):
         span = replace(span, text=unit_notation(span.text))  # "m/s²", "700°C": LaTeX's spelling
     if not span.prose and not span.free_text and "\\text" in span.text:
@@ -195,6 +199,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     plain = without_float_noise(span.text)
     if plain != span.text:  # "803.0000000000001", a float a program printed: 803
         span = AnswerSpan(plain, rule=span.rule)
+    thousands = dot_thousands(span.text, gold.latex) if "." in span.text else None
+    if thousands is not None:  # "$57.500" for the gold 57500: dots group the thousands
+        span = AnswerSpan(thousands, rule=span.rule)
     amount = amount_value(span.text)
     if amount is not None and (amount.scaled or gold.unit is None):
         # "\$2.9\text{ million}", "-€462": the signed number times its scale
