@@ -323,3 +323,21 @@ def test_the_zygote_parses_golds_until_asked_to_stop_or_one_is_too_slow(monkeypa
         math_verifier.clear_caches()
         if not was:
             two_stage_parsing.uninstall()
+
+
+def test_a_verdict_is_cached_per_question_not_per_gold_text():
+    # two multiple-choice questions with the gold B: the value 6 is option B of the first and
+    # option A of the second; one cached verdict for both would grade one of them wrong
+    from sampler.verify.answers.golds import gold_from_question
+
+    first = gold_from_question("B", problem="Which?\n(A) 5\n(B) 6\n(C) 7")
+    second = gold_from_question("B", problem="Which?\n(A) 6\n(B) 7\n(C) 8")
+    with VerifyPool(workers=1, deadline_s=30) as pool:
+        verdicts = AnswerVerifier(pool).verify([first, second], [AnswerSpan("6"), AnswerSpan("6")])
+    assert [v.status for v in verdicts] == ["correct", "incorrect"]
+
+
+def test_the_gold_key_holds_every_field_a_verdict_may_read():
+    import dataclasses
+
+    assert len(HALF.key()) == len(dataclasses.fields(Gold))

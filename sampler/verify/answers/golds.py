@@ -82,8 +82,27 @@ class Gold:
         """The string to give math-verify's ``parse`` for the whole gold."""
         return math_mode(self.latex)
 
-    def key(self) -> tuple[str, tuple[str, ...], str | None]:
-        return (self.latex, self.parts, self.unit)
+    def key(self) -> tuple[object, ...]:
+        """What the verdict of an answer against this gold depends on: every field, the ones
+        read from the problem text too. Two questions with the gold ``B`` but other options,
+        or a bare hour gold of which only one asks for a time of day, give the same answer
+        different verdicts, so a verdict cached for one is never reused for the other."""
+        return (
+            self.latex,
+            self.parts,
+            self.unit,
+            self.kind,
+            self.options,
+            self.asked,
+            self.form,
+            self.variables,
+            self.given,
+            self.asked_words,
+            self.yes_no_words,
+            self.mantissa,
+            self.compared,
+            self.asks_time,
+        )
 
 
 def math_mode(latex: str) -> str:
