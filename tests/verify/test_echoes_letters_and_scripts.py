@@ -97,3 +97,27 @@ def test_a_capitalised_count_noun(answer, status):
 )
 def test_numbers_as_other_languages_write_them(gold, text, status):
     assert grade_completion(gold, text).status == status
+
+
+SIMPLIFY = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "problem", "status"),
+    [
+        # the question's expression written back: equal in value, but not worked out (a false
+        # accept before, on PRM800K's GPT-4 samples)
+        (r"-\sqrt{3}", r"So it stays $\tan 100^\circ + 4 \sin 100^\circ$.", SIMPLIFY, "incorrect"),
+        (r"-\sqrt{3}", r"So the value is $-\sqrt{3}$.", SIMPLIFY, "correct"),
+        (
+            r"\frac{5}{6}",
+            r"So \boxed{\frac{1}{2}+\frac{1}{3}}",
+            r"Compute $\frac{1}{2}+\frac{1}{3}$.",
+            "incorrect",
+        ),
+        # a question that asks no working out may be answered with one of its expressions
+        ("1024", r"So \boxed{2^{10}}", r"Which is larger, $2^{10}$ or $10^3$?", "correct"),
+    ],
+)
+def test_the_question_s_own_expression_restated_is_no_answer(gold, text, problem, status):
+    assert grade_completion(gold, text, problem=problem).status == status

@@ -28,7 +28,7 @@ from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
-from sampler.verify.answers.required_form import required_form
+from sampler.verify.answers.required_form import required_form, restated_expressions
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 from sampler.verify.answers.yes_no_statements import yes_no_words
@@ -76,6 +76,9 @@ class Gold:
     #: whether the question asks for a time of day ("What is the latest time …?"), so that a
     #: bare hour gold (``2``) is that hour (``clock.hour_verdict``)
     asks_time: bool = field(default=False, compare=False)
+    #: the expressions of a question that asks to work them out ("Simplify …"), normalised:
+    #: written back, they are no answer (``required_form.restated_expressions``)
+    restated: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -102,6 +105,7 @@ class Gold:
             self.mantissa,
             self.compared,
             self.asks_time,
+            self.restated,
         )
 
 
@@ -384,4 +388,5 @@ def gold_from_question(
         mantissa=scaled.mantissa if scaled is not None and scaled.scaled else None,
         compared=asked_comparison(problem) if not parts else None,
         asks_time=asks_time_of_day(problem),
+        restated=restated_expressions(problem) if not parts else frozenset(),
     )

@@ -75,7 +75,7 @@ from sampler.verify.answers.golds import (
 )
 from sampler.verify.answers.last_number import gold_among
 from sampler.verify.answers.parse_depth import too_deep
-from sampler.verify.answers.required_form import form_differs
+from sampler.verify.answers.required_form import form_differs, restates_question
 from sampler.verify.answers.rounded_coefficients import same_up_to_rounding
 from sampler.verify.answers.units import split_unit, variables
 from sampler.verify.answers.verdict import MAX_ANSWER_CHARS, Verdict
@@ -604,6 +604,9 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
     if correct and gold.form and not span.free_text:
         # "Factor completely": the expanded polynomial is not the answer
         correct = not form_differs(gold.form, gold_parsed, parsed)
+    if correct and gold.restated and restates_question(span.text, gold.latex, gold.restated):
+        # "Simplify $\tan 100^\circ + 4 \sin 100^\circ$." answered with that very expression
+        return Verdict(STATUS_INCORRECT, answer, "the question's own expression, not worked out")
     if correct and not gold.parts and not span.free_text and set_for_tuple(gold.latex, span.text):
         correct = False  # {1, 2} is no ordered pair (1, 2)
     return Verdict(STATUS_CORRECT if correct else STATUS_INCORRECT, answer)

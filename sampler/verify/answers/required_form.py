@@ -10,6 +10,11 @@ sum where the question says factor and the gold is a product, a product (or powe
 it says expand and the gold is a sum, an equation that is the gold's times a factor other
 than 1 (``-20x + 28y - 44z - 16 = 0`` for ``5x - 7y + 11z + 4 = 0``) where the coefficients
 are normalised. Without a problem text, or for any other question, nothing changes.
+
+``restated_expressions`` reads the expressions of a question that asks for a value to be worked
+out ("Simplify …", "Compute …", "Evaluate …", "Find the value of …"); ``restates_question``
+says an answer equal in value is still wrong when it is one of them, written back (``\\tan
+100^\\circ + 4 \\sin 100^\\circ`` for the gold ``-\\sqrt{3}``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,49 @@ import re
 from typing import Any
 
 from sympy import Add, Eq, Expr, Mul, Pow, expand
+
+#: a question that asks for a value to be worked out: its own expressions are no answer
+_WORK_OUT_RE = re.compile(
+    r"\b(?:simplify|compute|evaluate|calculate|rationali[sz]e|find\s+the\s+(?:exact\s+)?value"
+    r"|what\s+is\s+the\s+(?:exact\s+)?value|in\s+simplest\s+(?:radical\s+)?form)\b",
+    re.IGNORECASE,
+)
+_MATH_SPAN_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+_OPERATOR_RE = re.compile(r"[-+*/^]|\\(?:frac|dfrac|tfrac|sqrt|cdot|times|div|sin|cos|tan|log|ln)")
+_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\[,;:!]|\.$")
+#: the shortest expression of the question that counts as restated (shorter ones, "x^2", are
+#: often the answer's own shape)
+_MIN_RESTATED_CHARS = 8
+
+
+def _normal(latex: str) -> str:
+    return (
+        _NOISE_RE.sub("", latex.strip().rstrip("."))
+        .replace("\\dfrac", "\\frac")
+        .replace("\\tfrac", "\\frac")
+    )
+
+
+def restated_expressions(problem: str | None) -> frozenset[str]:
+    """The expressions a question asks to work out ("Simplify $\\tan 100^\\circ + 4 \\sin
+    100^\\circ.$"), normalised, when it asks so; empty otherwise."""
+    if not problem or not _WORK_OUT_RE.search(problem[-1500:]):
+        return frozenset()
+    found = set()
+    for match in _MATH_SPAN_RE.finditer(problem[-1500:]):
+        content = next(g for g in match.groups() if g is not None)
+        normal = _normal(content)
+        if len(normal) >= _MIN_RESTATED_CHARS and _OPERATOR_RE.search(normal):
+            found.add(normal)
+    return frozenset(found)
+
+
+def restates_question(answer: str, gold: str, restated: frozenset[str]) -> bool:
+    """Whether ``answer`` is one of the question's own expressions (``restated_expressions``)
+    and not the gold as written: the question restated, not worked out."""
+    mine = _normal(answer)
+    return bool(restated) and mine in restated and mine != _normal(gold)
+
 
 _INSTRUCTION_RE = re.compile(
     r"(?:^|[.!?:]\s+|\n\s*)(factor|factorise|factorize|expand)\b",
