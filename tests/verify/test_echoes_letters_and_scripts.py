@@ -121,3 +121,17 @@ SIMPLIFY = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$"
 )
 def test_the_question_s_own_expression_restated_is_no_answer(gold, text, problem, status):
     assert grade_completion(gold, text, problem=problem).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        (r"\dfrac{33}{100}", "33 of 100 do.\nSo the probability is \\frac{33}{100}.", "correct"),
+        (r"\dfrac{33}{100}", "33 of 100 do.\nSo the probability is \\frac{34}{100}.", "incorrect"),
+        (r"2\sqrt{3}", "So the length is 2\\sqrt{3}.", "correct"),
+        (r"2\sqrt{3}", "So the length is 3\\sqrt{3}.", "incorrect"),
+    ],
+)
+def test_a_fraction_or_root_in_latex_without_delimiters_in_prose_is_one_value(gold, text, status):
+    # it was read as its first number ("33")
+    assert grade_completion(gold, text).status == status

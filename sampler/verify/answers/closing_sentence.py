@@ -385,6 +385,9 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
     for number in worded:  # "1.5 million", "minus 5", "1 000": one value
         found.append((number.start(), _worded_value(number)))
     masked = _masked(masked, worded)
+    for value in _BARE_LATEX_VALUE_RE.finditer(masked, cut):  # "is \frac{33}{100}.": one value
+        found.append((value.start(), value.group(0).strip()))
+    masked = _BARE_LATEX_VALUE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
     for value in UNICODE_VALUE_RE.finditer(masked, cut):  # "√2", "2⁵", "5 × 10³": one value
         found.append((value.start(), value.group(0).strip()))
     masked = UNICODE_VALUE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
@@ -393,6 +396,11 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
     return [v for _, v in sorted(found) if v.strip()]
 
 
+#: a fraction or root written in LaTeX in the prose, without math delimiters ("So the
+#: probability is \frac{33}{100}."): one value, not its numbers
+_BARE_LATEX_VALUE_RE = re.compile(
+    r"[-−]?\\[dt]?frac\s*\{[^{}]{1,40}\}\s*\{[^{}]{1,40}\}|[-−]?\d*\\sqrt\s*\{[^{}]{1,40}\}"
+)
 #: a number with a scale word, a sign in words, or thousands grouped by spaces
 _WORDED_NUMBER_RE = re.compile(
     r"(?<![\w.])(?:(?P<minus>minus|negative)\s+|(?P<sign>[-−])(?=\s?(?:\\?\$|[€£¥₹])))?"
