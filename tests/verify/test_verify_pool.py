@@ -314,6 +314,16 @@ def test_the_zygote_parses_golds_until_asked_to_stop_or_one_is_too_slow(monkeypa
         def slow(latex: str) -> None:
             time.sleep(5)
 
+        def steady(latex: str) -> None:
+            time.sleep(0.05)
+
+        # a large folder's golds: the zygote stops at its budget, its first golds parsed
+        monkeypatch.setattr(worker, "PREPARSE_BUDGET_S", 0.3)
+        monkeypatch.setattr(math_verifier, "parse_gold_ahead", steady)
+        started = time.monotonic()
+        assert 2 <= worker.preparse_golds([str(n) for n in range(100)]) <= 10
+        assert time.monotonic() - started < 1.0
+
         monkeypatch.setattr(worker, "PREPARSE_LIMIT_S", 0.2)
         monkeypatch.setattr(math_verifier, "parse_gold_ahead", slow)
         started = time.monotonic()

@@ -31,6 +31,7 @@ import signal
 import socket
 import struct
 import sys
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
@@ -46,6 +47,9 @@ _ASK_WITHIN_S = 0.05
 #: Seconds one gold may take to parse ahead in the zygote; a slower one stops the pre-parse
 #: (the workers parse what is left, under their deadline).
 PREPARSE_LIMIT_S = 1.0
+#: Seconds the zygote spends parsing golds ahead in all: a large folder's first workers start
+#: after at most this, with the golds parsed so far (its first questions'); they parse the rest.
+PREPARSE_BUDGET_S = 1.5
 
 #: Expressions the zygote parses while it waits for its first request, one of each common
 #: shape: the parser's prediction cache and sympy's lazy imports they fill are shared by
@@ -146,17 +150,19 @@ def _too_slow(signum: int, frame: object) -> None:
 
 
 def preparse_golds(golds: list[str], stop: Callable[[], bool] = lambda: False) -> int:
-    """Parse ``golds`` into the gold cache (``math_verifier``), until ``stop()`` says so or one
-    takes longer than ``PREPARSE_LIMIT_S``; returns how many it parsed. A gold that answer
-    sizing refuses (``parse_depth.too_deep``) is left to the workers, which refuse it too."""
+    """Parse ``golds`` into the gold cache (``math_verifier``), in order, until ``stop()`` says
+    so, one takes longer than ``PREPARSE_LIMIT_S`` or all take ``PREPARSE_BUDGET_S``; returns
+    how many it parsed. A gold that answer sizing refuses (``parse_depth.too_deep``) is left to
+    the workers, which refuse it too."""
     from sampler.verify.answers.math_verifier import parse_gold_ahead
     from sampler.verify.answers.parse_depth import too_deep
 
     done = 0
+    ends = time.monotonic() + PREPARSE_BUDGET_S
     previous = signal.signal(signal.SIGALRM, _too_slow)
     try:
         for latex in golds:
-            if stop():
+            if stop() or time.monotonic() > ends:
                 break
             if not isinstance(latex, str) or too_deep(latex, True) is not None:
                 continue
