@@ -24,13 +24,13 @@ MAX_JOIN_GAP = 160
 # break, and a variable name with "=" (``x_1 = \boxed{a}, x_2 = \boxed{b}``). No nested
 # quantifiers: a failed match costs time linear in the gap.
 _CONNECTIVE_RE = re.compile(
-    r"(?:\s|[,;&~]|\$|\\[()\[\]]|\\\\|\\[,;:! ]|\\q?quad(?![A-Za-z])"
+    r"(?:\s|[,;&~，；、]|\$|\\[()\[\]]|\\\\|\\[,;:! ]|\\q?quad(?![A-Za-z])"
     r"|\\(?:text|textrm|mathrm|mbox)\s*\{[\s,]*(?:and|or)?[\s,]*\}"
-    r"|(?<![A-Za-z])(?:and|or)(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?:and|or|和|及)(?![A-Za-z])"
     r"|(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?'*\s*=)*"
 )
 
-_JOINER_RE = re.compile(r"[,;=]|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|\\q?quad|\\\\")
+_JOINER_RE = re.compile(r"[,;=，；、]|(?<![A-Za-z])(?:and|or|和|及)(?![A-Za-z])|\\q?quad|\\\\")
 
 
 def _matching_braces(text: str, start: int = 0) -> dict[int, int]:

@@ -7,6 +7,9 @@ Answers (``answer_form``, against a gold that is not a choice letter):
 - a choice label before the value is dropped: ``\\text{(b) } 0.3``, ``(B) 0.3``,
   ``B: 0.3`` are ``0.3`` (math-verify reads ``b*0.3``);
 - a trailing period is punctuation: ``5.`` is ``5``;
+- a named quantity, against a gold that names none, is its value: ``q_{\\max} = \\sqrt[3]{3/2}``
+  is ``\\sqrt[3]{3/2}``; a list part by part: ``\\theta=\\frac{3\\pi}{2},\\quad
+  f\\left(\\frac{2\\pi}{3}\\right)=1`` is ``\\frac{3\\pi}{2}, 1``;
 - an equation between named quantities written in text is the names as the gold writes them:
   ``\\text{SRMC} = \\text{LRMC}`` is ``SRMC = LRMC`` against the gold ``SRMC=LRMC``;
 - a condition written after the answer goes, against a gold with none: ``\\frac{1}{4-\\omega^2},
@@ -177,6 +180,61 @@ def dot_thousands(text: str, gold_latex: str) -> str | None:
     return digits if int(digits) == int(gold) else None
 
 
+#: what names a quantity on the left of ``=``: a letter or a command (``\\theta``, ``\\mathbb{E}``),
+#: with sub- and superscripts (``q_{\\max}``, ``a_1``), applied to arguments or not
+#: (``f\\left(\\frac{2\\pi}{3}\\right)``, ``E[X]``, ``P(A)``)
+_QUANTITY_NAME_RE = re.compile(
+    r"\s*(?:\\(?:mathbb|mathrm|operatorname|text)\s*\{[A-Za-z]{1,12}\}|\\[A-Za-z]{2,12}|[A-Za-z])"
+    r"(?:\s*[_^]\s*(?:\{[^{}=]{0,20}\}|[A-Za-z0-9]))*"
+    r"(?:\s*(?:\\left\s*)?[(\[][^=]{0,60}?(?:\\right\s*)?[)\]])?\s*"
+)
+
+
+def value_of_named(text: str, gold_latex: str) -> str:
+    """``text`` without the names on the left of its ``=`` (``q_{\\max} = \\sqrt[3]{3/2}``;
+    ``\\theta=\\frac{3\\pi}{2},\\quad f\\left(\\frac{2\\pi}{3}\\right)=1`` is
+    ``\\frac{3\\pi}{2}, 1``), against a gold that names nothing."""
+    if "=" not in text or "=" in gold_latex or _INEQUALITY_RE.search(text):
+        return text
+    pieces = _top_level_pieces(text)
+    values = [_named_value(_SPACING_RE.sub("", piece)) for piece in pieces]
+    if any(v is None for v in values):
+        return text
+    return ", ".join(v for v in values if v is not None)
+
+
+_INEQUALITY_RE = re.compile(r"\\(?:le|ge|leq|geq|leqslant|geqslant|neq|ne)(?![A-Za-z])|[<>≤≥≠]")
+
+
+def _named_value(piece: str) -> str | None:
+    """The value of ``NAME = VALUE`` (``NAME`` a quantity's name), a piece without ``=`` as it
+    is; None for any other equation."""
+    if "=" not in piece:
+        return piece
+    name, _, value = piece.partition("=")
+    if "=" in value or not value.strip() or any(c in value for c in "<>"):
+        return None
+    return value.strip() if _QUANTITY_NAME_RE.fullmatch(name) else None
+
+
+_SPACING_RE = re.compile(r"^(?:\s|\\q?quad|\\[,;:!]|~)+|(?:\s|\\q?quad|\\[,;:!]|~)+$")
+
+
+def _top_level_pieces(text: str) -> list[str]:
+    """``text`` split at the commas outside any bracket or brace."""
+    pieces, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    return pieces
+
+
 def without_condition(text: str, gold_latex: str) -> str:
     """``text`` without a condition written after it (``\\text{ for } \\omega \\neq 2``),
     against a gold that states none."""
@@ -197,6 +255,8 @@ def answer_form(text: str, gold_latex: str) -> str:
         out = _ASCII_TIMES_TEN_RE.sub(r"\1 \\times 10^{\2}", out)
     out = plain_notation(out)
     out = without_condition(out, gold_latex)
+    if "=" in out:
+        out = value_of_named(out, gold_latex)
     if "=" in out and "\\" in out and _NAMED_EQUATION_RE.fullmatch(out):
         if _NAMED_EQUATION_RE.fullmatch(gold_latex) and "\\" not in gold_latex:
             out = _TEXT_NAME_RE.sub(r"\1", out)  # "\text{SRMC} = \text{LRMC}" for SRMC=LRMC

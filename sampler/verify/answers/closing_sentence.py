@@ -113,7 +113,7 @@ _NUMBER_RE = re.compile(
     r"(?:\s*%)?(?![\d])(?!-[A-Za-z]{3})"
 )
 _ANCHOR_RE = re.compile(
-    r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será)\s|=|是|为|為|等于|共有|有"
+    r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será)(?:\s|:)|=|是|为|為|等于|共有|有"
     # a result verb: "$ab+5b+2a+10$ factors to $(a+5)(b+2)$", "… simplifies to …"
     r"|\s(?:factors|factorizes|factorises|simplifies|reduces|evaluates|comes|amounts)"
     r"(?:\s+(?:down|out))?\s+(?:in)?to\s|\sbecomes\s",
@@ -142,8 +142,10 @@ _TIME_OF_DAY_RE = re.compile(
     r"(?<![\d:.,])\d{1,6}(?:\.\d+)?:\d{1,6}(?:\.\d+)?(?::\d{2})?(?:\s?[AaPp]\.?\s?[Mm]\b\.?)?"
     r"(?![\d:])"
 )
-#: a tuple of numbers written in prose: ``(2, 3)``, ``(-1, 0.5, 4)``
-_TUPLE_RE = re.compile(r"\(\s*[-−]?\d+(?:\.\d+)?(?:\s*,\s*[-−]?\d+(?:\.\d+)?)+\s*\)")
+#: a tuple of numbers written in prose: ``(2, 3)``, ``(-1, 0.5, 4)``, ``[0, 5]``
+_TUPLE_RE = re.compile(
+    r"[(\[]\s*[-−]?\d+(?:\.\d+)?(?:\s*,\s*[-−]?\d+(?:\.\d+)?)+\s*[)\]]"
+)  # (and an interval or a list in brackets: "[0, 5]", "[1, 5, 25]")
 #: a formula in plain or Python notation, operands joined by operators (``-12*x**2``)
 _PLAIN_FORMULA_RE = re.compile(r"[-+]?[\w.()]+(?:\s*(?:\*\*|[-+*/^])\s*[\w.()]+)+")
 _VALUES_MASK_RE = re.compile(

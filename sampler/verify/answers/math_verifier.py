@@ -48,7 +48,7 @@ from sympy import Basic, Expr, Float, I, MatrixBase, S, expand
 from sympy.core.evalf import PrecisionExhausted
 
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
-from sampler.verify.answers.answer_forms import set_for_tuple
+from sampler.verify.answers.answer_forms import set_for_tuple, value_of_named
 from sampler.verify.answers.bare_answer import is_bare_math
 from sampler.verify.answers.clock import clock_verdict, hour_verdict, read_time
 from sampler.verify.answers.degrees import degrees_value, same_angle
@@ -281,6 +281,9 @@ def _parts_match(gold: Gold, span: AnswerSpan) -> bool:
     an answer part that names none may only match the gold part in its own position.
     """
     pieces = [strip_unit(p, gold.unit, gold.variables) for p in answer_parts(span.text)]
+    if not any("=" in part for part in gold.parts):
+        # "f\left(\frac{2\pi}{3}\right)=1" for the gold part "1": the value it names
+        pieces = [value_of_named(p, "") for p in pieces]
     if len(pieces) != len(gold.parts):
         return False
     ordered = _names_parts(gold)
@@ -364,6 +367,9 @@ def _clock(gold: Gold, span: AnswerSpan) -> Verdict | None:
     return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, answer)
 
 
+_LATEX_SPACING_RE = re.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])")
+
+
 def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     """The verdict the gold's type gives (``sampler.verify.answers.gold_types``): a hedge
     against a single gold, a boolean, option letters, a rounded decimal, a text; a prose
@@ -371,6 +377,10 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     math-verify judge."""
     if span.free_text:
         return None
+    if gold.kind in ("choice", "choices") and "\\" in span.text:
+        spaced = _LATEX_SPACING_RE.sub(" ", span.text)  # "A,\;C,\;D": the letters A, C, D
+        if spaced != span.text:
+            span = AnswerSpan(spaced, rule=span.rule, prose=span.prose)
     answer = span.text[:MAX_ANSWER_CHARS]
     single = not gold.parts and "," not in gold.latex and not hedged(gold.latex)
     stated = first_clause(span.text) if span.prose and gold.kind == "choice" else span.text
@@ -383,7 +393,8 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
             return Verdict(STATUS_INCORRECT, answer, "the answer offers alternatives")
         return judge(gold, AnswerSpan(same, rule=span.rule))  # "$\frac12$ or $0.5$": one value
     choice = gold.kind == "choice" and gold.options and not span.prose
-    if choice and not leading_letters(answer, letter_range(gold.latex, gold.options)):
+    named = value_of_named(answer, "") if choice and "=" in answer else answer
+    if choice and not leading_letters(named, letter_range(gold.latex, gold.options)):
         letter = _option_of_value(gold.options, span)
         if letter is not None:  # the option's content for its letter: (A) $4^{x}$ and 4^x
             same = letter == gold.latex.strip("() ").upper()
@@ -432,16 +443,23 @@ def _math_option(content: str) -> bool:
     return is_bare_math(value)
 
 
+_DOLLARS_RE = re.compile(r"^\$+([^$]*)\$+$")
+
+
 def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> str | None:
     """The letter of the first option whose content equals the answer as math, else None;
     an option in words is no math ("4-nitrobenzoic acid" parses to 4)."""
     if too_deep(span.text) is not None:
         return None
+    named = value_of_named(span.text, "") if not span.free_text else span.text
+    if named != span.text:  # "E[X]=-\dfrac1{21}": the value it names
+        span = AnswerSpan(named, rule=span.rule)
     answer = _parse_answer(span_parse_input(span), span.free_text)
     if not _sympy(answer):
         return None
     by_value: list[str] = []
     for letter, content in options:
+        content = _DOLLARS_RE.sub(r"\1", content.strip())  # "$-\frac{1}{21}$": the math in it
         if not content.strip() or too_deep(content) is not None or not _math_option(content):
             continue
         value, unit = split_unit(content.strip().rstrip(".。"))

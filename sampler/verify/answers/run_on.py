@@ -36,18 +36,22 @@ _TOKEN_MARKER_RE = re.compile(
 _CHECKED = 8
 
 
-def _markers(text: str) -> Iterator[re.Match[str]]:
-    """Every marker of ``text``, in order."""
-    lines = _LINE_MARKER_RE.finditer(text)
+def _markers(text: str, start: int = 0) -> Iterator[re.Match[str]]:
+    """Every marker of ``text`` from ``start`` on, in order."""
+    lines = _LINE_MARKER_RE.finditer(text, start)
     if "<|" not in text:
         return lines
-    return heapq.merge(lines, _TOKEN_MARKER_RE.finditer(text), key=lambda m: m.start())
+    return heapq.merge(lines, _TOKEN_MARKER_RE.finditer(text, start), key=lambda m: m.start())
 
 
 def run_on_cut(text: str, answered: Callable[[str], bool]) -> int | None:
     """Where the invented problem starts (``answered(prefix)`` says whether the text
-    before a marker already has an answer), or None when the completion does not run on."""
-    for checked, match in enumerate(_markers(text)):
+    before a marker already has an answer), or None when the completion does not run on.
+    A reasoning model's closed thinking is no run-on: only markers after the last
+    ``</think>`` are read (its drafts quote the prompt, "Problem:", and try cases, "Case B:")."""
+    thought = text.rfind("</think>")
+    start = thought + len("</think>") if thought >= 0 else 0
+    for checked, match in enumerate(_markers(text, start)):
         if checked >= _CHECKED:
             return None
         if match.start() > 0 and answered(text[: match.start()]):

@@ -274,10 +274,27 @@ def list_brackets_as_gold(text: str, gold: str) -> str:
     if mine is not None and theirs is None and len(split_top_level(gold)) > 1:
         if len(split_top_level(mine.group("x"))) == len(split_top_level(gold)):
             return mine.group("x").strip()
+    if theirs is not None and tuple_ is not None:
+        listed, written = split_top_level(theirs.group("x")), split_top_level(tuple_.group("x"))
+        if len(listed) == len(written) > 1 and not _ascending_pair(listed):
+            # "(5, 5)" for the gold "[5, 5]" (a Python list, no interval: three values or more,
+            # or two not in ascending order): the same values in the same order
+            return f"[{tuple_.group('x').strip()}]"
     if theirs is not None and mine is None and len(split_top_level(text)) > 1:
         if len(split_top_level(text)) == len(split_top_level(theirs.group("x"))):
             return f"[{text.strip()}]"
     return text
+
+
+def _ascending_pair(values: list[str]) -> bool:
+    """Whether ``values`` are two numbers, the first the smaller: what an interval has."""
+    if len(values) != 2:
+        return False
+    try:
+        low, high = (float(v.strip().replace("−", "-")) for v in values)
+    except ValueError:
+        return True  # "[a, b]", "[-\\infty, 3]": an interval may be written so
+    return low < high
 
 
 def _boxed_words(text: str) -> str | None:
