@@ -92,3 +92,18 @@ def test_closed_thinking_is_no_run_on():
     assert grade_completion("D", THOUGHT.format(v="C"), problem=choices).status == "incorrect"
     run_on = "The answer is \\boxed{5}.\n\nProblem: What is 2+2?\nSolution: \\boxed{4}"
     assert grade_completion("5", run_on).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("14", "So, the value of k is 14 when z = 4.", "correct"),  # was read as 4
+        ("14", "So, the value of k is 15 when z = 4.", "incorrect"),
+        ("83", "So the number of boxes loaded while not exceeding the limit is 83.", "correct"),
+        ("83", "So the number of boxes loaded while not exceeding the limit is 84.", "incorrect"),
+        ("-4", "So, the number that is not in the domain of the function is x = -4.", "correct"),
+        ("83", "Therefore, the number of boxes is not 83.", "no_answer"),  # denied: no answer
+    ],
+)
+def test_a_condition_after_the_value_and_a_negation_before_its_verb(gold, text, status):
+    assert grade_completion(gold, text).status == status

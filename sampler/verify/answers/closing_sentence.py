@@ -211,7 +211,7 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     if clause is None or (not closed and not _ends_with_value(clause)):
         return None  # no conclusion, or cut off mid-sentence: nothing concluded
     clause = _without_reason(clause)  # "… is 5 because 6 is not possible."
-    if _NEGATION_RE.search(clause):
+    if _negated(clause):
         return None
     values = _values_after_anchor(clause)
     if not values:
@@ -689,7 +689,22 @@ def _opening_count(sentence: str) -> str | None:
 
 #: a reason given after the answer: " because it does not ensure …", " since …"; or a
 #: clause that defines the answer's symbols (", where x is the number of divisors of n")
-_REASON_RE = re.compile(r"[ \t]*,?[ \t]+(?:because|since)\b|[ \t]*,[ \t]*where\b")
+_REASON_RE = re.compile(
+    r"[ \t]*,?[ \t]+(?:because|since)\b|[ \t]*,[ \t]*where\b"
+    # a condition on a variable after the answer: "k is 14 when z = 4", "… is 5 if x = 2"
+    r"|[ \t]*,?[ \t]+(?:when|if|for|at|given)[ \t]+\$?\\?[A-Za-z]\w{0,3}\$?[ \t]*=[^,;.]{1,30}$"
+)
+
+
+def _negated(clause: str) -> bool:
+    """Whether ``clause`` denies its value: a negation at its last "is"/"=" or after it ("is
+    not 83", "isn't 5"); one in a phrase before it qualifies the subject ("the number of boxes
+    loaded while not exceeding the limit is 83", "the number that is not in the domain is -4")."""
+    masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), clause)
+    anchors = list(_ANCHOR_RE.finditer(masked))
+    if not anchors:
+        return _NEGATION_RE.search(clause) is not None
+    return _NEGATION_RE.search(masked, max(0, anchors[-1].start() - 8)) is not None
 
 
 def _without_reason(sentence: str) -> str:
