@@ -107,3 +107,17 @@ def test_closed_thinking_is_no_run_on():
 )
 def test_a_condition_after_the_value_and_a_negation_before_its_verb(gold, text, status):
     assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("2", "The farmer needs to make two trips.", "correct"),  # was no_answer
+        ("2", "The farmer needs to make three trips.", "incorrect"),
+        ("25", "So she has twenty-five apples left.", "correct"),
+        ("0", "So the result is always zero.", "correct"),
+        ("2", "One of the two boxes is red.", "no_answer"),  # two numbers in words: which?
+    ],
+)
+def test_the_one_number_a_closing_sentence_writes_in_words(gold, text, status):
+    assert grade_completion(gold, text).status == status

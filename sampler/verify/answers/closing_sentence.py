@@ -52,6 +52,7 @@ from sampler.verify.answers.named_values import one_name_values
 from sampler.verify.answers.number_words import (
     fraction_from_words,
     number_from_words,
+    only_number_words,
 )
 from sampler.verify.answers.step_labels import without_step_labels
 from sampler.verify.answers.tool_transcript import closing_cell_start, echoed_output
@@ -214,6 +215,10 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     if _negated(clause):
         return None
     values = _values_after_anchor(clause)
+    if not values and not re.search(r"\d", clause):
+        worded = only_number_words(clause)
+        if worded is not None:  # "The farmer needs to make two trips.": 2
+            return _with_sentence(latex_span(str(worded), RULE_CONCLUSION), clause)
     if not values:
         return _several_values(clause, RULE_CONCLUSION)
     if len(values) > 1:

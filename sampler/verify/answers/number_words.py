@@ -109,3 +109,29 @@ def fraction_from_words(text: str) -> str | None:
         return None  # "three quarter": no fraction in words
     numerator = whole * denominator + count
     return f"\\frac{{{numerator}}}{{{denominator}}}"
+
+
+_WORD_RUN_RE = re.compile(
+    r"\b(?:" + "|".join([*_UNITS, *_TENS, "hundred", *_SCALES]) + r")"
+    r"(?:[\s-]+(?:and[\s-]+)?(?:" + "|".join([*_UNITS, *_TENS, "hundred", *_SCALES]) + r"))*\b",
+    re.IGNORECASE,
+)
+
+
+def only_number_words(text: str) -> int | None:
+    """The value of the one number written in words in ``text`` ("The farmer needs to make two
+    trips.": 2), when it holds exactly one such number and it is not "one" (an article as
+    often as a count); else None."""
+    runs = list(_WORD_RUN_RE.finditer(text))
+    if len(runs) != 1 or runs[0].group(0).lower() == "one":
+        return None
+    if _NOT_A_COUNT_AFTER_RE.match(text, runs[0].end()):
+        return None  # "three quarters", "two times", "five percent": no count of things
+    return number_from_words(runs[0].group(0))
+
+
+_NOT_A_COUNT_AFTER_RE = re.compile(
+    r"[\s-]*(?:halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?"
+    r"|tenths?|hundredths?|thousandths?|percent|per\s*cent|times|dozens?|out\s+of|in\s+(?:a|one))\b",
+    re.IGNORECASE,
+)
