@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import re
 
+from sampler.verify.answers.top_level import split_top_level
+
 _CHOICE_LABEL_RE = re.compile(
     r"^\s*(?:\\text(?:bf)?\s*\{\s*\(?([A-Ja-j])\)\s*\}\s*|(?:\(([A-Ja-j])\)|([A-J])\s*[:.)])\s+)"
     r"(?=\S)"
@@ -196,7 +198,7 @@ def value_of_named(text: str, gold_latex: str) -> str:
     ``\\frac{3\\pi}{2}, 1``), against a gold that names nothing."""
     if "=" not in text or "=" in gold_latex or _INEQUALITY_RE.search(text):
         return text
-    pieces = _top_level_pieces(text)
+    pieces = split_top_level(text)
     values = [_named_value(_SPACING_RE.sub("", piece)) for piece in pieces]
     if any(v is None for v in values):
         return text
@@ -218,21 +220,6 @@ def _named_value(piece: str) -> str | None:
 
 
 _SPACING_RE = re.compile(r"^(?:\s|\\q?quad|\\[,;:!]|~)+|(?:\s|\\q?quad|\\[,;:!]|~)+$")
-
-
-def _top_level_pieces(text: str) -> list[str]:
-    """``text`` split at the commas outside any bracket or brace."""
-    pieces, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            pieces.append(text[start:i])
-            start = i + 1
-    pieces.append(text[start:])
-    return pieces
 
 
 def without_condition(text: str, gold_latex: str) -> str:

@@ -29,14 +29,13 @@ from sampler.verify.answers.number_words import fraction_from_words, number_from
 from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form, restated_expressions
+from sampler.verify.answers.top_level import split_top_level
 from sampler.verify.answers.unicode_math import unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 from sampler.verify.answers.yes_no_statements import yes_no_words
 
 _INTEGRAL_FLOAT_RE = re.compile(r"^\s*(-?\d+)\.0*\s*$")
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
-_OPENERS = "([{"
-_CLOSERS = ")]}"
 
 
 @dataclass(frozen=True)
@@ -245,37 +244,6 @@ def without_stray_backslash(text: str) -> str:
     it escapes nothing, and math-verify reads the whole text as nothing. A line break
     (``\\\\``) stays."""
     return _STRAY_BACKSLASH_RE.sub("", text) if text.endswith("\\") else text
-
-
-def split_top_level(text: str) -> list[str]:
-    """Split at commas that are outside brackets and braces (``\\,`` is a space, not a comma).
-
-    Intervals such as ``[1,2)`` count as one bracketed group. Empty pieces are dropped.
-    """
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            nxt = text[i + 1 : i + 2]
-            if nxt == "{":
-                depth += 1  # \{ opens a set
-            elif nxt == "}":
-                depth = max(depth - 1, 0)
-            i += 2  # any other escape (\, \! \$) never opens, closes or splits
-            continue
-        if ch in _OPENERS:
-            depth += 1
-        elif ch in _CLOSERS:
-            depth = max(depth - 1, 0)
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
 
 
 _AND_RE = re.compile(r"\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\s+and\s+")

@@ -40,7 +40,8 @@ def ascii_digits(text: str) -> str:
     return text if text.isascii() else text.translate(_DIGITS)
 
 
-_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni")
+#: superscript characters as the ASCII they raise (``units`` reads a unit's powers with it)
+SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni")
 _SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎", "0123456789+-=()")
 _SYMBOLS = {
     "π": "\\pi ", "∞": "\\infty ", "×": "\\times ", "·": "\\cdot ", "÷": "\\div ", "−": "-",
@@ -84,6 +85,6 @@ def unicode_to_latex(text: str) -> str:
         return text
     text = _FRACTION_RE.sub(_fraction, text)
     text = _ROOT_RE.sub(_root, text)
-    text = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPT) + "}", text)
+    text = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(SUPERSCRIPTS) + "}", text)
     text = _SUBSCRIPT_RE.sub(lambda m: "_{" + m.group(0).translate(_SUBSCRIPT) + "}", text)
     return _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], text).strip()

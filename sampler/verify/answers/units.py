@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from sampler.verify.answers.unicode_math import SUPERSCRIPTS
+
 _WINDOW = 80
 _WRAPPER = r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mbox|rm|operatorname)\s*"
 _POWER = r"(?:\s*\^\s*\{?\s*-?\d\s*\}?)?"
@@ -236,7 +238,6 @@ def variables(latex: str) -> frozenset[str]:
 
 
 #: superscripts written as Unicode characters (``m/s²``, ``kcal m⁻² yr⁻¹``)
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _SUPERSCRIPT_RE = re.compile(r"[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 #: a temperature's degree sign before its scale: ``°C``, ``^\circ C``, ``^{\circ}\text{F}``
 _DEGREES_SCALE_RE = re.compile(
@@ -253,7 +254,7 @@ def has_unit_notation(latex: str) -> bool:
 def _power(match: re.Match[str], text: str) -> str:
     """A superscript run as a power: braced after a number (``10⁻³`` is ``10^{-3}``), bare after
     a unit's letters, as a unit in ``\\text{}`` must be (``m⁻²`` is ``m^-2``)."""
-    exponent = match.group(0).translate(_SUPERSCRIPTS)
+    exponent = match.group(0).translate(SUPERSCRIPTS)
     after_letter = match.start() > 0 and text[match.start() - 1].isalpha()
     return "^" + exponent if len(exponent) == 1 or after_letter else "^{" + exponent + "}"
 
