@@ -72,9 +72,16 @@ _JSON_KEY_RE = re.compile(
 #: a value a model left unquoted in a JSON fragment (`"Answer": C,`), or one cut by the limit
 #: before its closing quote at the very end (`"Answer": "A`)
 _JSON_BARE_RE = re.compile(r"([A-J])(?=[ \t]*(?:[,}\n]|$))|\"([^\"\n]{1,40}?)[ \t]*$")
-_JSON_STRING_RE = re.compile(r"\"((?:[^\"\\\n]|\\.){0,600})\"")
+_JSON_STRING_RE = re.compile(
+    r"\"((?:[^\"\\\n]|\\.){0,600})\""
+    r"|'((?:[^'\\\n]|\\.){0,600})'"  # a Python dict's string: {'answer': 'C'}
+)
+#: a list of one value (``{'answer': [158]}``, ``{"answer": ["C"]}``): that value
+_JSON_ONE_ITEM_RE = re.compile(
+    r"\[[ \t]*(?P<x>\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|[^\[\],'\"\n]{1,80}?)[ \t]*\]"
+)
 _JSON_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?(?![\w.])")
-_JSON_ESCAPE_RE = re.compile(r"\\([\"\\/])")
+_JSON_ESCAPE_RE = re.compile(r"\\([\"'\\/])")
 
 _CONCLUDE_RE = re.compile(
     r"(?:thus|therefore|hence|so|finally|in total|in conclusion|altogether|overall|consequently"
@@ -170,9 +177,16 @@ def json_answer(text: str) -> Found | None:
         return None
     string = _JSON_STRING_RE.match(tail, match.end())
     if string is not None:
-        raw = _JSON_ESCAPE_RE.sub(r"\1", string.group(1)).replace("\\n", "\n").strip()
+        raw = string.group(1) if string.group(1) is not None else string.group(2)
+        raw = _JSON_ESCAPE_RE.sub(r"\1", raw).replace("\\n", "\n").strip()
         span = _fragment_span(raw)
         return (string.end(), span) if span is not None else None
+    item = _JSON_ONE_ITEM_RE.match(tail, match.end())
+    if item is not None:
+        value = item.group("x")
+        raw = value[1:-1] if value[:1] in "\"'" and len(value) > 1 else value
+        span = _fragment_span(raw.strip())
+        return (item.end(), span) if span is not None else None
     number = _JSON_NUMBER_RE.match(tail, match.end())
     if number is not None:
         span = latex_span(number.group(0), RULE_JSON)

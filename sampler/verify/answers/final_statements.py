@@ -410,8 +410,14 @@ def answer_label(text: str) -> Found | None:
         rest = rest[prefix.end() :]
     if not rest:  # the value on the next line (``Final Answer:\n$$42$$``)
         rest = tail[match.end() :].lstrip()
-        if _math_span(rest) is None:
+        item = _LAST_ITEM_RE.fullmatch(rest.rstrip())
+        if item is not None:  # "Answer:\n- 53.1 GPa": the one item of a list
+            rest = item.group("x")
+        elif _math_span(rest) is None:
             return None
+    bracketed = _BRACKETED_RE.fullmatch(rest)
+    if bracketed is not None:  # "Answer: [44.9%]", "Answer: [(B) 2.880 Å]": the prompt's template
+        rest = bracketed.group("x")
     stated = _sentence_or_math(rest)
     value = _value(stated)
     if value is None and _SUBJECT_IS_RE.search(stated):
@@ -432,6 +438,12 @@ def answer_label(text: str) -> Found | None:
     # line ("Answer 5.3: 2 boxes have 8 pieces. … The answer is 28.") concludes after it
     read = tail.find(stated, match.start("rest"), match.end())
     return (read + len(stated) if read >= 0 else match.end()), span
+
+
+#: a list's one item alone on the last line: "- 53.1 GPa", "* 12"
+_LAST_ITEM_RE = re.compile(r"[-*•][ \t]+(?P<x>[^\n]{1,80})")
+#: a value in square brackets and nothing else ("[44.9%]"), not a list or an interval
+_BRACKETED_RE = re.compile(r"[ \t]*\[(?P<x>[^\[\],;\n]{1,80})\][ \t]*\.?[ \t]*")
 
 
 def _cut_off(line: str) -> bool:
@@ -749,9 +761,14 @@ _TEXT_WRAPPER_RE = re.compile(r"\\(?:text|textbf|mathrm|textrm|mbox)\s*\{([^{}]{
 _BOOLEAN_WORD_RE = re.compile(r"(?:yes|no|true|false)\.?", re.IGNORECASE)
 
 
+#: an option word joined to its letter: "Choice_B" (``Choice\\_B`` in escaped Markdown),
+#: "option-C", "Choice (D)", "option B"
+OPTION_WORD = r"(?:[Oo]ption|OPTION|[Cc]hoice|CHOICE)(?:[ \t]+|[ \t]*(?:\\?_|-)[ \t]*)"
 _LETTER_FIRST_RE = re.compile(
-    r"\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\(?[A-J]\)[ \t]+\S|[A-J][ \t]+[-–—][ \t]+\S"
-    r"|[A-J][ \t]+\([^()\n]+\)"
+    rf"(?:{OPTION_WORD})?"
+    r"(?:\(?[A-J]\)?(?:[.。:：]\s*|\s*[。，,]\s*)\S|\(?[A-J]\)[ \t]+\S|\[[A-J]\][ \t]+\S"
+    r"|[A-J][ \t]+[-–—][ \t]+\S"
+    r"|[A-J][ \t]+\([^()\n]+\))"
 )
 #: a last ``Answer:`` line that is a few words and nothing else (``Answer: oydz``)
 _SHORT_WORDS_RE = re.compile(
@@ -862,7 +879,7 @@ def closing_option(text: str) -> Found | None:
             else None
         )
     if letter is None:
-        return _option_after_lead_in(tail)
+        return _option_after_lead_in(tail) or _labelled_option(tail)
     if not letter.isupper():
         return None
     span = latex_span(letter, RULE_CLOSING_OPTION)
@@ -895,6 +912,33 @@ def _option_after_lead_in(tail: str) -> Found | None:
         span = _words(match.group("letter") + match.group("content"), RULE_CLOSING_OPTION)
     else:
         span = latex_span(match.group("letter").strip("()"), RULE_CLOSING_OPTION)
+    return (len(tail), span) if span else None
+
+
+#: a last line that labels an option letter in words of its own (``Solution: Choice_B``, Mr-Ben's
+#: format; ``Selected option: (C)``, ``Final choice: D (8)``): the label, the letter, and
+#: optionally its content after it
+_LABELLED_OPTION_RE = re.compile(
+    r"(?:^|(?<=\n))[ \t>*_#]*(?:[^\W\d_]+[ \t]*\d{1,3}[ \t]*[:.][ \t]*)?"  # "Step 10: "
+    r"(?:(?P<label>[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){0,2})[ \t*_]*[:：]"
+    # "Therefore, the solution is Choice_A.", "the correct solution is Choice_B: True, False."
+    r"|[^\n]*?\bthe[ \t]+(?:(?:correct|final|right|best)[ \t]+)?solution[ \t]+is)[ \t*_]*"
+    rf"(?:{OPTION_WORD})?[*_]*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])(?![\w(]))[*_]*"
+    # its content: "(4)", ": x^2/9", " - a closed curve", " -8/(3π) cm/min"
+    r"(?P<content>[ \t]*\([^()\n]{1,40}\)|[ \t]*[:：.)][ \t]*[^\n]{0,60}"
+    r"|[ \t]+[-−–—][ \t]*[^\s\n][^\n]{0,60})?[ \t*.。]*$"
+)
+
+
+def _labelled_option(tail: str) -> Found | None:
+    """The option letter that a last line labels (``Solution: Choice_B``; an answer line
+    only where its own rule reads nothing: ``Answer: option (B)``)."""
+    match = _LABELLED_OPTION_RE.search(tail, max(0, len(tail) - 160))
+    if match is None:
+        return None
+    if "answer" in (match.group("label") or "").lower() and answer_label(tail) is not None:
+        return None  # "Answer: C - Annoyance": the answer line's own rule reads it
+    span = latex_span(match.group("a") or match.group("b"), RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
 
 

@@ -474,8 +474,10 @@ def typed_verdict(
     return None
 
 
-#: the word that names an option before its letter: "option B", "choice (C)"
-_OPTION_WORD_RE = re.compile(r"^[*_]*(?:option|choice)[ \t]+(?=[*_]*\(?[A-Ja-j]\b)", re.I)
+#: the word that names an option before its letter: "option B", "choice (C)", "Choice_B"
+_OPTION_WORD_RE = re.compile(
+    r"^[*_]*(?:option|choice)(?:[ \t]+|[ \t]*[_-][ \t]*)(?=[*_]*\(?[A-Ja-j](?![A-Za-z\d]))", re.I
+)
 #: a lowercase option letter alone: "b", "b)", "(b)", "b."
 _LONE_LOWER_RE = re.compile(r"[*_]*\(?([a-j])[).]?[*_]*\.?")
 #: lowercase option letters listed: "a, c", "a and c"

@@ -454,6 +454,11 @@ def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> 
     named = value_of_named(span.text, "") if not span.free_text else span.text
     if named != span.text:  # "E[X]=-\dfrac1{21}": the value it names
         span = AnswerSpan(named, rule=span.rule)
+    stated_unit = None
+    if not span.free_text:
+        value, stated_unit = split_unit(span.text)
+        if stated_unit is not None:  # "115 MPa": the value, its unit compared below
+            span = AnswerSpan(value, rule=span.rule)
     answer = _parse_answer(span_parse_input(span), span.free_text)
     if not _sympy(answer):
         return None
@@ -469,9 +474,9 @@ def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> 
             theirs = ()
         if _sympy(theirs) and _same(theirs, answer):
             return letter
-        if unit is not None:
-            # "(D) 60 cm" and the answer 60: the option's value, its unit aside (the answer's
-            # own unit was split off before), when no other option has that value
+        if unit is not None and stated_unit in (None, unit):
+            # "(D) 60 cm" and the answer 60 (or 60 cm): the option's value, its unit aside,
+            # when no other option has that value; "60 mm" is another value
             try:
                 bare = _parse_gold(value)
             except GoldUnparseable:

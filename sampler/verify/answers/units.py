@@ -135,7 +135,16 @@ for _name, _spellings in {
     for _spelling in _spellings.split():
         _SYNONYMS[_spelling] = _name
 #: Bare single letters that may be units (after a plain number, when not a gold variable).
-_LETTERS = {"m": "m", "s": "s", "g": "g", "h": "h", "L": "L", "J": "J", "N": "N", "W": "W"}
+_LETTERS = {
+    "m": "m", "s": "s", "g": "g", "h": "h", "L": "L", "J": "J", "N": "N", "W": "W", "V": "V",
+    "K": "K",
+}  # fmt: skip
+#: Units with an SI prefix or a symbol of mixed case, matched as written (science answers:
+#: ``115 MPa``, ``1.1 kV``, ``2.5 mol``, ``760 mmHg``)
+_CASED = frozenset(
+    """kPa MPa GPa hPa mV kV MV mA kA kJ MJ kW MW GW kN MN mN kHz MHz GHz THz mol mmol kmol
+    kcal cal atm bar mbar torr Torr psi mmHg ppm ppb kDa Da dB""".split()
+)
 _AREA = {"square": "^2", "sq": "^2", "cubic": "^3"}
 
 
@@ -144,6 +153,8 @@ def _word(word: str, bare: bool) -> str | None:
     word = word.strip(" .~") if not word.endswith(".") else word.strip(" ~")
     if len(word) == 1:
         return _LETTERS.get(word) if bare else word
+    if word in _CASED:  # "MPa" is not "mPa": prefixed units are read as written
+        return word
     canonical = _SYNONYMS.get(word.lower()) or _SYNONYMS.get(word.lower().rstrip("."))
     if canonical is not None:
         return canonical

@@ -242,7 +242,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         else:
             value, unit = split_unit(text, gold.variables)
             clock = unit in ("am", "pm") and gold_time(gold.latex, gold.unit) is not None
-            if unit is not None and (gold.unit is None or unit == gold.unit) and not clock:
+            # an option letter's gold keeps the answer's unit: "60 mm" is not "(A) 60 cm"
+            by_option = bool(gold.options) and choice_letter(gold.latex) is not None
+            same_unit = gold.unit is None or unit == gold.unit
+            if unit is not None and same_unit and not clock and not by_option:
                 text = value
             elif unit is not None and gold.unit is not None:
                 text = converted(value, unit, gold.unit) or text  # "120 mm" for "12 cm": 12

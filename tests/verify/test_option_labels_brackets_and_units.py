@@ -1,0 +1,115 @@
+"""Round 16, first part, from sources no earlier round read (Mr-Ben's step-by-step solutions,
+MaScQA's materials-science answers, LLMDrift's prime checks): an option letter that a last
+line labels in words of its own (``Solution: Choice_B``) or joins to its option word
+(``Choice_B``, ``Choice\\_B``), "the solution is Choice D"; an answer in square brackets as a
+prompt's template asks (``Answer: [44.9%]``, ``Answer: [A] Calendering``), a Python dict's
+answer (``{'answer': [158]}``), the answer line's value as a list item on the next line; and
+prefixed SI units compared as written when the option holds the value (``115 MPa``); each
+with its wrong twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.one_sample import grade_completion
+
+OPTIONS = "Which is the shortest distance?\nA. 4\nB. 8\nC. 2\nD. 16"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Step 6: Of the choices, 8 is the least.\nSolution: Choice_B", "correct"),
+        ("Step 6: Of the choices, 4 is the least.\nSolution: Choice_A", "incorrect"),
+        ("Step 6: It is 8.\nSolution: Choice\\_B", "correct"),  # escaped Markdown
+        ("Step 6: It is 8.\nSolution: Choice_B - eight", "correct"),
+        ("Step 6: It is 8.\nSolution: Choice_A (4)", "incorrect"),
+        ("Step 9: It is 8.\nStep 10: Solution: Choice_B", "correct"),
+        ("Step 7: Therefore, the solution is Choice_B.", "correct"),
+        ("Step 7: Therefore, the correct solution is Choice_C: 2.", "incorrect"),
+        ("It is 8.\nSelected option: (B)", "correct"),
+        ("It is 8.\nFinal choice: D", "incorrect"),
+        ("It is 8.\nAnswer: Choice_B", "correct"),  # was read as the letter C of "Choice"
+        ("It is 8.\nAnswer: option_B", "correct"),
+        ("It is 8.\nAnswer: option (B)", "correct"),
+        ("It is 8.\nAnswer: Choice B (8)", "correct"),
+        ("It is 8.\nAnswer: Choice C (2)", "incorrect"),
+    ],
+)
+def test_an_option_labelled_on_the_last_line(text, status):
+    assert grade_completion("B", text, problem=OPTIONS).status == status
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Both fit.\nSolution: Choice_A or Choice_B",
+        "Both fit.\nSolution: Choice_A/B/C",
+        "Both fit.\nSolution: Choice_B, Choice_C",
+        "Both fit.\nThe solution is B or C.",
+        "Step 3: If the solution is B, we check it next.",
+    ],
+)
+def test_a_label_offering_several_options_or_a_hypothesis_chooses_none(text):
+    assert grade_completion("B", text, problem=OPTIONS).status != "correct"
+
+
+TECHNIQUES = "Which technique?\n(A) Calendering (B) Casting (C) Rolling (D) Drawing"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("A", "So it is calendering.\n\nAnswer: [A] Calendering", "correct"),
+        ("B", "So it is calendering.\n\nAnswer: [A] Calendering", "incorrect"),
+        ("A", "So it is calendering.\n\nAnswer: [(A) Calendering]", "correct"),
+        ("A", "So it is calendering.\n\nAnswer: [A) Calendering]", "correct"),
+        ("C", "So it is calendering.\n\nAnswer: [A) Calendering]", "incorrect"),
+        ("A", "So it is calendering.\n\n{'answer': [A]}", "correct"),
+        ("A", "So it is calendering.\n\n{'answer': ['A']}", "correct"),
+        ("A", "So it is calendering.\n\n{'answer': 'A'}", "correct"),
+        ("D", "So it is calendering.\n\n{'answer': 'A'}", "incorrect"),
+        ("A", "Calendering or casting.\n\n{'answer': [A, B]}", "no_answer"),
+    ],
+)
+def test_bracketed_and_dict_answers_to_a_choice(gold, text, status):
+    assert grade_completion(gold, text, problem=TECHNIQUES).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("158", "So Tf = 158.33°C.\n\n{'answer': [158]}", "correct"),
+        ("158", "So Tf = 157.33°C.\n\n{'answer': [157]}", "incorrect"),
+        ("44.9", "The closest is (A) 44.9%.\n\nAnswer: [44.9]", "correct"),
+        ("44.9", "The closest is (A) 44.9%.\n\nAnswer: [49.4]", "incorrect"),
+        ("53.1", "So E = 53.1 GPa.\n\nAnswer:\n- 53.1 GPa", "correct"),
+        ("53.1", "So E = 51.3 GPa.\n\nAnswer:\n- 51.3 GPa", "incorrect"),
+        ("[1,2]", "So the list is\n\nAnswer: [1, 2]", "correct"),  # a list stays a list
+        ("[1,2]", "So the list is\n\nAnswer: [2, 1]", "incorrect"),
+    ],
+)
+def test_bracketed_dict_and_list_item_values(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+STRENGTH = "Yield strength is approximately\n(A) 100 MPa (B) 115 MPa (C) 165 MPa (D) 215 MPa"
+LENGTH = "How far?\n(A) 60 cm (B) 6 m (C) 600 mm (D) 0.6 km"
+POTENTIAL = "The standard cell potential is:\n(A) -0.426V (B) 0.426V (C) 0.55V (D) 1.1 V"
+
+
+@pytest.mark.parametrize(
+    ("gold", "problem", "text", "status"),
+    [
+        ("B", STRENGTH, "Answer: [115 MPa]", "correct"),
+        ("B", STRENGTH, "Answer: 115", "correct"),  # no unit: the option's value
+        ("B", STRENGTH, "Answer: 115 kPa", "incorrect"),  # another unit: no option's value
+        ("D", POTENTIAL, "Answer: [1.100 V]", "correct"),
+        ("D", POTENTIAL, "Answer: 0.426 V", "incorrect"),
+        ("A", LENGTH, "Answer: 60 cm", "correct"),
+        ("A", LENGTH, "Answer: 60 mm", "incorrect"),  # was the option's 60, its unit dropped
+        ("A", LENGTH, "Answer: 6 m", "incorrect"),  # option B
+    ],
+)
+def test_an_option_value_is_matched_with_its_unit(gold, problem, text, status):
+    assert grade_completion(gold, "We compute it.\n\n" + text, problem=problem).status == status
