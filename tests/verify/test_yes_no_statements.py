@@ -58,9 +58,9 @@ def test_a_last_statement_answers_no_other_gold():
 
 
 def test_the_question_words():
-    assert yes_no_words(COIN) == frozenset({"coin", "still", "head", "up"})
-    assert yes_no_words("What is 2 + 2?") == frozenset()
-    assert yes_no_words(None) == frozenset()
+    assert yes_no_words(COIN) == ("coin", "still", "head", "up")
+    assert yes_no_words("What is 2 + 2?") == ()
+    assert yes_no_words(None) == ()
     words = yes_no_words(MULTIPLE)
     assert statement_polarity("So 1232 is a multiple of 7.", words) is True
     assert statement_polarity("Hence 1232 isn't a multiple of 7.", words) is False
@@ -68,7 +68,7 @@ def test_the_question_words():
 
 
 def test_a_question_of_one_word_is_too_little_to_match():
-    assert yes_no_words("Is it possible?") == frozenset()
+    assert yes_no_words("Is it possible?") == ()
     completion = "We checked every case. It is possible."
     assert grade_completion("Yes", completion, problem="Is it possible?").status == "no_answer"
 
@@ -94,3 +94,44 @@ def test_the_last_statement_is_what_the_pattern_finds_in_linear_time():
     ]
     for text in texts:
         assert last_statement(text) == _last_statement_by_pattern(text), repr(text)
+
+
+PRIME = 'Is 9221 a prime number? Think step by step and then answer "[Yes]" or "[No]".'
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("We check every prime up to 96. So it is a prime number.", "Yes"),  # a pronoun
+        ("… and none divides 9221. Therefore 9221 is a prime number.", "Yes"),  # was 9221
+        ("… so 9221 is not divisible by any number other than 1 and itself, and is therefore "
+         "a prime number.", "Yes"),  # the negation is not in the restating clause
+        ("So 9221 is not divisible by any prime number other than 1, making it a prime number.",
+         "Yes"),
+        ("9221 is divisible by 13 and 709, which means it is not a prime number.", "No"),
+        ("So 9221 is not divisible by 3 and therefore is not a prime number itself.", "No"),
+        ("Therefore, we can conclude that 9221 is a composite number and not a prime number.",
+         "No"),
+        ("9221 is a composite number, not a prime number.", "No"),
+    ],
+)  # fmt: skip
+def test_a_statement_restates_the_question_with_a_pronoun_or_in_its_last_clause(text, said):
+    assert grade_completion("Yes", text, problem=PRIME).status == (
+        "correct" if said == "Yes" else "incorrect"
+    )
+    assert grade_completion("No", text, problem=PRIME).status == (
+        "correct" if said == "No" else "incorrect"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Therefore, 9221 is a composite number with prime factors 13 and 709.",
+        "It is actually a composite number with prime factors of 13 and 709.",
+        "Hence 9221 is the product of two prime numbers.",
+    ],
+)
+def test_the_question_words_that_restate_no_question_say_no_yes(text):
+    # they hold "9221", "prime" and "number", not "9221 is a prime number" (were Yes)
+    assert grade_completion("Yes", text, problem=PRIME).status != "correct"

@@ -90,6 +90,7 @@ from sampler.verify.answers.final_statements import (
     hash_line,
     opening_final,
 )
+from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.named_quantities import restated_count
 from sampler.verify.answers.run_on import run_on_cut
@@ -516,6 +517,14 @@ def statement_for_gold(
         opening = _OPENING_LETTER_RE.match(text)
         if opening is not None:  # "C\n\nExplanation: … the mean is 40.": the letter first
             return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
+    if span is not None and text and gold is not None and gold.yes_no_words:
+        if span.before_check is None and boolean_of(span.text) is None:
+            # "Therefore 17747 is a prime number." read as 17747 for "Is 17747 a prime
+            # number?": what the closing statement says of the question, where it says it
+            statement = last_statement(_cleaned(text))
+            polarity = statement_polarity(statement, gold.yes_no_words) if statement else None
+            if polarity is not None:
+                return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)
     if span is not None or not text or gold is None:
         return span
     if gold.kind == "choice" and gold.options:

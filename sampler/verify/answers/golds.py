@@ -65,7 +65,7 @@ class Gold:
     #: the words of the question the problem ends with (``named_quantities.asked_words``)
     asked_words: frozenset[str] = field(default=frozenset(), compare=False)
     #: the words of the yes/no question the problem ends with (``yes_no_statements``)
-    yes_no_words: frozenset[str] = field(default=frozenset(), compare=False)
+    yes_no_words: tuple[str, ...] = field(default=(), compare=False)
     #: a gold with a scale word (``2.9 million``, ``latex`` 2900000): the number before its
     #: scale, which a bare answer may state (``amounts``)
     mantissa: str | None = field(default=None, compare=False)
@@ -352,7 +352,7 @@ def gold_from_question(
         form=required_form(problem) if not parts else None,
         given=given_numbers(problem) if not parts else frozenset(),
         asked_words=asked_words(problem) if not parts else frozenset(),
-        yes_no_words=yes_no_words(problem) if kind == "boolean" else frozenset(),
+        yes_no_words=yes_no_words(problem) if kind == "boolean" else (),
         mantissa=scaled.mantissa if scaled is not None and scaled.scaled else None,
         compared=asked_comparison(problem) if not parts else None,
         asks_time=asks_time_of_day(problem),

@@ -2,17 +2,23 @@
 1232 is a multiple of 7." (Yes), "… 1234 is not a multiple of 7." (No).
 
 ``yes_no_words`` reads the yes/no question a problem ends with (its last question that
-opens with an auxiliary: "Is …?", "Does …?", "Can …?") as its content words and numbers
-(lower case, a plural's "s" dropped, the auxiliary and function words aside; at least two,
-"Is it possible?" names too little), kept as ``Gold.yes_no_words``. ``statement_polarity``
-says what a closing statement answers: True when it holds every one of those words and no
-negation, False when it holds them all and a negation ("not", "n't", "never", "no",
-"unlikely", "impossible"); None when a word of the question is missing (it says something
-else: "The coin is still tails up." for "Is the coin still heads up?"), for a hedge
-("might", "probably", "while …") and for a question. The negation is looked for in the main
-clause (after the last comma: "Since none of them flipped it, the coin is still heads up."
-is Yes), which must hold half the question's words. Only a boolean gold reads it
-(``sampler.verify.answers.verdict.prepare_span``); without the question nothing changes.
+opens with an auxiliary: "Is …?", "Does …?", "Can …?") as its content words and numbers in
+order (lower case, a plural's "s" dropped, the auxiliary and function words aside; at least
+two, "Is it possible?" names too little), kept as ``Gold.yes_no_words``.
+``statement_polarity`` says what a closing statement answers when it restates the question:
+its words next to each other and in the question's order (a negation or an adverb such as
+"indeed" may stand between them), or, for a question of three words or more, a pronoun for
+its subject followed by its other words ("so it is not a prime number" for "Is 17747 a prime
+number?"). True with no negation, False with one ("not", "n't", "never", "no", "unlikely",
+"impossible"); None when it restates nothing (it says something else: "The coin is still
+tails up." for "Is the coin still heads up?"; "9221 is a composite number with prime
+factors …" holds the words, not the question), for a hedge ("might", "probably", "while …")
+and for a question. The negation is looked for in the main clause (after the last comma:
+"Since none of them flipped it, the coin is still heads up." is Yes), which must hold half
+the question's words. Only a boolean gold reads it (``sampler.verify.answers.verdict.
+prepare_span``, and ``extraction.statement_for_gold`` where a rule read a value that is no
+yes or no: "Therefore 17747 is a prime number." is Yes, not 17747); without the question
+nothing changes.
 Pure string work on a few hundred characters.
 """
 
@@ -45,46 +51,112 @@ _HEDGE_RE = re.compile(
     r"|depends|cannot be determined|while|although|though|but|however|whereas)\b",
     re.IGNORECASE,
 )
+#: a pronoun that stands for the question's subject: "so it is not a prime number"
+_PRONOUN_RE = re.compile(r"\b(?:it|this|that)\b", re.IGNORECASE)
+#: words that open a main clause before its predicate: "and (is)", "making (it)", "which"
+_CONNECTIVES = frozenset("and which making meaning mean make made".split())  # ("means": "mean")
 #: where the main clause of a statement starts: after its last comma or semicolon
 _CLAUSE_RE = re.compile(r"[,;，；]\s*")
 _STATEMENT_CHARS = 300
 
 
-def yes_no_words(problem: str | None) -> frozenset[str]:
-    """The content words of the yes/no question the problem ends with (module docstring);
-    empty when it ends with no such question."""
+def yes_no_words(problem: str | None) -> tuple[str, ...]:
+    """The content words of the yes/no question the problem ends with, in its order (module
+    docstring); empty when it ends with no such question."""
     if not problem:
-        return frozenset()
+        return ()
     found = list(_QUESTION_RE.finditer(problem[-800:]))
-    words = _tokens(found[-1].group(0)) if found else frozenset()
-    return words if len(words) >= 2 else frozenset()  # "Is it possible?" names too little
+    words = tuple(_ordered_tokens(found[-1].group(0))) if found else ()
+    return words if len(set(words)) >= 2 else ()  # "Is it possible?" names too little
 
 
-def statement_polarity(statement: str, words: frozenset[str]) -> bool | None:
+def statement_polarity(statement: str, words: tuple[str, ...]) -> bool | None:
     """What ``statement`` answers to the question of ``words`` (module docstring)."""
     statement = statement.strip()
     if not words or not statement or len(statement) > _STATEMENT_CHARS:
         return None
     if statement.endswith(("?", "？")) or _HEDGE_RE.search(statement):
         return None
-    if not words <= _tokens(statement):
-        return None
     main = _CLAUSE_RE.split(statement)[-1]  # "Since none flipped it, the coin is still heads up."
-    if 2 * len(words & _tokens(main)) < len(words):
+    if 2 * len(set(words) & _tokens(main)) < len(set(words)):
         return None  # the last clause is about something else ("…, the answer is clear.")
-    return _NEGATION_RE.search(main) is None
+    said = [t for t in _ordered_tokens(statement) if t not in _FILLER]
+    clause = _restating_clause(statement, words, said)
+    if clause is None:
+        return None  # "9221 is a composite number with prime factors …" restates nothing
+    return _NEGATION_RE.search(clause) is None
+
+
+#: where a clause that may restate the question starts: after a comma, "and", "which",
+#: "so", "therefore" ("… divisible by 7, which means it is not a prime number")
+_CLAUSE_START_RE = re.compile(
+    r"[,;，；]|\b(?:and|which|so|thus|therefore|hence|making|meaning)\b", re.IGNORECASE
+)
+
+
+def _restating_clause(statement: str, words: tuple[str, ...], said: list[str]) -> str | None:
+    """The shortest end of ``statement`` after a clause start that restates the question: its
+    words next to each other and in order, or its predicate after a pronoun for its subject
+    or after the subject named before (``_restates_predicate``); else None. A negation there
+    says No ("… is not divisible by 7 and is therefore a prime number" is Yes)."""
+    starts = [m.start() for m in _CLAUSE_START_RE.finditer(statement)]
+    for start in [*reversed(starts), 0]:
+        clause = statement[start:]
+        told = [t for t in _ordered_tokens(clause) if t not in _FILLER]
+        if _holds_run(told, words) or _restates_predicate(clause, words, said):
+            return clause
+    return None
+
+
+#: words that may stand between the question's words restated without changing what is
+#: restated: a negation (which decides the polarity) or an adverb of emphasis
+_FILLER = frozenset(
+    "not never cannot ca wo actually indeed also definitely certainly really truly".split()
+)
+
+
+def _holds_run(said: list[str], words: tuple[str, ...]) -> bool:
+    """Whether ``said`` holds the question's words next to each other, in its order."""
+    question = [w for w in words if w not in _FILLER]
+    n = len(question)
+    return any(said[i : i + n] == question for i in range(len(said) - n + 1))
+
+
+def _restates_predicate(main: str, words: tuple[str, ...], said: list[str]) -> bool:
+    """Whether the main clause restates the question's predicate (its words after the first,
+    of three or more; next and in order, after the clause's connectives) where a pronoun
+    stands for its subject ("so it is not a prime number", "…, making it a prime number") or
+    after a statement that named the subject ("9221 is a composite number, not a prime
+    number", "…, and is therefore a prime number"); not "It is actually a composite number
+    with prime factors …"."""
+    if len(words) < 3:
+        return False
+    if _PRONOUN_RE.search(main) is None and words[0] not in said[:-1]:
+        return False
+    told = [t for t in _ordered_tokens(main) if t not in _FILLER]
+    while told and told[0] in _CONNECTIVES:
+        told.pop(0)
+    rest = [w for w in words[1:] if w not in _FILLER]
+    return told[: len(rest)] == rest
+
+
+def _ordered_tokens(text: str) -> list[str]:
+    return [t for t in (_token(raw) for raw in _TOKEN_RE.findall(text.replace("’", "'"))) if t]
+
+
+def _token(raw: str) -> str:
+    """One word as ``_tokens`` reads it: lower case, "n't" and a plural's "s" dropped, a
+    function word empty."""
+    token = raw.lower()
+    if token.endswith("n't"):
+        token = token[:-3]
+    if token in _STOP or not token:
+        return ""
+    return token[:-1] if len(token) > 3 and token.endswith("s") and token.isalpha() else token
 
 
 def _tokens(text: str) -> frozenset[str]:
-    out = set()
-    for token in _TOKEN_RE.findall(text.replace("’", "'")):
-        token = token.lower()
-        if token.endswith("n't"):
-            token = token[:-3]
-        if token in _STOP or not token:
-            continue
-        out.add(token[:-1] if len(token) > 3 and token.endswith("s") and token.isalpha() else token)
-    return frozenset(out)
+    return frozenset(_ordered_tokens(text))
 
 
 RULE_LAST_STATEMENT = "last statement (words)"
