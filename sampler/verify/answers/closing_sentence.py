@@ -46,7 +46,7 @@ from sampler.verify.answers.final_statements import (
     stated_value,
     words_span,
 )
-from sampler.verify.answers.last_number import ends_with_heading, last_number
+from sampler.verify.answers.last_number import ends_with_heading, last_number, restated_by_or
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.named_values import one_name_values
 from sampler.verify.answers.number_words import (
@@ -228,6 +228,7 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     clause = _without_reason(clause)  # "… is 5 because 6 is not possible."
     if _negated(clause):
         return None
+    clause = restated_by_or(clause)  # "Jeff gets 4 times as much, or 80 dollars.": 80
     values = _values_after_anchor(clause)
     if not values and not re.search(r"\d", clause):
         worded = only_number_words(clause)

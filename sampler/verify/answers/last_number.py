@@ -58,8 +58,13 @@ _NEGATED_RE = re.compile(
 )
 #: a number right after an operator is a term of an expression, not its value
 _OPERATOR_BEFORE_RE = re.compile(r"[-+*/×÷^(·]\s*$|\\(?:times|cdot|div)\s*$")
-#: a dollar sign that opens or closes no math: escaped, or a currency after an amount ("30 $")
-_ESCAPED_DOLLAR_RE = re.compile(r"\\\$|(?<=\d) \$(?=[\s.,;!)]|$)")
+#: a dollar sign that opens or closes no math: escaped, a currency after an amount ("30 $"),
+#: or one before a plain amount that no closing "$" or operator follows ("Total: $12",
+#: "$10 … $6.00, wato $4.00."; not "$12$", "$12 + 3$", "$12 \times 3$")
+_ESCAPED_DOLLAR_RE = re.compile(
+    r"\\\$|(?<=\d) \$(?=[\s.,;!)]|$)"
+    r"|(?<![\w$])\$(?=\d[\d,]*(?:\.\d+)?(?![\d$])(?![ \t]*[-+*/^=<>\\{}_&|]))"
+)
 #: an ESC sequence (CSI, OSC, or a two-byte one) and any other C0/C1 control but tab and newline
 _CONTROL_RE = re.compile(
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?"
@@ -69,15 +74,29 @@ _HEDGE_RE = re.compile(r"\s(?:or|ou|o|oder)\s|或者?|还是", re.IGNORECASE)
 #: how a line cut mid-sentence ends: a comma or semicolon, or a function word (English)
 _DANGLING_END_RE = re.compile(
     r"(?:[,;，；]|\b(?:to|of|and|or|the|a|an|is|are|was|were|be|that|which|with|by|for|as|if"
-    r"|then|so|than|from|into|we|it|its|this|these|in|on|at|can|will|must|would|should|mod))\s*\Z",
+    r"|then|so|than|from|into|we|it|its|this|these|in|on|at|can|will|must|would|should|mod)"
+    r"|(?<=\s)[x×*/+=-])\s*\Z",  # "… = $2748779069440 x": a product cut mid-way
     re.IGNORECASE,
 )
 _CLAUSE_BREAK_RE = re.compile(r"[.;!?。；！？]\s|[,，]\s*(?:but|mais|aber|pero)\b", re.IGNORECASE)
 
 
+#: a number in a phrase of two words or more, then ", or" and the value it comes to: "3 times
+#: that, or $90,000", "4 times as much, or 80 dollars" (not "3 apples, or 4": a hedge)
+_RESTATED_BY_OR_RE = re.compile(
+    r"(?<![\w.])[-−]?\$?\d[\d,]*(?:\.\d+)?(?:[ \t]+[^\W\d_]{2,}){2,5}[ \t]*,[ \t]*or[ \t]+"
+    r"(?=[-−]?\$?\d)"
+)
+
+
+def restated_by_or(clause: str) -> str:
+    """``clause`` without a phrase that the value after its ", or" restates."""
+    return _RESTATED_BY_OR_RE.sub("", clause)
+
+
 def _dangles(line: str) -> bool:
-    """Whether ``line`` ends as a sentence cut mid-way does: with a comma, a semicolon or a
-    function word ("… at most 2022 to", "… is 120 and")."""
+    """Whether ``line`` ends as a sentence cut mid-way does: with a comma, a semicolon, a
+    function word ("… at most 2022 to", "… is 120 and") or an operator ("… = 2748 x")."""
     return _DANGLING_END_RE.search(line) is not None
 
 
@@ -126,7 +145,9 @@ def last_number(text: str) -> AnswerSpan | None:
     value = _number_value(last.group(0))
     if len(numbers) > 1:
         before = numbers[-2]
-        if before.start() >= clause_start and _HEDGE_RE.search(line[before.end() : last.start()]):
+        hedge = _HEDGE_RE.search(line, before.end(), last.start())
+        restated = _RESTATED_BY_OR_RE.match(line, before.start())  # "3 times that, or $90,000"
+        if before.start() >= clause_start and hedge is not None and restated is None:
             return AnswerSpan(f"{_number_value(before.group(0))} or {value}", rule=RULE_LAST_NUMBER)
     return latex_span(value, RULE_LAST_NUMBER)
 
@@ -146,7 +167,7 @@ def _inside_math(line: str, pos: int) -> bool:
     """Whether ``pos`` is inside a LaTeX math span (an odd number of unescaped ``$`` before
     it, an unclosed ``\\(`` or ``\\[``, an ``align`` row): a step of a derivation, which
     the structural rules read when it concludes, and a cut-off one when they do not."""
-    before = _ESCAPED_DOLLAR_RE.sub("", line[:pos])
+    before = _ESCAPED_DOLLAR_RE.sub(lambda m: " " * len(m.group(0)), line)[:pos]
     if before.count("$") % 2:
         return True
     if before.rfind("\\(") > before.rfind("\\)") or before.rfind("\\[") > before.rfind("\\]"):

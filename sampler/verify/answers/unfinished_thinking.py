@@ -14,7 +14,8 @@ either opened one or thinks aloud as these
 models do (at least ``SELF_TALK_MIN`` of "Wait", "Hmm", "Alternatively", "Let me check", …
 in its last ``TAIL_CHARS`` characters). Extraction then finds no answer. Unclosed thinking
 that ends with a complete sentence or a box (a model that forgot the closing tag and
-answered), and a completion cut mid-sentence that does not think aloud, are read as any
+answered), or with an answer line and fields a prompt asked for after it (``ANSWER: D\n
+CONFIDENCE: 100``), and a completion cut mid-sentence that does not think aloud, are read as any
 completion is.
 """
 
@@ -45,10 +46,15 @@ _BOX_CLOSING_LINE_RE = re.compile(
 _LABEL_LINE_RE = re.compile(
     r"(?:answer|答案|答え|回答|উত্তর|উত্তরঃ|jibu|jawaban|antwort|réponse|respuesta|ответ|risposta"
     r"|resposta|đáp án)(?:[^\n:：]{0,24}[:：]|[ \t]+(?:is|ist|est|es|è|é))"
-    r"[ \t*]*[-−$]?[ \t]*\d[\d.,]*[ \t*]*"
-    r"[^\W\d_]{0,12}[ \t.]*\Z",
+    r"[ \t*]*(?:[-−$]?[ \t]*\d[\d.,]*[ \t*]*[^\W\d_]{0,12}|\(?[A-J]\)?[ \t*]*)[ \t.]*\Z",
     re.IGNORECASE,
 )
+#: a last line that is a field and its short value after the answer: ``CONFIDENCE: 100``,
+#: ``Confidence: 95%`` (a prompt asked for it); up to ``_FIELD_LINES`` of them are read past
+_FIELD_LINE_RE = re.compile(
+    r"\n[ \t*]*[A-Za-z][A-Za-z ]{1,24}[ \t*]*:[ \t*]*[\w.%/-]{1,12}[ \t*]*\Z"
+)
+_FIELD_LINES = 3
 #: a tag that closes the completion: ``</answer>``, ``</think>``, ``</end think>``
 _CLOSING_TAG_RE = re.compile(r"</?[ \t]*[A-Za-z_][A-Za-z_ ]{0,20}>$")
 #: thinking closed, as the tag is written or misspelt: ``</think>``, ``</end think>``,
@@ -93,6 +99,11 @@ def cut_off_thinking(text: str) -> bool:
         )  # "…\\boxed{83}\n\n---": the answer, then a rule
         if separators is not None and separators.start() > 0:
             stripped = stripped[: separators.start()].rstrip()
+    for _ in range(_FIELD_LINES):  # "ANSWER: D\nCONFIDENCE: 100": fields a prompt asked for
+        field = _FIELD_LINE_RE.search(stripped, max(0, len(stripped) - 60))
+        if field is None or _LABEL_LINE_RE.search(field.group(0)):
+            break
+        stripped = stripped[: field.start()].rstrip()
     if stripped.endswith(_COMPLETE_ENDS) or _CLOSING_TAG_RE.search(stripped[-40:]):
         return False  # a sentence, a box, a code fence or a tag ("<answer> 29 </answer>") ends it
     last_line = stripped[stripped.rfind("\n") + 1 :]

@@ -1,0 +1,73 @@
+"""Round 16, second part, from sources no earlier round read (AfriMGSM's answers in
+twenty African languages, a base Llama's GSM8K answers, GPT-4.1 under reasoning budgets):
+a dollar before a plain amount is a currency, not LaTeX math that hides the number after it
+(``Amsar ita ce: $4.00``, ``Total: $12``); "3 times that, or $90,000" restates one value,
+it offers no two; fields a prompt asked for after the answer line (``ANSWER: D\\nCONFIDENCE:
+100``) end a completion that thinks aloud; a product cut after its operator states nothing.
+Each with its wrong twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.one_sample import grade_completion
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("4", "Carl ya biya da $10, canjin $10 daidai da $6.00, wato $4.00.\n\n"
+              "Amsar ita ce: $4.00", "correct"),
+        ("5", "Carl ya biya da $10, canjin $10 daidai da $6.00, wato $4.00.\n\n"
+              "Amsar ita ce: $4.00", "incorrect"),
+        ("350", "u$1250 - u$200 - u$700 = u$350\n\nImpendulo ithi: $350\n", "correct"),
+        ("255", "$765 / 3 = $255.\n\nEky’okuddamu kiri nti: $255\n", "correct"),
+        ("12", "So it is twelve dollars.\n\nTotal: $12", "correct"),
+        ("13", "So it is twelve dollars.\n\nTotal: $12", "incorrect"),
+        ("13", "He paid $12 and then $13", "no_answer"),  # two amounts: which one is unclear
+        ("15", "Thus $12 + 3 = 15$ and", "no_answer"),  # math, cut off: no amount
+    ],
+)  # fmt: skip
+def test_a_dollar_before_a_plain_amount_is_a_currency(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("90000", "The lot is $30,000.\nThe cost of the house is 3 times that, or $90,000.",
+         "correct"),
+        ("80", "x = 20\nBrad gets 20 dollars, so Jeff gets 4 times as much, or 80 dollars.",
+         "correct"),
+        ("3", "He has 3 apples or 4", "incorrect"),  # a hedge still
+        ("30", "It costs $30, or maybe $40", "incorrect"),
+        ("3", "So x is 3 or -3", "incorrect"),
+    ],
+)  # fmt: skip
+def test_a_value_restated_after_or_is_no_hedge(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+THINKING_ALOUD = (
+    "Wait, let me check the discount. Alternatively, multiply by 0.89. Alternatively, "
+    "multiply by 0.96. Alternatively, multiply by 0.79.\nSo, the final price is $4,210.78.\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "end", "status"),
+    [
+        ("D", "ANSWER: D\nCONFIDENCE: 100", "correct"),
+        ("C", "ANSWER: D\nCONFIDENCE: 100", "incorrect"),
+        ("5", "ANSWER: 5\nConfidence: 95%", "correct"),
+        ("5", "So the total is 3 + 2 and then we multiply by", "no_answer"),  # cut: states nothing
+    ],
+)
+def test_fields_after_the_answer_line_end_a_completion_that_thinks_aloud(gold, end, status):
+    assert grade_completion(gold, THINKING_ALOUD + end).status == status
+
+
+def test_a_product_cut_after_its_operator_states_nothing():
+    text = "$1374389534400 x 2 = $2748779069440\n$2748779069440 x"
+    assert grade_completion("2748779069440", text).status == "no_answer"
+    assert grade_completion("2748779069440", text[: -len(" x")]).status == "correct"
