@@ -71,3 +71,20 @@ def test_a_product_cut_after_its_operator_states_nothing():
     text = "$1374389534400 x 2 = $2748779069440\n$2748779069440 x"
     assert grade_completion("2748779069440", text).status == "no_answer"
     assert grade_completion("2748779069440", text[: -len(" x")]).status == "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("7", "They sold some.\nIn total, 3 + 4 + 0 = 7 DVDs were sold.", "correct"),  # no_answer
+        ("8", "They sold some.\nIn total, 3 + 4 + 0 = 7 DVDs were sold.", "incorrect"),
+        ("7", "They sold some.\nSo 3 + 4 = 7 DVDs were sold.", "correct"),
+        ("7", "They sold some.\nSo Jasper has 3 + 4 = 7 red and 2 blue.", "no_answer"),  # two
+        ("30", "Let x be the amount.\n12 + 10 = x - 8\n22 = x - 8\n22 + 8 = x\n30 = x", "correct"),
+        ("31", "Let x be the amount.\n22 + 8 = x\n30 = x", "incorrect"),
+        ("10", "200 + 5x = 25x\n200 = 20x\n10 = x", "correct"),
+    ],
+)
+def test_a_computation_comes_to_its_result_and_an_unknown_to_its_value(gold, text, status):
+    # the operands of "3 + 4 + 0 = 7" are no values the sentence states; "30 = x" solves x
+    assert grade_completion(gold, text).status == status

@@ -214,6 +214,14 @@ def _fragment_span(raw: str) -> AnswerSpan | None:
     return words_span(stated, RULE_JSON)
 
 
+#: a computation in plain numbers and the "=" before its result: "3 + 4 + 0 = ", "8 x 4 = ",
+#: "200 - 150 = " (its operands are no values the sentence states)
+_COMPUTATION_RE = re.compile(
+    r"(?<![\w.$^])\$?\d[\d,]*(?:\.\d+)?(?:[ \t]*[-+*/×÷x][ \t]*\$?\d[\d,]*(?:\.\d+)?)+"
+    r"[ \t]*=[ \t]*(?=\$?[-−]?\d)"
+)
+
+
 def concluding_sentence(text: str) -> AnswerSpan | None:
     """The answer of the completion's last sentence when it concludes (module docstring)."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
@@ -229,6 +237,7 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     if _negated(clause):
         return None
     clause = restated_by_or(clause)  # "Jeff gets 4 times as much, or 80 dollars.": 80
+    clause = _COMPUTATION_RE.sub("", clause)  # "In total, 3 + 4 + 0 = 7 DVDs were sold.": 7
     values = _values_after_anchor(clause)
     if not values and not re.search(r"\d", clause):
         worded = only_number_words(clause)

@@ -118,6 +118,13 @@ _NUMBER_LIST_LINE_RE = re.compile(
 )
 
 
+#: a last line that states the value of an unknown with the value first: "30 = x", "-27 = -x"
+#: is not (a sign on the unknown is another statement)
+_SOLVED_FOR_RE = re.compile(
+    r"[ \t*]*(?P<n>[-−]?\$?\d[\d,]*(?:\.\d+)?)[ \t]*=[ \t]*[A-Za-z][ \t.*]*"
+)
+
+
 def last_number(text: str) -> AnswerSpan | None:
     """The number that ends the completion's last line, read as its final (see module)."""
     line = _last_line(text)
@@ -125,6 +132,9 @@ def last_number(text: str) -> AnswerSpan | None:
         return None
     if _NUMBER_LIST_LINE_RE.fullmatch(line):
         return latex_span(line.strip(), RULE_LAST_NUMBER)  # "(30, 120, 30)": the tuple, whole
+    solved = _SOLVED_FOR_RE.fullmatch(line)
+    if solved is not None:  # "22 + 8 = x\n30 = x": the value the unknown was solved for
+        return latex_span(_number_value(solved.group("n")), RULE_LAST_NUMBER)
     numbers = list(_NUMBER_RE.finditer(line))
     if not numbers:
         return None
