@@ -113,3 +113,23 @@ POTENTIAL = "The standard cell potential is:\n(A) -0.426V (B) 0.426V (C) 0.55V (
 )
 def test_an_option_value_is_matched_with_its_unit(gold, problem, text, status):
     assert grade_completion(gold, "We compute it.\n\n" + text, problem=problem).status == status
+
+
+BIRDS = (
+    "Which bird is second from the left?\nOptions:\n(A) The blue jay is the second from the left"
+    "\n(B) The owl is the second from the left\n(C) The robin is the second from the left"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "problem", "status"),
+    [
+        ("A", "FINAL_ANSWER: (A) The blue jay is the second from the left", BIRDS, "correct"),
+        ("B", "FINAL_ANSWER: (A) The blue jay is the second from the left", BIRDS, "incorrect"),
+        ("125", "So he pays 125.\nFINAL_ANSWER: $125", None, "correct"),  # was no_answer
+        ("126", "So he pays 125.\nFINAL_ANSWER: $125", None, "incorrect"),
+        ("16", "So it takes 16 hours.\nfinal-answer: 16 hours", None, "correct"),
+    ],
+)
+def test_an_answer_label_written_as_an_identifier(gold, text, problem, status):
+    assert grade_completion(gold, text, problem=problem).status == status

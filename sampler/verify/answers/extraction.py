@@ -172,7 +172,7 @@ RULES = (
 )
 
 _ANSWER_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:final\s+answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)",
+    r"^[ \t>*#_-]*(?:final(?:\s+|[_-])answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
 _FINAL_IS_PREFIX_RE = re.compile(r"(?:the\s+)?final\s+answer\s+is\s*:?\s*", re.IGNORECASE)

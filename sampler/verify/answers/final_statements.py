@@ -75,7 +75,7 @@ _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 #: the mark after a sentence's end, the value the rest of the completion
 _INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)[ \t]+)?"
+    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)(?:[ \t]+|[_-]))?"
     r"(?:answer(?:[ \t]+(?:choice|option))?(?:[ \t]*\d{1,3}(?:\.\d{1,3})*(?=[ \t]*[:：]))?"
     # what it answers: "Final answer for Subproblem 1:", "Answer to part (a):", "Answer to the
     # question:"
