@@ -133,3 +133,25 @@ BIRDS = (
 )
 def test_an_answer_label_written_as_an_identifier(gold, text, problem, status):
     assert grade_completion(gold, text, problem=problem).status == status
+
+
+CEO = "Did the CEO intentionally harm the environment?\nOptions:\n- Yes\n- No"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "problem", "status"),
+    [
+        ("A", "Rocks shelter fish.\n\nFinal answer: Answer: A", None, "correct"),  # no_answer
+        ("B", "Rocks shelter fish.\n\nFinal answer: Answer: A", None, "incorrect"),
+        ("80", "600 - 520 = 80\n\n**Final answer: Answer: 80**", None, "correct"),
+        ("Yes", "He knew it.\n\n**Answer: Yes**", CEO, "correct"),  # was no_answer
+        ("No", "He knew it.\n\n**Answer: Yes**", CEO, "incorrect"),
+        ("Yes", "He knew it.\n\n**Final Answer:**  \n**Yes**", CEO, "correct"),
+        ("Yes", "He knew it.\n\n**Answer: Yes**\n\nA typical person would say he knew it.", CEO,
+         "correct"),  # the answer heads its reasons
+        ("Yes", "He knew it.\n\nAnswer: Let me think about it again.\n\nHe did.", CEO,
+         "no_answer"),
+    ],
+)  # fmt: skip
+def test_an_answer_label_repeated_in_bold_or_heading_its_reasons(gold, text, problem, status):
+    assert grade_completion(gold, text, problem=problem).status == status

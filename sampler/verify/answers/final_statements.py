@@ -408,13 +408,18 @@ def answer_label(text: str) -> Found | None:
     prefix = _ANSWER_IS_RE.search(rest)
     if prefix is not None and prefix.start() < 20:
         rest = rest[prefix.end() :]
-    if not rest:  # the value on the next line (``Final Answer:\n$$42$$``)
+    rest = _LABEL_AGAIN_RE.sub("", rest)  # "Final answer: Answer: A"
+    if not rest.strip("* "):  # the value on the next line (``Final Answer:\n$$42$$``)
         rest = tail[match.end() :].lstrip()
         item = _LAST_ITEM_RE.fullmatch(rest.rstrip())
         if item is not None:  # "Answer:\n- 53.1 GPa": the one item of a list
             rest = item.group("x")
+        elif _SHORT_WORDS_RE.fullmatch(rest.rstrip().strip("*").strip()):
+            rest = rest.rstrip()  # "**Final Answer:**\n**Yes**": a few words alone, last
         elif _math_span(rest) is None:
             return None
+    if rest.endswith("**") and "**" not in rest[:-2]:
+        rest = rest[:-2].rstrip()  # "**Answer: Yes**": the bold around the whole line
     bracketed = _BRACKETED_RE.fullmatch(rest)
     if bracketed is not None:  # "Answer: [44.9%]", "Answer: [(B) 2.880 Å]": the prompt's template
         rest = bracketed.group("x")
@@ -430,8 +435,10 @@ def answer_label(text: str) -> Found | None:
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
-    if span is None and tail[match.end() :].strip() == "" and _SHORT_WORDS_RE.fullmatch(rest):
-        span = _words(rest, RULE_ANSWER_LINE)  # "Answer: oydz" ends the completion
+    if span is None and _SHORT_WORDS_RE.fullmatch(rest.strip("*")):
+        # "Answer: oydz" ends the completion; "**Answer: Yes**" may head its reasons
+        if tail[match.end() :].strip() == "" or _BOOLEAN_WORD_RE.fullmatch(rest.strip("*")):
+            span = _words(rest.strip("*"), RULE_ANSWER_LINE)
     if span is None:
         return None
     # the label's answer ends with the sentence it was read from: a statement later on its
@@ -440,6 +447,8 @@ def answer_label(text: str) -> Found | None:
     return (read + len(stated) if read >= 0 else match.end()), span
 
 
+#: an answer label again after the label: "Final answer: Answer: A"
+_LABEL_AGAIN_RE = re.compile(r"^[ \t*]*(?:final[ \t]+)?answer[ \t*]*[:：][ \t*]*", re.IGNORECASE)
 #: a list's one item alone on the last line: "- 53.1 GPa", "* 12"
 _LAST_ITEM_RE = re.compile(r"[-*•][ \t]+(?P<x>[^\n]{1,80})")
 #: a value in square brackets and nothing else ("[44.9%]"), not a list or an interval
