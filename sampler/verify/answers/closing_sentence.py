@@ -67,7 +67,9 @@ RULE_YES_NO = "yes/no sentence"
 #: (spaces inside the key's quotes, `" Answer"`, and a lost opening quote, `ANSWER":`, are
 #: the key still)
 _JSON_KEY_RE = re.compile(
-    r"[\"']?[ \t]*\b(?:final[_ ]?answer|answer)[ \t]*[\"']\s*:\s*", re.IGNORECASE
+    r"[\"']?[ \t]*\b(?:final[_ ]?answer|answer)(?:[_ ](?:text|value|string|letter|choice|option))?"
+    r"[ \t]*[\"']\s*:\s*",
+    re.IGNORECASE,
 )
 #: a value a model left unquoted in a JSON fragment (`"Answer": C,`), or one cut by the limit
 #: before its closing quote at the very end (`"Answer": "A`)

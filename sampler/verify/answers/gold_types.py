@@ -106,7 +106,30 @@ def gold_kind(latex: str) -> str:
         words = bare.lower().split()
         if len(bare) >= 3 and not any(w in _MATH_WORDS for w in words):
             return "text"
+    if "\\" not in latex.replace("\\text", "") and _named_in_words(bare):
+        return "text"
     return ""
+
+
+#: what a math gold has that a name in words has not
+_MATH_MARKS_RE = re.compile(r"[=<>^_{}$\\|/*]")
+#: a number that is part of a word: "2nd", "10-week", "2A", "IL-5", "COVID-19"
+_WORD_NUMBER_RE = re.compile(r"\d+(?:st|nd|rd|th|[A-Z])\b|\d+-[A-Za-z]|[A-Za-z]-?\d+")
+_NUMBER_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def _named_in_words(bare: str) -> bool:
+    """Whether a gold is a name in words (up to 200 characters, two words of three letters or
+    more, no math marks): "Oral mifepristone + misoprostol", "Intravenous immunoglobulin
+    (IVIG)", "Ventral part of 2nd pouch." (a number only as part of a word), so that it is
+    compared as text: read as math, "Dorsal part of 2nd pouch." was its 2."""
+    if len(bare) > 200 or _MATH_MARKS_RE.search(bare):
+        return False
+    words = [w for w in re.findall(r"[A-Za-z]{3,}", bare) if w.lower() not in _MATH_WORDS]
+    if len(words) < 2:
+        return False
+    numbers = _NUMBER_TOKEN_RE.findall(_WORD_NUMBER_RE.sub("", bare))
+    return not numbers
 
 
 @lru_cache(maxsize=32)
