@@ -123,7 +123,8 @@ _NUMBER_RE = re.compile(
     r"(?:\s*%)?(?![\d])(?!-[A-Za-z]{3})"
 )
 _ANCHOR_RE = re.compile(
-    r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será)(?:\s|:)|=|是|为|為|等于|共有|有"
+    r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será|هي|هو|يساوي|تساوي)(?:\s|:)"
+    r"|=|是|为|為|等于|共有|有"
     # a result verb: "$ab+5b+2a+10$ factors to $(a+5)(b+2)$", "… simplifies to …"
     r"|\s(?:factors|factorizes|factorises|simplifies|reduces|evaluates|comes|amounts)"
     r"(?:\s+(?:down|out))?\s+(?:in)?to\s|\sbecomes\s",

@@ -143,7 +143,7 @@ _MARKER_RE = re.compile(
     r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为|选(?:择)?)?"
     r"[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
-    r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s]*[A-J](?![A-Za-z]))"
+    r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s\[(（]*[A-J](?![A-Za-z]))"
     r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
     r"|(?<![^\W\d_])(?:réponses?|respuestas?|antwort(?:en)?)(?![^\W\d_])"
     r"[ \t]*(?:est|es|ist)?[ \t]*:?",
@@ -165,12 +165,14 @@ _ANSWER_WORDS = (
 #: "정답은 B입니다", "उत्तर है 5", "Ответ — 5", "Đáp án là B", "Het antwoord is 5")
 _ANSWER_COPULA = (
     r"(?:[ \t]+(?:is|è|é|ist|est|es|ni|là|to|jest|je|är|er|on|olan|hal|হলো|হল|হচ্ছে|है|равен|равна"
-    r"|это|—|–)|[ \t]*(?:คือ|は|은|는))"
+    r"|это|هي|هو|—|–)|[ \t]*(?:คือ|は|은|는))"
 )
 _MARKER_WORDS_RE = re.compile(
     rf"(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]*\([^()\n]{{1,30}}\))?[*_]{{0,2}}[ \t]*[:：]"
-    rf"|(?<![^\W\d_]){_ANSWER_WORDS}{_ANSWER_COPULA}[*_]{{0,2}}[ \t]*[:：]?"
-    rf"(?=[ \t]*[-−+$*\\(\d]|[ \t]*[A-J](?![A-Za-z])|[ \t]*[^\x00-\x7f])"
+    # (up to two words between: "La risposta corretta è 5", "الإجابة الصحيحة هي [C]")
+    rf"|(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]+[^\W\d_]{{2,15}}){{0,2}}?{_ANSWER_COPULA}"
+    rf"[*_]{{0,2}}[ \t]*[:：]?"
+    rf"(?=[ \t]*[-−+$*\\(\[\d]|[ \t]*[A-J](?![A-Za-z])|[ \t]*[^\x00-\x7f])"
     rf"|(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]+[^\s\d:：.,;!?$\\]{{1,15}}){{1,3}}[ \t]*[:：]"
     r"|(?<![^\W\d_])(?:উত্তর|సమాధానం|jibu|คำตอบ)[ \t]+(?=[-−$]?\d)"
     r"|(?<![^\W\d_])(?:jawaban(?:nya)?|pilihan|alternatif|opsi)(?:[ \t]+yang[ \t]+[^\W\d_]+"

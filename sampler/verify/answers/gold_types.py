@@ -10,8 +10,9 @@ that are no formula, ``esln``, ``\\text{Evelyn}``), or ``""`` (math, left to mat
 to let it judge:
 
 - a boolean gold accepts yes/no and true/false (``The answer is No.`` is False);
-- option letters: the letters the answer starts with (``A、B和D``, ``A, B and D``, ``(C)``)
-  must be the gold's letters, all of them and no other (``C或D`` is wrong for ``C``); with
+- option letters: the letters the answer starts with (``A、B和D``, ``A, B and D``, ``(C)``,
+  ``[B]和[C]``; Arabic's ``(ب) و (ج)`` is B and C) must be the gold's letters, all of them
+  and no other (``C或D`` is wrong for ``C``); with
   the question's options (``Gold.options``, read from the problem text) an answer that
   gives an option's content (``Color 1`` for ``(a) Color 1: …``) counts as its letter;
 - a decimal gold (``3.67``) accepts a more precise plain number that rounds to it at the
@@ -71,7 +72,7 @@ _LETTER_RE = re.compile(r"\(?([A-J])\)?(?![A-Za-z\d]|\s*[*/^=_+])")
 #: the last option letter read by default; a question with more options (BBH's ``(R)``)
 #: reads up to its gold's letter or its last listed option (``letter_range``)
 LAST_LETTER = "J"
-_LETTER_SEP_RE = re.compile(r"\s*(?:、|,|，|和|与|及|以及|&|and|以及)\s*|\s+")
+_LETTER_SEP_RE = re.compile(r"\s*(?:、|,|，|和|与|及|以及|&|and|و|और)\s*|\s+")
 _LOWER_OPTION_RE = re.compile(r"\(([a-j])\)")
 _LETTER_RUN_RE = re.compile(r"([A-J]{2,6})(?![A-Za-z])")
 _HEDGE_RE = re.compile(r"\s(?:or|或者?|还是)\s|(?<=[A-J\d}$)])\s*(?:或者?|还是)\s*(?=[A-J\d$\\(-])")
@@ -172,7 +173,7 @@ def leading_letters(text: str, last: str = LAST_LETTER) -> frozenset[str]:
 
 
 #: a later option label joined to the first by "and" or a comma: ``… and (E) intertidal zone``
-_JOINED_LABEL_RE = re.compile(r"(?:\band|,|，|、|和|&)[ \t]*\(([A-J])\)")
+_JOINED_LABEL_RE = re.compile(r"(?:\band|,|，|、|和|&|(?<!\S)و|और)[ \t]*\(([A-J])\)")
 
 
 def joined_labels(clause: str) -> frozenset[str]:
@@ -461,6 +462,7 @@ def typed_verdict(
     if kind in ("choice", "choices"):
         if prose:  # "**Option A**: (1S,4R)-…": bold marks are no part of the letter
             text = text.replace("**", "").replace("__", "")
+        text = _BRACKETED_LETTER_RE.sub(_latin_letter, text)  # "[B]和[C]", "(ب) و (ج)"
         text = _OPTION_WORD_RE.sub("", text.strip(), count=1)  # "option B", "choice (C)"
         lone = _LONE_LOWER_RE.fullmatch(text.strip())
         if lone is not None and options:  # "the answer is b" among options (A) … (D)
@@ -499,8 +501,21 @@ def typed_verdict(
 
 #: the word that names an option before its letter: "option B", "choice (C)", "Choice_B"
 _OPTION_WORD_RE = re.compile(
-    r"^[*_]*(?:option|choice)(?:[ \t]+|[ \t]*[_-][ \t]*)(?=[*_]*\(?[A-Ja-j](?![A-Za-z\d]))", re.I
+    r"^[*_]*(?:option|choice|الخيار|الاختيار|选项)(?:[ \t]+|[ \t]*[_-][ \t]*)?"
+    r"(?=[*_]*[(\[（]?[A-Ja-j](?![A-Za-z\d]))",
+    re.I,
 )
+#: the option letters of Arabic exams, (أ) (ب) (ج) (د), as A to D
+_ARABIC_LETTERS = {"أ": "A", "ب": "B", "ج": "C", "د": "D"}
+_BRACKETED_LETTER_RE = re.compile(r"[(\[（]([A-Jأبجد])[)\]）]|(?<![^\W\d_])([أبجد])\)")
+
+
+def _latin_letter(match: re.Match[str]) -> str:
+    """An option letter in brackets, as ``(A)``: ``[B]``, ``（C）``, ``(ب)``."""
+    letter = match.group(1) or match.group(2)
+    return f"({_ARABIC_LETTERS.get(letter, letter)})"
+
+
 #: a lowercase option letter alone: "b", "b)", "(b)", "b."
 _LONE_LOWER_RE = re.compile(r"[*_]*\(?([a-j])[).]?[*_]*\.?")
 #: lowercase option letters listed: "a, c", "a and c"
