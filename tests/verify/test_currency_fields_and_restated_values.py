@@ -79,7 +79,6 @@ def test_a_product_cut_after_its_operator_states_nothing():
         ("7", "They sold some.\nIn total, 3 + 4 + 0 = 7 DVDs were sold.", "correct"),  # no_answer
         ("8", "They sold some.\nIn total, 3 + 4 + 0 = 7 DVDs were sold.", "incorrect"),
         ("7", "They sold some.\nSo 3 + 4 = 7 DVDs were sold.", "correct"),
-        ("7", "They sold some.\nSo Jasper has 3 + 4 = 7 red and 2 blue.", "no_answer"),  # two
         ("30", "Let x be the amount.\n12 + 10 = x - 8\n22 = x - 8\n22 + 8 = x\n30 = x", "correct"),
         ("31", "Let x be the amount.\n22 + 8 = x\n30 = x", "incorrect"),
         ("10", "200 + 5x = 25x\n200 = 20x\n10 = x", "correct"),
@@ -88,3 +87,39 @@ def test_a_product_cut_after_its_operator_states_nothing():
 def test_a_computation_comes_to_its_result_and_an_unknown_to_its_value(gold, text, status):
     # the operands of "3 + 4 + 0 = 7" are no values the sentence states; "30 = x" solves x
     assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("3", "So 1.5 hours were left. Since each episode is 0.5 hours, he must have watched 3 "
+              "episodes on Wednesday.", "correct"),  # the reason's 0.5 was read
+        ("0.5", "So 1.5 hours were left. Since each episode is 0.5 hours, he must have watched 3 "
+                "episodes on Wednesday.", "incorrect"),
+        ("45", "It takes 30 minutes. Therefore, peeling takes 15 minutes and sautéing takes 30 "
+               "minutes, totaling 45 minutes.", "correct"),  # several values: no_answer
+        ("12", "Then 1 quarter is 3. Therefore, the total number of novels she wrote this year "
+               "is 3 times 4, which equals 12.", "correct"),  # the relative clause computes
+        ("3", "Then 1 quarter is 3. Therefore, the total number of novels she wrote this year "
+              "is 3 times 4, which equals 12.", "incorrect"),
+        ("81", "In the fourth round, 27 families each call 3 families, so 27 × 3 = 81 families "
+               "are notified.", "correct"),
+        ("7200", "There are 30 days in June, so Derrick makes $240 x 30 = $7,200 in June.",
+         "correct"),
+    ],
+)  # fmt: skip
+def test_a_closing_sentence_states_its_result_not_its_reason_or_operands(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+def test_a_value_the_question_gave_is_no_answer_to_what_it_asks():
+    problem = (
+        "Maddison has 5 boxes with 50 marbles in each box. Then she gets 20 marbles from her "
+        "friend. How many marbles does she have now?"
+    )
+    text = (
+        "<think>5 * 50 = 250</think> <answer> After getting 20 more marbles from her friend, "
+        "Maddison has 250 + 20 = 270 marbles.</answer>"
+    )
+    assert grade_completion("270", text, problem=problem).status == "correct"
+    assert grade_completion("20", text, problem=problem).status == "incorrect"

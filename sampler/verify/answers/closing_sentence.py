@@ -124,6 +124,7 @@ _NUMBER_RE = re.compile(
 )
 _ANCHOR_RE = re.compile(
     r"\s(?:is|are|was|were|equals|equal to|est|es|ist|é|será|هي|هو|يساوي|تساوي)(?:\s|:)"
+    r"|,?\s(?:totaling|totalling|for\s+a\s+total\s+of)\s"  # "…, totaling 45 minutes."
     r"|=|是|为|為|等于|共有|有"
     # a result verb: "$ab+5b+2a+10$ factors to $(a+5)(b+2)$", "… simplifies to …"
     r"|\s(?:factors|factorizes|factorises|simplifies|reduces|evaluates|comes|amounts)"
@@ -225,6 +226,12 @@ _COMPUTATION_RE = re.compile(
 )
 
 
+def _computed(sentence: str) -> str:
+    """``sentence`` with each plain computation reduced to the "=" before its result (``In
+    total, = 7 DVDs were sold.``): its operands are no values the sentence states."""
+    return _COMPUTATION_RE.sub("= ", sentence)
+
+
 def concluding_sentence(text: str) -> AnswerSpan | None:
     """The answer of the completion's last sentence when it concludes (module docstring)."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
@@ -240,8 +247,8 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
     if _negated(clause):
         return None
     clause = restated_by_or(clause)  # "Jeff gets 4 times as much, or 80 dollars.": 80
-    clause = _COMPUTATION_RE.sub("", clause)  # "In total, 3 + 4 + 0 = 7 DVDs were sold.": 7
-    values = _values_after_anchor(clause)
+    values = _values_after_anchor(_computed(clause))
+    clause = _COMPUTATION_RE.sub("", clause)  # the sentence kept with the span: its results
     if not values and not re.search(r"\d", clause):
         worded = only_number_words(clause)
         if worded is not None:  # "The farmer needs to make two trips.": 2
@@ -380,6 +387,10 @@ def _values_after_anchor(sentence: str) -> list[str]:
             # "Therefore, the value of BF is **(B).**", "… the incorrect statement is option D."
             return [label.group(1) or label.group(2)]
         after = _values_from(sentence, masked, anchors[-1].end())
+        if not after and len(anchors) > 1 and _EQUALS_WORD_RE.match(masked, anchors[-2].start()):
+            # "so = 81 families are notified": the last copula is the passive verb's, the
+            # value is the computation's result before it
+            after = _values_from(sentence, masked, anchors[-2].end())[:1]
         if len(after) > 1 and _LIST_ONLY_RE.fullmatch(
             _VALUES_MASK_RE.sub("#", masked[anchors[-1].end() :])
         ):
@@ -400,7 +411,20 @@ _RELATIVE_RE = re.compile(r"[\d#%][^,;]*,[ \t]*(?:which|that)[ \t]*$", re.IGNORE
 def _relative(masked: str, at: int) -> bool:
     """Whether the anchor at ``at`` is the copula of a relative clause that remarks on a
     value stated before it (", which is 5 fewer"), not the sentence's own."""
-    return _RELATIVE_RE.search(masked, max(0, at - 120), at) is not None
+    relative = _RELATIVE_RE.search(masked, max(0, at - 120), at)
+    if relative is None:
+        return False
+    # "is 3 times 4, which equals 12": the clause gives what a computation comes to
+    return not (_COMPUTED_BY_RE.search(relative.group(0)) and _EQUALS_WORD_RE.match(masked, at))
+
+
+#: an operation stated in words or signs between two numbers: "3 times 4", "9 divided by 3"
+_COMPUTED_BY_RE = re.compile(
+    r"[\d#][ \t]*(?:times|plus|minus|divided[ \t]+by|multiplied[ \t]+by|[×*+÷/-])[ \t]*[\d#]",
+    re.IGNORECASE,
+)
+#: the anchor that gives a result: "equals", "is equal to", "="
+_EQUALS_WORD_RE = re.compile(r"\s*(?:equals|equal to|is equal to|=)", re.IGNORECASE)
 
 
 def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> list[str]:
@@ -678,7 +702,7 @@ def _closing(text: str) -> tuple[AnswerSpan | None, AnswerSpan | None]:
         return None, None
     if _HEDGE_WORDS_RE.search(_MATH_SPAN_RE.sub("#", sentence)):
         return None, None
-    values = _values_after_anchor(sentence)
+    values = _values_after_anchor(_computed(sentence))  # "so 27 × 3 = 81 families …": 81
     if not values:
         anchors = list(_ANCHOR_RE.finditer(_MATH_SPAN_RE.sub("#", sentence)))
         worded = _number_in_words(sentence[anchors[-1].end() :]) if anchors else None
@@ -746,10 +770,22 @@ def _without_reason(sentence: str) -> str:
     the clause's value), when what comes before states one (an "is" or "="); a negation or a
     step word in the reason is none of the answer's."""
     masked = _MATH_SPAN_RE.sub(lambda m: "#" * len(m.group(0)), sentence)
+    leading = _LEADING_REASON_RE.match(masked)
+    if leading is not None and re.search(r"[\d#]", masked[leading.end() :]):
+        # "Since each episode is 0.5 hours, he watched 3 episodes.": the main clause's value
+        return _without_reason(sentence[leading.end() :])
     reason = _REASON_RE.search(masked)
     if reason is None or not _ANCHOR_RE.search(masked, 0, reason.start()):
         return sentence
     return sentence[: reason.start()]
+
+
+#: a reason that opens the sentence, before the comma of its main clause (a value there is
+#: the reason's: "Since each episode is 0.5 hours, he must have watched 3 episodes.")
+_LEADING_REASON_RE = re.compile(
+    r"[ \t]*(?:since|because|as|given[ \t]+that)\b[^,;:\n]{3,150},[ \t]*(?=[^\W\d_])",
+    re.IGNORECASE,
+)
 
 
 def _states_unclosed(sentence: str) -> bool:
