@@ -51,3 +51,22 @@ def test_values_in_words_and_formulas_stay_math(gold):
 def test_the_answer_keys_of_a_json_reply(key, status):
     reply = json.dumps({key: "42", "confidence": 8, "reasoning": "six times seven"})
     assert grade_completion("42", reply).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("40 days, 07:10", "40 days, 07:10", "correct"),  # written as the gold: no parser reads it
+        ("40 days, 07:10", "40 days, 07:11", "incorrect"),
+        ("Only ①③", "Only ①③", "correct"),
+        ("-0x2d6f", "-0x2D6F", "correct"),  # a hexadecimal number in other case
+        ("-0x2d6f", "0x2D6F", "incorrect"),
+        ("-3*x*atan(2*x) + 3*log(4*x**2 + 1)/4 + C", "-3*x*atan(2*x) + (3/4)*ln(1 + 4*x**2) + C",
+         "correct"),  # sympy's log is the natural logarithm
+        ("-3*x*atan(2*x) + 3*log(4*x**2 + 1)/4 + C", "-3*x*atan(2*x) + (3/4)*ln(1 + 4*x**2) + 2*C",
+         "incorrect"),
+        ("3*log(x)", "3*ln(x)+1", "incorrect"),
+    ],
+)  # fmt: skip
+def test_an_answer_written_as_its_gold_and_sympys_logarithm(gold, answer, status):
+    assert grade_completion(gold, f"<answer>{answer}</answer>").status == status

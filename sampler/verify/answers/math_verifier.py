@@ -574,8 +574,36 @@ def _written_alike(gold: str, answer: str) -> bool:
     return bool(gold) and gold == answer
 
 
+_HEX_RE = re.compile(r"\s*(-?)0[xX]([0-9a-fA-F]+)\s*")
+
+
+def _same_literal(gold: str, answer: str) -> bool:
+    """Whether the answer is written as the gold is (spacing, a closing period and ``$``
+    aside: ``40 days, 07:10``, which no parser reads), or is the same hexadecimal number in
+    other case (``-0x2D6F`` for ``-0x2d6f``)."""
+    if " ".join(gold.split()).strip(" .$") == " ".join(answer.split()).strip(" .$"):
+        return bool(gold.strip(" .$"))
+    mine, theirs = _HEX_RE.fullmatch(answer), _HEX_RE.fullmatch(gold)
+    return (
+        mine is not None
+        and theirs is not None
+        and (
+            mine.group(1) == theirs.group(1) and int(mine.group(2), 16) == int(theirs.group(2), 16)
+        )
+    )
+
+
 def judge(gold: Gold, span: AnswerSpan) -> Verdict:
-    """The verdict for one extracted answer against one gold (unit already stripped)."""
+    """The verdict for one extracted answer against one gold (unit already stripped); an
+    answer written as its gold is correct whatever the parsers make of them
+    (``_same_literal``)."""
+    verdict = _judged(gold, span)
+    if verdict.status != STATUS_CORRECT and _same_literal(gold.latex, span.text):
+        return Verdict(STATUS_CORRECT, verdict.answer or span.text[:MAX_ANSWER_CHARS])
+    return verdict
+
+
+def _judged(gold: Gold, span: AnswerSpan) -> Verdict:
     # answer_size judges model answers only: a gold is the benchmark's (parsed once, cached),
     # and may be a whole worked solution that math-verify's extraction reads
     for what, text, free in (("answer", span.text, span.free_text), ("gold", gold.latex, True)):

@@ -7,7 +7,9 @@ sympy's dialect (UGMathBench's ``ln(a)*a^x``) could only ever match itself, and 
 notation, and no LaTeX command, into the LaTeX math-verify reads:
 
 - function names followed by ``(`` become commands (``sin(`` is ``\\sin(``, ``asin(`` is
-  ``\\arcsin(``, ``ln(`` is ``\\ln(``, ``log(`` is ``\\log(``, as LaTeX's ``\\log`` reads);
+  ``\\arcsin(``, ``ln(`` is ``\\ln(``, ``log(`` is ``\\log(``, as LaTeX's ``\\log`` reads,
+  except in sympy's dialect (a text with ``**`` or ``*``), where ``log`` is the natural
+  logarithm, ``\\ln(``);
   ``sqrt(a)`` is ``\\sqrt{a}``, ``exp(a)`` is ``e^{a}``, ``abs(a)`` is ``\\left|a\\right|``;
 - ``pi`` is ``\\pi``, ``oo``, ``inf`` and ``infinity`` are ``\\infty`` (whole words only);
 - a Python module's prefix goes: ``np.arcsin(x)``, ``math.sqrt(2)``, ``sympy.pi``, ``math.e``;
@@ -148,6 +150,10 @@ def _powers(text: str) -> str:
         pos = end + 1
 
 
+#: Python's operators (``**``, or ``*`` between operands): the text is in sympy's dialect
+_PYTHON_PRODUCT_RE = re.compile(r"\*\*|[\w)]\s*\*\s*[\w(]")
+
+
 def plain_to_latex(text: str) -> str:
     """``text`` in LaTeX when it is plain notation (module docstring), else unchanged."""
     if not uses_plain_notation(text):
@@ -159,6 +165,8 @@ def plain_to_latex(text: str) -> str:
         start, end = found
         out = out[:start] + "(" + out[start + 1 : end] + ")" + out[end + 1 :]
     out = _functions(out)
+    if _PYTHON_PRODUCT_RE.search(text):  # sympy's dialect: its log is the natural logarithm
+        out = out.replace("\\log(", "\\ln(")
     out = _powers(out)
     out = _SIGNED_POWER_RE.sub(lambda m: "^{" + m.group(1).replace(" ", "") + "}", out)
     out = _CONSTANT_RE.sub(lambda m: _CONSTANTS[m.group(1)], out)
