@@ -155,3 +155,22 @@ CEO = "Did the CEO intentionally harm the environment?\nOptions:\n- Yes\n- No"
 )  # fmt: skip
 def test_an_answer_label_repeated_in_bold_or_heading_its_reasons(gold, text, problem, status):
     assert grade_completion(gold, text, problem=problem).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("E", "So M = 960.</think>\n<ans>E</ans>", "correct"),  # the prompt's <ans> tag
+        ("D", "So M = 960.</think>\n<ans>E</ans>", "incorrect"),
+        ("7", "Answer: The chef bought 2 + 2 = 4 grapes.\nHe had 3, so he has 4 + 3 = 7 grapes.\n"
+              "ans = 7", "correct"),  # the "Answer:" line above was read (4)
+        ("4", "Answer: The chef bought 2 + 2 = 4 grapes.\nHe had 3, so he has 4 + 3 = 7 grapes.\n"
+              "ans = 7", "incorrect"),
+        ("2 hours and 45 minutes", "The options are listed.\nAnswer: 2 hours and 45 minutes",
+         "correct"),  # a quantity in two units, whole (it was its last number, 45)
+        ("2 hours and 15 minutes", "The options are listed.\nAnswer: 2 hours and 45 minutes",
+         "incorrect"),
+    ],
+)  # fmt: skip
+def test_the_ans_tag_ans_equals_and_a_quantity_in_two_units(gold, text, status):
+    assert grade_completion(gold, text).status == status

@@ -21,8 +21,8 @@ Strategies (tried in the order given, the first that finds something wins):
 - ``answer_line``: ``stated``, else the last line such as ``Answer: 42`` or ``Final
   Answer: The final answer is $42$. I hope it is correct.``, read as free text when it is
   prose;
-- ``answer_tags``: the last ``<answer>...</answer>`` (or ``<solution>``, ``<final_answer>``)
-  alone, wherever it is;
+- ``answer_tags``: the last ``<answer>...</answer>`` (or ``<ans>``, ``<solution>``,
+  ``<final_answer>``) alone, wherever it is;
 - ``hashes``: the last ``#### X`` line alone (GSM8K's format; its preset reads it first);
 - ``after_think``: what follows the last ``</think>`` (its last ``\\boxed{}`` if any,
   else the whole tail read by math-verify as free text); nothing if the model never
@@ -184,7 +184,7 @@ _MATHY_RE = re.compile(r"[\d\\^_=+/]|^\(?[A-Za-z]\)?$")
 _SENTENCE_END_RE = re.compile(r"\.(?:\s|$)|\n")
 #: the tags that hold a final answer: ``<answer>`` (R1-style and GRPO format prompts),
 #: ``<solution>`` (agent protocols that propose a solution so: MINT, CodeAct), ``<final_answer>``
-_ANSWER_TAG_RE = re.compile(r"<(/?)(answer|solution|final_answer)>", re.IGNORECASE | re.ASCII)
+_ANSWER_TAG_RE = re.compile(r"<(/?)(answer|ans|solution|final_answer)>", re.IGNORECASE | re.ASCII)
 _THINK_END = "</think>"
 _THINK_TAG_RE = re.compile(r"</?[ \t]*(?:end)?think[ \t]*>", re.IGNORECASE)
 #: misspellings of ``\boxed`` models write (a doubled or dropped letter, a capital)

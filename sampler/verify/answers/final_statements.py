@@ -82,8 +82,9 @@ _LABEL_LINE_RE = re.compile(
     r"(?:[ \t]+(?:for|to)[ \t]+(?:the[ \t]+)?(?:(?:sub-?)?(?:problem|part|question|task|exercise)"
     r"(?:[ \t]*\(?[A-Za-z0-9]{1,4}\)?)?|\([a-z0-9]{1,3}\))(?=[ \t*_]*[:：]))?"
     r"|(?:(?<=correct )|(?<=right )|(?<=best )|(?<=final )|(?<=my )|(?<=our ))"
-    r"(?:option|choice|selection))[ \t]*"
-    r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}|[*_]{0,2}(?:[ \t]*[—–][ \t]*|[ \t]+--?[ \t]+)"
+    r"(?:option|choice|selection)|ans(?=[ \t]*=))[ \t]*"  # "ans = 7" (PAL's few shots)
+    r"(?:[*_]{1,2}[ \t]*[:：]|[:：][ \t]*[*_]{0,2}|(?<=ans)[ \t]*=[ \t]*"
+    r"|[*_]{0,2}(?:[ \t]*[—–][ \t]*|[ \t]+--?[ \t]+)"
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -441,6 +442,8 @@ def answer_label(text: str) -> Found | None:
         # "Answer: oydz" ends the completion; "**Answer: Yes**" may head its reasons
         if tail[match.end() :].strip() == "" or _BOOLEAN_WORD_RE.fullmatch(rest.strip("*")):
             span = _words(rest.strip("*"), RULE_ANSWER_LINE)
+    if span is None and tail[match.end() :].strip() == "" and _COMPOUND_RE.fullmatch(rest):
+        span = _words(rest.rstrip(" ."), RULE_ANSWER_LINE)  # "Answer: 2 hours and 45 minutes"
     if span is None:
         return None
     # the label's answer ends with the sentence it was read from: a statement later on its
@@ -449,6 +452,11 @@ def answer_label(text: str) -> Found | None:
     return (read + len(stated) if read >= 0 else match.end()), span
 
 
+#: a quantity in two units or more: "2 hours and 45 minutes", "5 feet, 6 inches"
+_COMPOUND_RE = re.compile(
+    r"\d+(?:\.\d+)?[ \t]+[^\W\d_]+(?:(?:[ \t]*,)?[ \t]+(?:and[ \t]+)?\d+(?:\.\d+)?[ \t]+[^\W\d_]+)"
+    r"{1,3}[ \t.]*"
+)
 #: an answer label again after the label: "Final answer: Answer: A"
 _LABEL_AGAIN_RE = re.compile(r"^[ \t*]*(?:final[ \t]+)?answer[ \t*]*[:：][ \t*]*", re.IGNORECASE)
 #: a list's one item alone on the last line: "- 53.1 GPa", "* 12"

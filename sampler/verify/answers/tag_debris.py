@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-_NAMES = r"(?:answer|solution|final_answer)"
+_NAMES = r"(?:answer|ans|solution|final_answer)"
 #: a tag as written, well-formed or not: ``<answer answer="1">``, ``[/answer]``, ``answer>``
 #: opening a line (its ``<`` lost); and, as ``spaced``, one with spaces inside its brackets
 #: (``</ answer >``, ``< answer >``), which degenerate tails repeat: never a pair, always debris

@@ -278,6 +278,10 @@ def unit_notation(latex: str) -> str:
     return _DEGREES_SCALE_RE.sub(lambda m: " \\text{deg" + (m.group(1) or m.group(2)) + "}", latex)
 
 
+#: a number and a word in what precedes a unit: another quantity ("2 hours and 45")
+_QUANTITY_IN_RE = re.compile(r"\d[ \t]+[^\W\d_]{2,}")
+
+
 def split_unit(
     latex: str, gold_variables: frozenset[str] = frozenset(), *, is_gold: bool = False
 ) -> tuple[str, str | None]:
@@ -293,6 +297,8 @@ def split_unit(
     while match is not None:
         value = _TRAILING_SPACE_RE.sub("", latex[: match.start()])
         unit = _unit_of(latex[match.start() :], value, gold_variables, is_gold)
+        if unit is not None and _QUANTITY_IN_RE.search(value):
+            return latex, None  # "2 hours and 45 minutes": a quantity in two units, whole
         if unit is not None and value.count("{") == value.count("}"):
             return value, unit  # (never a unit cut out of a group: ``\text{4:30 p.m.}``)
         # the longest suffix is no unit (``4 + 4h``); try a shorter one (``... cm``)
