@@ -144,7 +144,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return prepare_span(AnswerSpan(compared, rule=span.rule), gold)
     if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
         picked = asked_value(sentence, gold.asked_words, gold.asked)  # none for a multi-part gold
-        if picked in gold.given and not span.prose and span.text not in gold.given:
+        if picked in gold.given and not span.prose and picked != span.text:
             # "After getting 20 more marbles, she has 270 marbles." read as 270: 20 was given
             picked = None
         if picked is not None:  # "The area is 12 and the perimeter is 14." asked the area
