@@ -226,10 +226,11 @@ _COMPUTATION_RE = re.compile(
 )
 
 
-def _computed(sentence: str) -> str:
+def _computed(sentence: str, anchor: str = "= ") -> str:
     """``sentence`` with each plain computation reduced to the "=" before its result (``In
-    total, = 7 DVDs were sold.``): its operands are no values the sentence states."""
-    return _COMPUTATION_RE.sub("= ", sentence)
+    total, = 7 DVDs were sold.``; ``anchor=""``: to its result alone, as the sentence kept
+    with the span): its operands are no values the sentence states."""
+    return _COMPUTATION_RE.sub(anchor, sentence)
 
 
 def concluding_sentence(text: str) -> AnswerSpan | None:
@@ -248,7 +249,7 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
         return None
     clause = restated_by_or(clause)  # "Jeff gets 4 times as much, or 80 dollars.": 80
     values = _values_after_anchor(_computed(clause))
-    clause = _COMPUTATION_RE.sub("", clause)  # the sentence kept with the span: its results
+    clause = _computed(clause, anchor="")  # the sentence kept with the span: its results
     if not values and not re.search(r"\d", clause):
         worded = only_number_words(clause)
         if worded is not None:  # "The farmer needs to make two trips.": 2
