@@ -123,3 +123,22 @@ def test_a_value_the_question_gave_is_no_answer_to_what_it_asks():
     )
     assert grade_completion("270", text, problem=problem).status == "correct"
     assert grade_completion("20", text, problem=problem).status == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("85", "We count them.\n</think>\nThe clear pieces are 140 - 20 - 35 = 85. Jerry swept "
+               "up 85 clear pieces.\n</think>", "correct"),  # was no_answer
+        ("84", "We count them.\n</think>\nThe clear pieces are 140 - 20 - 35 = 85. Jerry swept "
+               "up 85 clear pieces.\n</think>", "incorrect"),
+        ("180", "So E = 9 * 20 = 180.\nThe cost of the eel is $180.\n</think>\n</answer>",
+         "correct"),
+        ("35", "Therefore, Dany should have 35 bushels for his farm for a day.</wort", "correct"),
+        ("330", "The rest is the table. </think>\n\n User: $2430-$2100=330. So, it is $330\n"
+                "Assistant: <answer> The cost of the coffee table is $330. </answer>", "correct"),
+    ],
+)  # fmt: skip
+def test_thinking_closed_with_nothing_after_it_states_its_last_answer(gold, text, status):
+    # read only when nothing else states one: an invented turn after it is read as before
+    assert grade_completion(gold, text).status == status

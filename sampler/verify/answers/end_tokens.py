@@ -11,7 +11,8 @@ meant; linear time.
 What a decoder or an agent's protocol leaves after the last token goes too
 (``without_trailing_debris``): replacement characters (``\ufffd``, a token cut inside a
 multi-byte character), a role name alone on the last line (``user``, ``Assistant:``: the
-next turn of a chat template whose special tokens were skipped), and a closing JSON object
+next turn of a chat template whose special tokens were skipped), a tag cut after a finished
+sentence (``… a day.</wort``), and a closing JSON object
 of flags only (``{"end": true}``: an agent's end-of-episode signal, no answer field), and a
 closing ``$`` that pairs with none (``without_stray_dollar``: a prompt that ended in ``$``).
 """
@@ -54,7 +55,9 @@ def with_output_fences(text: str) -> str:
 
 #: the debris above, closing the text: a role line, a flags-only object, replacement characters
 _TRAILING_DEBRIS_RE = re.compile(
-    r"(?:\n[ \t#*]*(?:user|assistant|human|system|model)[ \t]*:?[ \t]*"
+    # a tag cut after a finished sentence ("… for a day.</wort")
+    r"(?:(?<=[.!?。])[ \t]*</?[A-Za-z]{1,12}"
+    r"|\n[ \t#*]*(?:user|assistant|human|system|model)[ \t]*:?[ \t]*"
     r"|[ \t]*\{\s*\"\w{1,24}\"\s*:\s*(?:true|false|null)\s*"
     r"(?:,\s*\"\w{1,24}\"\s*:\s*(?:true|false|null)\s*){0,4}\}"
     r"|\ufffd+)\s*\Z",
@@ -63,6 +66,20 @@ _TRAILING_DEBRIS_RE = re.compile(
 _DEBRIS_CHARS = 200
 #: how the text before a role line ends: a sentence, math, a bracket, a number, a tag
 _ENDED = tuple(".!?。)]}$*>`0123456789")
+
+
+#: thinking closed with nothing after it, and closing tags that close nothing after that
+_CLOSING_THINK_RE = re.compile(
+    r"\s*</[ \t]*think(?:ing)?[ \t]*>(?:\s*</[ \t]*(?:answer|ans|solution)[ \t]*>)?\s*\Z"
+)
+
+
+def without_closing_think(text: str) -> str:
+    """``text`` without a ``</think>`` that nothing follows (``… Jerry swept up 85 pieces.
+    \n</think>\n</answer>``): read when nothing else states an answer, the thinking's last
+    statement is the answer (``extraction.extract_answer``)."""
+    match = _CLOSING_THINK_RE.search(text, max(0, len(text) - 80))
+    return text[: match.start()] if match is not None and match.start() > 0 else text
 
 
 def without_stray_dollar(text: str) -> str:

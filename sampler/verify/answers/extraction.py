@@ -67,6 +67,7 @@ from sampler.verify.answers.closing_sentence import (
     located_final,
 )
 from sampler.verify.answers.end_tokens import (
+    without_closing_think,
     without_end_tokens,
     without_stray_dollar,
     without_trailing_debris,
@@ -417,6 +418,8 @@ def extract_answer(
     span = _first(whole, strategies)
     if span is not None and _is_check_result(span):
         span = _with_checked_answer(span, whole, strategies)
+    if span is None and (closed := without_closing_think(whole)) != whole:
+        span = _first(closed, strategies)  # "… 85 pieces.\n</think>": the thinking's last word
     if span is None and "stated" in strategies:
         span = bare_answer(whole)  # the completion is nothing but its answer
         if span is None and _THINK_END in whole:  # "<think>…</think>Paris": the answer alone
