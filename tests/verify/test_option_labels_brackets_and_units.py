@@ -174,3 +174,20 @@ def test_an_answer_label_repeated_in_bold_or_heading_its_reasons(gold, text, pro
 )  # fmt: skip
 def test_the_ans_tag_ans_equals_and_a_quantity_in_two_units(gold, text, status):
     assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("B", "It fits a thermoplastic.\n\nTherefore, Teflon belongs to the category:\n\n[B]",
+         "correct"),  # was no_answer
+        ("C", "It fits a thermoplastic.\n\nTherefore, Teflon belongs to the category:\n\n[B]",
+         "incorrect"),
+        ("D", "So the correct solvent environment is:\n\n[D] Benzene", "correct"),
+        ("BD", "So, the correct relationships are:\n\n[B, D]", "correct"),
+        ("B", "So, the correct relationships are:\n\n[B, D]", "incorrect"),  # two chosen
+        ("A", "The options are:\n\n[A] x\n[B] y", "no_answer"),  # a listing, no choice
+    ],
+)  # fmt: skip
+def test_option_letters_in_brackets_after_a_lead_in(gold, text, status):
+    assert grade_completion(gold, text, problem=OPTIONS).status == status

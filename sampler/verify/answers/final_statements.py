@@ -922,8 +922,23 @@ _LEAD_IN_OPTION_RE = re.compile(
 )
 
 
+#: a last line that is option letters in square brackets, as a prompt's template asks, with
+#: or without their content, after a lead-in that ends with a colon (``Therefore, Teflon
+#: belongs to the category:\n\n[B]``, ``… the incorrect statement is:\n\n[C]``,
+#: ``… are:\n\n[B, D]``)
+_BRACKETED_AFTER_LEAD_RE = re.compile(
+    r"[^\W\d_][ \t*]*[:：][ \t*]*\n(?:[ \t]*\n){0,3}"
+    r"[ \t*]*\[(?P<letters>[A-J](?:[ \t]*,[ \t]*[A-J]){0,5})\]"
+    r"(?:[ \t]+[^\n\[\]]{1,80})?[ \t*.。]*$"
+)
+
+
 def _option_after_lead_in(tail: str) -> Found | None:
     """The option that ends the completion on its own line after an answer lead-in."""
+    bracketed = _BRACKETED_AFTER_LEAD_RE.search(tail, max(0, len(tail) - 200))
+    if bracketed is not None:
+        span = latex_span(bracketed.group("letters"), RULE_CLOSING_OPTION)
+        return (len(tail), span) if span else None
     match = _LEAD_IN_OPTION_RE.search(tail, max(0, len(tail) - 160))
     if match is None or not match.group("letter").strip("()").isupper():
         return None
