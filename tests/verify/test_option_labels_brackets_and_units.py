@@ -187,6 +187,14 @@ def test_the_ans_tag_ans_equals_and_a_quantity_in_two_units(gold, text, status):
         ("BD", "So, the correct relationships are:\n\n[B, D]", "correct"),
         ("B", "So, the correct relationships are:\n\n[B, D]", "incorrect"),  # two chosen
         ("A", "The options are:\n\n[A] x\n[B] y", "no_answer"),  # a listing, no choice
+        ("D", "Therefore, the incorrect statement is: \n\n- (D) Burger's vector is parallel to "
+              "the dislocation line.", "correct"),
+        ("C", "Therefore, the incorrect statement is: \n\n- (D) Burger's vector is parallel to "
+              "the dislocation line.", "incorrect"),
+        ("A", "Therefore, option (A) is the correct sequence of steelmaking operations.",
+         "correct"),  # what it is the right one of, after "correct"
+        ("B", "Therefore, option (A) is the correct sequence of steelmaking operations.",
+         "incorrect"),
     ],
 )  # fmt: skip
 def test_option_letters_in_brackets_after_a_lead_in(gold, text, status):

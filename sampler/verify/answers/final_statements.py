@@ -832,7 +832,8 @@ _CHOSEN_OPTION_RE = re.compile(
     r"(?:(?:option|choice|answer)[ \t]+)?"
     r"[*_]*\(?(?P<a>[A-J])\)?[*_]*[ \t]+is[ \t]+(?:the[ \t]+)?"
     r"(?:correct|right|best|(?:most|least)[ \t]+[a-z-]{3,20}|[a-z-]{2,20}est)"
-    r"(?:[ \t]+(?:answer|option|choice|one))?[ \t*]*[.!。]?[ \t*]*$"
+    # "Option A is the correct sequence of steelmaking operations.": what it is the right one of
+    r"(?:[ \t]+(?:answer|option|choice|one)|(?:[ \t]+[a-z-]{2,20}){1,6})?[ \t*]*[.!。]?[ \t*]*$"
     r"|\bI(?:[ \t]+(?:will|would)|'ll|'d)?[ \t]+(?:choose|pick|select|go[ \t]+with)[ \t]+"
     r"(?:(?:option|choice)[ \t]+)?"
     r"[*_]*\(?(?P<b>[A-J])\)?[*_]*[ \t]*[.!。]?[ \t*]*$"
@@ -925,11 +926,13 @@ _LEAD_IN_OPTION_RE = re.compile(
 #: a last line that is option letters in square brackets, as a prompt's template asks, with
 #: or without their content, after a lead-in that ends with a colon (``Therefore, Teflon
 #: belongs to the category:\n\n[B]``, ``… the incorrect statement is:\n\n[C]``,
-#: ``… are:\n\n[B, D]``)
+#: ``… are:\n\n[B, D]``), or one in parentheses, as a list item too (``… statement is:\n\n- (D)
+#: Burger's vector …``)
 _BRACKETED_AFTER_LEAD_RE = re.compile(
     r"[^\W\d_][ \t*]*[:：][ \t*]*\n(?:[ \t]*\n){0,3}"
-    r"[ \t*]*\[(?P<letters>[A-J](?:[ \t]*,[ \t]*[A-J]){0,5})\]"
-    r"(?:[ \t]+[^\n\[\]]{1,80})?[ \t*.。]*$"
+    r"[ \t*]*(?:[-•][ \t]+)?"
+    r"(?:\[(?P<letters>[A-J](?:[ \t]*,[ \t]*[A-J]){0,5})\]|\((?P<one>[A-J])\))"
+    r"(?:[ \t]+[^\n\[\]]{1,120})?[ \t*.。]*$"
 )
 
 
@@ -937,7 +940,7 @@ def _option_after_lead_in(tail: str) -> Found | None:
     """The option that ends the completion on its own line after an answer lead-in."""
     bracketed = _BRACKETED_AFTER_LEAD_RE.search(tail, max(0, len(tail) - 200))
     if bracketed is not None:
-        span = latex_span(bracketed.group("letters"), RULE_CLOSING_OPTION)
+        span = latex_span(bracketed.group("letters") or bracketed.group("one"), RULE_CLOSING_OPTION)
         return (len(tail), span) if span else None
     match = _LEAD_IN_OPTION_RE.search(tail, max(0, len(tail) - 160))
     if match is None or not match.group("letter").strip("()").isupper():
