@@ -524,10 +524,9 @@ def statement_for_gold(
         if span.before_check is None and boolean_of(span.text) is None:
             # "Therefore 17747 is a prime number." read as 17747 for "Is 17747 a prime
             # number?": what the closing statement says of the question, where it says it
-            statement = last_statement(_cleaned(text))
-            polarity = statement_polarity(statement, gold.yes_no_words) if statement else None
-            if polarity is not None:
-                return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)
+            said = _yes_no_said(text, gold.yes_no_words)
+            if said is not None:
+                return said
     if span is not None or not text or gold is None:
         return span
     if gold.kind == "choice" and gold.options:
@@ -548,10 +547,16 @@ def statement_for_gold(
         return AnswerSpan(count, rule=RULE_LAST_STATEMENT) if count is not None else None
     if not gold.yes_no_words:
         return None  # (only a boolean gold has yes_no_words)
+    return _yes_no_said(text, gold.yes_no_words)
+
+
+def _yes_no_said(text: str, words: tuple[str, ...]) -> AnswerSpan | None:
+    """Yes or No, as the completion's last statement answers the question of ``words``; None
+    when it does not answer it (it states nothing)."""
     statement = last_statement(_cleaned(text))
-    polarity = statement_polarity(statement, gold.yes_no_words) if statement else None
+    polarity = statement_polarity(statement, words) if statement else None
     if polarity is None:
-        return None  # a statement that does not answer the question states nothing
+        return None
     return AnswerSpan("Yes" if polarity else "No", rule=RULE_LAST_STATEMENT, prose=True)
 
 
