@@ -55,7 +55,11 @@ from sampler.verify.answers.number_words import (
     only_number_words,
 )
 from sampler.verify.answers.step_labels import without_step_labels
-from sampler.verify.answers.tool_transcript import closing_cell_start, echoed_output
+from sampler.verify.answers.tool_transcript import (
+    closing_cell_start,
+    echoed_output,
+    unrun_program,
+)
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
 
 RULE_JSON = "json answer field"
@@ -563,6 +567,9 @@ def located_final(text: str) -> AnswerSpan | None:
     yes_no = yes_no_sentence(text)
     if yes_no is not None:
         return yes_no
+    quoted = colon_word(text, quoted=True)
+    if quoted is not None:  # "So, concatenating these two letters would give 'ya'."
+        return quoted
     concluded = concluding_sentence(text)
     if concluded is not None or _concludes(text):
         return concluded  # a concluding sentence that states nothing is not read again
@@ -574,7 +581,7 @@ def located_final(text: str) -> AnswerSpan | None:
     found = colon_word(text) or echoed_output(text)
     if found is not None:
         return found
-    number = last_number(text)
+    number = last_number(text) if not unrun_program(text) else None  # "print(f(24, 68))"
     if number is not None and several is not None:
         # "Tom has 7 apples left after giving away 5 apples.": the last number, unless the
         # question gave it (``verdict.prepare_span`` reads the sentence's one new value)
@@ -607,25 +614,46 @@ def _superseding_output(text: str, end: int) -> AnswerSpan | None:
 SUPERSEDES_SUFFIX = " (after a stated answer)"
 
 
-#: a last sentence that gives one word after its copula and a colon: ``… are: saas.``
+#: a last sentence that gives one word after its copula and a colon (``… are: saas.``), or
+#: in quotes after its copula or a verb of result (``When concatenated, you get "la".``,
+#: ``… gives you the word 'ynym'.``), or that says a quoted word is formed (``… the string
+#: "ernh" is formed.``)
 _COLON_WORD_RE = re.compile(
-    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,120}?\b(?:is|are|was|were)"
-    r"(?:[ \t]*[:：][ \t]*[\"“']?|[ \t]+[\"“'])(?P<w>[^\W\d_][\w'’-]{0,30})"
-    r"(?:[\"”']|\.[\"”'])?[ \t]*[.!]?$",
+    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,200}?"
+    r"(?:\b(?:is|are|was|were|be)(?:[ \t]*[:：][ \t]*[\"“'‘]?|[ \t]+[\"“'‘])"
+    r"|\b(?:get|gets|got|obtain|obtains|form|forms|gives?|gave|yields?|spells?|becomes?"
+    r"|makes?|produces?|results?[ \t]+in)(?:[ \t]+(?:us|you|me))?"
+    r"(?:[ \t]+(?:the|a)(?:[ \t]+(?:new|resulting|final|concatenated|combined))?[ \t]+"
+    r"(?:string|word|sequence|result|answer|letters?))?(?:[ \t]*[:：])?[ \t]*[\"“'‘])"
+    r"(?P<w>[^\W\d_][\w'’-]{0,30}?)(?:[\"”'’]|\.[\"”'’])?[ \t]*[.!]?$"
+    r"|(?:^|(?<=[.!?] ))[^\n.!?:]{0,200}?[\"“'‘](?P<p>[^\W\d_][\w-]{0,30})[\"”'’][ \t]+"
+    r"(?:is|was)[ \t]+(?:formed|obtained|produced|created"
+    r"|the[ \t]+(?:final[ \t]+)?(?:result|answer)\b[^\n.!?:]{0,80})[ \t]*[.!]?$",
     re.IGNORECASE | re.MULTILINE,
 )
 
 
-def colon_word(text: str) -> AnswerSpan | None:
+def colon_word(text: str, quoted: bool = False) -> AnswerSpan | None:
     """The one word a closed last sentence gives after "is:"/"are:" (``The concatenated
-    last letters are: saas.``), as words; not in a step or a hypothesis."""
+    last letters are: saas.``) or in quotes as a result (``… you get "la".``), as words; not
+    in a step or a hypothesis. With ``quoted``, only a word in quotes, which is read before
+    the concluding sentence's value ("So, concatenating these two letters would give
+    'ya'." is ya, not 2)."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
-    match = _COLON_WORD_RE.search(tail, max(0, len(tail) - 200))
-    if match is None or _STEP_RE.search(match.group(0)) or _NEGATION_RE.search(match.group(0)):
+    match = _COLON_WORD_RE.search(tail, max(0, len(tail) - 300))
+    if match is None or _NEGATION_RE.search(match.group(0)):
+        return None
+    # a word in quotes may follow the operation as a condition: "If you concatenate them,
+    # you get "ne"." (the step words are looked for in its main clause)
+    stepped = match.group(0).rsplit(",", 1)[-1] if quoted else match.group(0)
+    if _STEP_RE.search(stepped):
         return None
     if _PLAN_WORDS_RE.search(match.group(0)):
         return None  # "The next steps are: concatenate.": what follows, not a result
-    return AnswerSpan(match.group("w"), rule=RULE_CLOSING_STATEMENT + WORDS_SUFFIX, prose=True)
+    word = match.group("w") or match.group("p")
+    if quoted and tail[match.start("w" if match.group("w") else "p") - 1] not in "\"“'‘":
+        return None
+    return AnswerSpan(word, rule=RULE_CLOSING_STATEMENT + WORDS_SUFFIX, prose=True)
 
 
 _PLAN_WORDS_RE = re.compile(r"\b(?:steps?|next|following|below|options?|choices?)\b", re.I)
@@ -809,7 +837,10 @@ def _several_values(sentence: str, rule: str) -> AnswerSpan | None:
 
 
 _YES_NO_RE = re.compile(
-    r"(?:yes|no|oui|non|sí|si|ja|nein|是的|不是)[ \t]*[,，.!:;—–-][ \t]*(?P<rest>[^\n]*)$",
+    r"(?:(?:therefore|thus|hence|so|consequently|in conclusion|in short|in summary|overall)"
+    r"[ \t]*[,，]?[ \t]+)?"  # "Therefore, no, he was not born in an even year."
+    r"(?P<said>(?:yes|no|oui|non|sí|si|ja|nein|是的|不是)[ \t]*[,，.!:;—–-][ \t]*"
+    r"(?P<rest>[^\n]*))$",
     re.IGNORECASE,
 )
 #: "Yes, that's right.": a verdict on what came before, no answer of its own
@@ -830,22 +861,28 @@ _CALLED_TRUE_RE = re.compile(
 )
 
 
+#: where a sentence ends: a line break, or a stop and a space that no initial ends ("So, no,
+#: John F. Kennedy was not born on an even day." is one sentence)
+_SENTENCE_BREAK_RE = re.compile(r"\n|(?<!\b[A-Z])[.?!](?= )|[。？]")
+
+
 def yes_no_sentence(text: str) -> AnswerSpan | None:
     """The completion's last sentence when it opens with yes or no ("No, 1234 is not a
-    multiple of 7.") or calls the statement true or false ("Therefore, the statement is
-    true."), as words: a boolean gold reads its yes/no. A confirmation of what came before
-    ("Yes, that is correct.") is none."""
+    multiple of 7.", also after a connective: "Therefore, no, …"; the sentence may follow
+    a question the completion restated: "… still heads up? Yes.") or calls the statement
+    true or false ("Therefore, the statement is true."), as words: a boolean gold reads its
+    yes/no. A confirmation of what came before ("Yes, that is correct.") is none."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
-    start = max(
-        tail.rfind("\n"), tail.rfind(". ", 0, len(tail) - 1), tail.rfind("。", 0, len(tail) - 1)
-    )
-    sentence = tail[start + 1 :].strip(" \t*")
+    ends = [m.start() for m in _SENTENCE_BREAK_RE.finditer(tail, 0, len(tail) - 1)]
+    # "… heads-up position? Yes.": the answer after the question it restated
+    sentence = tail[ends[-1] + 1 if ends else 0 :].strip(" \t*")
     if _CALLED_TRUE_RE.fullmatch(sentence):
         return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
     match = _YES_NO_RE.match(sentence)
     if match is None or _CONFIRMS_RE.match(match.group("rest")) or len(sentence) > _SENTENCE_CHARS:
         return None
-    return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
+    said = match.group("said")
+    return AnswerSpan(" ".join(said.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
 
 
 #: the environments of aligned rows a display closes with (``\\begin{aligned} … \\end{aligned}``)

@@ -102,7 +102,9 @@ from sampler.verify.answers.tool_transcript import echoed_output, fenced_output,
 from sampler.verify.answers.unfinished_thinking import cut_off_thinking
 from sampler.verify.answers.yes_no_statements import (
     RULE_LAST_STATEMENT,
+    RULE_OPENING_YES_NO,
     last_statement,
+    opening_yes_no,
     statement_polarity,
 )
 
@@ -520,11 +522,12 @@ def statement_for_gold(
         opening = _OPENING_LETTER_RE.match(text)
         if opening is not None:  # "C\n\nExplanation: … the mean is 40.": the letter first
             return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
-    if span is not None and text and gold is not None and gold.yes_no_words:
+    if span is not None and text and gold is not None and gold.kind == "boolean":
         if span.before_check is None and boolean_of(span.text) is None:
             # "Therefore 17747 is a prime number." read as 17747 for "Is 17747 a prime
-            # number?": what the closing statement says of the question, where it says it
-            said = _yes_no_said(text, gold.yes_no_words)
+            # number?": what the closing statement says of the question, where it says it,
+            # else the yes or no the completion heads its reasons with
+            said = _yes_no_said(text, gold.yes_no_words) or _opening_said(text)
             if said is not None:
                 return said
     if span is not None or not text or gold is None:
@@ -545,14 +548,26 @@ def statement_for_gold(
         statement = last_statement(_cleaned(text))
         count = restated_count(statement, gold.asked_words) if statement else None
         return AnswerSpan(count, rule=RULE_LAST_STATEMENT) if count is not None else None
-    if not gold.yes_no_words:
-        return None  # (only a boolean gold has yes_no_words)
-    return _yes_no_said(text, gold.yes_no_words)
+    if gold.kind != "boolean":
+        return None
+    return _yes_no_said(text, gold.yes_no_words) or _opening_said(text)
+
+
+def _opening_said(text: str) -> AnswerSpan | None:
+    """Yes or No, as the completion heads its reasons with it ("No, J.K. Rowling was not
+    born in an even year. She was born in 1965, …"), when its last statement says nothing
+    of the question (``yes_no_statements.opening_yes_no``); else None."""
+    polarity = opening_yes_no(_cleaned(text))
+    if polarity is None:
+        return None
+    return AnswerSpan("Yes" if polarity else "No", rule=RULE_OPENING_YES_NO, prose=True)
 
 
 def _yes_no_said(text: str, words: tuple[str, ...]) -> AnswerSpan | None:
     """Yes or No, as the completion's last statement answers the question of ``words``; None
-    when it does not answer it (it states nothing)."""
+    when it does not answer it (it states nothing) or no question was read."""
+    if not words:
+        return None
     statement = last_statement(_cleaned(text))
     polarity = statement_polarity(statement, words) if statement else None
     if polarity is None:

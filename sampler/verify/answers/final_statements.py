@@ -88,11 +88,18 @@ _LABEL_LINE_RE = re.compile(
     r"|[*_]{2}|(?=\$|\\[(\[]))[ \t]*(?P<rest>[^\n]*)$",
     re.IGNORECASE | re.MULTILINE,
 )
+#: which question an answer answers: "the original question", "the rephrased question"
+_WHICH_QUESTION = r"(?:original|rephrased|first|given|above|initial|main|actual|posed|asked)"
 _ANSWER_IS_RE = re.compile(
     r"(?:(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
-    r"(?:to[ \t]+(?:the|this)[ \t]+(?:question|problem)[ \t]+)?"
+    # what it answers: "to the question", "to both the original and rephrased question",
+    # "to the original question, "Was … born in an even year?","
+    r"(?:to[ \t]+(?:the|this|your|both|each|that)[ \t]+"
+    rf"(?:(?:the[ \t]+)?{_WHICH_QUESTION}(?:[ \t]+(?:and|or)[ \t]+(?:the[ \t]+)?"
+    rf"{_WHICH_QUESTION})?[ \t]+)?(?:question|problem)s?"
+    r"(?:[ \t]*,[ \t]*[\"“][^\"”\n]{1,200}[\"”][ \t]*,?)?[ \t]+)?"
     r"(?:is|(?:would|should|must|will)[ \t]+(?:(?:therefore|thus|then|clearly)[ \t]+)?be)"
-    r"(?:[ \t]+(?:therefore|thus|then|clearly|indeed)\b)?"
+    r"(?:[ \t]+(?:therefore|thus|then|clearly|indeed|also)\b)?"
     r"|(?:correct|right|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be))[ \t]*"
     r"(?:[:：][ \t]*)?",
     re.IGNORECASE,
@@ -438,10 +445,11 @@ def answer_label(text: str) -> Found | None:
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
-    if span is None and _SHORT_WORDS_RE.fullmatch(rest.strip("*")):
+    words = rest.strip("*").strip(_QUOTES)  # "Answer: "ly"": the word in its quotes
+    if span is None and _SHORT_WORDS_RE.fullmatch(words):
         # "Answer: oydz" ends the completion; "**Answer: Yes**" may head its reasons
-        if tail[match.end() :].strip() == "" or _BOOLEAN_WORD_RE.fullmatch(rest.strip("*")):
-            span = _words(rest.strip("*"), RULE_ANSWER_LINE)
+        if tail[match.end() :].strip() == "" or _BOOLEAN_WORD_RE.fullmatch(words):
+            span = _words(words, RULE_ANSWER_LINE)
     if span is None and tail[match.end() :].strip() == "" and _COMPOUND_RE.fullmatch(rest):
         span = _words(rest.rstrip(" ."), RULE_ANSWER_LINE)  # "Answer: 2 hours and 45 minutes"
     if span is None:
@@ -790,6 +798,8 @@ _LETTER_FIRST_RE = re.compile(
     r"|[A-J][ \t]+\([^()\n]+\))"
 )
 #: a last ``Answer:`` line that is a few words and nothing else (``Answer: oydz``)
+#: quotation marks around an answer in words
+_QUOTES = "\"“”‘’'"
 _SHORT_WORDS_RE = re.compile(
     r"(?!(?:let|we|i|to|first|next|now|then|step|see|check|verify|below|above|none|unknown)\b)"
     r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[.!]?",

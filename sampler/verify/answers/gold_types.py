@@ -36,6 +36,10 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
 _BOOLEAN = {"true": True, "yes": True, "false": False, "no": False}
+#: true and false in Korean (KoStrategyQA's golds 사실 and 거짓), golds as the English words are
+_BOOLEAN.update({"사실": True, "참": True, "거짓": False})
+#: the endings a Korean word takes as a predicate: 사실입니다 ("it is true"), 거짓이다
+_KOREAN_COPULA_RE = re.compile(r"(?<=[\uac00-\ud7a3])(?:입니다|이다|이에요|예요|이야|임)$")
 #: yes and no in other languages, read in an answer (never a gold's type: "Non" may be a name)
 _BOOLEAN_WORDS = {
     **_BOOLEAN,
@@ -233,13 +237,15 @@ _CALLED_TRUE_RE = re.compile(
 
 def boolean_of(text: str) -> bool | None:
     """True/False of an answer that starts with yes/no/true/false (or yes or no in another
-    language: ``Sí``, ``Nein``, ``是``, ``否``, ``いいえ``), or of a short sentence
+    language: ``Sí``, ``Nein``, ``是``, ``否``, ``いいえ``; true or false in Korean, also
+    as a predicate: ``사실입니다``), or of a short sentence
     that ends by calling its subject true or false ("The statement is not true."), else
     None."""
     stripped = strip_wrappers(text)
     word = _FIRST_WORD_RE.match(stripped)
-    if word and word.group(0).lower() in _BOOLEAN_WORDS:
-        return _BOOLEAN_WORDS[word.group(0).lower()]
+    first = _KOREAN_COPULA_RE.sub("", word.group(0).lower()) if word else ""
+    if first in _BOOLEAN_WORDS:
+        return _BOOLEAN_WORDS[first]
     cjk = _CJK_BOOLEAN_RE.match(stripped)
     if cjk is not None and len(stripped) <= 4:  # "是", "否", "不对", "正确。"
         return cjk.group(2) is not None

@@ -293,3 +293,31 @@ def _prose_above(lines: list[str], top: int) -> bool:
         if lines[i].strip():
             return not _codeish(lines[i])
     return False
+
+
+#: the longest completion tried as a whole program (``unrun_program``)
+_PROGRAM_CHARS = 20_000
+
+
+def unrun_program(text: str) -> bool:
+    """Whether the whole completion is a program and nothing else (PAL's and CRAFT's
+    ``def solution(): …`` then ``print(solution())``): code that states no answer until it
+    runs, so that no number of it (an argument, a constant) is read as one. A program is
+    Python of two statements or more with a definition or an import, or one that ends with
+    a call; ``x = 5`` alone is a statement of a value."""
+    code = text.strip()
+    if not code or len(code) > _PROGRAM_CHARS or "\n" not in code:
+        return False
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    body = tree.body
+    if len(body) < 2:
+        return False
+    defines = any(
+        isinstance(node, ast.FunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom)
+        for node in body
+    )
+    calls = isinstance(body[-1], ast.Expr) and isinstance(body[-1].value, ast.Call)
+    return defines or calls

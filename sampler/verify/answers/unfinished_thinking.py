@@ -27,8 +27,12 @@ from sampler.verify.answers.sign_off import without_closing_marks
 
 #: thinking opened, in the spellings of the common reasoning models' templates: ``<think>``
 #: (R1, Qwen3), ``<|begin_of_thought|>`` (Sky-T1, Bespoke, OpenThoughts), ``<thinking>``,
-#: ``◁think▷`` (Kimi), ``[THINK]`` (Magistral), ``<seed:think>`` (Seed-OSS)
-_OPENS = ("<think>", "<|begin_of_thought|>", "<thinking>", "◁think▷", "[THINK]", "<seed:think>")
+#: ``◁think▷`` (Kimi), ``[THINK]`` (Magistral), ``<seed:think>`` (Seed-OSS),
+#: ``<|im_start|>think`` (s1, which answers after ``<|im_start|>answer``)
+_OPENS = (
+    "<think>", "<|begin_of_thought|>", "<thinking>", "◁think▷", "[THINK]", "<seed:think>",
+    "<|im_start|>think",
+)  # fmt: skip
 #: how a completion that states its answer ends: a sentence end (in the scripts' own marks:
 #: the danda, the Arabic, Ethiopic, Myanmar and Khmer stops), a box or math closing
 _COMPLETE_ENDS = (
@@ -46,7 +50,8 @@ _BOX_CLOSING_LINE_RE = re.compile(
 _LABEL_LINE_RE = re.compile(
     r"(?:answer|答案|答え|回答|উত্তর|উত্তরঃ|jibu|jawaban|antwort|réponse|respuesta|ответ|risposta"
     r"|resposta|đáp án)(?:[^\n:：]{0,24}[:：]|[ \t]+(?:is|ist|est|es|è|é))"
-    r"[ \t*]*(?:[-−$]?[ \t]*\d[\d.,]*[ \t*]*[^\W\d_]{0,12}|\(?[A-J]\)?[ \t*]*)[ \t.]*\Z",
+    r"[ \t*]*(?:[-−$]?[ \t]*\d[\d.,]*[ \t*]*[^\W\d_]{0,12}|\(?[A-J]\)?[ \t*]*"
+    r"|\(?[A-J][.)][ \t]+[^\n]{1,80})[ \t.]*\Z",  # "**Answer:** C. 鳥 (Bird)": its content too
     re.IGNORECASE,
 )
 #: a last line that is a field and its short value after the answer: ``CONFIDENCE: 100``,
@@ -61,7 +66,8 @@ _CLOSING_TAG_RE = re.compile(r"</?[ \t]*[A-Za-z_][A-Za-z_ ]{0,20}>$")
 #: ``<end think>``, ``[/think>``
 _THINK_CLOSE_RE = re.compile(
     r"</[ \t]*think(?:ing)?[ \t]*>|<[ \t]*/?[ \t]*end[ \t]*think[ \t]*>|\[/think[\]>]"
-    r"|<\|end_of_thought\|>|<\|begin_of_solution\|>|◁/think▷|</seed:think>|<\|channel\|>final",
+    r"|<\|end_of_thought\|>|<\|begin_of_solution\|>|◁/think▷|</seed:think>|<\|channel\|>final"
+    r"|<\|im_start\|>answer",
     re.IGNORECASE,
 )
 #: end-of-sequence and chat-template tokens closing the completion (``<|end_of_solution|>``,

@@ -92,6 +92,10 @@ class Verdict:
         return self.status == STATUS_CORRECT
 
 
+#: quotation marks around a word answer: ``"la"``, ``'la'``, ``“la”``
+_QUOTES = "\"'“”‘’"
+
+
 def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     """``span`` in the form leash compares, so that equal answers are one answer.
 
@@ -124,7 +128,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         if unconditional != span.text:  # "A = \frac{1}{4-\omega^2}, \quad \text{for } …"
             span = replace(span, text=unconditional)
     if span.prose and gold.kind == "" and " " not in span.text.strip():
-        if span.text.strip() == gold.latex.strip():  # "ff" printed for the base-16 gold ff
+        # "ff" printed for the base-16 gold ff; "la" in quotes for the gold la
+        if span.text.strip().strip(_QUOTES) == gold.latex.strip():
             return AnswerSpan(gold.latex.strip(), rule=span.rule)
     if gold.kind == "boolean" and gold.yes_no_words:
         statement = span.last_statement or span.sentence or (span.text if span.prose else None)

@@ -15,10 +15,12 @@ tails up." for "Is the coin still heads up?"; "9221 is a composite number with p
 factors …" holds the words, not the question), for a hedge ("might", "probably", "while …")
 and for a question. The negation is looked for in the main clause (after the last comma:
 "Since none of them flipped it, the coin is still heads up." is Yes), which must hold half
-the question's words. Only a boolean gold reads it (``sampler.verify.answers.verdict.
-prepare_span``, and ``extraction.statement_for_gold`` where a rule read a value that is no
-yes or no: "Therefore 17747 is a prime number." is Yes, not 17747); without the question
-nothing changes.
+the question's words (or a pronoun for its subject). Only a boolean gold reads it
+(``sampler.verify.answers.verdict.prepare_span``, and ``extraction.statement_for_gold``
+where a rule read a value that is no yes or no: "Therefore 17747 is a prime number." is
+Yes, not 17747); without the question nothing changes. ``opening_yes_no`` reads the yes or
+no a completion heads its reasons with ("No, J.K. Rowling was not born in an even year.
+She was born in 1965, …"), for ``statement_for_gold`` when the last statement says nothing.
 Pure string work on a few hundred characters.
 """
 
@@ -26,12 +28,19 @@ from __future__ import annotations
 
 import re
 
+from sampler.verify.answers.gold_types import boolean_of
+
 _AUXILIARY = (
     "is are was were am do does did can could will would shall should has have had must may"
 )
 #: the last yes/no question of a problem: an auxiliary first, a question mark last
+#: a period that ends an initial or a title inside a question ("Was J.K. Rowling …?", "Dr.")
+_ABBREVIATION_DOT = "|".join(
+    rf"(?<=\b{word})\." for word in "[A-Z] Jr Sr Dr Mr Mrs Ms St Mt vs U.S".split()
+)
 _QUESTION_RE = re.compile(
-    r"(?:^|(?<=[.!?。\n:]))\s*(?:" + _AUXILIARY.replace(" ", "|") + r")\b[^.?!。\n]{3,200}\?",
+    r"(?:^|(?<=[.!?。\n:]))\s*(?:" + _AUXILIARY.replace(" ", "|") + r")\b"
+    rf"(?:[^.?!。\n]|{_ABBREVIATION_DOT}){{3,200}}\?",
     re.IGNORECASE,
 )
 _TOKEN_RE = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:\.\d+)?")
@@ -51,8 +60,9 @@ _HEDGE_RE = re.compile(
     r"|depends|cannot be determined|while|although|though|but|however|whereas)\b",
     re.IGNORECASE,
 )
-#: a pronoun that stands for the question's subject: "so it is not a prime number"
-_PRONOUN_RE = re.compile(r"\b(?:it|this|that)\b", re.IGNORECASE)
+#: a pronoun that stands for the question's subject: "so it is not a prime number", "so
+#: she was born in an even year"
+_PRONOUN_RE = re.compile(r"\b(?:it|this|that|he|she|they)\b", re.IGNORECASE)
 #: words that open a main clause before its predicate: "and (is)", "making (it)", "which"
 _CONNECTIVES = frozenset("and which making meaning mean make made".split())  # ("means": "mean")
 #: where the main clause of a statement starts: after its last comma or semicolon
@@ -78,7 +88,7 @@ def statement_polarity(statement: str, words: tuple[str, ...]) -> bool | None:
     if statement.endswith(("?", "？")) or _HEDGE_RE.search(statement):
         return None
     main = _CLAUSE_RE.split(statement)[-1]  # "Since none flipped it, the coin is still heads up."
-    if 2 * len(set(words) & _tokens(main)) < len(set(words)):
+    if 2 * len(set(words) & _tokens(main)) < len(set(words)) and not _PRONOUN_RE.search(main):
         return None  # the last clause is about something else ("…, the answer is clear.")
     said = [t for t in _ordered_tokens(statement) if t not in _FILLER]
     clause = _restating_clause(statement, words, said)
@@ -125,19 +135,26 @@ def _holds_run(said: list[str], words: tuple[str, ...]) -> bool:
 def _restates_predicate(main: str, words: tuple[str, ...], said: list[str]) -> bool:
     """Whether the main clause restates the question's predicate (its words after the first,
     of three or more; next and in order, after the clause's connectives) where a pronoun
-    stands for its subject ("so it is not a prime number", "…, making it a prime number") or
+    stands for its subject ("so it is not a prime number", "…, making it a prime number"; a
+    subject of several words: "so she was born in an even year") or
     after a statement that named the subject ("9221 is a composite number, not a prime
     number", "…, and is therefore a prime number"); not "It is actually a composite number
     with prime factors …"."""
     if len(words) < 3:
         return False
-    if _PRONOUN_RE.search(main) is None and words[0] not in said[:-1]:
-        return False
     told = [t for t in _ordered_tokens(main) if t not in _FILLER]
     while told and told[0] in _CONNECTIVES:
         told.pop(0)
-    rest = [w for w in words[1:] if w not in _FILLER]
-    return told[: len(rest)] == rest
+    pronoun = _PRONOUN_RE.search(main) is not None
+    # the subject is the question's first word or its first few ("Was Scarlett Johansson
+    # born in an even year?": "she was born in an even year"), two words or more remaining
+    for subject in range(1, len(words) - 1):
+        rest = [w for w in words[subject:] if w not in _FILLER]
+        if len(rest) < 2 or not (pronoun or (subject == 1 and words[0] in said[:-1])):
+            continue  # a subject named again is the first word ("… not the question's object")
+        if told[: len(rest)] == rest:
+            return True
+    return False
 
 
 def _ordered_tokens(text: str) -> list[str]:
@@ -180,3 +197,44 @@ def last_statement(text: str) -> str | None:
         return None
     sentence = tail[start:].strip(" \t*_")
     return sentence if sentence and not sentence.endswith("?") else None
+
+
+RULE_OPENING_YES_NO = "opening yes/no"
+#: a yes or no that opens a sentence, then its punctuation: "No, J.K. Rowling was not …"
+_OPENING_WORD_RE = re.compile(r"[\s*_\"“]*(?P<w>[^\W\d_]+)[ \t]*[,，.!:;—–]")
+_FIRST_SENTENCE_RE = re.compile(r"[^.!?。\n]{0,300}[.!?。]?")
+
+
+def opening_yes_no(text: str) -> bool | None:
+    """The yes or no a completion heads its reasons with, as True/False: the first word of
+    its first sentence or of its last paragraph's ("No, J.K. Rowling was not born in an even
+    year. She was born in 1965, …"), in any language ``gold_types.boolean_of`` reads (``네,``).
+    None when neither opens with one, when they disagree, or when the opening sentence's own
+    words say the other ("Yes, it was not …"), and for a confirmation ("Yes, that is right.")."""
+    paragraphs = text.strip().split("\n\n")
+    said = set()
+    for paragraph in {paragraphs[0].strip(), paragraphs[-1].strip()}:
+        word = _OPENING_WORD_RE.match(paragraph)
+        polarity = boolean_of(word.group("w")) if word else None
+        if polarity is None:
+            continue
+        sentence = _FIRST_SENTENCE_RE.match(paragraph[word.end() :])
+        rest = sentence.group(0) if sentence else ""
+        if _CONFIRMS_RE.match(rest.strip()) or _CHAT_RE.match(rest.strip()):
+            return None  # "Yes, that is right.", "Yes, let's solve it": no answer yet
+        if _NEGATION_RE.search(rest) and polarity and not _HEDGE_RE.search(rest):
+            return None  # "Yes, it was not …": the sentence says the other
+        said.add(polarity)
+    return said.pop() if len(said) == 1 else None
+
+
+#: "Yes, let's work it out.", "Yes, I can help": a reply to the asking, not the answer
+_CHAT_RE = re.compile(
+    r"(?:let(?:'s|’s|\s+me|\s+us)|i(?:'ll|’ll|\s+will|\s+can|\s+would)|we\s+(?:can|will)|here"
+    r"|sure|of\s+course|certainly)\b",
+    re.IGNORECASE,
+)
+#: "Yes, that's right.": a verdict on what came before, no answer of its own
+_CONFIRMS_RE = re.compile(
+    r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong)\b", re.IGNORECASE
+)

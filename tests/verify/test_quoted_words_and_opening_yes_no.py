@@ -1,0 +1,140 @@
+"""Round 17, from sources no earlier round read (Rephrase-and-Respond's GPT-4 answers to
+symbolic tasks, KoStrategyQA's Korean answers, s1.1's Global-MMLU answers, CRAFT's GPT-4
+programs): a word in quotes that a last sentence gives as its result (``When concatenated, you
+get "la".``); the answer to "the original question"; a yes or no after a connective or after
+a restated question, or heading the reasons; a pronoun for a subject of several words;
+Korean's true and false; s1's ``<|im_start|>answer``; a program that never ran states no
+number. Each with its wrong twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.one_sample import grade_completion
+
+LETTERS = 'The last letter of "Cheryl" is "l", and the last letter of "Angelica" is "a". '
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("la", LETTERS + 'When concatenated, you get "la".', "correct"),
+        ("al", LETTERS + 'When concatenated, you get "la".', "incorrect"),
+        ("la", LETTERS + "If you concatenate them, you'll get 'la'.", "correct"),
+        ("la", LETTERS + 'So, concatenating these two letters would give "la".', "correct"),
+        ("ynym", "Combining 'y', 'n', 'y' and 'm' gives you the word 'ynym'.", "correct"),
+        ("ernh", 'The letters are "e", "r", "n", "h". Joined, the string "ernh" is formed.',
+         "correct"),
+        ("hn", 'Hence, "hn" is the answer to both the original and the rephrased questions.',
+         "correct"),
+        ("la", 'The answer is "la".', "correct"),
+        ("la", 'The answer is "lb".', "incorrect"),
+        ("ly", 'We join "l" and "y".\nAnswer: "ly"', "correct"),
+        ("la", LETTERS + 'When concatenated, you get "a" and "l".', "incorrect"),
+    ],
+)  # fmt: skip
+def test_a_word_in_quotes_is_the_result_a_last_sentence_gives(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+ROWLING = "Was J.K. Rowling born in an even year?"
+KING = "Was Martin Luther King Jr. born in an even day?"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "problem", "status"),
+    [
+        ("No", "Therefore, the answer to the original question is no.", ROWLING, "correct"),
+        ("Yes", "Therefore, the answer to the original question is no.", ROWLING, "incorrect"),
+        ("No", 'So the answer to the original question, "Was J.K. Rowling born in an even '
+               'year?" is no.', ROWLING, "correct"),
+        ("No", "She was born in 1965. Therefore, no, she was not born in an even year.",
+         ROWLING, "correct"),
+        ("No", "Was the year odd? Is it even? No.", ROWLING, "correct"),
+        ("Yes", "Was the year odd? Is it even? No.", ROWLING, "incorrect"),
+        # the yes or no that heads the reasons, when the last statement says nothing of it
+        ("No", "No, J.K. Rowling was not born in an even year. She was born in 1965, which is "
+               "an odd number year.", ROWLING, "correct"),
+        ("Yes", "No, J.K. Rowling was not born in an even year. She was born in 1965, which "
+                "is an odd number year.", ROWLING, "incorrect"),
+        # … but the last statement, where it says something, decides
+        ("No", "Yes, he was. He was born on January 15, 1929. So he was not born on an even "
+               "day.", KING, "correct"),
+        # a pronoun for a subject of several words
+        ("No", "He was born on January 15, 1929. So he was not born on an even day.", KING,
+         "correct"),
+        ("Yes", "He was born on January 15, 1929. So he was not born on an even day.", KING,
+         "incorrect"),
+        # the question's object named again is no restatement of it
+        ("Yes", "Aniston was born in 1969. Therefore, Jennifer Aniston was not born earlier "
+                "than Michael Jackson; Michael Jackson was born first.",
+         "Was Jennifer Aniston born earlier than Michael Jackson?", "incorrect"),
+        # a reply to the asking is no answer
+        ("True", "Yes, let's check it. The sum is 3.", None, "incorrect"),
+    ],
+)  # fmt: skip
+def test_a_yes_or_no_is_read_where_a_completion_puts_it(gold, text, problem, status):
+    assert grade_completion(gold, text, problem=problem).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("거짓", "아니요, 그렇지 않습니다.", "correct"),
+        ("사실", "아니요, 그렇지 않습니다.", "incorrect"),
+        ("사실", "사실입니다. 텐징 노르가이는 1953년 에베레스트 산을 등반하였습니다.", "correct"),
+        ("거짓", "사실입니다. 텐징 노르가이는 1953년 에베레스트 산을 등반하였습니다.", "incorrect"),
+        ("사실", "네, 달러 스토어에서는 염소를 살 수 있습니다.", "correct"),
+    ],
+)  # fmt: skip
+def test_korean_true_and_false_are_booleans(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+S1_THINKING = (
+    "<|im_start|>think\nOkay, so I need to figure out whether the answer is A, B, C or D. "
+    "Wait, EPA matters for the retina. Hmm, or memory? Alternatively, motor skills. Let me "
+    "check the options again.\n<|im_start|>answer\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "end", "status"),
+    [
+        ("A", "Final Answer: A. দৃষ্টিগত কর্মক্ষমতা", "correct"),
+        ("B", "Final Answer: A. দৃষ্টিগত কর্মক্ষমতা", "incorrect"),
+        ("C", "The bird is a falcon.\n\n**Answer:** C. 鳥 (Bird)", "correct"),
+    ],
+)  # fmt: skip
+def test_s1_answers_after_its_answer_section(gold, end, status):
+    assert grade_completion(gold, S1_THINKING + end).status == status
+
+
+def test_thinking_cut_before_s1_answer_section_states_nothing():
+    text = S1_THINKING.removesuffix("<|im_start|>answer\n") + "So the answer might be A or"
+    assert grade_completion("A", text).status == "no_answer"
+
+
+PROGRAM = (
+    "def find_johns_age(age_difference, total_age):\n"
+    '    """John\'s age from the difference and the total."""\n'
+    "    return (total_age - age_difference) / 2\n"
+    "# pass parameter to call the tool to solve the original problem\n"
+    "print(find_johns_age(age_difference=24, total_age=68))"
+)
+
+
+@pytest.mark.parametrize("gold", ["68", "22", "24"])
+def test_a_program_that_never_ran_states_no_number(gold):
+    assert grade_completion(gold, PROGRAM).status == "no_answer"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("22", PROGRAM + "\n```output\n22.0\n```\nJohn is 22.", "correct"),
+        ("5", "x = 2\ny = 5", "correct"),  # values stated, not a program
+    ],
+)  # fmt: skip
+def test_a_program_with_its_output_or_stated_values_is_read(gold, text, status):
+    assert grade_completion(gold, text).status == status
