@@ -138,3 +138,27 @@ def test_a_program_that_never_ran_states_no_number(gold):
 )  # fmt: skip
 def test_a_program_with_its_output_or_stated_values_is_read(gold, text, status):
     assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("D", "So the answer to this question is 20. Among all the answer choices, the best "
+              "option is D) 20.", "correct"),
+        ("C", "So the answer to this question is 20. Among all the answer choices, the best "
+              "option is D) 20.", "incorrect"),
+        ("B", "The answer is 3% profit. The correct one is B) 3% Profit.", "correct"),
+        ("D", "The answer is 20. So the best choice is D.", "correct"),
+    ],
+)  # fmt: skip
+def test_the_option_named_after_the_value_is_the_answer(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [(r"2e^{\frac{\pi}{2}-2}", "correct"), (r"2e^{\frac{\pi}{2}-3}", "incorrect")],
+)
+def test_a_gold_written_as_a_sentence_loses_its_stop(answer, status):
+    gold = r"\(2e^{\frac{\pi}{2}-2}\)."
+    assert grade_completion(gold, f"$$\\boxed{{{answer}}}$$").status == status

@@ -152,7 +152,9 @@ _MARKER_RE = re.compile(
     r"[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s\[(（]*[A-J](?![A-Za-z]))"
-    r"|the[ \t]+(?:correct[ \t]+)?(?:option|choice)(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
+    # "the correct option is", "the best choice is D) 20", "the correct one is B) 28%"
+    r"|the[ \t]+(?:(?:correct|best|right|most[ \t]+(?:appropriate|likely|suitable|accurate))"
+    r"[ \t]+(?:option|choice|one)|(?:option|choice))(?:[ \t]+letter)?[ \t]+is[ \t]*:?"
     r"|(?<![^\W\d_])(?:réponses?|respuestas?|antwort(?:en)?)(?![^\W\d_])"
     r"[ \t]*(?:est|es|ist)?[ \t]*:?",
     re.IGNORECASE,

@@ -177,11 +177,12 @@ def answer_choice(latex: str) -> str | None:
 
 
 def strip_math_delimiters(text: str) -> str:
-    """Remove unescaped ``$`` and surrounding ``\\(...\\)``/``\\[...\\]`` (``\\$`` stays)."""
+    """Remove unescaped ``$`` and surrounding ``\\(...\\)``/``\\[...\\]`` (``\\$`` stays),
+    and the stop of a gold written as a sentence after them (``\\(2e^{\\pi/2-2}\\).``)."""
     text = text.strip()
     for left, right in (("\\(", "\\)"), ("\\[", "\\]")):
-        if text.startswith(left) and text.endswith(right):
-            text = text[len(left) : -len(right)]
+        if text.startswith(left) and text.rstrip(".,;").endswith(right):
+            text = text.rstrip(".,;")[len(left) : -len(right)]
     return _UNESCAPED_DOLLAR_RE.sub("", text).strip()
 
 
