@@ -30,6 +30,8 @@ LETTERS = 'The last letter of "Cheryl" is "l", and the last letter of "Angelica"
         ("la", 'The answer is "la".', "correct"),
         ("la", 'The answer is "lb".', "incorrect"),
         ("ly", 'We join "l" and "y".\nAnswer: "ly"', "correct"),
+        ("ao", "The original question can be answered as: \"By concatenating the last letters "
+               "of 'Paula Armando', the resulting concatenation is 'ao'.\"", "correct"),
         ("la", LETTERS + 'When concatenated, you get "a" and "l".', "incorrect"),
     ],
 )  # fmt: skip
@@ -162,3 +164,84 @@ def test_the_option_named_after_the_value_is_the_answer(gold, text, status):
 def test_a_gold_written_as_a_sentence_loses_its_stop(answer, status):
     gold = r"\(2e^{\frac{\pi}{2}-2}\)."
     assert grade_completion(gold, f"$$\\boxed{{{answer}}}$$").status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "problem", "status"),
+    [
+        ("ae", 'Therefore, the answer to the original question is "ae."', None, "correct"),
+        ("nl", '- The last letter of "Samuel" is "l".\n\nBy combining these last letters, the '
+               'resulting concatenation would be "nl".', None, "correct"),
+        ("ay", "So by putting them together, you can form the two-letter combination 'ay'.",
+         None, "correct"),
+        ("yes", "Can we assume that the coin is still heads up?\n\nMy answer is, Yes.",
+         "Is the coin still heads up?", "correct"),
+        ("No", "Harrison Ford was born on July 13, 1942, so he was not born in an "
+               "even-numbered month.", "Was Harrison Ford born in an even month?", "correct"),
+        ("Yes", "Harrison Ford was born on July 13, 1942, so he was not born in an "
+                "even-numbered month.", "Was Harrison Ford born in an even month?", "incorrect"),
+        ("Yes", "Is it true that Hitler was born before Jolie? Yes, Adolf Hitler was born "
+                "earlier than Angelina Jolie. Hitler was born on April 20, 1889, while Jolie "
+                "was born on June 4, 1975.", "Was Adolf Hitler born earlier than Angelina "
+                "Jolie?", "correct"),
+        ("No", "Is it true that Hitler was born before Jolie? Yes, Adolf Hitler was born "
+               "earlier than Angelina Jolie. Hitler was born on April 20, 1889, while Jolie "
+               "was born on June 4, 1975.", "Was Adolf Hitler born earlier than Angelina "
+               "Jolie?", "incorrect"),
+    ],
+)  # fmt: skip
+def test_the_last_sentence_and_the_answer_after_a_restated_question(gold, text, problem, status):
+    assert grade_completion(gold, text, problem=problem).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("A", "The correct completion for AIDA is:\n\nA. Interest; Action.\n\nSo, AIDA stands "
+              "for Awareness, Interest, Desire and Action.", "correct"),
+        ("B", "The correct completion for AIDA is:\n\nA. Interest; Action.\n\nSo, AIDA stands "
+              "for Awareness, Interest, Desire and Action.", "incorrect"),
+        ("D", "したがって、正解は\n\nD. 多系進化。\n\nです。この概念は重要です。", "correct"),
+        ("B", "そのため、適切な答えは：\n\nB. 起源地\n\nとなります。", "correct"),
+        # a listing of the options chooses none
+        ("C", "Let us look at the options:\n\nA. foo\nB. bar\nC. baz\n\nWe need more thought.",
+         "no_answer"),
+        ("C", "The answer choices are:\n\nA. foo\n\nB. bar\n\nC. baz\n\nMore thought needed.",
+         "no_answer"),
+        # a program's listing of the choices chooses none
+        ("A", 'def solution():\n    """Answer Choices:\n    (a) 3 km/hr\n    ', "no_answer"),
+        # options weighed one by one, cut off: none chosen
+        ("D", "C. 200m: This option is incorrect because one pylon is 100 m, not 200 m.\n"
+              "D. 225m: This option is incorrect because the length of one pyl", "no_answer"),
+        ("D", "So we pick:\nD. 225m", "correct"),
+    ],
+)  # fmt: skip
+def test_an_option_set_off_under_its_lead_in_is_chosen_a_listing_is_not(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "status"),
+    [
+        ("beauty and beast", "Beauty and the Beast", "correct"),
+        ("shins", "The Shins", "correct"),
+        ("february 14 1859", "February 14, 1859", "correct"),
+        ("february 15 1859", "February 14, 1859", "incorrect"),
+        ("playbypost roleplaying game", "play-by-post roleplaying game", "correct"),
+        ("79 ad", "79 A.D.", "correct"),
+        ("2.5 km", "25 km", "incorrect"),  # a decimal point between digits counts
+        ("-5 degrees", "5 degrees", "incorrect"),  # and a sign
+        ("x+1", "x-1", "incorrect"),  # math marks: no text comparison
+    ],
+)
+def test_question_answering_golds_match_as_squad_normalises_them(gold, answer, status):
+    text = f"Thought: I have the answer.\nAction: finish[{answer}]"
+    assert grade_completion(gold, text).status == status
+
+
+def test_a_plan_to_find_the_answer_chooses_no_option():
+    text = (
+        "Let's analyze each statement to find the correct answer:\n\n(A) Conductivity rises "
+        "with temperature,\nas carriers are freed.\n\n(B) It falls, as fewer\ncarriers are freed."
+    )
+    assert grade_completion("A", text).status != "correct"

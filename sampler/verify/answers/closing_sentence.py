@@ -619,14 +619,13 @@ SUPERSEDES_SUFFIX = " (after a stated answer)"
 #: ``… gives you the word 'ynym'.``), or that says a quoted word is formed (``… the string
 #: "ernh" is formed.``)
 _COLON_WORD_RE = re.compile(
-    r"(?:^|(?<=[.!?] ))[^\n.!?:]{0,200}?"
+    r"(?:^|(?<=[.!?:：] )|(?<=[:：] [\"“]))[^\n.!?:]{0,400}?"
     r"(?:\b(?:is|are|was|were|be)(?:[ \t]*[:：][ \t]*[\"“'‘]?|[ \t]+[\"“'‘])"
     r"|\b(?:get|gets|got|obtain|obtains|form|forms|gives?|gave|yields?|spells?|becomes?"
     r"|makes?|produces?|results?[ \t]+in)(?:[ \t]+(?:us|you|me))?"
-    r"(?:[ \t]+(?:the|a)(?:[ \t]+(?:new|resulting|final|concatenated|combined))?[ \t]+"
-    r"(?:string|word|sequence|result|answer|letters?))?(?:[ \t]*[:：])?[ \t]*[\"“'‘])"
-    r"(?P<w>[^\W\d_][\w'’-]{0,30}?)(?:[\"”'’]|\.[\"”'’])?[ \t]*[.!]?$"
-    r"|(?:^|(?<=[.!?] ))[^\n.!?:]{0,200}?[\"“'‘](?P<p>[^\W\d_][\w-]{0,30})[\"”'’][ \t]+"
+    r"(?:[ \t]+(?:the|a|an)(?:[ \t]+[\w-]+){1,3})?(?:[ \t]*[:：])?[ \t]*[\"“'‘])"
+    r"(?P<w>[^\W\d_][\w'’-]{0,30}?)(?:[\"”'’]|\.[\"”'’])?[ \t]*[.!]?[\"”]?$"
+    r"|(?:^|(?<=[.!?] ))[^\n.!?:]{0,400}?[\"“'‘](?P<p>[^\W\d_][\w-]{0,30})[\"”'’][ \t]+"
     r"(?:is|was)[ \t]+(?:formed|obtained|produced|created"
     r"|the[ \t]+(?:final[ \t]+)?(?:result|answer)\b[^\n.!?:]{0,80})[ \t]*[.!]?$",
     re.IGNORECASE | re.MULTILINE,
@@ -640,7 +639,10 @@ def colon_word(text: str, quoted: bool = False) -> AnswerSpan | None:
     the concluding sentence's value ("So, concatenating these two letters would give
     'ya'." is ya, not 2)."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
-    match = _COLON_WORD_RE.search(tail, max(0, len(tail) - 300))
+    # the last sentence's: an earlier line may end the same way ("… is "l".\n\n… would be
+    # "nl".")
+    start = max(0, len(tail) - 600, tail.rfind("\n"))
+    match = next(_COLON_WORD_RE.finditer(tail, start), None)
     if match is None or _NEGATION_RE.search(match.group(0)):
         return None
     # a word in quotes may follow the operation as a condition: "If you concatenate them,
@@ -874,7 +876,10 @@ def yes_no_sentence(text: str) -> AnswerSpan | None:
     yes/no. A confirmation of what came before ("Yes, that is correct.") is none."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
     ends = [m.start() for m in _SENTENCE_BREAK_RE.finditer(tail, 0, len(tail) - 1)]
-    # "… heads-up position? Yes.": the answer after the question it restated
+    # "… heads-up position? Yes.": the answer after the question it restated, when it closes
+    # the completion ("…? Yes, without his logging in, there would only be" is a step, cut)
+    if ends and tail[ends[-1]] in "?？" and not tail.endswith((".", "!", "。", "！")):
+        return None
     sentence = tail[ends[-1] + 1 if ends else 0 :].strip(" \t*")
     if _CALLED_TRUE_RE.fullmatch(sentence):
         return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)

@@ -89,7 +89,9 @@ from sampler.verify.answers.final_statements import (
     closing_output,
     found_finals,
     hash_line,
+    introduced_option,
     opening_final,
+    weighed_option,
 )
 from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
@@ -441,7 +443,8 @@ def extract_answer(
                 last_statement=last_statement(whole),
             )
     if span is None and "stated" in strategies:
-        span = opening_final(whole)  # "The answer is (B). Explanation: …": stated first
+        span = opening_final(whole) or introduced_option(whole)
+        # "The answer is (B). Explanation: …": stated first; "… is:\n\nA. Interest.\n\nSo, …"
         if span is not None:
             return replace(span, rule=(span.rule or "") + OPENING_SUFFIX)
     return span
@@ -520,7 +523,11 @@ def statement_for_gold(
         return span if gold.kind == "boolean" else span.before_check
     if gold is not None and gold.kind == "choice" and text and not _states_letter(span):
         opening = _OPENING_LETTER_RE.match(text)
-        if opening is not None:  # "C\n\nExplanation: … the mean is 40.": the letter first
+        following = text[opening.end() :].lstrip("\n").partition("\n")[0] if opening else ""
+        if opening is not None and not weighed_option(
+            opening.group(0), following, opening.group(1)
+        ):
+            # "C\n\nExplanation: … the mean is 40.": the letter first (not "D) 4\nE) 5")
             return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
     if span is not None and text and gold is not None and gold.kind == "boolean":
         if span.before_check is None and boolean_of(span.text) is None:

@@ -101,7 +101,7 @@ _ANSWER_IS_RE = re.compile(
     r"(?:is|(?:would|should|must|will)[ \t]+(?:(?:therefore|thus|then|clearly)[ \t]+)?be)"
     r"(?:[ \t]+(?:therefore|thus|then|clearly|indeed|also)\b)?"
     r"|(?:correct|right|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be))[ \t]*"
-    r"(?:[:：][ \t]*)?",
+    r"(?:[:：,][ \t]*)?",  # "My answer is, Yes."
     re.IGNORECASE,
 )
 #: "This answer is correct.": a verdict on an answer (a model's loop), no statement of one
@@ -447,7 +447,7 @@ def answer_label(text: str) -> Found | None:
     span = latex_span(value, RULE_ANSWER_LINE) if value else None
     if span is None and _LETTER_FIRST_RE.match(stated):
         span = _words(stated, RULE_ANSWER_LINE)  # "The answer: D, it can't be A or B"
-    words = rest.strip("*").strip(_QUOTES)  # "Answer: "ly"": the word in its quotes
+    words = rest.strip("*").strip(QUOTES)  # "Answer: "ly"": the word in its quotes
     if span is None and _SHORT_WORDS_RE.fullmatch(words):
         # "Answer: oydz" ends the completion; "**Answer: Yes**" may head its reasons
         if tail[match.end() :].strip() == "" or _BOOLEAN_WORD_RE.fullmatch(words):
@@ -800,8 +800,8 @@ _LETTER_FIRST_RE = re.compile(
     r"|[A-J][ \t]+\([^()\n]+\))"
 )
 #: a last ``Answer:`` line that is a few words and nothing else (``Answer: oydz``)
-#: quotation marks around an answer in words
-_QUOTES = "\"“”‘’'"
+#: quotation marks around an answer in words ("Answer: "ly"")
+QUOTES = "\"“”‘’'"
 _SHORT_WORDS_RE = re.compile(
     r"(?!(?:let|we|i|to|first|next|now|then|step|see|check|verify|below|above|none|unknown)\b)"
     r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[.!]?",
@@ -996,6 +996,24 @@ _OPTION_LABEL_LINE_RE = re.compile(
     r"(?:^|(?<=\n))[ \t>*_]*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])[).．:：])[ \t]*"
     r"(?P<content>[^\s(][^\n]{0,60})$"
 )
+
+
+def weighed_option(line: str, next_line: str, letter: str) -> bool:
+    """Whether an option line is one of a listing or a weighing of the options, not a choice:
+    it rejects its option ("C. 200m: This option is incorrect …"), or the next line labels
+    the next letter ("D) 4\nE) 5")."""
+    following = _OPTION_HEAD_RE.match(next_line.strip())
+    nxt = (following.group("a") or following.group("b")) if following else None
+    return bool(_REJECTS_OPTION_RE.search(line)) or nxt == chr(ord(letter) + 1)
+
+
+#: the label an option line opens with, whatever its length (the line before a last option)
+_OPTION_HEAD_RE = re.compile(r"[ \t>*_]*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])[).．:：])")
+#: an option line that rejects its option: "This option is incorrect", "is wrong"
+_REJECTS_OPTION_RE = re.compile(
+    r"\b(?:this|it|which)\b[^\n]{0,20}?\b(?:is|are)\s+(?:incorrect|wrong|not\s+(?:correct|right))",
+    re.IGNORECASE,
+)
 _BOLD_OPTION_LINE_RE = re.compile(
     r"(?:^|(?<=\n))[ \t>]*\*\*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])[).．:：])[ \t]+"
     r"(?P<content>[^*\n]{1,200})\*\*[ \t]*$"
@@ -1021,11 +1039,13 @@ def option_line(text: str) -> Found | None:
     if not letter.isupper():
         return None
     before = tail[: match.start()].rstrip().rpartition("\n")[2]
-    listed = _OPTION_LABEL_LINE_RE.fullmatch(before.strip())
+    listed = _OPTION_HEAD_RE.match(before.strip())
     if letter == "A" and not before.strip():
         return None  # the completion is nothing but the line: the whole completion's rule
     if listed is not None and (listed.group("a") or listed.group("b")) == chr(ord(letter) - 1):
-        return None  # "D) 4\nE) 5": the options listed, none chosen
+        return None  # "D) 4\nE) 5", "C. 200m: This option is …\nD. 225m: …": a listing
+    if _REJECTS_OPTION_RE.search(tail[match.start() :]):
+        return None  # "D. 225m: This option is incorrect because …": weighed, not chosen
     span = _words(tail[match.start() :].strip(), RULE_OPTION_LINE)
     return (len(tail), span) if span else None
 
@@ -1052,6 +1072,33 @@ def opening_final(text: str) -> AnswerSpan | None:
     return None
 
 
+#: an option line set off under a lead-in that names the answer ("The correct answer is:\n\n
+#: A. Interest; Action.", "したがって、正解は\n\nD. 多系進化。", "適切な答えは：\n\nB. 起源地")
+_INTRODUCED_OPTION_RE = re.compile(
+    r"(?:(?:correct|best|right|most[ \t]+appropriate|final)[ \t]+(?:completion|choice|option|one)"
+    r"|answer(?![ \t]*(?:choices|options))|正解|答え|答案|回答|(?:最適な|正しい|最も適切な)選択肢"
+    r"|正确选项|jibu|antwort|réponse|respuesta|resposta|risposta|ответ|cevap|jawaban)"
+    # a copula after it ("… is:", "正解は"), or the label alone opening its line ("Answer:");
+    # not a plan ("Let's analyze each statement to find the correct answer:")
+    r"(?:[^\n]{0,40}?(?:\b(?:is|are|would[ \t]+be|ist|est|es|é|è|ni|adalah)|は|为|是)"
+    r"[ \t*]*[:：]?|(?<=\n(?-i:[A-Z])nswer)[ \t*]*[:：])[ \t*]*\n"
+    r"(?:[ \t]*\n)*[ \t*]*\(?(?P<x>(?-i:[A-J]))[.)．、:][ \t]*[^\n]{0,100}\n"
+    # one option, not the first line of a listing of them
+    r"(?![ \t]*\n?[ \t*]*\(?[A-Ja-j][.)．、:])",
+    re.IGNORECASE,
+)
+
+
+def introduced_option(text: str) -> AnswerSpan | None:
+    """The letter of the last option line set off under a lead-in that names the answer, the
+    reasons after it ("The correct completion for AIDA is:\n\nA. Interest; Action.\n\nSo,
+    AIDA stands for …"). Read only when nothing states an answer at the end
+    (``extraction.extract_answer``)."""
+    found = list(_INTRODUCED_OPTION_RE.finditer(text[-_TAIL_INTRODUCED:] + "\n"))
+    return latex_span(found[-1].group("x"), RULE_CLOSING_OPTION) if found else None
+
+
+_TAIL_INTRODUCED = 4000
 #: an option named in words ("option B", "pilihan A", "alternatif B")
 _OPENING_OPTION_RE = re.compile(
     r"\b(?:option|choice|alternative|pilihan|alternatif|opsi)[ \t]+\(?([A-J])\)?(?![\w])",

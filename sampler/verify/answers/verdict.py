@@ -18,7 +18,7 @@ from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
 from sampler.verify.answers.extraction import AnswerSpan
-from sampler.verify.answers.final_statements import RULE_OPTION_LINE
+from sampler.verify.answers.final_statements import QUOTES, RULE_OPTION_LINE
 from sampler.verify.answers.float_repr import without_float_noise
 from sampler.verify.answers.gold_types import boolean_of, labelled, labelled_content
 from sampler.verify.answers.golds import (
@@ -92,10 +92,6 @@ class Verdict:
         return self.status == STATUS_CORRECT
 
 
-#: quotation marks around a word answer: ``"la"``, ``'la'``, ``“la”``
-_QUOTES = "\"'“”‘’"
-
-
 def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     """``span`` in the form leash compares, so that equal answers are one answer.
 
@@ -128,9 +124,13 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         if unconditional != span.text:  # "A = \frac{1}{4-\omega^2}, \quad \text{for } …"
             span = replace(span, text=unconditional)
     if span.prose and gold.kind == "" and " " not in span.text.strip():
-        # "ff" printed for the base-16 gold ff; "la" in quotes for the gold la
-        if span.text.strip().strip(_QUOTES) == gold.latex.strip():
+        # "ff" printed for the base-16 gold ff; "la" in quotes for the gold la, also "la."
+        if span.text.strip().strip(QUOTES).rstrip(".").strip(QUOTES) == gold.latex.strip():
             return AnswerSpan(gold.latex.strip(), rule=span.rule)
+    if gold.kind in ("", "text") and same_short_answer(gold.latex, span.text):
+        # "Beauty and the Beast" for HotpotQA's "beauty and beast", "February 14, 1859" for
+        # "february 14 1859": a question-answering gold's exact match, as SQuAD normalises it
+        return AnswerSpan(gold.latex.strip(), rule=span.rule)
     if gold.kind == "boolean" and gold.yes_no_words:
         statement = span.last_statement or span.sentence or (span.text if span.prose else None)
         if statement and boolean_of(statement) is None:
@@ -269,6 +269,32 @@ _ANSWER_LABEL_RE = re.compile(
 )
 #: a gold that is a tuple: ``(5, 3)``
 _TUPLE_GOLD_RE = re.compile(r"\s*\([^()]*,[^()]*\)\s*")
+
+
+#: a short answer in words as question-answering golds write it: letters, digits, spaces and
+#: light punctuation, no math marks (``Geneva, Switzerland``, ``79 A.D.``, ``play-by-post``)
+_SHORT_ANSWER_RE = re.compile(r"[\w .,;:'’&!?\"“”-]{1,200}")
+_WORD_OF_TWO_RE = re.compile(r"[^\W\d_]{2,}")
+#: punctuation not between two digits (``2.5`` keeps its point, ``14, 1859`` loses its comma)
+#: and no sign before a digit (``-5`` is not ``5``)
+_LOOSE_PUNCTUATION_RE = re.compile(r"[-+−](?!\d)|(?<!\d)[^\w\s+−-]|[^\w\s+−-](?!\d)")
+_ARTICLE_RE = re.compile(r"\b(?:a|an|the)\b")
+
+
+def same_short_answer(gold: str, answer: str) -> bool:
+    """Whether an answer in words is a gold in words up to case, punctuation and articles,
+    as SQuAD's and HotpotQA's exact match normalise them (``The Shins`` for ``shins``); both
+    plain text of a word of two letters or more, no math marks, so that ``x+1`` and ``x-1``
+    stay apart, and a decimal point between digits counts (``2.5 km`` is not ``25 km``)."""
+    plain = _SHORT_ANSWER_RE.fullmatch(gold.strip()) and _SHORT_ANSWER_RE.fullmatch(answer.strip())
+    if not plain or not _WORD_OF_TWO_RE.search(gold):
+        return False
+    return _short_normal(gold) == _short_normal(answer)
+
+
+def _short_normal(text: str) -> str:
+    text = _LOOSE_PUNCTUATION_RE.sub("", text.lower())
+    return " ".join(_ARTICLE_RE.sub(" ", text).split())
 
 
 def list_brackets_as_gold(text: str, gold: str) -> str:

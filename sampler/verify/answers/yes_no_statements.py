@@ -33,11 +33,11 @@ from sampler.verify.answers.gold_types import boolean_of
 _AUXILIARY = (
     "is are was were am do does did can could will would shall should has have had must may"
 )
-#: the last yes/no question of a problem: an auxiliary first, a question mark last
 #: a period that ends an initial or a title inside a question ("Was J.K. Rowling …?", "Dr.")
 _ABBREVIATION_DOT = "|".join(
     rf"(?<=\b{word})\." for word in "[A-Z] Jr Sr Dr Mr Mrs Ms St Mt vs U.S".split()
 )
+#: the last yes/no question of a problem: an auxiliary first, a question mark last
 _QUESTION_RE = re.compile(
     r"(?:^|(?<=[.!?。\n:]))\s*(?:" + _AUXILIARY.replace(" ", "|") + r")\b"
     rf"(?:[^.?!。\n]|{_ABBREVIATION_DOT}){{3,200}}\?",
@@ -121,8 +121,8 @@ def _restating_clause(statement: str, words: tuple[str, ...], said: list[str]) -
 #: words that may stand between the question's words restated without changing what is
 #: restated: a negation (which decides the polarity) or an adverb of emphasis
 _FILLER = frozenset(
-    "not never cannot ca wo actually indeed also definitely certainly really truly".split()
-)
+    "not never cannot ca wo actually indeed also definitely certainly really truly numbered".split()
+)  # ("an even-numbered day" restates "an even day")
 
 
 def _holds_run(said: list[str], words: tuple[str, ...]) -> bool:
@@ -203,17 +203,25 @@ RULE_OPENING_YES_NO = "opening yes/no"
 #: a yes or no that opens a sentence, then its punctuation: "No, J.K. Rowling was not …"
 _OPENING_WORD_RE = re.compile(r"[\s*_\"“]*(?P<w>[^\W\d_]+)[ \t]*[,，.!:;—–]")
 _FIRST_SENTENCE_RE = re.compile(r"[^.!?。\n]{0,300}[.!?。]?")
+#: a paragraph that opens by asking the question again: what follows it answers it
+_ASKED_FIRST_RE = re.compile(r"[^.!?。\n]{3,400}\?[\"”]?[ \t]+")
 
 
 def opening_yes_no(text: str) -> bool | None:
     """The yes or no a completion heads its reasons with, as True/False: the first word of
     its first sentence or of its last paragraph's ("No, J.K. Rowling was not born in an even
-    year. She was born in 1965, …"), in any language ``gold_types.boolean_of`` reads (``네,``).
+    year. She was born in 1965, …"), or of the sentence after the question a last paragraph
+    opens with ("Was Hitler born earlier than Jolie? Yes, …"), in any language
+    ``gold_types.boolean_of`` reads (``네,``).
     None when neither opens with one, when they disagree, or when the opening sentence's own
     words say the other ("Yes, it was not …"), and for a confirmation ("Yes, that is right.")."""
     paragraphs = text.strip().split("\n\n")
+    heads = {paragraphs[0].strip(), paragraphs[-1].strip()}
+    asked = _ASKED_FIRST_RE.match(paragraphs[-1].strip())
+    if asked is not None:  # "Was Hitler born earlier than Jolie? Yes, Adolf Hitler was …"
+        heads.add(paragraphs[-1].strip()[asked.end() :])
     said = set()
-    for paragraph in {paragraphs[0].strip(), paragraphs[-1].strip()}:
+    for paragraph in heads:
         word = _OPENING_WORD_RE.match(paragraph)
         polarity = boolean_of(word.group("w")) if word else None
         if polarity is None:
