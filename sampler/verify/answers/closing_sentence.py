@@ -642,6 +642,8 @@ def colon_word(text: str, quoted: bool = False) -> AnswerSpan | None:
     # the last sentence's: an earlier line may end the same way ("… is "l".\n\n… would be
     # "nl".")
     start = max(0, len(tail) - 600, tail.rfind("\n"))
+    if quoted and not any(mark in tail[start:] for mark in "\"“'‘"):
+        return None  # no word in quotes on the last line
     match = next(_COLON_WORD_RE.finditer(tail, start), None)
     if match is None or _NEGATION_RE.search(match.group(0)):
         return None
@@ -863,9 +865,23 @@ _CALLED_TRUE_RE = re.compile(
 )
 
 
-#: where a sentence ends: a line break, or a stop and a space that no initial ends ("So, no,
-#: John F. Kennedy was not born on an even day." is one sentence)
-_SENTENCE_BREAK_RE = re.compile(r"\n|(?<!\b[A-Z])[.?!](?= )|[。？]")
+def _last_break(tail: str) -> int:
+    """Where the last sentence of ``tail`` starts, less one (-1 at the start): after a line
+    break, or a stop and a space that no initial ends ("So, no, John F. Kennedy was not born
+    on an even day." is one sentence), or a CJK stop; scanned back, not searched forward."""
+    end = len(tail) - 1
+    found = max(tail.rfind("\n", 0, end), tail.rfind("。", 0, end), tail.rfind("？", 0, end))
+    for mark in (". ", "? ", "! "):
+        at = tail.rfind(mark, 0, end)
+        while (
+            at > 0
+            and tail[at - 1].isascii()
+            and tail[at - 1].isupper()
+            and (at < 2 or (not tail[at - 2].isalnum() and tail[at - 2] != "_"))
+        ):
+            at = tail.rfind(mark, 0, at)  # "F. Kennedy": an initial's stop
+        found = max(found, at)
+    return found
 
 
 def yes_no_sentence(text: str) -> AnswerSpan | None:
@@ -875,12 +891,12 @@ def yes_no_sentence(text: str) -> AnswerSpan | None:
     true or false ("Therefore, the statement is true."), as words: a boolean gold reads its
     yes/no. A confirmation of what came before ("Yes, that is correct.") is none."""
     tail = _HOPE_RE.sub("", text[-TAIL_CHARS:].rstrip())
-    ends = [m.start() for m in _SENTENCE_BREAK_RE.finditer(tail, 0, len(tail) - 1)]
+    start = _last_break(tail)
     # "… heads-up position? Yes.": the answer after the question it restated, when it closes
     # the completion ("…? Yes, without his logging in, there would only be" is a step, cut)
-    if ends and tail[ends[-1]] in "?？" and not tail.endswith((".", "!", "。", "！")):
+    if start >= 0 and tail[start] in "?？" and not tail.endswith((".", "!", "。", "！")):
         return None
-    sentence = tail[ends[-1] + 1 if ends else 0 :].strip(" \t*")
+    sentence = tail[start + 1 :].strip(" \t*")
     if _CALLED_TRUE_RE.fullmatch(sentence):
         return AnswerSpan(" ".join(sentence.rstrip(".。!").split()), rule=RULE_YES_NO, prose=True)
     match = _YES_NO_RE.match(sentence)

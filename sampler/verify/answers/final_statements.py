@@ -1094,11 +1094,15 @@ def introduced_option(text: str) -> AnswerSpan | None:
     reasons after it ("The correct completion for AIDA is:\n\nA. Interest; Action.\n\nSo,
     AIDA stands for …"). Read only when nothing states an answer at the end
     (``extraction.extract_answer``)."""
-    found = list(_INTRODUCED_OPTION_RE.finditer(text[-_TAIL_INTRODUCED:] + "\n"))
+    tail = text[-_TAIL_INTRODUCED:] + "\n"
+    if _OPTION_LINE_START_RE.search(tail) is None:
+        return None  # no option line at all: nothing to look for
+    found = list(_INTRODUCED_OPTION_RE.finditer(tail))
     return latex_span(found[-1].group("x"), RULE_CLOSING_OPTION) if found else None
 
 
 _TAIL_INTRODUCED = 4000
+_OPTION_LINE_START_RE = re.compile(r"\n[ \t*]*\(?[A-J][.)．、:]")
 #: an option named in words ("option B", "pilihan A", "alternatif B")
 _OPENING_OPTION_RE = re.compile(
     r"\b(?:option|choice|alternative|pilihan|alternatif|opsi)[ \t]+\(?([A-J])\)?(?![\w])",
