@@ -245,3 +245,41 @@ def test_a_plan_to_find_the_answer_chooses_no_option():
         "with temperature,\nas carriers are freed.\n\n(B) It falls, as fewer\ncarriers are freed."
     )
     assert grade_completion("A", text).status != "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "problem", "status"),
+    [
+        ("or", 'The last letter of "Christopher" is "r." When concatenated, they form "or."',
+         None, "correct"),
+        ("no", "Seeing as the coin has been flipped, the response is no.",
+         "Is the coin still heads up?", "correct"),
+        ("Yes", 'It was 1930, an even year. Therefore, the answer to the original question '
+                '"Was Neil Armstrong born in an even year?" is Yes.',
+         "Was Neil Armstrong born in an even year?", "correct"),
+        ("Yes", "Yes, it is true that he was born in a month with an even number of days.",
+         "Was he born in an even month?", "correct"),
+        ("Yes", "Leonardo da Vinci was born earlier than J.R.R. Tolkien.",
+         "Was Leonardo da Vinci born earlier than J.R.R. Tolkien?", "correct"),
+        ("No", "Leonardo da Vinci was born earlier than J.R.R. Tolkien.",
+         "Was Leonardo da Vinci born earlier than J.R.R. Tolkien?", "incorrect"),
+        ("yes", "Hence, the coin should still be heads up. Answer: Yes.",
+         "Is the coin still heads up?", "correct"),
+        ("no", "Hence, the coin should still be heads up. Answer: Yes.",
+         "Is the coin still heads up?", "incorrect"),
+        ("13", "So he has 12 apples in all. Final answer: 12", None, "incorrect"),
+    ],
+)  # fmt: skip
+def test_answers_after_initials_quotes_and_inline_labels(gold, text, problem, status):
+    assert grade_completion(gold, text, problem=problem).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("②", "따라서 참인 것은 ㄱ과 ㄷ이다.\n\n②", "correct"),
+        ("③", "따라서 참인 것은 ㄱ과 ㄷ이다.\n\n②", "incorrect"),
+    ],
+)
+def test_a_circled_number_alone_on_the_last_line_is_the_chosen_option(gold, text, status):
+    assert grade_completion(gold, text).status == status

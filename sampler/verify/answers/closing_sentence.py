@@ -619,13 +619,14 @@ SUPERSEDES_SUFFIX = " (after a stated answer)"
 #: ``… gives you the word 'ynym'.``), or that says a quoted word is formed (``… the string
 #: "ernh" is formed.``)
 _COLON_WORD_RE = re.compile(
-    r"(?:^|(?<=[.!?:：] )|(?<=[:：] [\"“]))[^\n.!?:]{0,400}?"
+    r"(?:^|(?<=[.!?:：] )|(?<=[.!?][\"”'’] )|(?<=[:：] [\"“]))[^\n.!?:]{0,400}?"
     r"(?:\b(?:is|are|was|were|be)(?:[ \t]*[:：][ \t]*[\"“'‘]?|[ \t]+[\"“'‘])"
     r"|\b(?:get|gets|got|obtain|obtains|form|forms|gives?|gave|yields?|spells?|becomes?"
     r"|makes?|produces?|results?[ \t]+in)(?:[ \t]+(?:us|you|me))?"
     r"(?:[ \t]+(?:the|a|an)(?:[ \t]+[\w-]+){1,3})?(?:[ \t]*[:：])?[ \t]*[\"“'‘])"
     r"(?P<w>[^\W\d_][\w'’-]{0,30}?)(?:[\"”'’]|\.[\"”'’])?[ \t]*[.!]?[\"”]?$"
-    r"|(?:^|(?<=[.!?] ))[^\n.!?:]{0,400}?[\"“'‘](?P<p>[^\W\d_][\w-]{0,30})[\"”'’][ \t]+"
+    r"|(?:^|(?<=[.!?] )|(?<=[.!?][\"”'’] ))[^\n.!?:]{0,400}?"
+    r"[\"“'‘](?P<p>[^\W\d_][\w-]{0,30})[\"”'’][ \t]+"
     r"(?:is|was)[ \t]+(?:formed|obtained|produced|created"
     r"|the[ \t]+(?:final[ \t]+)?(?:result|answer)\b[^\n.!?:]{0,80})[ \t]*[.!]?$",
     re.IGNORECASE | re.MULTILINE,
@@ -849,7 +850,8 @@ _YES_NO_RE = re.compile(
 )
 #: "Yes, that's right.": a verdict on what came before, no answer of its own
 _CONFIRMS_RE = re.compile(
-    r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong|it)\b|i(?:'m|\s+am)\b",
+    r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong|it)\b(?!\s+that\b)"
+    r"|i(?:'m|\s+am)\b",  # ("Yes, it is true that …" states what is true)
     re.IGNORECASE,
 )
 

@@ -91,13 +91,14 @@ _LABEL_LINE_RE = re.compile(
 #: which question an answer answers: "the original question", "the rephrased question"
 _WHICH_QUESTION = r"(?:original|rephrased|first|given|above|initial|main|actual|posed|asked)"
 _ANSWER_IS_RE = re.compile(
-    r"(?:(?:final[ \t]+answer|the[ \t]+answer|answer)[ \t]+(?:\([^()\n]{1,40}\)[ \t]*)?"
+    r"(?:(?:final[ \t]+answer|the[ \t]+(?:answer|response)|answer|my[ \t]+response)[ \t]+"
+    r"(?:\([^()\n]{1,40}\)[ \t]*)?"
     # what it answers: "to the question", "to both the original and rephrased question",
     # "to the original question, "Was … born in an even year?","
     r"(?:to[ \t]+(?:the|this|your|both|each|that)[ \t]+"
     rf"(?:(?:the[ \t]+)?{_WHICH_QUESTION}(?:[ \t]+(?:and|or)[ \t]+(?:the[ \t]+)?"
     rf"{_WHICH_QUESTION})?[ \t]+)?(?:question|problem)s?"
-    r"(?:[ \t]*,[ \t]*[\"“][^\"”\n]{1,200}[\"”][ \t]*,?)?[ \t]+)?"
+    r"(?:[ \t]*,?[ \t]*[\"“][^\"”\n]{1,200}[\"”][ \t]*,?)?[ \t]+)?"
     r"(?:is|(?:would|should|must|will)[ \t]+(?:(?:therefore|thus|then|clearly)[ \t]+)?be)"
     r"(?:[ \t]+(?:therefore|thus|then|clearly|indeed|also)\b)?"
     r"|(?:correct|right|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be))[ \t]*"
@@ -358,6 +359,30 @@ def _sentence(rest: str) -> str:
 
 
 Found = tuple[int, AnswerSpan]
+
+
+#: an answer label that closes the last line after a sentence: "… still be heads up. Answer:
+#: Yes.", "… is 12 apples. Final answer: 12"
+_INLINE_LABEL_RE = re.compile(
+    r"[.!?)][ \t]+(?:final[ \t]+)?answer[ \t]*[:：][ \t]*(?P<rest>[^\n:：]{1,40}?)[ \t.]*$",
+    re.IGNORECASE,
+)
+
+
+def inline_label(text: str) -> Found | None:
+    """The value or short words of an answer label that closes the completion's last line
+    after a sentence ("Hence, the coin should still be heads up. Answer: Yes.")."""
+    tail = _tail(text).rstrip()
+    match = _INLINE_LABEL_RE.search(tail, tail.rfind("\n") + 1)
+    if match is None:
+        return None
+    rest = match.group("rest").strip("*").strip(QUOTES)
+    value = _value(rest)
+    if value is not None:
+        span = latex_span(value, RULE_ANSWER_LINE)
+    else:
+        span = _words(rest, RULE_ANSWER_LINE) if _SHORT_WORDS_RE.fullmatch(rest) else None
+    return (match.end(), span) if span else None
 
 
 def hash_line(text: str) -> Found | None:
@@ -831,7 +856,9 @@ _CLOSING_OPTION_RE = re.compile(
     r"(?:^|(?<=[.!。\n]))[ \t*]*\(([A-J])\)[ \t*]*[.。]?[ \t]*$"
     # a last line that is a letter alone ("\n\n**B**", "\nB", "\n[C]"), or after a
     # conclusion word ("Hence, (B).", "So the answer: D")
-    r"|(?:^|(?<=\n))[ \t>*_]*(?:(?:so|thus|hence|therefore)[,，]?[ \t]+)?[*_]*[\[(]?([A-J])[\])]?"
+    # (a circled number is the option mark of Korean and Japanese exams: "\n\n②")
+    r"|(?:^|(?<=\n))[ \t>*_]*(?:(?:so|thus|hence|therefore)[,，]?[ \t]+)?[*_]*[\[(]?"
+    r"([A-J]|[①-⑩])[\])]?"
     r"[*_]*[ \t]*[.。]?[ \t]*$"
     r"|(?<=[.!。])[ \t]+(?:so|thus|hence|therefore)[,，]?[ \t]+[*_]*\(?([A-J])\)?[*_]*"
     r"[ \t]*[.。]?$",
@@ -912,7 +939,7 @@ def closing_option(text: str) -> Found | None:
         )
     if letter is None:
         return _option_after_lead_in(tail) or _labelled_option(tail)
-    if not letter.isupper():
+    if not letter.isupper() and not "①" <= letter <= "⑩":
         return None
     span = latex_span(letter, RULE_CLOSING_OPTION)
     return (len(tail), span) if span else None
@@ -1158,6 +1185,7 @@ _RULES = (
     named_answer,
     closing_option,
     hash_line,
+    inline_label,
     answer_label,
     answer_is,
     bold_conclusion,

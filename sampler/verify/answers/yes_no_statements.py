@@ -186,13 +186,28 @@ _STATEMENT_WINDOW = 400
 _STATEMENT_CHARS = 300
 
 
+def _last_break(body: str) -> int:
+    """The last of ``_BREAKS`` in ``body``, less a stop that ends an initial ("J.R.R.
+    Tolkien", "John F. Kennedy"); -1 if none."""
+    found = max(body.rfind(c) for c in _BREAKS if c != ".")
+    at = body.rfind(".")
+    while (
+        at > 0
+        and body[at - 1].isascii()
+        and body[at - 1].isupper()
+        and (at < 2 or not (body[at - 2].isalnum() or body[at - 2] == "_"))
+    ):
+        at = body.rfind(".", 0, at)  # "R. Tolkien": an initial's stop
+    return max(found, at)
+
+
 def last_statement(text: str) -> str | None:
     """The completion's last sentence when it is a statement (not a question), for the yes/no
     question's gold to read (``statement_polarity``) when no rule found an answer; None
     when the completion ends otherwise."""
     tail = text.rstrip()[-_STATEMENT_WINDOW:]
     body = tail[:-1] if tail[-1:] in _STATEMENT_ENDS else tail
-    start = max(max(body.rfind(c) for c in _BREAKS) + 1, len(body) - _STATEMENT_CHARS)
+    start = max(_last_break(body) + 1, len(body) - _STATEMENT_CHARS)
     if len(body) - start < 3:
         return None
     sentence = tail[start:].strip(" \t*_")
