@@ -259,5 +259,6 @@ _CHAT_RE = re.compile(
 )
 #: "Yes, that's right.": a verdict on what came before, no answer of its own
 _CONFIRMS_RE = re.compile(
-    r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong)\b", re.IGNORECASE
-)
+    r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong)\b(?!\s+that\b)",
+    re.IGNORECASE,
+)  # ("Yes, it is true that …" states what is true, as in closing_sentence)
