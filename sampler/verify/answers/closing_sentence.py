@@ -61,6 +61,7 @@ from sampler.verify.answers.tool_transcript import (
     unrun_program,
 )
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
+from sampler.verify.answers.yes_no_statements import ends_initial
 
 RULE_JSON = "json answer field"
 RULE_CONCLUSION = "concluding sentence"
@@ -875,12 +876,7 @@ def _last_break(tail: str) -> int:
     found = max(tail.rfind("\n", 0, end), tail.rfind("。", 0, end), tail.rfind("？", 0, end))
     for mark in (". ", "? ", "! "):
         at = tail.rfind(mark, 0, end)
-        while (
-            at > 0
-            and tail[at - 1].isascii()
-            and tail[at - 1].isupper()
-            and (at < 2 or (not tail[at - 2].isalnum() and tail[at - 2] != "_"))
-        ):
+        while ends_initial(tail, at):
             at = tail.rfind(mark, 0, at)  # "F. Kennedy": an initial's stop
         found = max(found, at)
     return found

@@ -186,17 +186,22 @@ _STATEMENT_WINDOW = 400
 _STATEMENT_CHARS = 300
 
 
+def ends_initial(text: str, at: int) -> bool:
+    """Whether the stop at ``at`` ends an initial, a capital letter alone ("J.R.R. Tolkien",
+    "John F. Kennedy"): no sentence ends there."""
+    return (
+        at > 0
+        and text[at - 1].isascii()
+        and text[at - 1].isupper()
+        and (at < 2 or not (text[at - 2].isalnum() or text[at - 2] == "_"))
+    )
+
+
 def _last_break(body: str) -> int:
-    """The last of ``_BREAKS`` in ``body``, less a stop that ends an initial ("J.R.R.
-    Tolkien", "John F. Kennedy"); -1 if none."""
+    """The last of ``_BREAKS`` in ``body``, less a stop that ends an initial; -1 if none."""
     found = max(body.rfind(c) for c in _BREAKS if c != ".")
     at = body.rfind(".")
-    while (
-        at > 0
-        and body[at - 1].isascii()
-        and body[at - 1].isupper()
-        and (at < 2 or not (body[at - 2].isalnum() or body[at - 2] == "_"))
-    ):
+    while ends_initial(body, at):
         at = body.rfind(".", 0, at)  # "R. Tolkien": an initial's stop
     return max(found, at)
 
