@@ -74,8 +74,10 @@ def test_a_question_of_one_word_is_too_little_to_match():
 
 
 def _last_statement_by_pattern(text: str) -> str | None:
-    """The reference ``last_statement`` scans back for: the pattern, tried at every position."""
-    match = re.search(r"[^.!?。\n]{3,300}[.!。]?[ \t]*$", text.rstrip()[-400:])
+    """The reference ``last_statement`` scans back for: the pattern, tried at every position
+    (closing bold aside; a stop inside a word or number, "6.3", ends nothing)."""
+    tail = text.rstrip(" \t\n\r\f\v*_")[-400:]
+    match = re.search(r"(?:[^.!?。\n]|\.(?=[^\W_])){3,300}[.!。]?[ \t]*$", tail)
     if match is None:
         return None
     sentence = match.group(0).strip(" \t*_")
@@ -84,7 +86,7 @@ def _last_statement_by_pattern(text: str) -> str | None:
 
 def test_the_last_statement_is_what_the_pattern_finds_in_linear_time():
     rng = random.Random(7)
-    alphabet = "ab .!?。\n\t*_x"
+    alphabet = "ab .!?。\n\t*_x7"
     texts = ["", "ab", "abc", "abc.", "abc..", "So it is 5!", "Is it?", "a\nb", "x" * 350 + "."]
     texts += [
         "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 900))) for _ in range(3000)

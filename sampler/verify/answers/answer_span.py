@@ -33,7 +33,8 @@ class AnswerSpan:
     #: with no value): what a yes/no question's gold reads (``yes_no_statements``)
     last_statement: str | None = field(default=None, compare=False)
     #: when the answer is a check's ``True``/``False`` (code run on an answer stated
-    #: before it), that stated answer: what a gold that is no boolean reads
+    #: before it) or a closing yes or no ("Let me double-check: 6*7=42. Yes."), the answer
+    #: stated before it: what a gold that is no boolean reads
     before_check: AnswerSpan | None = field(default=None, compare=False)
 
 

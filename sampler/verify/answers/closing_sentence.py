@@ -70,9 +70,11 @@ RULE_CLOSING_STATEMENT = "closing statement"
 RULE_YES_NO = "yes/no sentence"
 
 #: (spaces inside the key's quotes, `" Answer"`, and a lost opening quote, `ANSWER":`, are
-#: the key still)
+#: the key still); in the spellings prompts ask for: `"correct_answer_key"`,
+#: `"selected_option"`, `"final_choice"`, `"answerLetter"`
 _JSON_KEY_RE = re.compile(
-    r"[\"']?[ \t]*\b(?:final[_ ]?answer|answer)(?:[_ ](?:text|value|string|letter|choice|option))?"
+    r"[\"']?[ \t]*\b(?:(?:final|correct|selected|chosen|predicted|best)[_ ]?)?"
+    r"(?:answer|choice|option)(?:[_ ]?(?:text|value|string|letter|choice|option|key|id|label))?"
     r"[ \t]*[\"']\s*:\s*",
     re.IGNORECASE,
 )

@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import re
 
-#: ``<eoa>``/``<eoe>``/``<eos>``, ``</s>``, and ``<|name|>`` chat-template tokens
-_END_TOKEN_RE = re.compile(r"<eo[aes]>|</s>|<\|[a-z_]{2,24}\|>", re.IGNORECASE)
+#: ``<eoa>``/``<eoe>``/``<eos>``, ``</s>``, and chat-template tokens: ``<|name|>``, and
+#: Gemma 4's halves ``<|name>`` (opens) and ``<name|>`` (closes: ``<|channel>thought …
+#: <channel|>F``)
+_END_TOKEN_RE = re.compile(
+    r"<eo[aes]>|</s>|<\|[a-z_]{2,24}\|>|<\|[a-z_]{2,24}>|<[a-z_]{2,24}\|>", re.IGNORECASE
+)
 
 
 _EXECUTION = "<|execution|>"

@@ -58,6 +58,8 @@ from sampler.verify.answers.afterword import (
 )
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
 from sampler.verify.answers.bare_answer import bare_answer
+from sampler.verify.answers.calendar_dates import calendar_date, last_date
+from sampler.verify.answers.choice_statements import copula_letter, letter_beside
 from sampler.verify.answers.closing_sentence import (
     RULE_ANSWER_HEADING,
     RULE_CLOSING_STATEMENT,
@@ -95,6 +97,7 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
+from sampler.verify.answers.loops import looping
 from sampler.verify.answers.named_quantities import restated_count
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
@@ -146,6 +149,8 @@ AFTERWORD_SUFFIX = " (before an afterword)"
 CHECKED_SUFFIX = " (before a check)"
 #: appended to the rule of an answer stated first, then argued (``opening_final``)
 OPENING_SUFFIX = " (opening)"
+#: appended when a choice gold reads the option letter that labels the value a rule found
+LETTER_BESIDE_SUFFIX = " (its option letter)"
 #: every rule an extracted answer may name (``samples.answer_rule``), run-on cut aside
 RULES = (
     RULE_BOX,
@@ -177,7 +182,9 @@ RULES = (
 )
 
 _ANSWER_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:final(?:\s+|[_-])answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)",
+    # (in a numbered list too: "3. **Answer:** 42")
+    r"^[ \t>*#_-]*(?:\d{1,2}[.)][ \t]+[*_]*)?"
+    r"(?:final(?:\s+|[_-])answer|answer)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
 _FINAL_IS_PREFIX_RE = re.compile(r"(?:the\s+)?final\s+answer\s+is\s*:?\s*", re.IGNORECASE)
@@ -422,6 +429,8 @@ def extract_answer(
     span = _first(whole, strategies)
     if span is not None and _is_check_result(span):
         span = _with_checked_answer(span, whole, strategies)
+    elif span is not None and (span.rule or "").startswith(RULE_YES_NO):
+        span = _with_confirmed_answer(span, whole, strategies)
     if span is None and (closed := without_closing_think(whole)) != whole:
         span = _first(closed, strategies)  # "… 85 pieces.\n</think>": the thinking's last word
     if span is None and "stated" in strategies:
@@ -473,6 +482,26 @@ def _with_checked_answer(span: AnswerSpan, whole: str, strategies: tuple[str, ..
     return replace(span, before_check=checked)
 
 
+#: a question the completion asks itself, closing the text before its yes or no ("Is that
+#: right? Yes."): no answer of its own
+_ASKED_LAST_RE = re.compile(r"[^.!?。\n]*\?[ \t\n]*$")
+
+
+def _with_confirmed_answer(span: AnswerSpan, whole: str, strategies: tuple[str, ...]) -> AnswerSpan:
+    """``span`` (a closing yes or no) with the answer stated before it ("So he has 42 apples.
+    Let me double-check: 6*7=42. Yes.", "… is 42.\n\nIs that right? Yes."), which a gold
+    that is no boolean reads (``statement_for_gold``): there the yes confirms a check."""
+    word = span.text.split(",")[0].split()[0] if span.text.strip() else ""
+    at = whole.rfind(word) if word else -1
+    if at <= 0:
+        return span
+    before = _ASKED_LAST_RE.sub("", whole[:at]).rstrip()
+    earlier = _first(before, strategies) if before else None
+    if earlier is None or (earlier.rule or "").startswith(RULE_YES_NO):
+        return span
+    return replace(span, before_check=replace(earlier, rule=(earlier.rule or "") + CHECKED_SUFFIX))
+
+
 def _cleaned(text: str) -> str:
     """``text`` as the rules read it: end tokens as line breaks, a sentence typeset as
     display math as prose (``text_displays``), the decoder's trailing debris and closing
@@ -521,6 +550,10 @@ def statement_for_gold(
     other gold no answer stays no answer."""
     if span is not None and span.before_check is not None and gold is not None:
         return span if gold.kind == "boolean" else span.before_check
+    if gold is not None and text and gold.kind in ("", "text"):
+        dated = _written_date(span, gold, text)
+        if dated is not None:  # "… after May 1742 is May 1747." for the gold "May, 1747"
+            return dated
     if gold is not None and gold.kind == "choice" and text and not _states_letter(span):
         opening = _OPENING_LETTER_RE.match(text)
         following = text[opening.end() :].lstrip("\n").partition("\n")[0] if opening else ""
@@ -529,6 +562,10 @@ def statement_for_gold(
         ):
             # "C\n\nExplanation: … the mean is 40.": the letter first (not "D) 4\nE) 5")
             return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
+        statement = last_statement(_cleaned(text)) if span is not None else None
+        beside = letter_beside(statement, span.text) if statement and span is not None else None
+        if beside is not None:  # "approximately **0.32 (Option C)**": the letter asked for
+            return AnswerSpan(beside, rule=(span.rule or "") + LETTER_BESIDE_SUFFIX)
     if span is not None and text and gold is not None and gold.kind == "boolean":
         if span.before_check is None and boolean_of(span.text) is None:
             # "Therefore 17747 is a prime number." read as 17747 for "Is 17747 a prime
@@ -539,9 +576,12 @@ def statement_for_gold(
                 return said
     if span is not None or not text or gold is None:
         return span
-    if gold.kind == "choice" and gold.options:
-        statement = last_statement(_cleaned(text))
-        letter = named_option(statement, gold.options) if statement else None
+    if gold.kind == "choice":
+        cleaned = _cleaned(text)
+        statement = last_statement(cleaned) if not looping(cleaned) else None
+        letter = copula_letter(statement) if statement else None  # (a loop decides nothing)
+        if letter is None and statement and gold.options:
+            letter = named_option(statement, gold.options)
         if letter is None:
             return None
         return AnswerSpan(letter, rule=RULE_LAST_STATEMENT)
@@ -558,6 +598,30 @@ def statement_for_gold(
     if gold.kind != "boolean":
         return None
     return _yes_no_said(text, gold.yes_no_words) or _opening_said(text)
+
+
+#: a gold that is a year: what a date in the answer may state
+_YEAR_GOLD_RE = re.compile(r"1\d{3}|20\d{2}")
+
+
+def _written_date(span: AnswerSpan | None, gold: Gold, text: str) -> AnswerSpan | None:
+    """Against a gold that is a calendar date, the last date of the completion's last
+    statement, when ``span`` is none or a part of it ("1747" of "May 1747"): the gold itself
+    when it names the same day or month (``calendar_dates``), else the date as written.
+    Against a year, the year of the date that ``span`` is a part of ("3" of "May 3, 1909")."""
+    expected = calendar_date(gold.latex)
+    year = _YEAR_GOLD_RE.fullmatch(gold.latex.strip()) if expected is None else None
+    if expected is None and (year is None or span is None):
+        return None
+    statement = last_statement(_cleaned(text))
+    written = last_date(statement) if statement else None
+    if written is None or (span is not None and span.text.strip() not in written[1]):
+        return None
+    date, shown = written
+    rule = span.rule if span is not None else RULE_LAST_STATEMENT
+    if expected is None:  # "He was born on May 3, 1909." for the year 1909: its year
+        return AnswerSpan(str(date[0]), rule=rule)
+    return AnswerSpan(gold.latex.strip() if date == expected else shown, rule=rule, prose=True)
 
 
 def _opening_said(text: str) -> AnswerSpan | None:

@@ -75,7 +75,9 @@ _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
 #: the mark after a sentence's end, the value the rest of the completion
 _INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)(?:[ \t]+|[_-]))?"
+    # (in a numbered list too: "3. **Answer:** **42**")
+    r"^[ \t>*#_-]*(?:\d{1,2}[.)][ \t]+[*_]*)?"
+    r"(?:(?:the|my|our)[ \t]+)?(?:(?:final|correct|right|best)(?:[ \t]+|[_-]))?"
     r"(?:answer(?:[ \t]+(?:choice|option))?(?:[ \t]*\d{1,3}(?:\.\d{1,3})*(?=[ \t]*[:：]))?"
     # what it answers: "Final answer for Subproblem 1:", "Answer to part (a):", "Answer to the
     # question:"
@@ -160,6 +162,21 @@ _MARKER_RE = re.compile(
     r"[ \t]*(?:est|es|ist)?[ \t]*:?",
     re.IGNORECASE,
 )
+#: a connective between an answer marker and its answer ("La réponse est donc (B)")
+_CONNECTIVE = (
+    r"(?:donc|alors|ainsi|also|daher|somit|folglich|demnach|entonces|pues|por[ \t]+lo[ \t]+tanto"
+    r"|por[ \t]+tanto|por[ \t]+consiguiente|quindi|dunque|pertanto|portanto|então|logo|assim"
+    r"|therefore|thus|hence|then|clearly|итак|значит|следовательно|więc|zatem|dus|daarom"
+    r"|därför|derfor|jadi|maka)"
+)
+#: the word "not" in the markers' languages: "la opción correcta no es", no bridge
+_NEGATIONS = r"(?:no|not|nicht|non|não|nao|pas|ne|не|nie|niet|inte|tidak|bukan)"
+#: an article and the word for an option or its letter before the letter: "la B", "a letra B"
+_OPTION_ARTICLE = (
+    r"[ \t]*(?:(?:la|el|le|lo|il|a|o|die|der|das|the|het|de)[ \t]+|l['’])?"
+    r"(?:(?:letra|lettre|letter|buchstabe|opci[oó]n|op[çc][ãa]o|option|opzione|alternativa"
+    r"|alternative|choix|choice|вариант)[ \t]+)?"
+)
 #: the word for "answer" in more languages, and a colon ("Ответ: 3", "答え：3", "Đáp án: 3"),
 #: or Indonesian's "… adalah" ("Alternatif yang paling masuk akal adalah:"); searched apart,
 #: and only in a tail that holds one of ``_MARKER_WORD_STEMS`` (an alternation of words tried
@@ -169,7 +186,9 @@ _ANSWER_WORDS = (
     r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|回答|正解|정답"
     r"|최종[ \t]*답|답"
     r"|उत्तर|الإجابة|คำตอบ|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం"
-    r"|பதில்)"
+    r"|பதில்"
+    # the word for the option ("la opción correcta es la B", "a alternativa correta é a C")
+    r"|opci[oó]n|op[çc][ãa]o|alternativa|opzione|вариант)"
 )
 #: what joins the word for "answer" to the answer where no colon does: a copula or a topic
 #: particle ("La risposta è 5", "Jibu ni 57", "উত্তর হল 20", "คำตอบคือ 350", "答えは5です",
@@ -181,9 +200,11 @@ _ANSWER_COPULA = (
 _MARKER_WORDS_RE = re.compile(
     rf"(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]*\([^()\n]{{1,30}}\))?[*_]{{0,2}}[ \t]*[:：]"
     # (up to two words between: "La risposta corretta è 5", "الإجابة الصحيحة هي [C]")
-    rf"|(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]+[^\W\d_]{{2,15}}){{0,2}}?{_ANSWER_COPULA}"
+    rf"|(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]+(?!{_NEGATIONS}(?![^\W\d_]))[^\W\d_]{{2,15}}){{0,2}}?"
+    rf"{_ANSWER_COPULA}"
     rf"[*_]{{0,2}}[ \t]*[:：]?"
-    rf"(?=[ \t]*[-−+$*\\(\[\d]|[ \t]*[A-J](?![A-Za-z])|[ \t]*[^\x00-\x7f])"
+    rf"(?=[ \t]*[-−+$*\\(\[\d]|[ \t]*[A-J](?![A-Za-z])|[ \t]*[^\x00-\x7f]"
+    rf"|{_OPTION_ARTICLE}[*_]{{0,2}}\(?(?-i:[A-J])(?![A-Za-z]))"
     rf"|(?<![^\W\d_]){_ANSWER_WORDS}(?:[ \t]+[^\s\d:：.,;!?$\\]{{1,15}}){{1,3}}[ \t]*[:：]"
     r"|(?<![^\W\d_])(?:উত্তর|సమాధానం|jibu|คำตอบ)[ \t]+(?=[-−$]?\d)"
     r"|(?<![^\W\d_])(?:jawaban(?:nya)?|pilihan|alternatif|opsi)(?:[ \t]+yang[ \t]+[^\W\d_]+"
@@ -191,12 +212,26 @@ _MARKER_WORDS_RE = re.compile(
     re.IGNORECASE,
 )
 _MARKER_WORD_STEMS = (
+    "opci", "opção", "opcao", "alternativa", "opzione", "вариант",
     "ответ", "відповідь", "odpowied", "odpověď", "risposta", "antwoord", "svar", "vastaus",
     "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "回答", "正解", "답",
     "उत्तर",
     "الإجابة", "คำตอบ", "đáp", "câu", "উত্তর", "জবাব", "jibu", "సమాధానం", "பதில்", "adalah",
     "ialah", "yaitu",
 )  # fmt: skip
+#: what joins a marker to its answer where no colon does, in the markers' languages:
+#: adjectives and a copula ("respuesta correcta es", "réponse correcte est"), a connective
+#: ("est donc (B)", "ist also B", "es, por lo tanto, la B"), an article and the word for the
+#: option or its letter ("la B", "a letra B", "l'option C"), before a letter or a value
+_MARKER_BRIDGE_RE = re.compile(
+    rf"(?:(?:(?!{_NEGATIONS}\b)[^\W\d_]{{2,15}}[ \t]+){{0,2}}?"
+    r"(?:es|est|ist|è|é|is|lautet|sería|serait|wäre|será|sarà|seria|sarebbe|—|–)"
+    r"(?![^\W\d_])[ \t]*,?[ \t]*)?"
+    rf"(?:{_CONNECTIVE}(?![^\W\d_])[ \t]*[,:]?[ \t]*)?"
+    rf"{_OPTION_ARTICLE}"
+    r"(?=[*_]{0,2}\(?(?-i:[A-J])(?![^\W\d_])|[-−+$\\(\[\d])",
+    re.IGNORECASE,
+)
 #: a copula that closes the answer after the marker: "B입니다", "5です", "20 ডলার।"
 _CLOSING_COPULA_RE = re.compile(r"[ \t]*(?:입니다|이다|이에요|예요|です|である|だ)[ \t]*$")
 
@@ -700,6 +735,9 @@ def answer_marker(text: str) -> Found | None:
         lead = _MARKER_LEAD_RE.match(rest)
         if lead is not None:  # "réponse finale est donc :\n80", "Antwort lautet: 6": the colon
             rest = rest[lead.end() :].lstrip(" \t*\n")
+        bridge = _MARKER_BRIDGE_RE.match(rest)
+        if bridge is not None and bridge.end() > 0:  # "est donc (B)", "é a letra B": the B
+            rest = rest[bridge.end() :]
         if rest.startswith("}"):  # "\[ \text{Antwort: } 15 \]": the math after the marker's text
             rest = _math_after_text(rest[1:])
         stated = _sentence_or_math(rest) if rest.strip() else ""
@@ -1018,10 +1056,11 @@ def _labelled_option(tail: str) -> Found | None:
     return (len(tail), span) if span else None
 
 
-#: a last line that is an option's label and its content: ``A)1 step/minute``, ``(B) 12 km``
+#: a last line that is an option's label and its content: ``A)1 step/minute``, ``(B) 12 km``,
+#: ``A. (i), (ii), and (iii) only`` (content that opens with a numbered statement's mark)
 _OPTION_LABEL_LINE_RE = re.compile(
     r"(?:^|(?<=\n))[ \t>*_]*(?:\((?P<a>[A-J])\)|(?P<b>[A-J])[).．:：])[ \t]*"
-    r"(?P<content>[^\s(][^\n]{0,60})$"
+    r"(?P<content>(?:[^\s(]|\((?:[ivx]{1,4}|\d{1,2})\))[^\n]{0,60})$"
 )
 
 

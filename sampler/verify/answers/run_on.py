@@ -18,6 +18,8 @@ import heapq
 import re
 from collections.abc import Callable, Iterator
 
+from sampler.verify.answers.unfinished_thinking import thinking_end
+
 #: a line that opens a new problem; chat-template tokens are searched apart (an unanchored
 #: alternative in one pattern made every position of every completion a try)
 _LINE_MARKER_RE = re.compile(
@@ -47,11 +49,10 @@ def _markers(text: str, start: int = 0) -> Iterator[re.Match[str]]:
 def run_on_cut(text: str, answered: Callable[[str], bool]) -> int | None:
     """Where the invented problem starts (``answered(prefix)`` says whether the text
     before a marker already has an answer), or None when the completion does not run on.
-    A reasoning model's closed thinking is no run-on: only markers after the last
-    ``</think>`` are read (its drafts quote the prompt, "Problem:", and try cases, "Case B:")."""
-    thought = text.rfind("</think>")
-    start = thought + len("</think>") if thought >= 0 else 0
-    for checked, match in enumerate(_markers(text, start)):
+    A reasoning model's closed thinking is no run-on: only markers after where it last
+    closes (``</think>``, Gemma's ``<channel|>``, …: ``unfinished_thinking.thinking_end``)
+    are read (its drafts quote the prompt, "Problem:", and try cases, "Case B:")."""
+    for checked, match in enumerate(_markers(text, thinking_end(text))):
         if checked >= _CHECKED:
             return None
         if match.start() > 0 and answered(text[: match.start()]):

@@ -28,10 +28,12 @@ from sampler.verify.answers.sign_off import without_closing_marks
 #: thinking opened, in the spellings of the common reasoning models' templates: ``<think>``
 #: (R1, Qwen3), ``<|begin_of_thought|>`` (Sky-T1, Bespoke, OpenThoughts), ``<thinking>``,
 #: ``◁think▷`` (Kimi), ``[THINK]`` (Magistral), ``<seed:think>`` (Seed-OSS),
-#: ``<|im_start|>think`` (s1, which answers after ``<|im_start|>answer``)
+#: ``<|im_start|>think`` (s1, which answers after ``<|im_start|>answer``),
+#: ``<|channel>thought`` (Gemma 4, closed by ``<channel|>``), ``<|channel|>analysis``
+#: (gpt-oss's harmony format, which answers in ``<|channel|>final``)
 _OPENS = (
     "<think>", "<|begin_of_thought|>", "<thinking>", "◁think▷", "[THINK]", "<seed:think>",
-    "<|im_start|>think",
+    "<|im_start|>think", "<|channel>thought", "<|channel|>analysis",
 )  # fmt: skip
 #: how a completion that states its answer ends: a sentence end (in the scripts' own marks:
 #: the danda, the Arabic, Ethiopic, Myanmar and Khmer stops), a box or math closing
@@ -67,6 +69,7 @@ _CLOSING_TAG_RE = re.compile(r"</?[ \t]*[A-Za-z_][A-Za-z_ ]{0,20}>$")
 _THINK_CLOSE_RE = re.compile(
     r"</[ \t]*think(?:ing)?[ \t]*>|<[ \t]*/?[ \t]*end[ \t]*think[ \t]*>|\[/think[\]>]"
     r"|<\|end_of_thought\|>|<\|begin_of_solution\|>|◁/think▷|</seed:think>|<\|channel\|>final"
+    r"|<channel\|>"
     r"|<\|im_start\|>answer",
     re.IGNORECASE,
 )
@@ -83,6 +86,18 @@ _SELF_TALK_RE = re.compile(
     r"\b(?:Wait|Hmm+|Alternatively|Hold on|Actually,|Okay,|OK,|Oh,"
     r"|Let me (?:check|verify|double-check|re-?examine|think|re-?calculate|recount|confirm|see))\b"
 )
+
+
+def thinking_end(text: str) -> int:
+    """Where the completion's last thinking closes (just after the closing tag, in any
+    spelling of ``_THINK_CLOSE_RE``: ``</think>``, ``<channel|>``, ``<|channel|>final``), so
+    that what follows is its answer; 0 when it never closes thinking."""
+    if "<" not in text and "[" not in text and "◁" not in text:
+        return 0
+    last = None
+    for last in _THINK_CLOSE_RE.finditer(text):  # noqa: B007 (the last one is kept)
+        pass
+    return last.end() if last is not None else 0
 
 
 def _last_open(text: str) -> int:

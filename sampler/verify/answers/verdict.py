@@ -8,6 +8,7 @@ verdict the parent gives itself is integer against integer
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 
@@ -111,7 +112,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     sentence names one after another are the pair a tuple gold is (``x = 5 and y = 3``); a
     closing option line's content answers a question that lists no options (``B) 12 km``); a
     float a program printed with its rounding error is the number it stands for
-    (``803.0000000000001`` is 803, ``float_repr``).
+    (``803.0000000000001`` is 803, ``float_repr``). A JSON object is the gold's when its
+    fields and values are, in any order and case (``same_json_object``).
     """
     if not span.prose and not span.free_text and not span.text.isascii():
         digits = ascii_digits(span.text)
@@ -127,6 +129,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         # "ff" printed for the base-16 gold ff; "la" in quotes for the gold la, also "la."
         if span.text.strip().strip(QUOTES).rstrip(".").strip(QUOTES) == gold.latex.strip():
             return AnswerSpan(gold.latex.strip(), rule=span.rule)
+    if gold.latex.lstrip().startswith("{") and same_json_object(gold.latex, span.text):
+        # '{"Sport": ["Soccer", "Cricket"], …}' for '{"Hobby": …, "Sport": ["soccer",
+        # "cricket"]}': a puzzle's JSON answer, its fields in any order, its words in any case
+        return AnswerSpan(gold.latex.strip(), rule=span.rule)
     if gold.kind in ("", "text") and same_short_answer(gold.latex, span.text):
         # "Beauty and the Beast" for HotpotQA's "beauty and beast", "February 14, 1859" for
         # "february 14 1859": a question-answering gold's exact match, as SQuAD normalises it
@@ -143,6 +149,15 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         if len(named) == len(split_top_level(gold.latex.strip()[1:-1])):
             # "So x = 5 and y = 3." for the gold (5, 3): the pair the sentence names
             return prepare_span(AnswerSpan(", ".join(named), rule=span.rule), gold)
+    if sentence and not gold.parts and _NUMBER_LIST_GOLD_RE.fullmatch(gold.latex):
+        stated = [
+            ("-" if m["sign"] else "") + m["n"].replace(",", "")
+            for m in _STATED_NUMBER_RE.finditer(sentence)
+        ]
+        if len(stated) == gold.latex.count(",") + 1 and span.text.strip() in stated:
+            # "Therefore, Evan is 8 years old, and Cody is 16 years old." for the gold "8.0,
+            # 16.0" (DRAW's unknowns): the values the sentence states, a list as the gold's
+            return prepare_span(AnswerSpan(", ".join(stated), rule=span.rule), gold)
     if gold.compared and gold.kind in ("", "decimal"):
         compared = compared_value(span.sentence or span.text, gold.compared)
         if compared is not None:  # "So 0.3 is bigger than 2/7." for "Which is bigger: …?"
@@ -281,6 +296,16 @@ _LOOSE_PUNCTUATION_RE = re.compile(r"[-+−](?!\d)|(?<!\d)[^\w\s+−-]|[^\w\s+�
 _ARTICLE_RE = re.compile(r"\b(?:a|an|the)\b")
 
 
+#: a gold that lists plain numbers: ``8.0, 16.0``, ``-2, 3`` (a comma and a space: "54,000"
+#: is one number)
+_NUMBER_LIST_GOLD_RE = re.compile(r"[ \t]*-?\d+(?:\.\d+)?(?:[ \t]*,[ \t]+-?\d+(?:\.\d+)?)+[ \t]*")
+#: a number a sentence states, its sign kept and a price's sign dropped: "$35", "-0.18",
+#: "1,200"
+_STATED_NUMBER_RE = re.compile(
+    r"(?<![\w.])(?P<sign>[-−]?)\$?(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]|\.\d)"
+)
+
+
 def same_short_answer(gold: str, answer: str) -> bool:
     """Whether an answer in words is a gold in words up to case, punctuation and articles,
     as SQuAD's and HotpotQA's exact match normalise them (``The Shins`` for ``shins``); both
@@ -290,6 +315,31 @@ def same_short_answer(gold: str, answer: str) -> bool:
     if not plain or not _WORD_OF_TWO_RE.search(gold):
         return False
     return _short_normal(gold) == _short_normal(answer)
+
+
+def same_json_object(gold: str, answer: str) -> bool:
+    """Whether ``answer`` and ``gold`` are one JSON object (a logic puzzle's answer: ``{"Food":
+    ["grapes", "raspberry"], …}``) with the same fields, in any order, whose strings are
+    equal up to case and spacing; lists stay ordered. False when either is no object."""
+    if not answer.lstrip().startswith("{"):
+        return False
+    try:
+        expected, stated = json.loads(gold), json.loads(answer)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(expected, dict) or not isinstance(stated, dict):
+        return False
+    return _json_normal(expected) == _json_normal(stated)
+
+
+def _json_normal(value: object) -> object:
+    if isinstance(value, dict):
+        return {" ".join(str(k).casefold().split()): _json_normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_normal(v) for v in value]
+    if isinstance(value, str):
+        return " ".join(value.casefold().split())
+    return value
 
 
 def _short_normal(text: str) -> str:

@@ -183,6 +183,8 @@ RULE_LAST_STATEMENT = "last statement (words)"
 _BREAKS = ".!?。\n"
 _STATEMENT_ENDS = (".", "!", "。")
 _STATEMENT_WINDOW = 400
+#: what closes a completion after its last statement: white space and bold marks
+_TRAILING = " \t\n\r\f\v*_"
 _STATEMENT_CHARS = 300
 
 
@@ -198,11 +200,12 @@ def ends_initial(text: str, at: int) -> bool:
 
 
 def _last_break(body: str) -> int:
-    """The last of ``_BREAKS`` in ``body``, less a stop that ends an initial; -1 if none."""
+    """The last of ``_BREAKS`` in ``body``, less a stop that ends an initial or sits inside a
+    word or number; -1 if none."""
     found = max(body.rfind(c) for c in _BREAKS if c != ".")
     at = body.rfind(".")
-    while ends_initial(body, at):
-        at = body.rfind(".", 0, at)  # "R. Tolkien": an initial's stop
+    while ends_initial(body, at) or (0 <= at < len(body) - 1 and body[at + 1].isalnum()):
+        at = body.rfind(".", 0, at)  # "R. Tolkien": an initial's stop; "6.3", "e.g.": no end
     return max(found, at)
 
 
@@ -210,7 +213,7 @@ def last_statement(text: str) -> str | None:
     """The completion's last sentence when it is a statement (not a question), for the yes/no
     question's gold to read (``statement_polarity``) when no rule found an answer; None
     when the completion ends otherwise."""
-    tail = text.rstrip()[-_STATEMENT_WINDOW:]
+    tail = text.rstrip(_TRAILING)[-_STATEMENT_WINDOW:]  # "… (Option A).**": bold too
     body = tail[:-1] if tail[-1:] in _STATEMENT_ENDS else tail
     start = max(_last_break(body) + 1, len(body) - _STATEMENT_CHARS)
     if len(body) - start < 3:
