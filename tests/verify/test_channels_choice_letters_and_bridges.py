@@ -87,6 +87,8 @@ def test_a_choice_gold_reads_the_letter_a_last_statement_ends_with(gold, text, s
               "1-(sec-butyl)-4-methylbenzene (Option A).** \n", "correct"),
         # several letters, or the value not the labelled one: no letter
         ("C", "So 0.32 is option C, but option D is 0.4, so the answer is 0.4.", "incorrect"),
+        ("B", "Let me look at the options one more time.\n    0.5 (C), 1.4 (B), 1.",
+         "incorrect"),
     ],
 )  # fmt: skip
 def test_a_choice_gold_reads_the_letter_that_labels_the_stated_value(gold, text, status):

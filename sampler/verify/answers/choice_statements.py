@@ -73,8 +73,8 @@ def copula_letter(statement: str) -> str | None:
 def letter_beside(statement: str, value: str) -> str | None:
     """The one option letter ``statement`` attaches to the stated ``value`` ("**0.32 (Option
     C)**", "option C: 6.3x10^-7 M", "0.83 (C)", "II and III only (C)"); None when the
-    statement names several, denies, does not hold the value, or the value is itself
-    letters ("(B) and (D)")."""
+    statement labels several options ("0.5 (C), 1.4 (B)"), denies, does not hold the value,
+    or the value is itself letters ("(B) and (D)")."""
     flat = " ".join(statement.split())
     shown = " ".join(value.split())
     if not shown or shown not in flat or _DENIAL_RE.search(flat):
@@ -82,10 +82,12 @@ def letter_beside(statement: str, value: str) -> str | None:
     labels = re.findall(r"\(([A-J])\)", shown)
     if len(labels) > 1:
         return None  # "(B) and (D)": several options, a stated answer of its own
+    letters = {a or b for a, b in _OPTION_NAMED_RE.findall(flat)}
+    if len(letters | set(re.findall(r"\(([A-J])\)", flat))) > 1:
+        return None  # "0.5 (C), 1.4 (B), 1.": options listed, none chosen
     closing = _CLOSING_LABEL_RE.search(shown)
     if closing is not None:
         return closing.group(1)
-    letters = {a or b for a, b in _OPTION_NAMED_RE.findall(flat)}
     for match in re.finditer(_LABEL_AFTER.format(v=re.escape(shown)), flat):
         letters.add(match.group("d"))
     return letters.pop() if len(letters) == 1 else None
