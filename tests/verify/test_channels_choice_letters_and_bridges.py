@@ -62,6 +62,17 @@ def test_thinking_closed_by_another_template_s_tag(gold, text, status):
               "answer.", "no_answer"),
         ("D", "The ligand is expressed, making option D the most likely explanation for the "
               "lack of signal.", "correct"),
+        ("A", "Hmm.\n\n**Therefore, the most likely chemical formula for the unknown compound "
+              "is C6H10O2 (Option A).**", "correct"),
+        ("B", "Hmm.\n\n**Therefore, the most likely chemical formula for the unknown compound "
+              "is C6H10O2 (Option A).**", "incorrect"),
+        ("A", "Hmm.\n\nThe formula is not C6H10O2 (Option A).", "no_answer"),
+        ("B", "So 9.51e-7 m.\n\n**This is closest to option B: 2.08 * 10⁻⁶ m.** \n\n"
+              "**Important Note:** The provided options are not very close to the calculated "
+              "value. \n", "correct"),
+        ("B", "So 7.2 atoms.\n\nThe closest answer choice to 7.2 atoms is **17 atoms (Option "
+              "B).**  \n\n**Important Note:** This solution assumes the simplest formulas. \n",
+         "correct"),
         # a capital letter is an option only against a choice gold: here it is a point
         ("12", "The angle bisectors meet.\n\nThus the point is C.", "no_answer"),
     ],

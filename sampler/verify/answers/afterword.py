@@ -14,7 +14,8 @@ rule finds an answer at the end of a completion, extraction
 - a last sentence that holds no value, no negation and no word about the answer ("Thus, the
   result is confirmed.", "This matches our expectation.");
 - the last sentences from the last one that opens a check or a note ("Let's verify", "Let's double
-  check", "Verification:", "Check:", "Note:", "Remark:", "Sanity check") or confirms ("This
+  check", "Verification:", "Check:", "Note:", "**Important Note:**", "Remark:", "Caveat:",
+  "Sanity check") or confirms ("This
   is the final result.", "That is correct."), when it starts a paragraph, a line or a
   sentence;
 - a closing paragraph that restates the task's instructions or asks for another problem
@@ -49,7 +50,8 @@ _CODE_TAIL_RE = re.compile(
 _RULE_LINE_RE = re.compile(r"\n[ \t]*(?:-{3,}|\*{3,}|_{3,}|```)[ \t]*\s*\Z")
 _CHECK_RE = re.compile(
     r"(?:^|(?<=\n)|(?<=[.!?)$])[ \t]+)[ \t*#>_-]*(?:let(?:'s|\s+us|\s+me)\s+(?:double[- ]?)?"
-    r"(?:check|verify|confirm)|(?:double[- ]?check|verification|check|sanity\s+check|note|remark)"
+    r"(?:check|verify|confirm)|(?:double[- ]?check|verification|check|sanity\s+check"
+    r"|(?:(?:important|additional|final|side)\s+)?(?:note|remark|caveat|disclaimer))"
     r"[*_ \t]*[:：.]|to\s+(?:verify|check|confirm)\b|we\s+can\s+(?:verify|check|confirm)\b"
     r"|(?:this|that)(?:'s|\s+is)\s+(?:the\s+)?(?:final\s+)?(?:answer|result|solution)\b"
     r"|(?:this|that)(?:'s|\s+is)\s+(?:correct|right)\b)",

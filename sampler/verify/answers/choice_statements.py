@@ -5,8 +5,9 @@ option's letter, so a capital letter is an option and not a point or a variable:
 
 - ``copula_letter``: the bare letter a statement ends with after its copula, when no rule
   found an answer ("Therefore, the incorrect statement is A.", "Thus, the major product is
-  **C**."), or the letter a statement calls the answer ("This confirms that B is the most
-  likely correct answer.");
+  **C**."), the option label that closes the complement ("… is C6H10O2 (Option A)."), or
+  the letter a statement calls the answer ("This confirms that B is the most likely correct
+  answer.");
 - ``letter_beside``: the letter that labels the value a rule found, in the statement that
   states it ("approximately **0.32 (Option C)**", "the closest answer to this is option C:
   6.3x10^-7 M.", "is **C. 2.08 * 1e-6 m**"): the question asked for the letter.
@@ -20,12 +21,21 @@ from __future__ import annotations
 import re
 
 #: the letter after the statement's last copula, alone (bold, parenthesised or after
-#: "option"), closing the statement: "… is A.", "… is **(C)**", "… would be option D"; or
+#: "option"), closing the statement: "… is A.", "… is **(C)**", "… would be option D", "…
+#: is closest to option B"; or
 #: with its option's content: "… is C. 4-chlorobenzoic acid."
 _COPULA_LETTER_RE = re.compile(
     r"\b(?:is|are|was|be|remains)[ \t]+(?:(?:therefore|thus|clearly|then)[ \t]+)?"
+    r"(?:(?:closest|nearest|equal|identical|consistent|best[ \t]+matched)[ \t]+"
+    r"(?:to|with|by)[ \t]+)?"
     r"(?:(?:option|choice|answer|letter)[ \t]+)?[*_]{0,2}\(?(?P<x>[A-J])"
     r"(?:\)?[*_]{0,2}[ \t]*[.。!]?|(?:\)|[.):])[ \t]+(?P<content>[^\n]{1,80}?)[ \t.。]*)[ \t*_]*$"
+)
+#: a complement after the last copula that its option's label closes: "… the most likely
+#: formula for the compound is C6H10O2 (Option A)."
+_LABELLED_COMPLEMENT_RE = re.compile(
+    r"\b(?:is|are|was|be)[ \t]+[^()\n]{1,120}?[ \t]+\((?i:option|choice)[ \t]+([A-J])\)"
+    r"[ \t*_]*[.。!]?[ \t*_]*$"
 )
 #: a clause in an option's content: another statement, not the option's words
 _CLAUSE_RE = re.compile(r"\b(?:is|are|but|however|because|so|which|not)\b", re.IGNORECASE)
@@ -56,6 +66,8 @@ _OPTION_NAMED_RE = re.compile(
 _LABEL_AFTER = r"{v}\S*(?:[ \t]+[^\W\d_]{{1,12}})?[*_]{{0,2}}[ \t]*\((?P<d>[A-J])\)"
 #: an option's letter in parentheses closing a stated answer: "II and III only (C)"
 _CLOSING_LABEL_RE = re.compile(r"\(([A-J])\)[ \t*_.]*$")
+
+
 def copula_letter(statement: str) -> str | None:
     """The option letter ``statement`` ends with after its copula, or calls the answer;
     None when it names none, or denies ("… is not A", "A is incorrect")."""
@@ -64,6 +76,9 @@ def copula_letter(statement: str) -> str | None:
         before = statement[-200:][: match.start()]
         if not re.search(r"\bnot[ \t]*$", before):
             return match.group("x")
+    labelled = _LABELLED_COMPLEMENT_RE.search(statement[-300:])
+    if labelled is not None and not _DENIAL_RE.search(statement[-300:]):
+        return labelled.group(1)  # "… is C6H10O2 (Option A).": the option its content names
     called = {m.group("x") or m.group("y") for m in _LETTER_IS_ANSWER_RE.finditer(statement[-300:])}
     if len(called) == 1 and not re.search(r"\b(?:not|incorrect|wrong)\b", statement[-300:]):
         return called.pop()

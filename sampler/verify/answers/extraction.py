@@ -562,7 +562,7 @@ def statement_for_gold(
         ):
             # "C\n\nExplanation: … the mean is 40.": the letter first (not "D) 4\nE) 5")
             return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
-        statement = last_statement(_cleaned(text)) if span is not None else None
+        statement = _span_statement(span, text) if span is not None else None
         beside = letter_beside(statement, span.text) if statement and span is not None else None
         if beside is not None:  # "approximately **0.32 (Option C)**": the letter asked for
             return AnswerSpan(beside, rule=(span.rule or "") + LETTER_BESIDE_SUFFIX)
@@ -580,6 +580,10 @@ def statement_for_gold(
         cleaned = _cleaned(text)
         statement = last_statement(cleaned) if not looping(cleaned) else None
         letter = copula_letter(statement) if statement else None  # (a loop decides nothing)
+        if letter is None and statement:  # "… is **17 atoms (Option B).**\n\n**Note:** …"
+            before = without_afterword(cleaned)
+            earlier = last_statement(before) if before else None
+            letter = copula_letter(earlier) if earlier else None
         if letter is None and statement and gold.options:
             letter = named_option(statement, gold.options)
         if letter is None:
@@ -602,6 +606,15 @@ def statement_for_gold(
 
 #: a gold that is a year: what a date in the answer may state
 _YEAR_GOLD_RE = re.compile(r"1\d{3}|20\d{2}")
+
+
+def _span_statement(span: AnswerSpan, text: str) -> str | None:
+    """The last statement of the text ``span`` was read from: the completion, or the
+    completion without its afterword when the span was read before one."""
+    cleaned = _cleaned(text)
+    if (span.rule or "").endswith(AFTERWORD_SUFFIX):
+        cleaned = without_afterword(cleaned) or cleaned
+    return last_statement(cleaned)
 
 
 def _written_date(span: AnswerSpan | None, gold: Gold, text: str) -> AnswerSpan | None:
