@@ -5,7 +5,9 @@ choice gold (a bare letter after its copula, the letter that labels a stated val
 marker joined to its answer by a connective, an article or the word for the option, in the
 markers' languages; a closing yes that confirms a check; Logic-RL's JSON answers to zebra
 puzzles; ThaiExam's ``{"correct_answer_key":"c"}``; TempReason's dates (``May, 1747``);
-DRAW-1K's two unknowns stated in one sentence. Each with its wrong twin."""
+DRAW-1K's two unknowns stated in one sentence; BIG-Bench Hard's Boolean expressions and
+formal fallacies answered in a last statement; ReAct's FEVER labels closed by the
+environment's observation. Each with its wrong twin."""
 
 from __future__ import annotations
 
@@ -232,4 +234,47 @@ def test_a_gold_of_several_numbers_reads_the_values_the_last_sentence_states(
     ],
 )  # fmt: skip
 def test_an_answer_label_that_heads_an_item_of_a_numbered_list(gold, text, status):
+    assert grade_completion(gold, text).status == status
+
+
+BOOLEAN = "Evaluate the result of a random Boolean expression.\n\nQ: not ( True ) and ( True ) is"
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("False", 'Step.\n\nTherefore, the result of the expression "not ( True ) and ( True )" '
+                  "is False.", "correct"),
+        ("True", 'Step.\n\nTherefore, the result of the expression "not ( True ) and ( True )" '
+                 "is False.", "incorrect"),
+        ("True", "Steps.\n\nSo, the final result is: `True`", "correct"),
+        ("True", "Therefore, the final result is: True", "correct"),
+        ("False", "Therefore, the final result is: True", "incorrect"),
+        ("False", "Thus it simplifies to **0**, which is **False**.</think>\n\nThe result of "
+                  "the Boolean expression is **False**.", "correct"),
+        ("False", "So the claim is not true.", "correct"),
+    ],
+)  # fmt: skip
+def test_a_boolean_gold_reads_a_statement_that_calls_its_subject_true_or_false(
+    gold, text, status
+):
+    assert grade_completion(gold, text, problem=BOOLEAN).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("invalid", "Step.\n\n**Answer**:  \nThe argument is **invalid**.", "correct"),
+        ("valid", "Step.\n\n**Answer**:  \nThe argument is **invalid**.", "incorrect"),
+        ("NOT ENOUGH INFO", "Thought 6: I cannot find anything related to Jackpot.\nAction 6: "
+                            "Finish[NOT ENOUGH INFO]\nObservation 6: Episode finished, reward "
+                            "= 1\n", "correct"),
+        ("SUPPORTS", "Thought 6: I cannot find anything related to Jackpot.\nAction 6: "
+                     "Finish[NOT ENOUGH INFO]\nObservation 6: Episode finished, reward = 0\n",
+         "incorrect"),
+        # a phrase that opens with "not" in lower case is still no answer in words
+        ("5", "Answer: not 5", "no_answer"),
+    ],
+)  # fmt: skip
+def test_labels_in_words_a_classification_gold_names(gold, text, status):
     assert grade_completion(gold, text).status == status

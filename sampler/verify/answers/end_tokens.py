@@ -12,7 +12,8 @@ What a decoder or an agent's protocol leaves after the last token goes too
 (``without_trailing_debris``): replacement characters (``\ufffd``, a token cut inside a
 multi-byte character), a role name alone on the last line (``user``, ``Assistant:``: the
 next turn of a chat template whose special tokens were skipped), a tag cut after a finished
-sentence (``… a day.</wort``), and a closing JSON object
+sentence (``… a day.</wort``), a ReAct environment's ``Observation 6: Episode finished,
+reward = 1`` after the agent's ``Finish[…]``, and a closing JSON object
 of flags only (``{"end": true}``: an agent's end-of-episode signal, no answer field), and a
 closing ``$`` that pairs with none (``without_stray_dollar``: a prompt that ended in ``$``).
 """
@@ -62,6 +63,8 @@ _TRAILING_DEBRIS_RE = re.compile(
     # a tag cut after a finished sentence ("… for a day.</wort")
     r"(?:(?<=[.!?。])[ \t]*</?[A-Za-z]{1,12}"
     r"|\n[ \t#*]*(?:user|assistant|human|system|model)[ \t]*:?[ \t]*"
+    # a ReAct environment's closing observation after the agent's Finish[…]
+    r"|\n[ \t]*Observation[ \t]*\d*[ \t]*:[ \t]*Episode finished[^\n]{0,40}"
     r"|[ \t]*\{\s*\"\w{1,24}\"\s*:\s*(?:true|false|null)\s*"
     r"(?:,\s*\"\w{1,24}\"\s*:\s*(?:true|false|null)\s*){0,4}\}"
     r"|\ufffd+)\s*\Z",

@@ -108,6 +108,7 @@ from sampler.verify.answers.unfinished_thinking import cut_off_thinking
 from sampler.verify.answers.yes_no_statements import (
     RULE_LAST_STATEMENT,
     RULE_OPENING_YES_NO,
+    called_boolean,
     last_statement,
     opening_yes_no,
     statement_polarity,
@@ -591,7 +592,7 @@ def statement_for_gold(
         return AnswerSpan(letter, rule=RULE_LAST_STATEMENT)
     if gold.kind == "text" and not gold.parts:
         statement = last_statement(_cleaned(text))
-        complement = copula_complement(statement) if statement else None
+        complement = copula_complement(statement, gold.latex) if statement else None
         if complement is None:
             return None
         return AnswerSpan(complement, rule=RULE_LAST_STATEMENT, prose=True)
@@ -601,7 +602,18 @@ def statement_for_gold(
         return AnswerSpan(count, rule=RULE_LAST_STATEMENT) if count is not None else None
     if gold.kind != "boolean":
         return None
-    return _yes_no_said(text, gold.yes_no_words) or _opening_said(text)
+    return _yes_no_said(text, gold.yes_no_words) or _called_boolean(text) or _opening_said(text)
+
+
+def _called_boolean(text: str) -> AnswerSpan | None:
+    """True or False, as the completion's last statement calls its subject one after its
+    last copula (a Boolean expression's value, a claim judged), when no rule found an answer;
+    "is not true" is False."""
+    statement = last_statement(_cleaned(text))
+    true = called_boolean(statement) if statement else None
+    if true is None:
+        return None
+    return AnswerSpan("True" if true else "False", rule=RULE_LAST_STATEMENT, prose=True)
 
 
 #: a gold that is a year: what a date in the answer may state
@@ -675,8 +687,8 @@ def named_option(statement: str, options: tuple[tuple[str, str], ...]) -> str | 
 
 #: the last copula of a statement and the few words after it, to its end
 _COPULA_COMPLEMENT_RE = re.compile(
-    r"\b(?:is|are|was|were)[ \t]+(?:(?:the|a|an)[ \t]+)?"
-    r"(?P<x>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,4})[ \t*_\"”]*[.!。]?[ \t*_]*$",
+    r"\b(?:is|are|was|were)[ \t]+(?:(?:the|a|an)[ \t]+)?[*_`\"“]*"
+    r"(?P<x>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,4})[ \t*_`\"”]*[.!。]?[ \t*_]*$",
     re.IGNORECASE,
 )
 _NEGATED_COMPLEMENT_RE = re.compile(r"(?:not|never|no|neither|none)\b", re.IGNORECASE)
@@ -689,15 +701,25 @@ _STATE_WORDS = frozenset(
 )
 
 
-def copula_complement(statement: str) -> str | None:
+#: state words that are also the labels a classification gold names (BBH's formal fallacies
+#: "valid"/"invalid"): against such a gold they are an answer
+_VERDICT_WORDS = frozenset(
+    "valid invalid possible impossible consistent true false correct incorrect right wrong".split()
+)
+
+
+def copula_complement(statement: str, gold: str = "") -> str | None:
     """The words after a statement's last "is"/"are"/"was"/"were" (``Paris`` of "The capital
     of France is Paris."), without an article; None when there are none, more than five, or
-    they negate ("is not Paris"), or say how the work stands ("The word is done.")."""
+    they negate ("is not Paris"), or say how the work stands ("The word is done."), unless
+    the ``gold`` is a label among those words (``_VERDICT_WORDS``; BBH's formal fallacies:
+    "The argument is **invalid**." for ``valid`` or ``invalid``)."""
     match = _COPULA_COMPLEMENT_RE.search(statement[-200:])
     if match is None or _NEGATED_COMPLEMENT_RE.match(match.group("x")):
         return None
     words = match.group("x").strip()
-    return None if words.lower() in _STATE_WORDS else words
+    stands = words.lower() in _STATE_WORDS and gold.strip().lower() not in _VERDICT_WORDS
+    return None if stands else words
 
 
 RULE_REGEX = "regex"

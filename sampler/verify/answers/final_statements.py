@@ -694,8 +694,8 @@ _YES_NO_FIRST_RE = re.compile(r"[ \t*]*(yes|no)\b[ \t*]*[,;]", re.IGNORECASE)
 def _words(statement: str, rule: str) -> AnswerSpan | None:
     """A short stated answer in words (``No``, ``A. $\\frac16$``, ``"fnel"``) as prose."""
     statement = _hope_removed(statement).strip().strip("*_ ").strip()
-    if not statement or _HYPOTHESIS_WORDS_RE.match(statement):
-        return None
+    if not statement or (_HYPOTHESIS_WORDS_RE.match(statement) and not statement.isupper()):
+        return None  # (a label in capitals is one: FEVER's "NOT ENOUGH INFO")
     if len(statement) > _WORDS_CHARS and not (
         len(statement) <= _WORD_LIST_CHARS and WORD_LIST_RE.fullmatch(statement.rstrip("."))
     ):

@@ -57,7 +57,7 @@ from sampler.verify.answers.units import (
     split_unit,
     unit_notation,
 )
-from sampler.verify.answers.yes_no_statements import statement_polarity
+from sampler.verify.answers.yes_no_statements import called_boolean, statement_polarity
 
 #: Longest normalised answer stored; longer ones are cut (they still group together).
 MAX_ANSWER_CHARS = 500
@@ -137,10 +137,12 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         # "Beauty and the Beast" for HotpotQA's "beauty and beast", "February 14, 1859" for
         # "february 14 1859": a question-answering gold's exact match, as SQuAD normalises it
         return AnswerSpan(gold.latex.strip(), rule=span.rule)
-    if gold.kind == "boolean" and gold.yes_no_words:
+    if gold.kind == "boolean":
         statement = span.last_statement or span.sentence or (span.text if span.prose else None)
         if statement and boolean_of(statement) is None:
             polarity = statement_polarity(statement, gold.yes_no_words)
+            if polarity is None and span.prose:
+                polarity = called_boolean(statement)  # "… the final result is: True"
             if polarity is not None:  # "Therefore, 1232 is a multiple of 7." for "Is 1232 …?"
                 return AnswerSpan("Yes" if polarity else "No", rule=span.rule, prose=True)
     sentence = span.sentence or (span.text if span.prose else None)

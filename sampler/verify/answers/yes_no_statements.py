@@ -21,7 +21,10 @@ where a rule read a value that is no yes or no: "Therefore 17747 is a prime numb
 Yes, not 17747); without the question nothing changes. ``opening_yes_no`` reads the yes or
 no a completion heads its reasons with ("No, J.K. Rowling was not born in an even year.
 She was born in 1965, …"), for ``statement_for_gold`` when the last statement says nothing.
-Pure string work on a few hundred characters.
+``called_boolean`` reads a statement that calls its subject true or false after its last
+copula ("Therefore, the result of the expression … is False.", "So, the final result is:
+True"), for a boolean gold without a question to restate (BIG-Bench Hard's Boolean
+expressions). Pure string work on a few hundred characters.
 """
 
 from __future__ import annotations
@@ -270,3 +273,23 @@ _CONFIRMS_RE = re.compile(
     r"(?:that|this|it)(?:'s|\s+is)?\s+(?:is\s+)?(?:right|correct|true|wrong)\b(?!\s+that\b)",
     re.IGNORECASE,
 )  # ("Yes, it is true that …" states what is true, as in closing_sentence)
+
+
+#: a last statement that ends by calling its subject true or false: "Therefore, the result of
+#: the expression "not ( True ) and ( True )" is False.", "… evaluates to `True`.", "So, the
+#: final result is: True"
+_CALLED_BOOLEAN_RE = re.compile(
+    r"\b(?:is|are|was|evaluates[ \t]+to|simplifies[ \t]+to|returns|yields|gives)[ \t]*:?[ \t]+"
+    r"(?P<not>not[ \t]+)?[*_`\"“]*(?P<x>true|false)[*_`\"”]*[ \t]*[.!。]?[ \t*_]*$",
+    re.IGNORECASE,
+)
+
+
+def called_boolean(statement: str) -> bool | None:
+    """True or False, as ``statement`` calls its subject one after its last copula (a Boolean
+    expression's value, a claim judged: "… is False.", "… evaluates to `True`."); "is not
+    true" is False; None when it calls it neither."""
+    called = _CALLED_BOOLEAN_RE.search(statement[-200:])
+    if called is None:
+        return None
+    return (called.group("x").lower() == "true") != bool(called.group("not"))
