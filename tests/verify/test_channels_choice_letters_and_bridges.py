@@ -278,3 +278,27 @@ def test_a_boolean_gold_reads_a_statement_that_calls_its_subject_true_or_false(
 )  # fmt: skip
 def test_labels_in_words_a_classification_gold_names(gold, text, status):
     assert grade_completion(gold, text).status == status
+
+
+SPORTS = 'Is the following sentence plausible? "Mario Gomez scored a reverse layup."'
+
+
+@pytest.mark.parametrize(
+    ("gold", "text", "status"),
+    [
+        ("no", 'Considering these points, the sentence "Mario Gomez scored a reverse layup" is '
+               "not plausible because it uses a basketball term for a soccer player.", "correct"),
+        ("yes", 'Considering these points, the sentence "Mario Gomez scored a reverse layup" is '
+                "not plausible because it uses a basketball term for a soccer player.",
+         "incorrect"),
+        ("no", "Without evidence that Gomez played basketball, the sentence is implausible.",
+         "correct"),
+        ("yes", 'Thus the sentence "Mario Gomez scored a reverse layup" is plausible.', "correct"),
+        ("no", 'Thus the sentence "Mario Gomez scored a reverse layup" is plausible.',
+         "incorrect"),
+    ],
+)  # fmt: skip
+def test_a_yes_no_statement_about_a_quoted_sentence_or_with_a_negating_prefix(
+    gold, text, status
+):
+    assert grade_completion(gold, text, problem=SPORTS).status == status

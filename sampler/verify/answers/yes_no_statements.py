@@ -51,7 +51,7 @@ _STOP = frozenset(
     (
         _AUXILIARY + " a an the of to in on at by for with as it its this that these those"
         " there their they he she his her we you i so therefore thus hence yes no true false"
-        " indeed also then be been being than"
+        " indeed also then be been being than following given above"
     ).split()
 )
 _NEGATION_RE = re.compile(
@@ -83,9 +83,21 @@ def yes_no_words(problem: str | None) -> tuple[str, ...]:
     return words if len(set(words)) >= 2 else ()  # "Is it possible?" names too little
 
 
+#: a quotation of three words or more: the sentence a question asks about, quoted again
+#: between the statement's subject and predicate ("the sentence "Aaron Nola converted the
+#: first down" is not plausible")
+_QUOTED_SENTENCE_RE = re.compile(r"[\"“][^\"”\n]*?[ \t][^\"”\n]*?[ \t][^\"”\n]*?[\"”]")
+
+
 def statement_polarity(statement: str, words: tuple[str, ...]) -> bool | None:
-    """What ``statement`` answers to the question of ``words`` (module docstring)."""
-    statement = statement.strip()
+    """What ``statement`` answers to the question of ``words`` (module docstring); a quoted
+    sentence in it stands for the thing the question asks about, and a question word with a
+    negating prefix ("implausible", "unfair") is that word negated."""
+    statement = _QUOTED_SENTENCE_RE.sub(" ", statement.strip()).strip()
+    for word in {w for w in words if len(w) >= 5}:  # "implausible": "not plausible"
+        statement = re.sub(
+            rf"\b(?:im|in|un|il|ir|non-?|dis){word}\b", f"not {word}", statement, flags=re.I
+        )
     if not words or not statement or len(statement) > _STATEMENT_CHARS:
         return None
     if statement.endswith(("?", "？")) or _HEDGE_RE.search(statement):
