@@ -60,7 +60,7 @@ _NEGATION_RE = re.compile(
 )
 _HEDGE_RE = re.compile(
     r"\b(?:might|may|perhaps|probably|possibly|likely|unclear|unknown|uncertain|if|whether"
-    r"|depends|cannot be determined|while|although|though|but|however|whereas)\b",
+    r"|depends|depending|could|cannot be determined|while|although|though|but|however|whereas)\b",
     re.IGNORECASE,
 )
 #: a pronoun that stands for the question's subject: "so it is not a prime number", "so
