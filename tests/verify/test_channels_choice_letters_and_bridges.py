@@ -219,9 +219,7 @@ def test_a_date_gold_reads_the_last_date_of_the_last_statement(gold, text, statu
                       "years old.", "incorrect"),
     ],
 )  # fmt: skip
-def test_a_gold_of_several_numbers_reads_the_values_the_last_sentence_states(
-    gold, text, status
-):
+def test_a_gold_of_several_numbers_reads_the_values_the_last_sentence_states(gold, text, status):
     assert grade_completion(gold, text).status == status
 
 
@@ -255,9 +253,7 @@ BOOLEAN = "Evaluate the result of a random Boolean expression.\n\nQ: not ( True 
         ("False", "So the claim is not true.", "correct"),
     ],
 )  # fmt: skip
-def test_a_boolean_gold_reads_a_statement_that_calls_its_subject_true_or_false(
-    gold, text, status
-):
+def test_a_boolean_gold_reads_a_statement_that_calls_its_subject_true_or_false(gold, text, status):
     assert grade_completion(gold, text, problem=BOOLEAN).status == status
 
 
@@ -298,7 +294,5 @@ SPORTS = 'Is the following sentence plausible? "Mario Gomez scored a reverse lay
          "incorrect"),
     ],
 )  # fmt: skip
-def test_a_yes_no_statement_about_a_quoted_sentence_or_with_a_negating_prefix(
-    gold, text, status
-):
+def test_a_yes_no_statement_about_a_quoted_sentence_or_with_a_negating_prefix(gold, text, status):
     assert grade_completion(gold, text, problem=SPORTS).status == status
