@@ -21,9 +21,8 @@ from __future__ import annotations
 import re
 
 #: the letter after the statement's last copula, alone (bold, parenthesised or after
-#: "option"), closing the statement: "… is A.", "… is **(C)**", "… would be option D", "…
-#: is closest to option B"; or
-#: with its option's content: "… is C. 4-chlorobenzoic acid."
+#: "option"), closing the statement ("… is A.", "… is **(C)**", "… would be option D", "… is
+#: closest to option B"), or with its option's content ("… is C. 4-chlorobenzoic acid.")
 _COPULA_LETTER_RE = re.compile(
     r"\b(?:is|are|was|be|remains)[ \t]+(?:(?:therefore|thus|clearly|then)[ \t]+)?"
     r"(?:(?:closest|nearest|equal|identical|consistent|best[ \t]+matched)[ \t]+"
@@ -80,7 +79,7 @@ def copula_letter(statement: str) -> str | None:
     if labelled is not None and not _DENIAL_RE.search(statement[-300:]):
         return labelled.group(1)  # "… is C6H10O2 (Option A).": the option its content names
     called = {m.group("x") or m.group("y") for m in _LETTER_IS_ANSWER_RE.finditer(statement[-300:])}
-    if len(called) == 1 and not re.search(r"\b(?:not|incorrect|wrong)\b", statement[-300:]):
+    if len(called) == 1 and not _DENIAL_RE.search(statement[-300:]):
         return called.pop()
     return None
 

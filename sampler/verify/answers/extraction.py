@@ -543,9 +543,19 @@ def statement_for_gold(
     - a number gold: the count a last statement opens with when its other words are the
       question's ("3 pieces of clothing could go in each of the small loads."), which the
       rules refuse for its "could" (``named_quantities.restated_count``);
-    - a choice gold of a question that lists its options: the option whose content the
-      statement ends with after its copula ("The strongest acid is 4-nitrobenzoic acid."
-      for "C) 4-nitrobenzoic acid"), ``named_option``.
+    - a choice gold: the bare letter after the statement's copula, or the letter it calls
+      the answer ("Thus, the major product is C.", ``choice_statements.copula_letter``), also
+      before an afterword; of a question that lists its options, the option whose content
+      the statement ends with after its copula ("The strongest acid is 4-nitrobenzoic
+      acid." for "C) 4-nitrobenzoic acid"), ``named_option``;
+    - a boolean gold without a question to restate: what the statement calls its subject
+      ("… the expression … is False.", ``called_boolean``).
+
+    Whether or not a rule found an answer: against a choice gold, the letter that labels the
+    value it found ("**0.32 (Option C)**", ``choice_statements.letter_beside``); against a
+    calendar-date gold, the last statement's date when the value is part of it, and against
+    a year gold that date's year (``calendar_dates``); against a gold that is no boolean,
+    the answer before a closing yes that confirms a check (``AnswerSpan.before_check``).
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
@@ -616,10 +626,6 @@ def _called_boolean(text: str) -> AnswerSpan | None:
     return AnswerSpan("True" if true else "False", rule=RULE_LAST_STATEMENT, prose=True)
 
 
-#: a gold that is a year: what a date in the answer may state
-_YEAR_GOLD_RE = re.compile(r"1\d{3}|20\d{2}")
-
-
 def _span_statement(span: AnswerSpan, text: str) -> str | None:
     """The last statement of the text ``span`` was read from: the completion, or the
     completion without its afterword when the span was read before one."""
@@ -627,6 +633,10 @@ def _span_statement(span: AnswerSpan, text: str) -> str | None:
     if (span.rule or "").endswith(AFTERWORD_SUFFIX):
         cleaned = without_afterword(cleaned) or cleaned
     return last_statement(cleaned)
+
+
+#: a gold that is a year: what a date in the answer may state
+_YEAR_GOLD_RE = re.compile(r"1\d{3}|20\d{2}")
 
 
 def _written_date(span: AnswerSpan | None, gold: Gold, text: str) -> AnswerSpan | None:
