@@ -635,6 +635,8 @@ def _span_statement(span: AnswerSpan, text: str) -> str | None:
     return last_statement(cleaned)
 
 
+#: how much of a completion's end is searched for a date before it is cleaned and read
+_DATE_TAIL_CHARS = 3000
 #: a gold that is a year: what a date in the answer may state
 _YEAR_GOLD_RE = re.compile(r"1\d{3}|20\d{2}")
 
@@ -648,6 +650,8 @@ def _written_date(span: AnswerSpan | None, gold: Gold, text: str) -> AnswerSpan 
     year = _YEAR_GOLD_RE.fullmatch(gold.latex.strip()) if expected is None else None
     if expected is None and (year is None or span is None):
         return None
+    if last_date(text[-_DATE_TAIL_CHARS:]) is None:
+        return None  # no date near the end (most samples of a year gold): nothing to clean
     statement = last_statement(_cleaned(text))
     written = last_date(statement) if statement else None
     if written is None or (span is not None and span.text.strip() not in written[1]):
