@@ -11,7 +11,12 @@ after a currency amount). The result is a plain decimal string, so that ``$2.9 m
 
 ``Amount.mantissa`` keeps the number as written before its scale: a gold ``2.9 million``
 also accepts the bare ``2.9`` (the table's unit is the question's context), never
-``2.9 thousand``. Pure string work.
+``2.9 thousand``. The other way round, a question that states its amounts in a scale
+("… (in USD millions)?", "(Dollars in thousands)": ``stated_scale``) has a bare gold
+in that scale: ``16525`` accepts ``$16,525 million`` and ``$16.525 billion``; without
+such a question, ``1`` never accepts ``1 million``. ``Amount.written`` is the amount as
+extraction hands it on (``16525 million``), so that the verdict sees its scale.
+Pure string work.
 """
 
 from __future__ import annotations
@@ -52,6 +57,14 @@ class Amount:
     value: str
     mantissa: str
     scaled: bool
+    #: the scale word, spelt out (``million`` for ``mn``, ``m`` and ``millions``); "" for none
+    scale: str = ""
+
+    @property
+    def written(self) -> str:
+        """The amount as one string that ``amount_value`` reads back to it: the mantissa
+        and its scale word (``-17572 million``), or the plain value when it has none."""
+        return f"{self.mantissa} {self.scale}" if self.scaled and self.scale else self.value
 
 
 def amount_value(text: str) -> Amount | None:
@@ -96,15 +109,47 @@ def amount_value(text: str) -> Amount | None:
         return Amount(sign + digits, sign + digits, False)
     value = format((number * factor).normalize(), "f")
     mantissa = format(number.normalize(), "f")
-    return Amount(sign + _plain(value), sign + _plain(mantissa), factor != 1)
+    return Amount(
+        sign + _plain(value), sign + _plain(mantissa), factor != 1, _SCALE_NAMES.get(factor, "")
+    )
 
 
 _DOT_GROUP_RE = re.compile(r"[1-9]\d{0,2}\.\d{3}")
+_SCALE_NAMES = {factor: name for name, factor in SCALE_AFTER_DIGITS.items()}
 
 
 def _plain(number: str) -> str:
     """A decimal string without a trailing ``.0``."""
     return number.rstrip("0").rstrip(".") if "." in number else number
+
+
+#: a question's statement of the scale its amounts are in: "(in millions)", "in USD
+#: millions", "(Dollars in thousands)", "in thousands of dollars", "$ millions"
+_STATED_SCALE_RE = re.compile(
+    r"\b(?:in|of)[ \t]+(?:(?:US|U\.S\.)?[ \t]*(?:\$|dollars?|USD|EUR|€|£|GBP|RMB)[ \t]*)?"
+    r"(?P<a>thousands|millions|billions)\b"
+    r"|(?:\$|USD|US\$|€|£)[ \t]*(?P<b>thousands|millions|billions)\b",
+    re.IGNORECASE,
+)
+
+
+def stated_scale(problem: str | None) -> int | None:
+    """The factor of the one scale a question states its amounts in ("… (in USD
+    millions)?": 10**6); None when it states none, or more than one."""
+    if not problem or ("illion" not in problem and "housand" not in problem):
+        return None
+    found = _STATED_SCALE_RE.finditer(problem)
+    named = {(m.group("a") or m.group("b")).lower().rstrip("s") for m in found}
+    return SCALE_AFTER_DIGITS[named.pop()] if len(named) == 1 else None
+
+
+def in_scale(amount: Amount, factor: int, value: str) -> bool:
+    """Whether ``amount``, a scaled amount, is ``value`` written in the scale ``factor``:
+    ``$16,525 million`` and ``$16.525 billion`` are ``16525`` in millions."""
+    try:
+        return amount.scaled and Decimal(amount.value) / factor == Decimal(value)
+    except InvalidOperation:
+        return False
 
 
 def same_number(text: str, value: str) -> bool:

@@ -503,7 +503,7 @@ def _worded_value(match: re.Match[str]) -> str:
     sign = "-" if match.group("minus") or match.group("sign") else ""
     digits = sign + re.sub(r"[ \u00a0\u202f,]", "", match.group("n"))
     scaled = amount_value(f"{digits} {match.group('scale')}") if match.group("scale") else None
-    return scaled.value if scaled is not None else digits  # "1.5 million": amounts' one rule
+    return scaled.written if scaled is not None else digits  # "1.5 million": amounts' one rule
 
 
 def _number_in_words(rest: str) -> str | None:

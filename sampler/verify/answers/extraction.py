@@ -99,6 +99,7 @@ from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.named_quantities import restated_count
+from sampler.verify.answers.quoted_answer import without_answer_quotes
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
 from sampler.verify.answers.tag_debris import with_paired_tags
@@ -422,12 +423,20 @@ def extract_answer(
         return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
     text = with_paired_tags(text)  # "Answer: 4</answer>", "answer> 320 </answer>"
     cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
-    if cut is not None:
-        span = _first(_cleaned(text[:cut]), strategies)
-        if span is not None:
-            return replace(span, rule=(span.rule or "") + RUN_ON_SUFFIX)
     whole = _cleaned(text)
-    span = _first(whole, strategies)
+    span = None
+    if cut is not None:
+        before = _first(_cleaned(text[:cut]), strategies)
+        # "User:" in a transcript whose turns the model labels "Assistant:": the dialogue's
+        # next turn (a tool's prompt, its results), not a problem of the model's own
+        turn = _TURN_RE.match(text, cut) is not None and _ASSISTANT_RE.search(text, 0, cut)
+        span = _first(whole, strategies) if turn and before and _is_weak(before) else None
+        if span is None or not _is_strong(span):
+            # the text before the new problem answers; a prose guess before a dialogue's
+            # "User:" turn, with the box at the end, does not (a tool dialogue: ChatCoT)
+            return replace(before, rule=(before.rule or "") + RUN_ON_SUFFIX) if before else None
+    if span is None:
+        span = _first(whole, strategies)
     if span is not None and _is_check_result(span):
         span = _with_checked_answer(span, whole, strategies)
     elif span is not None and (span.rule or "").startswith(RULE_YES_NO):
@@ -458,6 +467,35 @@ def extract_answer(
         if span is not None:
             return replace(span, rule=(span.rule or "") + OPENING_SUFFIX)
     return span
+
+
+#: rules that read a prose sentence or a bare number: what a completion that states no
+#: answer still gives
+_WEAK_RULES = (RULE_CONCLUSION, RULE_CLOSING_STATEMENT, RULE_LAST_NUMBER, RULE_LAST_STATEMENT)
+#: rules that read an answer the completion marks as its answer
+_STRONG_RULES = (
+    RULE_BOX,
+    RULE_BOXES,
+    RULE_STATED_AFTER_BOX,
+    RULE_HASHES,
+    RULE_ANSWER_LINE,
+    RULE_ANSWER_TAG,
+    RULE_MARKER,
+    RULE_FEW_SHOT,
+)
+
+
+_TURN_RE = re.compile(r"[ \t#]*(?:User|Human)[ \t]*:")
+_ASSISTANT_RE = re.compile(r"^[ \t#]*Assistant[ \t]*:", re.MULTILINE)
+
+
+def _is_weak(span: AnswerSpan) -> bool:
+    return (span.rule or "").startswith(_WEAK_RULES)
+
+
+def _is_strong(span: AnswerSpan) -> bool:
+    rule = (span.rule or "").split(" (")[0]
+    return rule in _STRONG_RULES
 
 
 def _is_check_result(span: AnswerSpan) -> bool:
@@ -508,6 +546,7 @@ def _cleaned(text: str) -> str:
     display math as prose (``text_displays``), the decoder's trailing debris and closing
     courtesies removed."""
     cleaned = without_trailing_debris(displays_as_prose(without_end_tokens(text)))
+    cleaned = without_answer_quotes(cleaned)  # 'FINAL ANSWER:\n"""\n42\n"""': the label's 42
     return without_sign_off(without_stray_dollar(cleaned) if "$" in cleaned else cleaned)
 
 

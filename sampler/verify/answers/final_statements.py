@@ -151,7 +151,7 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。．！？।৷]|\n|$")
 _FEW_SHOT_RE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<rest>\S[^\n]*)")
 #: answer markers in other words and languages, the answer after them
 _MARKER_RE = re.compile(
-    r"【?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)】?(?:应该|应)?(?:是|为|选(?:择)?)?"
+    r"[【\[]?(?:正确(?:的)?(?:答案|选项)|最终(?:的)?答案|答案)[】\]]?(?:应该|应)?(?:是|为|选(?:择)?)?"
     r"[ \t]*[:：]?"
     r"|(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?|对应(?:于)?选项"
     r"|选项[ \t]*(?:是|为)?[ \t]*(?=[$*\s\[(（]*[A-J](?![A-Za-z]))"
@@ -324,7 +324,7 @@ def _value(statement: str) -> str | None:
     statement = statement.strip()
     accounted = amount_value(statement) if "(" in statement else None
     if accounted is not None:  # "$(1,234)", "(1.9) million": an accountant's negative
-        return accounted.value
+        return accounted.written
     letters = _LETTER_LIST_RE.fullmatch(statement)
     if letters is not None:  # "#### C,D", "Answer: A, C and D": the options chosen
         return ", ".join(re.findall(r"[A-J]", statement))
@@ -362,8 +362,8 @@ def _value(statement: str) -> str | None:
         scale = _SCALE_AFTER_RE.match(statement, number.end())
         amount = amount_value(statement[: scale.end() if scale else number.end()])
         if amount is not None:
-            # "1 million", "-$17,572 million", "-€462": the signed number times its scale
-            return amount.value
+            # "1 million", "-$17,572 million", "-€462": the signed number and its scale
+            return amount.written
         value = number.group(0).replace("−", "-").strip()
         value = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), value)
         words = statement[number.end() :].strip().rstrip(".")

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from sampler.verify.answers.amounts import amount_value
+from sampler.verify.answers.amounts import amount_value, stated_scale
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.clock import asks_time_of_day
 from sampler.verify.answers.comparisons import asked_comparison
@@ -69,6 +69,9 @@ class Gold:
     #: a gold with a scale word (``2.9 million``, ``latex`` 2900000): the number before its
     #: scale, which a bare answer may state (``amounts``)
     mantissa: str | None = field(default=None, compare=False)
+    #: the factor of the scale the question states its amounts in ("(in USD millions)":
+    #: 10**6), so that a bare gold is in that scale (``amounts.stated_scale``)
+    scale: int | None = field(default=None, compare=False)
     #: whether the question asks for the greater or the smaller of two values
     #: (``comparisons.asked_comparison``)
     compared: str | None = field(default=None, compare=False)
@@ -102,10 +105,18 @@ class Gold:
             self.asked_words,
             self.yes_no_words,
             self.mantissa,
+            self.scale,
             self.compared,
             self.asks_time,
             self.restated,
         )
+
+
+#: a long-form gold that answers yes or no, then gives its reason ("Yes, CVS paid a $0.55
+#: dividend …", "No. The ratio fell."): its answer is the yes or no ("No. 5" is a number)
+_REASONED_BOOLEAN_RE = re.compile(
+    r"[ \t]*(yes|no)[ \t]*[,.;:–—](?![ \t]*\d)[ \t]*[^\W\d_]", re.IGNORECASE
+)
 
 
 def math_mode(latex: str) -> str:
@@ -330,7 +341,10 @@ def gold_from_question(
     kind = "" if parts else gold_kind(latex)
     if not parts and choice is not None:
         kind = "choice"  # "(K)": a letter past J is a choice only in parentheses
-    if kind == "text" and number_from_words(latex) is not None:
+    reasoned = _REASONED_BOOLEAN_RE.match(latex) if kind in ("", "text") else None
+    if reasoned is not None:  # "Yes, net earnings … increased from 20% to 20.1%.": a yes
+        latex, kind = reasoned.group(1).capitalize(), "boolean"
+    elif kind == "text" and number_from_words(latex) is not None:
         latex, kind = str(number_from_words(latex)), ""  # a gold in words: "forty three"
     elif kind == "text" and fraction_from_words(latex) is not None:
         latex, kind = str(fraction_from_words(latex)), ""  # a gold in words: "one half"
@@ -355,6 +369,7 @@ def gold_from_question(
         asked_words=asked_words(problem) if not parts else frozenset(),
         yes_no_words=yes_no_words(problem) if kind == "boolean" else (),
         mantissa=scaled.mantissa if scaled is not None and scaled.scaled else None,
+        scale=stated_scale(problem) if not parts and kind in ("", "decimal") else None,
         compared=asked_comparison(problem) if not parts else None,
         asks_time=asks_time_of_day(problem),
         restated=restated_expressions(problem) if not parts else frozenset(),

@@ -5,7 +5,8 @@ completion has given an answer, that opens a new problem (``Problem:``,
 ``Question 2:``, ``### Exercise``, ``Q:`` (a sub-question, ``Question 5.2:``, continues the
 problem: least-to-most decomposition), ``Human:``/``User:`` turns, an Alpaca-style
 template's next ``### Instruction:`` (WizardMath, MetaMath), chat-template
-tokens such as ``<|im_start|>``; not ``<|im_start|>think`` or ``<|im_start|>answer``, which
+tokens such as ``<|im_start|>``, end-of-answer tokens (GAOKAO's and LawBench's ``<eoa>``,
+``</s>``) with more text after them; not ``<|im_start|>think`` or ``<|im_start|>answer``, which
 open sections of the model's own turn). Extraction then reads only the text before it, so
 the last box of the invented problem is never taken for the answer. A marker before
 any answer cuts nothing (a model may restate the problem first). Linear: one scan
@@ -32,16 +33,18 @@ _LINE_MARKER_RE = re.compile(
 #: s1's format: no new problem)
 _TOKEN_MARKER_RE = re.compile(
     r"<\|(?:im_start\|>(?![ \t]*(?:think|answer|assistant)\b)|(?:im_end|endoftext|user|eot_id"
-    r"|end_of_text)\|>)",
+    r"|end_of_text)\|>)|<eoa>|</s>",
     re.IGNORECASE,
 )
 _CHECKED = 8
+#: nothing but end tokens and space to the end of the text
+_ONLY_END_TOKENS_RE = re.compile(r"(?:\s|<eo[aes]>|</s>|<\|[a-z_]{2,24}\|>)*\Z", re.IGNORECASE)
 
 
 def _markers(text: str, start: int = 0) -> Iterator[re.Match[str]]:
     """Every marker of ``text`` from ``start`` on, in order."""
     lines = _LINE_MARKER_RE.finditer(text, start)
-    if "<|" not in text:
+    if "<|" not in text and "<eoa>" not in text and "</s>" not in text:
         return lines
     return heapq.merge(lines, _TOKEN_MARKER_RE.finditer(text, start), key=lambda m: m.start())
 
@@ -55,6 +58,8 @@ def run_on_cut(text: str, answered: Callable[[str], bool]) -> int | None:
     for checked, match in enumerate(_markers(text, thinking_end(text))):
         if checked >= _CHECKED:
             return None
+        if _ONLY_END_TOKENS_RE.match(text, match.end()):
+            return None  # a closing "<eoa>", "</s>": the answer's end, nothing runs on
         if match.start() > 0 and answered(text[: match.start()]):
             return match.start()
     return None

@@ -41,7 +41,9 @@ _POWER = r"(?:\s*\^\s*\{?\s*-?\d\s*\}?)?"
 #: ``160元``, ``5個``, ``0.5 平方米``, ``30千米/小时``)
 #: the letters of Chinese, Japanese (kana) and Korean (hangul) writing
 CJK_LETTERS = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
-_CJK_UNIT = rf"[{CJK_LETTERS}]{{1,6}}"
+#: (possessive: a run of them is cut into atoms one way only, so that a sentence of Chinese
+#: that is no unit fails in linear time, not in every way of cutting it)
+_CJK_UNIT = rf"[{CJK_LETTERS}]{{1,6}}+"
 _ATOM = (
     rf"(?:{_WRAPPER}\{{[^{{}}]*\}}"  # \text{ km/h}
     r"|(?<![A-Za-z\\])[A-Za-z]+(?:\.[A-Za-z]\.?)?"  # km, p.m.

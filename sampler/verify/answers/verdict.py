@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
-from sampler.verify.answers.amounts import amount_value, same_number
+from sampler.verify.answers.amounts import amount_value, in_scale, same_number
 from sampler.verify.answers.answer_forms import answer_form, dot_thousands, without_condition
 from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
@@ -228,6 +228,15 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if thousands is not None:  # "$57.500" for the gold 57500: dots group the thousands
         span = AnswerSpan(thousands, rule=span.rule)
     amount = amount_value(span.text)
+    if (
+        amount is not None
+        and gold.scale is not None
+        and gold.mantissa is None
+        and gold.unit is None
+        and in_scale(amount, gold.scale, gold.latex)
+    ):
+        # "$16,525 million" for the gold 16525 of a question "… (in USD millions)?"
+        return AnswerSpan(gold.latex, rule=span.rule)
     if amount is not None and (amount.scaled or gold.unit is None):
         # "\$2.9\text{ million}", "-€462": the signed number times its scale
         span = AnswerSpan(amount.value, rule=span.rule)

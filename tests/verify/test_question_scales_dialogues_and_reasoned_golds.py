@@ -1,0 +1,193 @@
+"""Round 19's classes, found where leash fell below math-verify alone on sources it had not
+been tuned on: a question that states the scale of its amounts, a long-form gold that
+answers yes or no and then gives its reason, a tool dialogue whose "User:" turns are no
+new problem, and a gold sentence in Chinese that no unit rule may take exponential time on.
+Each case has a wrong twin: the rule must not accept what it should not."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from sampler.verify.answers.amounts import stated_scale
+from sampler.verify.answers.one_sample import grade_completion
+from sampler.verify.answers.units import split_unit
+
+IN_MILLIONS = "What is Nike's total current assets at the end of FY2019 (in USD millions)?"
+IN_THOUSANDS = "What was the interest income in 2019? (Dollars in thousands)"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "problem", "expected"),
+    [
+        # FinanceBench: the question asks in millions, the answer says "million"
+        (
+            "16525",
+            "Nike had total current assets of $16,525 million at the end of FY2019.",
+            IN_MILLIONS,
+            "correct",
+        ),
+        (
+            "16525",
+            "Therefore, the total current assets were $16.525 billion.",
+            IN_MILLIONS,
+            "correct",
+        ),
+        (
+            "16525",
+            "Therefore, the total current assets were $16.526 billion.",
+            IN_MILLIONS,
+            "incorrect",
+        ),
+        (
+            "16525",
+            "Therefore, the total current assets were $16,524 million.",
+            IN_MILLIONS,
+            "incorrect",
+        ),
+        ("16525", "Answer: $16,525", IN_MILLIONS, "correct"),
+        # the answer's scale is not the question's: another amount
+        (
+            "16525",
+            "Therefore, the total current assets were $16,525 million.",
+            IN_THOUSANDS,
+            "incorrect",
+        ),
+        # no question text, or a question that states no scale: the scale is never dropped
+        ("16525", "Therefore, the total current assets were $16,525 million.", None, "incorrect"),
+        ("1", "The answer is 1 million.", "How many people live there?", "incorrect"),
+        # a gold with its own scale is read as before
+        ("2.9 million", "Answer: 2.9", IN_THOUSANDS, "correct"),
+        ("2900", "So the interest income was $2.9 million.", IN_THOUSANDS, "correct"),
+        ("2900", "So the interest income was $2.8 million.", IN_THOUSANDS, "incorrect"),
+    ],
+)
+def test_a_bare_gold_is_in_the_scale_the_question_states(
+    gold: str, completion: str, problem: str | None, expected: str
+) -> None:
+    assert grade_completion(gold, completion, problem=problem).status == expected
+
+
+def test_the_answer_keeps_its_scale_as_written() -> None:
+    graded = grade_completion("16525", "Answer: $16,525 million", problem=IN_MILLIONS)
+    assert graded.answer == "16525 million"
+
+
+@pytest.mark.parametrize(
+    ("problem", "factor"),
+    [
+        ("Revenue (in millions)", 10**6),
+        ("What is the net income in USD millions?", 10**6),
+        ("(Dollars in thousands)", 10**3),
+        ("amounts in thousands of dollars", 10**3),
+        ("$ billions", 10**9),
+        ("Millions of people live in the city.", None),  # no statement of a scale
+        ("He earned 2 million dollars.", None),
+        ("(in millions, except per share data; shares in thousands)", None),  # two scales
+        (None, None),
+    ],
+)
+def test_stated_scale(problem: str | None, factor: int | None) -> None:
+    assert stated_scale(problem) == factor
+
+
+NET_EARNINGS = (
+    "Yes, net earnings as a percent of sales increased from 20% in Q2 of FY2022 to 20.1% in "
+    "Q2 of FY2023."
+)
+EPS = "No, rate of growth in adjusted EPS is expected to decelerate slightly from 3.6% to 3.5%."
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        (NET_EARNINGS, "Yes, net earnings as a percent of sales increased.", "correct"),
+        (NET_EARNINGS, "No, net earnings as a percent of sales decreased.", "incorrect"),
+        (NET_EARNINGS, "The ratio went from 20% to 20.1%, so the answer is yes.", "correct"),
+        (EPS, "No, growth in JnJ's adjusted EPS is not expected to accelerate.", "correct"),
+        (EPS, "Yes, it will accelerate.", "incorrect"),
+        ("Yes. CVS paid a $0.55 dividend every quarter.", "Yes. CVS paid $0.55.", "correct"),
+        # "No. 5" is a number: no yes/no gold
+        ("No. 5 Downing Street", "Yes.", "incorrect"),
+    ],
+)
+def test_a_gold_that_answers_yes_or_no_and_gives_its_reason_is_a_yes_or_no(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+TOOL_DIALOGUE = """Assistant: First, we need to find the number of divisors of $(30)^4$.
+
+User: To solve this sub-problem, which tool can we use? You can choose calculator, equation \
+solver or do not use tool
+
+Assistant: Calculator
+
+User: Give me the equation to calculate in latex style and separated by comma
+
+Assistant: $30^4$
+
+User: Results: $30^4 = 810000.000000000 = 810000.0$
+Continue reasoning
+
+Assistant: The number of divisors is $(4+1)(4+1)(4+1)=125$. Excluding 1 and $(30)^4$, the \
+answer is $125-2=\\boxed{123}$."""
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # ChatCoT: the "User:" turns are the tool's, the box closes the same problem
+        ("123", TOOL_DIALOGUE, "correct"),
+        ("125", TOOL_DIALOGUE, "incorrect"),
+        # a model that answers, then invents a user's problem and boxes that: still cut
+        (
+            "5",
+            "So she has 5 apples left.\n\nUser: Tom has 3 pens and buys 4. How many?\n"
+            "Assistant: The answer is \\boxed{7}.",
+            "correct",
+        ),
+        (
+            "5",
+            "The answer is 5.\n\nUser: Tom has 3 pens and buys 4. How many?\nAssistant: \\boxed{7}",
+            "correct",
+        ),
+        (
+            "110",
+            "He has $210 - $100 = $110 left.\n\nProblem: 10 people went, then 7 more. "
+            "How many?\nAnswer: 51",
+            "correct",
+        ),
+    ],
+)
+def test_a_tool_dialogue_is_read_to_its_closing_box(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+@contextmanager
+def _alarm(seconds: int) -> Iterator[None]:
+    def _stop(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, _stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_sentence_of_chinese_is_no_unit_and_is_read_in_linear_time() -> None:
+    # llmeval-2's physics gold: 33 characters took 12 s, one more doubled it
+    gold = "克劳修斯表述：不可能把热量从低温物体传到高温物体而不引起其它变化" * 3 + "。"
+    with _alarm(20):
+        assert split_unit(gold, is_gold=True) == (gold, None)
+        assert grade_completion(gold, "热力学第二定律。").status != "correct"
+    assert split_unit("30千米/小时") == ("30", "千米/小时")
