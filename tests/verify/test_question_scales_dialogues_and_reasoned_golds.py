@@ -191,3 +191,65 @@ def test_a_sentence_of_chinese_is_no_unit_and_is_read_in_linear_time() -> None:
         assert split_unit(gold, is_gold=True) == (gold, None)
         assert grade_completion(gold, "热力学第二定律。").status != "correct"
     assert split_unit("30千米/小时") == ("30", "千米/小时")
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # meta-prompting's conductor: the answer in a quoted block under its label
+        ("42", 'So it is done.\n\n>> FINAL ANSWER:\n"""\n42\n"""', "correct"),
+        ("42", 'So it is done.\n\n>> FINAL ANSWER:\n"""\n41\n"""', "incorrect"),
+        ("360", 'ค่าใช้จ่ายทั้งหมด = $360\n\n>> FINAL ANSWER:\n"""\n$360\n"""', "correct"),
+        ("(J)", 'It forms a triangle.\n\n>> FINAL ANSWER:\n"""\n(J) triangle\n"""', "correct"),
+        ("(J)", 'It forms a triangle.\n\n>> FINAL ANSWER:\n"""\n(I) sector\n"""', "incorrect"),
+        ("42", "Final answer:\n```\n42\n```", "correct"),
+        # a fenced block after anything else is code, not an answer
+        ("42", "Here is code:\n```python\nprint(42)\n```", "no_answer"),
+        ("42", 'x = 5\n"""\n42\n"""', "no_answer"),
+    ],
+)
+def test_a_closing_quoted_answer_block_is_read_under_its_label(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected", "cut"),
+    [
+        # LawBench: a base model answers, ends it with <eoa>, then writes the next prompt
+        ("B", "[正确答案]B<eoa>\n请你回答：下列说法正确的是？\n[正确答案]C<eoa>", "correct", True),
+        (
+            "C",
+            "[正确答案]B<eoa>\n请你回答：下列说法正确的是？\n[正确答案]C<eoa>",
+            "incorrect",
+            True,
+        ),
+        ("5", "The answer is 5.</s>Question: what is 3+4? The answer is 7.</s>", "correct", True),
+        # a closing end token cuts nothing
+        ("D", "【解析】因为……<eoe>\n【答案】D<eoa>", "correct", False),
+        ("D", "【答案】D<eoa></s>", "correct", False),
+    ],
+)
+def test_text_after_an_end_of_answer_token_is_a_run_on(
+    gold: str, completion: str, expected: str, cut: bool
+) -> None:
+    graded = grade_completion(gold, completion)
+    assert graded.status == expected
+    assert ("run-on" in (graded.rule or "")) == cut
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # Chain-of-Draft's "Final Answer:" lines: a short sentence with one value
+        ("7", "Step 1: 35/5 = 7\nFinal Answer: Each had 7 cookies", "correct"),
+        ("16", "Step 1: 11+5 = 16\nFinal Answer: Adam has 16 apples", "correct"),
+        ("15", "Step 1: 11+5 = 16\nFinal Answer: Adam has 16 apples", "incorrect"),
+        ("59", "Final Answer: 59 cakes, 17 pastries left", "no_answer"),  # two values
+    ],
+)
+def test_an_answer_line_sentence_without_a_full_stop_states_its_value(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected

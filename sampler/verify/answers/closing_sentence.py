@@ -290,6 +290,8 @@ def answer_heading(text: str) -> Found | None:
         return None
     sentence = _HOPE_RE.sub("", content).strip()
     closed = sentence.endswith((".", "。", "!")) or _ends_with_value(sentence)
+    # "Final Answer: Each had 7 cookies": words after the value, so it was not cut off
+    closed = closed or _WORDS_AFTER_VALUE_RE.search(sentence) is not None
     sentence = sentence.rstrip(".。!").strip()
     if not closed or _NEGATION_RE.search(sentence):
         return None
@@ -301,6 +303,10 @@ def answer_heading(text: str) -> Found | None:
     else:
         span = _several_values(sentence, RULE_ANSWER_HEADING)
     return (len(text[-TAIL_CHARS:].rstrip()), span) if span else None
+
+
+#: a number, then words to the end: "Adam has 16 apples"
+_WORDS_AFTER_VALUE_RE = re.compile(r"\d[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,5}[ \t]*\Z")
 
 
 def _concluding_clause(sentence: str) -> str | None:
