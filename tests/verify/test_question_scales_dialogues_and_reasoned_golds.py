@@ -253,3 +253,59 @@ def test_an_answer_line_sentence_without_a_full_stop_states_its_value(
     gold: str, completion: str, expected: str
 ) -> None:
     assert grade_completion(gold, completion).status == expected
+
+
+def test_a_program_that_closes_with_its_docstring_is_no_quoted_answer_and_is_read_fast() -> None:
+    # PAL's programs end inside a docstring: the block is code, and reading it must not try
+    # every way of cutting its lines (12 nested optional line breaks took seconds a sample)
+    program = (
+        'def solution():\n    """Question: A man has Rs. 480 in notes.\n'
+        + "".join(f"    ({chr(97 + i)}) {30 + 10 * i}\n" for i in range(5))
+        + '    """'
+    )
+    quoted = "Answer:\n" + '"""\n' + "".join(f"line {i} of the answer\n" for i in range(40)) + '"""'
+    with _alarm(10):
+        assert grade_completion("(b)", program).status == "no_answer"
+        assert grade_completion("7", quoted).status != "correct"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # USMLE by GPT-4: the answer first, then each option weighed
+        (
+            "E",
+            "The most likely cause of this patient's symptoms is 'E': Bleeding between dura "
+            "mater and skull. This is an epidural hematoma.\n\nAs for the other options:\nOption "
+            "'A': Intracerebral hemorrhage often presents …",
+            "correct",
+        ),
+        (
+            "D",
+            "The most likely pathological finding in this patient is 'C': Lewy bodies.\n\n"
+            "'E': Amyloid plaques are seen in Alzheimer's disease …",
+            "incorrect",
+        ),
+        (
+            "C",
+            "The most likely diagnosis for this patient is (C) Chronic myelogenous leukemia "
+            "(CML).\n\n(E) Aplastic anemia is characterized by pancytopenia and a hypoplastic "
+            "marrow. This patient's blood count does not indicate pancytopenia.",
+            "correct",
+        ),
+        (
+            "B",
+            "The correct answer is B: The patient has a metabolic acidosis.\n\nOption E is "
+            "incorrect because …",
+            "correct",
+        ),
+        # an article, a denial or two letters choose nothing
+        ("A", "The diagnosis is A patient with flu.\n\nThen we weigh the options …", "no_answer"),
+        ("B", "The most likely answer is not 'B': it is unclear.\n\nOption A: …", "no_answer"),
+        ("B", "The most likely cause is 'B' or 'C'.\n\nOption A: …", "no_answer"),
+    ],
+)
+def test_an_option_label_after_the_opening_copula_is_the_answer_stated_first(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected

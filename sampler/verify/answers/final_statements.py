@@ -1132,6 +1132,8 @@ def opening_final(text: str) -> AnswerSpan | None:
         return min(found, key=lambda f: f[0])[1]
     first = _SENTENCE_END_RE.split(opening, maxsplit=1)[0]
     named = {m.group(1) for m in _OPENING_OPTION_RE.finditer(first)}
+    # "The most likely cause … is 'E': Bleeding …", "… is (C) Chronic myelogenous leukemia."
+    named |= {next(g for g in m.groups() if g) for m in _OPENING_LABEL_RE.finditer(first)}
     if len(named) == 1 and _PLAUSIBLE_RE.search(first) and not _NOT_ONE_RE.search(first):
         # "Of the two, option B ("…") is the more plausible.": the one option it names
         return latex_span(named.pop(), RULE_CLOSING_OPTION)
@@ -1174,6 +1176,11 @@ _OPENING_OPTION_RE = re.compile(
     r"\b(?:option|choice|alternative|pilihan|alternatif|opsi)[ \t]+\(?([A-J])\)?(?![\w])",
     re.IGNORECASE,
 )
+#: an option's label after the copula: quoted, in parentheses, or before a colon
+_OPENING_LABEL_RE = re.compile(
+    r"\b(?:is|are)[ \t]+(?:option[ \t]+)?"
+    r"(?:['\"‘“]([A-J])['\"’”]|\(([A-J])\)[ \t]|([A-J])[ \t]*:[ \t])"
+)
 #: a sentence that chooses no single option: a negation, both, a hedge, two letters joined
 _NOT_ONE_RE = re.compile(
     r"\b(?:not|no|neither|none|both|either|or|maybe|perhaps|tidak|bukan|kedua(?:nya)?|atau"
@@ -1184,6 +1191,7 @@ _NOT_ONE_RE = re.compile(
 _PLAUSIBLE_RE = re.compile(
     r"\b(?:most|more)[ \t]+(?:plausible|reasonable|likely|sensible|logical|appropriate)\b"
     r"|\bis[ \t]+(?:the[ \t]+)?(?:correct|right|best)\b|\bmasuk[ \t]+akal\b"
+    r"|\b(?:correct|right|best)[ \t]+(?:answer|option|choice)[ \t]+is\b"
     r"|\b(?:paling|lebih)[ \t]+(?:tepat|benar|mungkin|sesuai)\b",
     re.IGNORECASE,
 )

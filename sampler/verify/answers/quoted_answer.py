@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import re
 
-#: a label line ending with a colon, then a block fenced by triple quotes that closes the
-#: text: ``FINAL ANSWER:\n"""\n1 час\n"""``
+#: a label line ending with a colon (not a program's ``def f():``), then a block fenced by
+#: triple quotes, each fence alone on its line, that closes the text:
+#: ``FINAL ANSWER:\n"""\n1 час\n"""`` (the body's lines split one way only: linear)
 _QUOTED_BLOCK_RE = re.compile(
-    r"(?P<label>[:：][ \t*_]*)\n[ \t]*(?P<fence>\"\"\"|''')[ \t]*\n?"
-    r"(?P<body>(?:(?!\"\"\"|''')[^\n]*\n?){1,12}?)[ \t]*(?P=fence)[ \t]*\Z"
+    r"(?<![)\]])(?P<label>[:：][ \t*_]*)\n[ \t]*(?P<fence>\"\"\"|''')[ \t]*\n"
+    r"(?P<body>[^\n]*(?:\n[^\n]*){0,11}?)\n[ \t]*(?P=fence)[ \t]*\Z"
 )
 #: the same with backticks, after an answer label only: ``Final answer:\n```\n42\n````
 _FENCED_ANSWER_RE = re.compile(
     r"(?P<label>\banswer[ \t*_]*[:：][ \t*_]*)\n[ \t]*```(?:text|plaintext|markdown)?[ \t]*\n"
-    r"(?P<body>(?:(?!```)[^\n]*\n?){1,12}?)[ \t]*```[ \t]*\Z",
+    r"(?P<body>[^\n]*(?:\n[^\n]*){0,11}?)\n[ \t]*```[ \t]*\Z",
     re.IGNORECASE,
 )
 _TAIL = 2000
@@ -39,5 +40,7 @@ def without_answer_quotes(text: str) -> str:
         match = pattern.search(text, start)
         if match is not None:
             body = match.group("body").strip()
-            return text[: match.end("label")] + "\n" + body if body else text
+            if not body or '"""' in body or "'''" in body or "```" in body:
+                return text  # an empty block, or several: no one quoted answer
+            return text[: match.end("label")] + "\n" + body
     return text
