@@ -309,3 +309,23 @@ def test_an_option_label_after_the_opening_copula_is_the_answer_stated_first(
     gold: str, completion: str, expected: str
 ) -> None:
     assert grade_completion(gold, completion).status == expected
+
+
+GOLF = "What is he likely to have? A) club B) assembly hall C) meditation center D) church"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # FLAN's chain-of-thought template: the label after the last sentence, on its line
+        ("A", "A is the name of a sport. Golf is a sport. The answer: A.", "correct"),
+        ("C", "A is the name of a sport. Golf is a sport. The answer: A.", "incorrect"),
+        ("36", "He makes 3 * 12 = 36. The answer: 36.", "correct"),
+        ("35", "He makes 3 * 12 = 36. The answer: 36.", "incorrect"),
+        ("yes", "It is raining, so the ground is wet. The answer: yes.", "correct"),
+    ],
+)
+def test_flan_s_closing_the_answer_label_is_read_after_a_sentence(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion, problem=GOLF).status == expected

@@ -397,9 +397,11 @@ Found = tuple[int, AnswerSpan]
 
 
 #: an answer label that closes the last line after a sentence: "… still be heads up. Answer:
-#: Yes.", "… is 12 apples. Final answer: 12"
+#: Yes.", "… is 12 apples. Final answer: 12", FLAN's chain of thought "Golf is a sport. The
+#: answer: A."
 _INLINE_LABEL_RE = re.compile(
-    r"[.!?)][ \t]+(?:final[ \t]+)?answer[ \t]*[:：][ \t]*(?P<rest>[^\n:：]{1,40}?)[ \t.]*$",
+    r"[.!?)][ \t]+(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*[:：][ \t]*"
+    r"(?P<rest>[^\n:：]{1,40}?)[ \t.]*$",
     re.IGNORECASE,
 )
 
