@@ -429,7 +429,7 @@ def extract_answer(
         before = _first(_cleaned(text[:cut]), strategies)
         # "User:" in a transcript whose turns the model labels "Assistant:": the dialogue's
         # next turn (a tool's prompt, its results), not a problem of the model's own
-        turn = _TURN_RE.match(text, cut) is not None and _ASSISTANT_RE.search(text, 0, cut)
+        turn = bool(_TURN_RE.match(text, cut) and _ASSISTANT_RE.search(text, 0, cut))
         span = _first(whole, strategies) if turn and before and _is_weak(before) else None
         if span is None or not _is_strong(span):
             # the text before the new problem answers; a prose guess before a dialogue's

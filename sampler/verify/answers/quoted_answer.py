@@ -1,8 +1,8 @@
 """An answer a completion closes with inside a quoted block, unwrapped before it is read.
 
-Meta-prompting's conductor ends ``>> FINAL ANSWER:\\n\"\"\"\\n1 час\\n\"\"\"`` and DSPy-like
-formats ``Answer:\\n'''42'''``: the label heads a block fenced by triple quotes (or, after
-an answer label, by a fence of backticks with no language or a plain-text one), and that
+Meta-prompting's conductor ends ``>> FINAL ANSWER:\\n\"\"\"\\n1 час\\n\"\"\"``: a label
+line heads a block fenced by triple quotes (or, after an answer label, by a fence of
+backticks with no language or a plain-text one), each fence alone on its line, and that
 block closes the completion. ``without_answer_quotes`` removes the fences, so that the
 label heads its answer as ``Answer:\\n42`` does and every rule reads it. A fenced block
 after any other line (code, a program's output) is left alone. Linear: one match anchored
