@@ -12,13 +12,10 @@ only stops a hang, it measures nothing.
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
 from sampler.verify.answers.one_sample import grade_completion
+from tests.support.hang_guard import alarm
 
 SHAPES = {
     "a sentence of Chinese": "不可能把热量从低温物体传到高温物体而不引起其它变化" * 8 + "。",
@@ -43,29 +40,15 @@ SHAPES = {
 }
 
 
-@contextmanager
-def _alarm(seconds: int) -> Iterator[None]:
-    def _stop(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, _stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_a_pathological_completion_is_read_without_hanging(shape: str) -> None:
-    with _alarm(20):
+    with alarm(20):
         graded = grade_completion("42", SHAPES[shape], problem=SHAPES[shape][:1500])
     assert graded.status != "correct"
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_a_pathological_gold_is_read_without_hanging(shape: str) -> None:
-    with _alarm(20):
+    with alarm(20):
         graded = grade_completion(SHAPES[shape][:400], "The answer is 42.")
     assert graded.status != "correct"

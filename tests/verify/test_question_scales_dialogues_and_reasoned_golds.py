@@ -6,15 +6,12 @@ Each case has a wrong twin: the rule must not accept what it should not."""
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
 from sampler.verify.answers.amounts import stated_scale
 from sampler.verify.answers.one_sample import grade_completion
 from sampler.verify.answers.units import split_unit
+from tests.support.hang_guard import alarm
 
 IN_MILLIONS = "What is Nike's total current assets at the end of FY2019 (in USD millions)?"
 IN_THOUSANDS = "What was the interest income in 2019? (Dollars in thousands)"
@@ -170,24 +167,10 @@ def test_a_tool_dialogue_is_read_to_its_closing_box(
     assert grade_completion(gold, completion).status == expected
 
 
-@contextmanager
-def _alarm(seconds: int) -> Iterator[None]:
-    def _stop(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, _stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def test_a_sentence_of_chinese_is_no_unit_and_is_read_in_linear_time() -> None:
     # llmeval-2's physics gold: 33 characters took 12 s, one more doubled it
     gold = "克劳修斯表述：不可能把热量从低温物体传到高温物体而不引起其它变化" * 3 + "。"
-    with _alarm(20):
+    with alarm(20):
         assert split_unit(gold, is_gold=True) == (gold, None)
         assert grade_completion(gold, "热力学第二定律。").status != "correct"
     assert split_unit("30千米/小时") == ("30", "千米/小时")
@@ -264,7 +247,7 @@ def test_a_program_that_closes_with_its_docstring_is_no_quoted_answer_and_is_rea
         + '    """'
     )
     quoted = "Answer:\n" + '"""\n' + "".join(f"line {i} of the answer\n" for i in range(40)) + '"""'
-    with _alarm(10):
+    with alarm(10):
         assert grade_completion("(b)", program).status == "no_answer"
         assert grade_completion("7", quoted).status != "correct"
 
