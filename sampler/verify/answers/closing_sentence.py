@@ -61,6 +61,7 @@ from sampler.verify.answers.tool_transcript import (
     unrun_program,
 )
 from sampler.verify.answers.unicode_math import UNICODE_VALUE_RE
+from sampler.verify.answers.units import split_unit
 from sampler.verify.answers.yes_no_statements import ends_initial
 
 RULE_JSON = "json answer field"
@@ -265,7 +266,31 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
         return _several_values(clause, RULE_CONCLUSION)
     if len(values) > 1:
         return AnswerSpan(" or ".join(values), rule=RULE_CONCLUSION)
-    return _with_sentence(latex_span(values[0], RULE_CONCLUSION), clause)
+    value = _with_closing_unit(values[0], clause)
+    return _with_sentence(latex_span(value, RULE_CONCLUSION), clause)
+
+
+#: a unit that closes the sentence right after its number: "… v_max = 10 m/s." (what follows
+#: the number, up to the sentence's end)
+_CLOSING_UNIT_RE = re.compile(r"[ \t]?(?P<unit>[^\W\d_][\w/^²³·.-]{0,11}?)[ \t]*[.。!]?[ \t]*\Z")
+
+
+def _with_closing_unit(value: str, clause: str) -> str:
+    """``value`` with the unit the clause closes with right after it ("10 m/s"), so that
+    an answer in another unit than the gold's is judged in its unit; ``value`` itself when
+    the clause goes on after the number or what follows is no unit."""
+    if not re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+        return value
+    at = clause.rstrip().rfind(value)
+    if at < 0:
+        return value
+    match = _CLOSING_UNIT_RE.match(clause.rstrip(), at + len(value))
+    if match is None:
+        return value
+    unit = split_unit(f"{value} {match.group('unit')}")[1]
+    if unit is None or unit.startswith("count:"):
+        return value
+    return f"{value} {match.group('unit')}"
 
 
 def _with_sentence(span: AnswerSpan | None, sentence: str) -> AnswerSpan | None:

@@ -21,6 +21,7 @@ from sampler.verify.answers.amounts import amount_value, stated_scale
 from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.clock import asks_time_of_day
 from sampler.verify.answers.comparisons import asked_comparison
+from sampler.verify.answers.derived_gold import derived_value
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
 from sampler.verify.answers.named_quantities import asked_words
@@ -301,6 +302,10 @@ def gold_from_question(
     if gold is None or not str(gold).strip():
         return None
     gold = worked_answer(str(gold))
+    derived = derived_value(normalise_gold_text(gold))
+    derived_unit = None
+    if derived is not None:  # "Tốc độ cực đại: vmax = A.ω = 1.10 = 10 (cm/s)": 10 cm/s
+        gold, derived_unit = derived
     meta = _metadata(metadata)
     scaled = amount_value(normalise_gold_text(str(gold)))
     if scaled is not None and scaled.scaled:  # "2.9 million", "$93.8 thousand": the number
@@ -333,7 +338,7 @@ def gold_from_question(
             labelled = labelled_choice(latex)
             if labelled:
                 latex = labelled[0][0]
-    unit = canonical_unit(str(meta["unit"])) if meta.get("unit") else None
+    unit = canonical_unit(str(meta["unit"])) if meta.get("unit") else derived_unit
     if not parts:
         value, written = split_unit(latex, is_gold=True)
         if written is not None:
