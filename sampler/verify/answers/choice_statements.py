@@ -3,11 +3,11 @@
 Read only against a choice gold (``Gold.kind == "choice"``), where the question asks for an
 option's letter, so a capital letter is an option and not a point or a variable:
 
-- ``copula_letter``: the bare letter a statement ends with after its copula, when no rule
-  found an answer ("Therefore, the incorrect statement is A.", "Thus, the major product is
-  **C**."), the option label that closes the complement ("… is C6H10O2 (Option A)."), or
-  the letter a statement calls the answer ("This confirms that B is the most likely correct
-  answer.");
+- ``copula_letter``: the bare letter a statement ends with after its copula or a colon,
+  when no rule found an answer ("Therefore, the incorrect statement is A.", "Thus, the
+  major product is **C**.", "… it should be baked: B."), the option label that closes the
+  complement ("… is C6H10O2 (Option A)."), or the letter a statement calls the answer
+  ("This confirms that B is the most likely correct answer.");
 - ``letter_beside``: the letter that labels the value a rule found, in the statement that
   states it ("approximately **0.32 (Option C)**", "the closest answer to this is option C:
   6.3x10^-7 M.", "is **C. 2.08 * 1e-6 m**"): the question asked for the letter.
@@ -29,6 +29,11 @@ _COPULA_LETTER_RE = re.compile(
     r"(?:to|with|by)[ \t]+)?"
     r"(?:(?:option|choice|answer|letter)[ \t]+)?[*_]{0,2}\(?(?P<x>[A-J])"
     r"(?:\)?[*_]{0,2}[ \t]*[.。!]?|(?:\)|[.):])[ \t]+(?P<content>[^\n]{1,80}?)[ \t.。]*)[ \t*_]*$"
+)
+#: the letter a statement closes with after a colon, alone: "… to prevent porosity it
+#: should be baked: B." (FLAN-T5's "…: B.")
+_COLON_LETTER_RE = re.compile(
+    r"[^\W\d_][*_]{0,2}[ \t]*[:：][ \t]*[*_]{0,2}\(?(?P<x>[A-J])\)?[*_]{0,2}[ \t]*[.。!]?[ \t*_]*$"
 )
 #: a complement after the last copula that its option's label closes: "… the most likely
 #: formula for the compound is C6H10O2 (Option A)."
@@ -81,6 +86,9 @@ def copula_letter(statement: str) -> str | None:
     called = {m.group("x") or m.group("y") for m in _LETTER_IS_ANSWER_RE.finditer(statement[-300:])}
     if len(called) == 1 and not _DENIAL_RE.search(statement[-300:]):
         return called.pop()
+    colon = _COLON_LETTER_RE.search(statement[-200:])
+    if colon is not None and not _DENIAL_RE.search(statement[-200:]):
+        return colon.group("x")  # "… it should be baked: B."
     return None
 
 

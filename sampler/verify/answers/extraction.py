@@ -57,6 +57,11 @@ from sampler.verify.answers.afterword import (
     without_closing_code,
 )
 from sampler.verify.answers.answer_span import AnswerSpan, latex_span
+from sampler.verify.answers.assignment_lists import (
+    assignments,
+    closing_assignments,
+    gold_assignments,
+)
 from sampler.verify.answers.bare_answer import bare_answer
 from sampler.verify.answers.calendar_dates import calendar_date, last_date
 from sampler.verify.answers.choice_statements import copula_letter, letter_beside
@@ -551,12 +556,16 @@ def _cleaned(text: str) -> str:
 
 
 #: a completion that opens with its option letter alone on the first line ("C", "**B.**",
-#: "(D)", "B입니다.", "C. 970 Ω", "C: 60 mg/L"), then explains
+#: "(D)", "B입니다.", "C. 970 Ω", "C: 60 mg/L"), or after a label of one or two words in
+#: any language ("Seçenek: E", "Opción: B", "**Choice:** C"), then explains
 _OPENING_LETTER_RE = re.compile(
-    r"[ \t\n]*[*_]{0,2}\(?([A-J])\)?(?:[.)]?[*_]{0,2}(?:입니다|です)?[.。]?[ \t]*(?:\n|$)"
+    r"[ \t\n]*(?:[*_]{0,2}[^\W\d_]{2,20}(?:[ \t][^\W\d_]{2,20})?[*_]{0,2}[ \t]*[:：]"
+    r"[*_]{0,2}[ \t]*)?"
+    r"[*_]{0,2}\(?([A-J])\)?(?:[.)]?[*_]{0,2}(?:입니다|です)?[.。]?[ \t]*(?:\n|$)"
     r"|[.):：][ \t]*[^\n]{1,120}(?:\n|$))"
 )
 RULE_OPENING_LETTER = "opening letter"
+RULE_ASSIGNMENTS = "closing assignments"
 _LETTER_SPAN_RE = re.compile(r"[ \t*_]*\(?[A-J]\)?(?:[ \t.:)、,]|$)")
 
 
@@ -600,6 +609,11 @@ def statement_for_gold(
     other gold no answer stays no answer."""
     if span is not None and span.before_check is not None and gold is not None:
         return span if gold.kind == "boolean" else span.before_check
+    if gold is not None and gold.kind == "text" and text and gold_assignments(gold.latex):
+        if span is None or assignments(span.text) is None:
+            block = closing_assignments(text)
+            if block is not None:  # "<answer>(1) Grace is a knight.\n(2) …</answer>"
+                return AnswerSpan(block, rule=RULE_ASSIGNMENTS)
     if gold is not None and text and gold.kind in ("", "text"):
         dated = _written_date(span, gold, text)
         if dated is not None:  # "… after May 1742 is May 1747." for the gold "May, 1747"

@@ -49,6 +49,7 @@ from sympy.core.evalf import PrecisionExhausted
 
 from sampler.store import STATUS_CORRECT, STATUS_ERROR, STATUS_INCORRECT, STATUS_NO_ANSWER
 from sampler.verify.answers.answer_forms import set_for_tuple, value_of_named
+from sampler.verify.answers.assignment_lists import same_assignments
 from sampler.verify.answers.bare_answer import is_bare_math
 from sampler.verify.answers.clock import clock_verdict, hour_verdict, read_time
 from sampler.verify.answers.degrees import degrees_value, same_angle
@@ -372,9 +373,17 @@ _LATEX_SPACING_RE = re.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])")
 
 def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     """The verdict the gold's type gives (``sampler.verify.answers.gold_types``): a hedge
-    against a single gold, a boolean, option letters, a rounded decimal, a text; a prose
+    against a single gold, a boolean, option letters, a rounded decimal, a logic puzzle's
+    assignments (``assignment_lists``), a text; a prose
     answer none of these reads is ``incorrect`` (an answer was stated); None lets
     math-verify judge."""
+    assigned = same_assignments(gold.latex, span.text) if gold.kind == "text" else None
+    if assigned is not None:
+        # "(1) Penelope is a knave\n(2) Zoey is a knight" for "Penelope is a knave, and Zoey
+        # is a knight.": a logic puzzle's assignments, in any layout and order
+        return Verdict(
+            STATUS_CORRECT if assigned else STATUS_INCORRECT, span.text[:MAX_ANSWER_CHARS]
+        )
     if span.free_text:
         return None
     if gold.kind in ("choice", "choices") and "\\" in span.text:

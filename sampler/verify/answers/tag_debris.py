@@ -2,7 +2,8 @@
 
 R1-zero prompts ask for ``<think> … </think> <answer> … </answer>``; small models write the
 tags wrong: ``<answer answer="1">``, ``[answer]…[/answer]``, ``answer> 320 </answer>`` (the
-``<`` lost), a closing ``</answer>`` with no opening tag after ``Answer: 4``, an opening tag
+``<`` lost), ``<answer> 44.38 <\\answer>`` (a backslash for the slash: MedCalc-Bench's
+GPT-4), a closing ``</answer>`` with no opening tag after ``Answer: 4``, an opening tag
 never closed (``<answer> 20 <endthink>``), a tag with spaces inside its brackets (``</ answer
 >``, which degenerate tails repeat: always debris), the prompt's template echoed (``<answer>
 answer here </answer>``, whose pair holds no answer). Left as they are, the tag text sticks to
@@ -17,12 +18,13 @@ from __future__ import annotations
 import re
 
 _NAMES = r"(?:answer|ans|solution|final_answer)"
-#: a tag as written, well-formed or not: ``<answer answer="1">``, ``[/answer]``, ``answer>``
-#: opening a line (its ``<`` lost); and, as ``spaced``, one with spaces inside its brackets
-#: (``</ answer >``, ``< answer >``), which degenerate tails repeat: never a pair, always debris
+#: a tag as written, well-formed or not: ``<answer answer="1">``, ``[/answer]``,
+#: ``<\\answer>`` (a backslash for the slash), ``answer>`` opening a line (its ``<`` lost);
+#: and, as ``spaced``, one with spaces inside its brackets (``</ answer >``, ``< answer >``),
+#: which degenerate tails repeat: never a pair, always debris
 _TAG_RE = re.compile(
-    rf"<(?P<c1>/)?(?P<n1>{_NAMES})(?:[ \t]+[^<>\n]{{0,40}})?>"
-    rf"|\[(?P<c2>/)?(?P<n2>{_NAMES})\]"
+    rf"<(?P<c1>[/\\])?(?P<n1>{_NAMES})(?:[ \t]+[^<>\n]{{0,40}})?>"
+    rf"|\[(?P<c2>[/\\])?(?P<n2>{_NAMES})\]"
     rf"|^[ \t*]{{0,4}}(?P<n3>{_NAMES})>"
     rf"|(?P<spaced><[ \t]*/?[ \t]*{_NAMES}[ \t]*>)",
     re.IGNORECASE | re.MULTILINE,

@@ -1,0 +1,130 @@
+"""Round 20's classes from sources leash had not seen, each with a wrong twin.
+
+- an answer tag closed with a backslash, ``<answer> 44.38 <\\answer>`` (MedCalc-Bench's GPT-4);
+- a choice answer labelled by a word leash has no list for, ``Seçenek: E`` (Turkish), first
+  line then explanation; and a statement that closes with ``…: B.`` (FLAN-T5);
+- a logic puzzle's gold that assigns a word to each name (knights and knaves), answered as a
+  numbered list, one clause a line, or ``Name: Word``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sampler.verify.answers.assignment_lists import assignments, closing_assignments
+from sampler.verify.answers.one_sample import grade_completion
+
+OPTIONS = "Hangisi doğrudur?\nA) bir\nB) iki\nC) üç\nD) dört\nE) beş"
+KK_GOLD = "Amelia is a knight, Matthew is a knave, Daniel is a knight, and Mia is a knave."
+KK_LIST = (
+    "(1) Amelia is a knight\n(2) Matthew is a knave\n(3) Daniel is a knight\n(4) Mia is a knave"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        (
+            "44.384",
+            "[code execution output]\n44.38424137676157\n\n<answer> 44.384 <\\answer>",
+            "correct",
+        ),
+        (
+            "44.384",
+            "[code execution output]\n44.38424137676157\n\n<answer> 41.2 <\\answer>",
+            "incorrect",
+        ),
+        ("7", "<answer>7<\\answer>", "correct"),
+    ],
+)
+def test_an_answer_tag_closed_with_a_backslash(gold: str, completion: str, expected: str) -> None:
+    graded = grade_completion(gold, completion)
+    assert graded.status == expected
+    assert graded.rule == "answer tag"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        ("E", "Seçenek: E\nAçıklama: Parçada E seçeneği bu fikri doğrudan yansıtıyor.", "correct"),
+        (
+            "D",
+            "Seçenek: E\nAçıklama: Parçada E seçeneği bu fikri doğrudan yansıtıyor.",
+            "incorrect",
+        ),
+        ("B", "Opción: B\n\nExplicación: la segunda es la única correcta.", "correct"),
+        ("B", "**Choice:** B\nBecause the second one holds.", "correct"),
+        ("A", "**Choice:** B\nBecause the second one holds.", "incorrect"),
+        (
+            "B",
+            "Porcelain is a dense substance. To prevent porosity it should be baked: B.",
+            "correct",
+        ),
+        (
+            "C",
+            "Porcelain is a dense substance. To prevent porosity it should be baked: B.",
+            "incorrect",
+        ),
+    ],
+)
+def test_a_labelled_or_colon_closed_option_letter(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion, problem=OPTIONS).status == expected
+
+
+def test_a_labelled_first_line_is_no_option_when_the_next_lines_list_options() -> None:
+    listing = "Options: A\nB) iki\nC) üç\n\nI cannot decide."
+    assert grade_completion("A", listing, problem=OPTIONS).status != "correct"
+
+
+@pytest.mark.parametrize(
+    ("completion", "expected"),
+    [
+        (f"</think>\n<answer>\n{KK_LIST}\n</answer>", "correct"),
+        (f"</think>\n<answer>{KK_LIST.replace(chr(10), '.' + chr(10))}.</answer>", "correct"),
+        (
+            "<answer>(1) Amelia: Knight (2) Matthew: Knave (3) Daniel: Knight"
+            " (4) Mia: Knave</answer>",
+            "correct",
+        ),
+        (
+            "Summarizing:\n- Mia is a knave\n- Daniel is a knight\n- Matthew is a knave"
+            "\n- Amelia is a knight",
+            "correct",
+        ),
+        # one word changed, a name missing, a name twice: wrong answers, not none
+        (f"<answer>{KK_LIST.replace('Mia is a knave', 'Mia is a knight')}</answer>", "incorrect"),
+        (f"<answer>{KK_LIST.rsplit(chr(10), 1)[0]}</answer>", "incorrect"),
+        (f"<answer>{KK_LIST}\n(5) Mia is a knight</answer>", "incorrect"),
+        (
+            "<answer>(1) Amelia is not a knight (2) Matthew is a knave (3) Daniel is a knight"
+            " (4) Mia is a knave</answer>",
+            "incorrect",
+        ),
+    ],
+)
+def test_a_logic_puzzles_assignments_in_any_layout(completion: str, expected: str) -> None:
+    assert grade_completion(KK_GOLD, completion).status == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paris",  # one clause: a text gold as before
+        "Beauty and the Beast",
+        "The answer is 5, and the remainder is 2.",  # numbers, no word assigned
+        "Amelia is a knight, and he said so because the others lie about it.",
+    ],
+)
+def test_texts_that_assign_nothing(text: str) -> None:
+    assert assignments(text) is None
+
+
+def test_closing_assignments_reads_only_a_block_of_assignments() -> None:
+    assert closing_assignments("So Amelia lies.\n\nAmelia is a knave, and Mia is a knight.") == (
+        "Amelia is a knave, and Mia is a knight."
+    )
+    assert (
+        closing_assignments("Amelia is a knave, and Mia is a knight.\n\nSo I am not sure.") is None
+    )
