@@ -73,6 +73,11 @@ def test_a_labelled_or_colon_closed_option_letter(
     assert grade_completion(gold, completion, problem=OPTIONS).status == expected
 
 
+def test_a_colon_letter_without_a_full_stop_may_be_cut_off_at_a_variable() -> None:
+    cut = "We can express the distance between X and Y (D) in terms of k: D"
+    assert grade_completion("D", cut, problem=OPTIONS).status == "no_answer"
+
+
 def test_a_labelled_first_line_is_no_option_when_the_next_lines_list_options() -> None:
     listing = "Options: A\nB) iki\nC) üç\n\nI cannot decide."
     assert grade_completion("A", listing, problem=OPTIONS).status != "correct"

@@ -30,10 +30,11 @@ _COPULA_LETTER_RE = re.compile(
     r"(?:(?:option|choice|answer|letter)[ \t]+)?[*_]{0,2}\(?(?P<x>[A-J])"
     r"(?:\)?[*_]{0,2}[ \t]*[.。!]?|(?:\)|[.):])[ \t]+(?P<content>[^\n]{1,80}?)[ \t.。]*)[ \t*_]*$"
 )
-#: the letter a statement closes with after a colon, alone: "… to prevent porosity it
-#: should be baked: B." (FLAN-T5's "…: B.")
+#: the letter a statement closes with after a colon, alone, and a full stop: "… to prevent
+#: porosity it should be baked: B." (FLAN-T5's "…: B."; without the stop, "… in terms of
+#: k: D" may be cut off at a variable)
 _COLON_LETTER_RE = re.compile(
-    r"[^\W\d_][*_]{0,2}[ \t]*[:：][ \t]*[*_]{0,2}\(?(?P<x>[A-J])\)?[*_]{0,2}[ \t]*[.。!]?[ \t*_]*$"
+    r"[^\W\d_][*_]{0,2}[ \t]*[:：][ \t]*[*_]{0,2}\(?(?P<x>[A-J])\)?[*_]{0,2}[ \t]*[.。!][ \t*_]*$"
 )
 #: a complement after the last copula that its option's label closes: "… the most likely
 #: formula for the compound is C6H10O2 (Option A)."
