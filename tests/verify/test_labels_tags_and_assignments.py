@@ -133,3 +133,33 @@ def test_closing_assignments_reads_only_a_block_of_assignments() -> None:
     assert (
         closing_assignments("Amelia is a knave, and Mia is a knight.\n\nSo I am not sure.") is None
     )
+
+
+ROCKS = (
+    "What do all rocks have in common?\n\nA) Rocks are made of one or more minerals.\n"
+    "B) Rocks are made of two or more elements.\nC) A rock is cleared to make space."
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # an option's letter with its own content: the letter, whatever words the content has
+        ("A", "A) Rocks are made of one or more minerals.", "correct"),  # "or" is no hedge
+        ("B", "A) Rocks are made of one or more minerals.", "incorrect"),
+        ("C", "C) A rock is cleared to make space.", "correct"),  # the article "A" is no letter
+        ("A", "C) A rock is cleared to make space.", "incorrect"),
+        ("A", "Therefore, the answer is A) Rocks are made of one or more minerals.", "correct"),
+        # a list's bullet before the option is no minus sign
+        ("A", "The correct answer is:\n\n- A. Rocks are made of one or more minerals.", "correct"),
+        (
+            "B",
+            "The correct answer is:\n\n- A. Rocks are made of one or more minerals.",
+            "incorrect",
+        ),
+        # a letter with another option's content: which one is meant cannot be told
+        ("A", "B) Rocks are made of one or more minerals.", "incorrect"),
+    ],
+)
+def test_an_option_letter_with_its_own_content(gold: str, completion: str, expected: str) -> None:
+    assert grade_completion(gold, completion, problem=ROCKS).status == expected

@@ -98,8 +98,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
 
     ``1e-3`` becomes ``1\\times10^{-3}``; ``1 和 3`` becomes ``1, 3`` and ``\\mathrm{~N}``
     ``\\mathrm{N}`` (as the gold's are, ``golds``); against a multiple-choice gold, ``(D) (2,0)``
-    becomes ``D``; of several named values (``k = -2, q = -4``) the one the question asks
-    for (``Gold.asked``); words in a box (``\\boxed{\\text{The answer is 5}}``) are read as
+    becomes ``D``, and so does ``D) content`` whose content is the question's option D; of
+    several named values (``k = -2, q = -4``) the one the question asks for
+    (``Gold.asked``); words in a box (``\\boxed{\\text{The answer is 5}}``) are read as
     words; a number in words ("forty-three") against a gold that is no text is the
     integer, and words that hold one value (``last_number.only_value``) that value; a
     trailing unit is removed when the gold has none or the same one
@@ -189,6 +190,14 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         words = _boxed_words(span.text)
         if words is not None:  # ``\boxed{\text{The answer is 5}}``, ``\boxed{five}``: words
             span = AnswerSpan(words, rule=span.rule, prose=True)
+    if gold.kind == "choice" and _BULLET_RE.match(span.text):
+        # "the correct answer is:\n\n- C. 2.08% Per Year": a list's bullet, not a minus
+        span = replace(span, text=_BULLET_RE.sub("", span.text, count=1))
+    label = labelled(span.text) if gold.kind == "choice" and gold.options else None
+    if label is not None and labelled_content(span.text, gold.options) is not None:
+        # "A) Rocks are made of one or more minerals." where the question lists that option A:
+        # its letter (the words of its content, "or", an article "A", choose nothing more)
+        return AnswerSpan(label[0], rule=span.rule)
     if span.prose and gold.options and gold.kind in ("", "decimal") and not gold.parts:
         content = labelled_content(span.text, gold.options)
         if content is not None:  # "(D) May '21" for the gold May '21: the option's content
@@ -286,6 +295,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     return span if text == span.text else AnswerSpan(text, span.free_text)
 
 
+#: a list item's bullet before an answer: "- C. 2.08%", "* (B)", "• D"
+_BULLET_RE = re.compile(r"\s*[-*•][ \t]+(?=[*_]{0,2}\(?[A-J]\b)")
 _BRACKETED_RE = re.compile(r"\s*\[(?P<x>[^\[\]]*)\]\s*")
 _PARENTHESISED_RE = re.compile(r"\s*\((?P<x>[^()]*)\)\s*")
 #: an answer label that opens a math span: ``Answer: 5``, ``\text{Final Answer:} \, 5``
