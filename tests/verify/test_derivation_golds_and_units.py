@@ -110,6 +110,13 @@ def test_golds_that_only_look_derived_keep_their_meaning(gold: str) -> None:
         ("12", "So he has 12 apples.", "correct", "12"),
         ("12", "So he has 12 apples left over.", "correct", "12"),
         ("5", "Therefore, x = 5.", "correct", "5"),
+        # a sentence that states several values keeps them for a gold of several parts
+        (
+            "135.0, 23.0",
+            "Therefore, the speed of the wind is 23 km/h and the speed of the plane is 135 km/h.",
+            "correct",
+            "135",
+        ),
     ],
 )
 def test_a_concluding_sentence_keeps_the_unit_it_closes_with(

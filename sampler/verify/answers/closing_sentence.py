@@ -266,8 +266,11 @@ def concluding_sentence(text: str) -> AnswerSpan | None:
         return _several_values(clause, RULE_CONCLUSION)
     if len(values) > 1:
         return AnswerSpan(" or ".join(values), rule=RULE_CONCLUSION)
-    value = _with_closing_unit(values[0], clause)
-    return _with_sentence(latex_span(value, RULE_CONCLUSION), clause)
+    span = _with_sentence(latex_span(values[0], RULE_CONCLUSION), clause)
+    if span is not None and span.sentence is None:  # one value: with the unit it closes with
+        value = _with_closing_unit(values[0], clause)
+        return span if value == values[0] else latex_span(value, RULE_CONCLUSION)
+    return span
 
 
 #: a unit that closes the sentence right after its number: "… v_max = 10 m/s." (what follows
@@ -278,7 +281,8 @@ _CLOSING_UNIT_RE = re.compile(r"[ \t]?(?P<unit>[^\W\d_][\w/^²³·.-]{0,11}?)[ \
 def _with_closing_unit(value: str, clause: str) -> str:
     """``value`` with the unit the clause closes with right after it ("10 m/s"), so that
     an answer in another unit than the gold's is judged in its unit; ``value`` itself when
-    the clause goes on after the number or what follows is no unit."""
+    the clause goes on after the number or what follows is no unit. (A sentence that states
+    several values keeps them for the gold's parts, ``_with_sentence``.)"""
     if not re.fullmatch(r"-?\d+(?:\.\d+)?", value):
         return value
     at = clause.rstrip().rfind(value)
