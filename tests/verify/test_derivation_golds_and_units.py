@@ -91,6 +91,9 @@ def test_the_value_and_unit_a_derivation_closes_with(
         "Vậy phần năng lượng mất đi: ΔE = E - E' = E - 0,97^2.E = 0,0591E",
         "Natalia sold 48/2 = 24 clips in May.\nNatalia sold 48+24 = 72 clips altogether.",
         "42",
+        # the last relation a condition (OlympiadBench 1965)
+        "$f(x)=a x+b$, where $b$ is an arbitrary integer, and $a$ is an arbitrary positive"
+        " integer with $\\mho(a)=0$",
     ],
 )
 def test_golds_that_only_look_derived_keep_their_meaning(gold: str) -> None:

@@ -10,8 +10,10 @@ unit unwrapped) and what comes before it shows a derivation: another relation (a
 sentence in words, a limit, sum, integral or product, or arithmetic on numbers alone.
 
 Left as they are: an equation whose sides hold variables (``5x - 7y + 11z + 4 = 0``,
-``y = 2x + 3``), one named value (``x = 5``, which the comparison already reads), and a
-list of named values (``a = 2, b = 3``), whose last member is not the whole answer.
+``y = 2x + 3``), one named value (``x = 5``, which the comparison already reads), a list
+of named values (``a = 2, b = 3``), whose last member is not the whole answer, and a last
+relation that is a condition (``f(x) = ax + b, where a is a positive integer with
+\\mho(a) = 0``).
 Linear: one scan for relations, then patterns on the pieces.
 """
 
@@ -46,6 +48,12 @@ _PROSE_RE = re.compile(r"(?<![\\\w])[^\W\d_]{2,}[ \t]+[^\W\d_]{2,}(?![\w{])")
 _SEPARATOR_RE = re.compile(r"(?<!\\)(?:(?<!\d)[,;:]|[,;:](?!\d))|[，；：]|\\q?quad")
 #: a piece of a gold that ends by naming a value: ``The roots are x = 2`` (a list goes on)
 _ENDS_NAMED_RE = re.compile(r"(?:^|[\s$])[A-Za-z\u0370-\u03ff][\w'{}^]{0,6}\s*=\s*(?P<v>[^=]+)\Z")
+#: a word that makes the last relation a condition, not a result: "… a positive integer
+#: with $\\mho(a)=0$", "where x = 0", "if n = 1"
+_CONDITION_RE = re.compile(
+    r"\b(?:with|where|when|whenever|if|iff|for|given|such[ \t]+that|satisfying|provided|unless)\b",
+    re.IGNORECASE,
+)
 _TRAILING_RE = re.compile(r"[\s.;,。；，]+\Z")
 _MAX_GOLD = 400
 
@@ -118,7 +126,7 @@ def derived_value(gold: str) -> tuple[str, str | None] | None:
         return None
     pieces = _SEPARATOR_RE.split(text[: last.start()])
     statement = pieces[-1]  # the last statement's text before its value
-    if not statement.strip() or _lists_values(pieces):
+    if not statement.strip() or _lists_values(pieces) or _CONDITION_RE.search(statement):
         return None
     chained = any(r.start() >= last.start() - len(statement) for r in relations[:-1])
     approximate = last.group() != "="
