@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from sampler.verify.answers.assignment_lists import assignments, closing_assignments
+from sampler.verify.answers.gold_types import options_from_problem
 from sampler.verify.answers.one_sample import grade_completion
 
 OPTIONS = "Hangisi doğrudur?\nA) bir\nB) iki\nC) üç\nD) dört\nE) beş"
@@ -163,3 +164,44 @@ ROCKS = (
 )
 def test_an_option_letter_with_its_own_content(gold: str, completion: str, expected: str) -> None:
     assert grade_completion(gold, completion, problem=ROCKS).status == expected
+
+
+AMC = (
+    "What is the surface area? $\\textbf{(A)}\\ 85 \\qquad \\textbf{(B)}\\ 220 \\qquad"
+    " \\textbf{(C)}\\ 310 \\qquad \\textbf{(D)}\\ 400$"
+)
+ALIGNED = (
+    "What is the center of the circle $(x-1)^2+(y+3)^2=25$?\n\\begin{align*}\n"
+    "\\text{A)}\\ & (-1,3) &\n\\text{B)}\\ & (3,-1)  \\\\\n\\text{C)}\\ & (1,-3) &\n"
+    "\\text{D)}\\ & (-3,1)\\\\\n\\end{align*}"
+)
+
+
+@pytest.mark.parametrize(
+    ("problem", "options"),
+    [
+        (AMC, (("A", "85"), ("B", "220"), ("C", "310"), ("D", "400"))),
+        (ALIGNED, (("A", "(-1,3)"), ("B", "(3,-1)"), ("C", "(1,-3)"), ("D", "(-3,1)"))),
+        ("$\\textbf{(A) }\\frac{1}{2}\\qquad\\textbf{(B) }1$", (("A", "\\frac{1}{2}"), ("B", "1"))),
+        # one LaTeX label is no list of options; a point named in \text{} is no option
+        ("Let $\\text{(A)}$ be the first case.", ()),
+        ("The points $\\text{A}$ and $\\text{B}$ lie on the circle.", ()),
+    ],
+)
+def test_options_labelled_in_latex(problem: str, options: tuple[tuple[str, str], ...]) -> None:
+    assert options_from_problem(problem) == options
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "problem", "expected"),
+    [
+        ("D", '{"reasoning": "100 + 300 = 400", "answer": 400}', AMC, "correct"),
+        ("C", '{"reasoning": "100 + 300 = 400", "answer": 400}', AMC, "incorrect"),
+        ("C", "The center is $(1, -3)$.", ALIGNED, "correct"),
+        ("A", "The center is $(1, -3)$.", ALIGNED, "incorrect"),
+    ],
+)
+def test_an_options_value_answers_a_latex_listed_choice(
+    gold: str, completion: str, problem: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion, problem=problem).status == expected

@@ -529,13 +529,38 @@ _LOWER_LETTERS_RE = re.compile(r"[a-j](?:\s*(?:,|&|and|,\s*and)\s*[a-j])+\.?")
 _OPTION_RE = re.compile(r"(?:^|[\s:：;；,，])\(?([A-Za-j])[).．.、:：]\s*")
 
 
+#: an option's label written in LaTeX: AMC's ``\\textbf{(A) }``, ``\\text{A)}``, ``\\mathrm{(B)}``
+_LATEX_LABEL_RE = re.compile(
+    r"\\(?:textbf|text|textrm|mathrm|mathbf)\s*\{\s*(?:\(\s*([A-J])\s*\)|([A-J])\s*[).])\s*\}"
+)
+#: what lays LaTeX options out, not their content: spacing, alignment, row ends, math
+#: delimiters and an align environment's bounds
+_LATEX_LAYOUT_RE = re.compile(
+    r"\\q?quad\b|\\(?:hspace|hfill|vspace)\s*(?:\{[^{}]*\})?|\\\\|\\[ ,;:]|&|\$"
+    r"|\\(?:begin|end)\s*\{(?:align|aligned|array|tabular|gather)\*?\}(?:\{[^{}]*\})?"
+)
+
+
+def _latex_options_as_lines(text: str) -> str:
+    """``text`` with options labelled in LaTeX (``$\\textbf{(A)}\\ 3 \\qquad \\textbf{(B)}\\ 4$``,
+    an align of ``\\text{A)}\\ & 85 &``) written one to a line, ``(A) 3``, their layout
+    removed; ``text`` itself when fewer than two labels are LaTeX."""
+    first = _LATEX_LABEL_RE.search(text)
+    if first is None or len(_LATEX_LABEL_RE.findall(text, first.end())) < 1:
+        return text
+    start = first.start()
+    options = _LATEX_LABEL_RE.sub(lambda m: f"\n({m.group(1) or m.group(2)}) ", text[start:])
+    return text[:start] + _LATEX_LAYOUT_RE.sub(" ", options)
+
+
 def options_from_problem(problem: str | None) -> tuple[tuple[str, str], ...]:
     """The lettered options a problem lists (``(A) 550 (B) 570``, ``A. 1/6\\nB. 1/3``,
-    ``(a) Color 1: …, (b) Color 2: …``): letters from A in order, at least two; else ().
-    The ACT's second set, ``(F) (G) (H) (J) (K)`` (from F, without I), is read too."""
+    ``(a) Color 1: …, (b) Color 2: …``, AMC's ``$\\textbf{(A)}\\ 550 \\qquad \\textbf{(B)}\\
+    570$``): letters from A in order, at least two; else (). The ACT's second set, ``(F) (G)
+    (H) (J) (K)`` (from F, without I), is read too."""
     if not problem:
         return ()
-    tail = problem[-3000:]
+    tail = _latex_options_as_lines(problem[-3000:])
     marks = list(_OPTION_RE.finditer(tail))
     best: list[re.Match[str]] = []
     for start in range(len(marks)):
