@@ -4,7 +4,10 @@
 - a choice answer labelled by a word leash has no list for, ``Seçenek: E`` (Turkish), first
   line then explanation; and a statement that closes with ``…: B.`` (FLAN-T5);
 - a logic puzzle's gold that assigns a word to each name (knights and knaves), answered as a
-  numbered list, one clause a line, or ``Name: Word``.
+  numbered list, one clause a line, or ``Name: Word``;
+- an option's letter with its own content, and options labelled in LaTeX (AMC, MathOdyssey);
+- a gold that is a grid of numbers (a solved Sudoku), compared whole: read as math it was
+  its last number, a false accept of any grid that ended alike.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import pytest
 
 from sampler.verify.answers.assignment_lists import assignments, closing_assignments
 from sampler.verify.answers.gold_types import options_from_problem
+from sampler.verify.answers.number_grids import gold_grid
 from sampler.verify.answers.one_sample import grade_completion
 
 OPTIONS = "Hangisi doğrudur?\nA) bir\nB) iki\nC) üç\nD) dört\nE) beş"
@@ -205,3 +209,47 @@ def test_an_options_value_answers_a_latex_listed_choice(
     gold: str, completion: str, problem: str, expected: str
 ) -> None:
     assert grade_completion(gold, completion, problem=problem).status == expected
+
+
+SUDOKU = "4 3 1 2\n2 1 4 3\n3 4 2 1\n1 2 3 4"
+
+
+@pytest.mark.parametrize(
+    ("completion", "expected"),
+    [
+        ("Solution:\n```\n4 3 1 2\n2 1 4 3\n3 4 2 1\n1 2 3 4\n```", "correct"),
+        (
+            "| 4 | 3 | 1 | 2 |\n|---|---|---|---|\n| 2 | 1 | 4 | 3 |\n| 3 | 4 | 2 | 1 |"
+            "\n| 1 | 2 | 3 | 4 |",
+            "correct",
+        ),
+        ("[[4, 3, 1, 2],\n [2, 1, 4, 3],\n [3, 4, 2, 1],\n [1, 2, 3, 4]]", "correct"),
+        # a wrong grid whose last number is the gold's last: read as math, it was correct
+        ("Solution:\n1 3 4 2\n2 1 1 3\n3 4 2 1\n4 2 3 4", "incorrect"),
+        (
+            "Draft:\n4 3 1 2\n2 1 4 3\n3 4 2 1\n1 2 3 4"
+            "\n\nFixed:\n4 3 2 1\n2 1 4 3\n3 4 2 1\n1 2 3 4",
+            "incorrect",
+        ),
+        # no grid of the gold's width: no answer, whatever number closes the text
+        ("The answer is 4.", "no_answer"),
+        ("4 3 1\n2 1 4\n3 4 2", "no_answer"),
+    ],
+)
+def test_a_grid_gold_is_compared_whole(completion: str, expected: str) -> None:
+    assert grade_completion(SUDOKU, completion).status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "grid"),
+    [
+        (SUDOKU, SUDOKU),
+        ("[1, 2]\n[3, 4]", "1 2\n3 4"),
+        ("1 2\n3 4 5", None),  # rows of other lengths
+        ("6 4 0", None),  # one line: a list of numbers, as before
+        ("x = 5\ny = 3", None),
+        ("Natalia sold 48/2 = 24 clips.\nThen 72 in all.", None),
+    ],
+)
+def test_which_golds_are_grids(gold: str, grid: str | None) -> None:
+    assert gold_grid(gold) == grid

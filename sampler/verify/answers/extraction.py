@@ -104,6 +104,7 @@ from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.named_quantities import restated_count
+from sampler.verify.answers.number_grids import closing_grid
 from sampler.verify.answers.quoted_answer import without_answer_quotes
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
@@ -566,6 +567,7 @@ _OPENING_LETTER_RE = re.compile(
 )
 RULE_OPENING_LETTER = "opening letter"
 RULE_ASSIGNMENTS = "closing assignments"
+RULE_GRID = "closing grid"
 _LETTER_SPAN_RE = re.compile(r"[ \t*_]*\(?[A-J]\)?(?:[ \t.:)、,]|$)")
 
 
@@ -607,6 +609,9 @@ def statement_for_gold(
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
+    if gold is not None and gold.kind == "grid":  # a grid gold's answer is a grid, or none
+        grid = closing_grid(text, gold.latex) if text else None
+        return AnswerSpan(grid, free_text=True, rule=RULE_GRID) if grid is not None else None
     if span is not None and span.before_check is not None and gold is not None:
         return span if gold.kind == "boolean" else span.before_check
     if gold is not None and gold.kind == "text" and text and gold_assignments(gold.latex):

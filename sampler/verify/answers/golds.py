@@ -26,6 +26,7 @@ from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
 from sampler.verify.answers.named_quantities import asked_words
 from sampler.verify.answers.named_values import asked_name
+from sampler.verify.answers.number_grids import gold_grid
 from sampler.verify.answers.number_words import fraction_from_words, number_from_words
 from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
@@ -302,6 +303,9 @@ def gold_from_question(
     if gold is None or not str(gold).strip():
         return None
     gold = worked_answer(str(gold))
+    grid = gold_grid(strip_math_delimiters(gold))
+    if grid is not None:  # a solved Sudoku's rows: compared whole (``number_grids``)
+        return Gold(latex=grid, kind="grid")
     derived = derived_value(normalise_gold_text(gold))
     derived_unit = None
     if derived is not None:  # "Tốc độ cực đại: vmax = A.ω = 1.10 = 10 (cm/s)": 10 cm/s

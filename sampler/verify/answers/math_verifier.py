@@ -75,6 +75,7 @@ from sampler.verify.answers.golds import (
     strip_unit,
 )
 from sampler.verify.answers.last_number import gold_among
+from sampler.verify.answers.number_grids import gold_grid
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs, restates_question
 from sampler.verify.answers.rounded_coefficients import same_up_to_rounding
@@ -377,6 +378,9 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
     assignments (``assignment_lists``), a text; a prose
     answer none of these reads is ``incorrect`` (an answer was stated); None lets
     math-verify judge."""
+    if gold.kind == "grid":  # a solved Sudoku: cell by cell (``number_grids``)
+        same = gold_grid(span.text) == gold.latex
+        return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, span.text[:MAX_ANSWER_CHARS])
     assigned = same_assignments(gold.latex, span.text) if gold.kind == "text" else None
     if assigned is not None:
         # "(1) Penelope is a knave\n(2) Zoey is a knight" for "Penelope is a knave, and Zoey
