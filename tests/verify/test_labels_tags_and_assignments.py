@@ -253,3 +253,22 @@ def test_a_grid_gold_is_compared_whole(completion: str, expected: str) -> None:
 )
 def test_which_golds_are_grids(gold: str, grid: str | None) -> None:
     assert gold_grid(gold) == grid
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # a Greek letter alone is a symbol, in a JSON answer or a sentence
+        ("$\\theta^2$", '{"reasoning": "…", "answer": "θ^2"}', "correct"),
+        ("$\\theta^3$", '{"reasoning": "…", "answer": "θ^2"}', "incorrect"),
+        ("$\\alpha+\\beta$", '{"answer": "α+β"}', "correct"),
+        ("$\\alpha+\\beta$", '{"answer": "α−β"}', "incorrect"),
+        ("$\\Delta x$", "The answer is Δx.", "correct"),
+        # a Greek word stays words; a unit's μ stays a unit
+        ("4", "Η απάντηση είναι 4.", "correct"),
+        ("5 μm", "The answer is 5 μm.", "correct"),
+        ("5 μm", "The answer is 6 μm.", "incorrect"),
+    ],
+)
+def test_a_greek_letter_alone_is_a_symbol(gold: str, completion: str, expected: str) -> None:
+    assert grade_completion(gold, completion).status == expected

@@ -8,7 +8,9 @@ is compared (``sampler.verify.answers.verdict.prepare_span``):
 - ``√`` with what it applies to (a number, a letter, a bracketed group): ``\\sqrt{2}``,
   ``3√(x+1)`` is ``3\\sqrt{x+1}``; ``∛`` is ``\\sqrt[3]{…}``;
 - superscript and subscript runs: ``2⁵`` is ``2^{5}``, ``10⁻³`` is ``10^{-3}``, ``x₁`` is ``x_{1}``;
-- symbols: ``π`` ``∞`` ``×`` ``·`` ``÷`` ``−`` ``≤`` ``≥`` ``≠`` ``°`` as ``\\pi`` … ``^\\circ``.
+- symbols: ``π`` ``∞`` ``×`` ``·`` ``÷`` ``−`` ``≤`` ``≥`` ``≠`` ``°`` as ``\\pi`` … ``^\\circ``;
+- a Greek letter standing alone, not in a Greek word: ``θ^2`` is ``\\theta ^2``, ``α+β``
+  ``\\alpha +\\beta`` (``μ`` and ``Ω`` stay, units' prefixes and ohms).
 
 ``UNICODE_VALUE_RE`` matches one such value in prose (``√2``, ``3√2``, ``½``, ``2⁵``,
 ``5 × 10³``, ``π/4``), so that the sentence rules read it as one value, not as its digits.
@@ -47,7 +49,22 @@ _SYMBOLS = {
     "π": "\\pi ", "∞": "\\infty ", "×": "\\times ", "·": "\\cdot ", "÷": "\\div ", "−": "-",
     "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ", "°": "^{\\circ}", "∓": "\\mp ", "±": "\\pm ",
 }  # fmt: skip
-_CHARS = "".join(_FRACTIONS) + "√∛∜⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎" + "".join(_SYMBOLS)
+#: a Greek letter standing alone (not in a Greek word): a symbol, ``θ^2`` is ``\\theta^2``
+#: (``μ`` and ``Ω`` are left to the units: ``5 μm``, ``970 Ω``)
+_GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "ν": "nu", "ξ": "xi",
+    "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "χ": "chi", "ψ": "psi",
+    "ω": "omega", "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ": "Xi",
+    "Σ": "Sigma", "Φ": "Phi", "Ψ": "Psi",
+}  # fmt: skip
+_GREEK_RE = re.compile(f"(?<![\u0370-\u03ff])[{''.join(_GREEK)}](?![\u0370-\u03ff])")
+_CHARS = (
+    "".join(_FRACTIONS)
+    + "√∛∜⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎"
+    + "".join(_SYMBOLS)
+    + "".join(_GREEK)
+)
 _ANY_RE = re.compile(f"[{re.escape(_CHARS)}]")
 _FRACTION_RE = re.compile(f"(\\d*)\\s*([{''.join(_FRACTIONS)}])")
 _ROOT_RE = re.compile(r"([√∛∜])\s*(\((?:[^()]|\([^()]*\))*\)|\{[^{}]*\}|\d+(?:\.\d+)?|[A-Za-z])")
@@ -87,4 +104,5 @@ def unicode_to_latex(text: str) -> str:
     text = _ROOT_RE.sub(_root, text)
     text = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(SUPERSCRIPTS) + "}", text)
     text = _SUBSCRIPT_RE.sub(lambda m: "_{" + m.group(0).translate(_SUBSCRIPT) + "}", text)
+    text = _GREEK_RE.sub(lambda m: f"\\{_GREEK[m.group(0)]} ", text)
     return _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], text).strip()
