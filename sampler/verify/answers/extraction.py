@@ -601,6 +601,11 @@ def statement_for_gold(
     - a boolean gold without a question to restate: what the statement calls its subject
       ("… the expression … is False.", ``called_boolean``).
 
+    Against a grid gold (a solved Sudoku) the answer is the grid the completion closes with,
+    whatever span a rule found (``number_grids.closing_grid``), or none; against a gold that
+    assigns a word to each name (knights and knaves), the assignments the completion closes
+    with when the span holds none (``assignment_lists.closing_assignments``).
+
     Whether or not a rule found an answer: against a choice gold, the letter that labels the
     value it found ("**0.32 (Option C)**", ``choice_statements.letter_beside``); against a
     calendar-date gold, the last statement's date when the value is part of it, and against

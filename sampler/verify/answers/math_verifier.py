@@ -373,10 +373,10 @@ _LATEX_SPACING_RE = re.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])")
 
 
 def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
-    """The verdict the gold's type gives (``sampler.verify.answers.gold_types``): a hedge
-    against a single gold, a boolean, option letters, a rounded decimal, a logic puzzle's
-    assignments (``assignment_lists``), a text; a prose
-    answer none of these reads is ``incorrect`` (an answer was stated); None lets
+    """The verdict the gold's type gives (``sampler.verify.answers.gold_types``): a grid
+    cell by cell (``number_grids``), a logic puzzle's assignments (``assignment_lists``), a
+    hedge against a single gold, a boolean, option letters, a rounded decimal, a text; a
+    prose answer none of these reads is ``incorrect`` (an answer was stated); None lets
     math-verify judge."""
     if gold.kind == "grid":  # a solved Sudoku: cell by cell (``number_grids``)
         same = gold_grid(span.text) == gold.latex
