@@ -37,6 +37,13 @@ SHAPES = {
     "colons and line breaks": ":\n" * 3000,
     "option labels": "(A) " * 2000,
     "end tokens": "<eoa>x" * 1500,
+    # round 20's rules: relations, units in parentheses, assignments, grid rows, LaTeX labels
+    "relations": "a = " * 2000 + "1",
+    "parenthesised units": "= 1 (" * 1500 + "cm)",
+    "assignments": "Zoey is a knight, " * 600 + "and",
+    "grid rows": "1 2 3\n" * 1500 + "1 2",
+    "latex option labels": "\\textbf{(A)}\\ 1 \\qquad " * 600,
+    "greek letters": "θ " * 3000,
 }
 
 

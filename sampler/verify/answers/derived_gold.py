@@ -60,7 +60,8 @@ _MAX_GOLD = 400
 
 def _relations(text: str) -> list[re.Match[str]]:
     """The top-level relations of ``text`` (not inside brackets or braces)."""
-    found, depth, last = [], 0, 0
+    found: list[re.Match[str]] = []
+    depth, last = 0, 0
     for match in _RELATION_RE.finditer(text):
         for char in text[last : match.start()]:
             if char in _OPEN:
