@@ -50,7 +50,7 @@ _CHOICE_LABEL_RE = re.compile(
     r"^\s*(?:\\text(?:bf)?\s*\{\s*\(?([A-Ja-j])\)\s*\}\s*|(?:\(([A-Ja-j])\)|([A-J])\s*[:.)])\s+)"
     r"(?=\S)"
 )
-_TRAILING_PERIOD_RE = re.compile(r"(?:(?<=[\d}])|(?<=\\circ))\s*\.\s*$")
+_TRAILING_PERIOD_RE = re.compile(r"(?:(?<=[\d}%)\]])|(?<=\\circ))\s*\.\s*$")
 #: the degree sign and its macros: ``45°``, ``45 \degree``, ``45\textdegree``
 _DEGREE_RE = re.compile(r"\s*(?:°|\\(?:text)?degree(?![A-Za-z])\s*(?:\{\s*\})?)")
 _DECIMAL_COMMA_RE = re.compile(r"(?<=\d)\{,\}(\d+)(?!\d)")

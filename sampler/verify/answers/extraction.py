@@ -73,6 +73,7 @@ from sampler.verify.answers.closing_sentence import (
     RULE_YES_NO,
     located_final,
 )
+from sampler.verify.answers.doubled_backslashes import with_single_backslashes
 from sampler.verify.answers.end_tokens import (
     without_closing_think,
     without_end_tokens,
@@ -427,6 +428,7 @@ def extract_answer(
     """
     if not text or cut_off_thinking(text):
         return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
+    text = with_single_backslashes(text)  # '{"answer": "\\boxed{\\frac{1}{2}}"}'
     text = with_paired_tags(text)  # "Answer: 4</answer>", "answer> 320 </answer>"
     cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
     whole = _cleaned(text)
@@ -614,6 +616,7 @@ def statement_for_gold(
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
+    text = with_single_backslashes(text) if text else text  # as ``extract_answer`` read it
     if gold is not None and gold.kind == "grid":  # a grid gold's answer is a grid, or none
         grid = closing_grid(text, gold.latex) if text else None
         return AnswerSpan(grid, free_text=True, rule=RULE_GRID) if grid is not None else None

@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
@@ -75,6 +76,7 @@ from sampler.verify.answers.golds import (
     strip_unit,
 )
 from sampler.verify.answers.last_number import gold_among
+from sampler.verify.answers.named_golds import named_pair
 from sampler.verify.answers.number_grids import gold_grid
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs, restates_question
@@ -634,6 +636,13 @@ def _judged(gold: Gold, span: AnswerSpan) -> Verdict:
     clock = _clock(gold, span)
     if clock is not None:
         return clock
+    if not gold.parts and not span.free_text:
+        pair = named_pair(gold.latex, span.text)  # "\gamma(0) = 2": judged by its value
+        if pair == ("", ""):
+            return Verdict(STATUS_INCORRECT, span.text[:MAX_ANSWER_CHARS], "names another quantity")
+        if pair is not None:
+            value_gold = replace(gold, latex=pair[0], variables=frozenset())
+            return _judged(value_gold, replace(span, text=pair[1]))
     parsed = _parse_answer(span_parse_input(span), span.free_text)
     if not parsed:
         return Verdict(STATUS_NO_ANSWER)
