@@ -17,7 +17,8 @@ rule finds an answer at the end of a completion, extraction
   check", "Verification:", "Check:", "Note:", "**Important Note:**", "Remark:", "Caveat:",
   "Sanity check") or confirms ("This
   is the final result.", "That is correct."), when it starts a paragraph, a line or a
-  sentence;
+  sentence, and no line after it concludes again with a value ("… = 104,976. That's
+  correct.\n\nTherefore, the maximum is 540.": the check was a step of the reasoning);
 - a closing paragraph that restates the task's instructions or asks for another problem
   ("Let's start by solving a math problem following the guidelines provided. … using a
   `\\boxed{}`.", "Please provide me with the math problem …"), with no value and no filled box;
@@ -59,6 +60,14 @@ _CHECK_RE = re.compile(
 )
 
 
+#: a conclusion that states a value, at the start of a line: after a check
+#: ("… = 104,976. That's correct.\n\nTherefore, the maximum is 540.") the check is no
+#: afterword, the text after it concludes again
+_CONCLUSION_RE = re.compile(
+    r"(?<=\n)[ \t*#>_-]*(?:therefore|thus|hence|so|in conclusion|finally"
+    r"|consequently)\b[^\n.!?]{0,200}?(?:\d|\\boxed|\\[(\[]|\$)",
+    re.IGNORECASE,
+)
 #: a last paragraph that explains the answer before it: a line that opens "This is because",
 #: "Explanation:", "Reasoning:" (read only when no blank line follows: the explanation ends
 #: the completion)
@@ -111,7 +120,7 @@ def _cut_once(text: str) -> str | None:
     if echo is not None:
         return echo
     checks = list(_CHECK_RE.finditer(stripped, start))
-    if checks and checks[-1].start() > 0:
+    if checks and checks[-1].start() > 0 and not _CONCLUSION_RE.search(stripped, checks[-1].end()):
         return stripped[: checks[-1].start()]
     explained = list(_EXPLANATION_RE.finditer(stripped, start))
     if explained and explained[-1].start() > 0 and "\n\n" not in stripped[explained[-1].start() :]:

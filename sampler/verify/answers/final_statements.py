@@ -315,6 +315,11 @@ _REMARK_RE = re.compile(
 _HEDGE_WORD_RE = re.compile(r"\b(?:or|either|possibly|maybe|perhaps)\b", re.IGNORECASE)
 
 
+#: an option's letter in parentheses, then a comma or colon and its content (not another
+#: letter: "(A), (C) and (D)" lists options)
+_LETTER_THEN_CONTENT_RE = re.compile(
+    r"[*_]*\(([A-J])\)[*_]*[ \t]*[,:：][ \t]*(?!\(?[A-J]\)?(?:[ \t,.;)]|$)|(?:and|or)\b)[*_\"“']*\w"
+)
 _BRACKETED_NUMBER_RE = re.compile(r"\[[ \t]*([-−]?\$?\d[\d,.]*)[ \t]*\]\.?")
 
 
@@ -331,6 +336,9 @@ def _value(statement: str) -> str | None:
     bracketed = re.fullmatch(r"\[([A-J])\]\.?|\(?([a-j])\)\.?|\(?([A-J])\)\.?", statement)
     if bracketed is not None:  # "Answer: [B]", "Answer: b)", "the answer is E).": an option's label
         return next(g for g in bracketed.groups() if g).upper()
+    labelled = _LETTER_THEN_CONTENT_RE.match(statement)
+    if labelled is not None:  # 'the answer is (B), "start running." This implies …': B
+        return labelled.group(1)
     quoted = _QUOTED_RE.fullmatch(statement)
     if quoted is not None:  # 'Answer: "25"', 'Answer: `25`'
         return _value(quoted.group(1))

@@ -12,10 +12,11 @@ its subject followed by its other words ("so it is not a prime number" for "Is 1
 number?"). True with no negation, False with one ("not", "n't", "never", "no", "unlikely",
 "impossible"); None when it restates nothing (it says something else: "The coin is still
 tails up." for "Is the coin still heads up?"; "9221 is a composite number with prime
-factors …" holds the words, not the question), for a hedge ("might", "probably", "while …")
-and for a question. The negation is looked for in the main clause (after the last comma:
-"Since none of them flipped it, the coin is still heads up." is Yes), which must hold half
-the question's words (or a pronoun for its subject). Only a boolean gold reads it
+factors …" holds the words, not the question), for a hedge ("might", "probably",
+"could", "while …"; "could not see" is no hedge but a No) and for a question. The
+negation is looked for in the main clause (after the last comma: "Since none of them
+flipped it, the coin is still heads up." is Yes), which must hold half the question's words
+(or a pronoun for its subject). Only a boolean gold reads it
 (``sampler.verify.answers.verdict.prepare_span``, and ``extraction.statement_for_gold``
 where a rule read a value that is no yes or no: "Therefore 17747 is a prime number." is
 Yes, not 17747); without the question nothing changes. ``opening_yes_no`` reads the yes or
@@ -60,7 +61,8 @@ _NEGATION_RE = re.compile(
 )
 _HEDGE_RE = re.compile(
     r"\b(?:might|may|perhaps|probably|possibly|likely|unclear|unknown|uncertain|if|whether"
-    r"|depends|depending|could|cannot be determined|while|although|though|but|however|whereas)\b",
+    r"|depends|depending|could(?![ \t]+not\b|n't)|(?:cannot|can't|could[ \t]+not|couldn't)[ \t]+be"
+    r"[ \t]+(?:determined|known|said|answered)|while|although|though|but|however|whereas)\b",
     re.IGNORECASE,
 )
 #: a pronoun that stands for the question's subject: "so it is not a prime number", "so
