@@ -198,3 +198,22 @@ def test_a_check_with_a_conclusion_after_it_is_no_afterword() -> None:
     assert (
         grade_completion("6", "The sum is $5$.\n\nLet me verify: 2 + 3 = 5.").status == "incorrect"
     )
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "expected"),
+    [
+        # an answer that names its value against a gold that names nothing: decorated names
+        ("0.1", "\\hat{H}_{0}(t;\\hat{B}) = 0.1", "correct"),
+        ("0.1", "\\hat{H}_{0}(t;\\hat{B}) = 0.2", "incorrect"),
+        ("0.18956", "\\sigma^2_{\\sqrt{\\beta_1}} = 0.189560", "correct"),
+        ("0.18956", "\\sigma^2_{\\sqrt{\\beta_1}} = 0.19", "incorrect"),
+        # a gold with a remark on how it was stated, in parentheses: its value
+        ("0.18956 \\text{ (approximately)}", "0.189560", "correct"),
+        ("0.18956 \\text{ (approximately)}", "0.19", "incorrect"),
+        ("25 (rounded to the nearest whole number)", "25", "correct"),
+        ("25 (rounded to the nearest whole number)", "24", "incorrect"),
+    ],
+)
+def test_decorated_names_and_remarks_on_golds(gold: str, answer: str, expected: str) -> None:
+    assert grade_completion(gold, f"\\boxed{{{answer}}}").status == expected

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 
+from sampler.verify.answers.named_golds import is_quantity_name
 from sampler.verify.answers.top_level import split_top_level
 
 _CHOICE_LABEL_RE = re.compile(
@@ -216,7 +217,8 @@ def _named_value(piece: str) -> str | None:
     name, _, value = piece.partition("=")
     if "=" in value or not value.strip() or any(c in value for c in "<>"):
         return None
-    return value.strip() if _QUANTITY_NAME_RE.fullmatch(name) else None
+    named = _QUANTITY_NAME_RE.fullmatch(name) or is_quantity_name(name)
+    return value.strip() if named else None
 
 
 _SPACING_RE = re.compile(r"^(?:\s|\\q?quad|\\[,;:!]|~)+|(?:\s|\\q?quad|\\[,;:!]|~)+$")

@@ -212,6 +212,31 @@ def worked_answer(gold: str) -> str:
     return match.group("x") if match is not None else gold
 
 
+#: a remark on how a gold value was stated, in parentheses after it: ``0.18956 \text{
+#: (approximately)}``, ``25 (rounded to the nearest whole number)``, ``3.2 (approx.)``
+_GOLD_REMARK_RE = re.compile(
+    r"(?P<value>.*?\S)[ \t~]*(?:\\text\s*\{\s*\(\s*(?P<a>[^(){}]{1,80})\)\s*\}"
+    r"|\(\s*(?P<b>[^(){}]{1,80})\))[ \t.]*",
+    re.DOTALL,
+)
+_REMARK_WORDS_RE = re.compile(
+    r"(?:approx(?:imately|\.)?|about|roughly|rounded|exact(?:ly)?|estimated|to\s+(?:the\s+)?"
+    r"(?:nearest|\d+|one|two|three|four)\b|correct\s+to|rounding)\b",
+    re.IGNORECASE,
+)
+
+
+def without_remark(gold: str) -> str:
+    """``gold`` without a remark in parentheses after its value on how it was stated
+    (``0.18956 \\text{ (approximately)}``, ``25 (rounded to the nearest whole number)``):
+    the value; a parenthesised unit or any other text stays."""
+    match = _GOLD_REMARK_RE.fullmatch(gold.strip())
+    if match is None:
+        return gold
+    remark = match.group("a") or match.group("b") or ""
+    return match.group("value") if _REMARK_WORDS_RE.match(remark.strip()) else gold
+
+
 def normalise_gold_text(gold: str) -> str:
     """A gold string without math delimiters; integral floats ("27.0") lose their decimals."""
     match = _INTEGRAL_FLOAT_RE.match(gold)
@@ -302,7 +327,7 @@ def gold_from_question(
     it, the problem text); None when it has no gold."""
     if gold is None or not str(gold).strip():
         return None
-    gold = worked_answer(str(gold))
+    gold = without_remark(worked_answer(str(gold)))
     grid = gold_grid(strip_math_delimiters(gold))
     if grid is not None:  # a solved Sudoku's rows: compared whole (``number_grids``)
         return Gold(latex=grid, kind="grid")

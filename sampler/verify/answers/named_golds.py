@@ -34,7 +34,7 @@ _NAME_RE = re.compile(
     r"\s*(?:\\(?:hat|widehat|bar|overline|tilde|widetilde|mathbb|mathrm|mathcal|operatorname"
     r"|text|textrm|boldsymbol|mathbf|vec)\s*\{\s*(?:\\[A-Za-z]{2,12}|[A-Za-z]{1,12})\s*\}"
     r"|\\[A-Za-z]{2,12}|[A-Za-z]{1,3})"
-    r"(?:\s*[_^]\s*(?:\{[^{}=]{0,20}\}|[A-Za-z0-9]))*"
+    r"(?:\s*[_^]\s*(?:\{(?:[^{}=]|\{[^{}=]{0,20}\}){0,30}\}|[A-Za-z0-9]))*"
     r"(?:\s*(?:\\left\s*)?(?:\([^=()]{1,60}\)|\[[^=\[\]]{1,60}\])(?:\s*\\right\s*)?)?"
     r"(?:\s*\\right\s*[)\]])?\s*"
 )
@@ -93,6 +93,12 @@ def named_value(text: str) -> Named | None:
         return None
     name = _NAME_NOISE_RE.sub("", name).replace("[", "(").replace("]", ")")
     return Named(name, value)
+
+
+def is_quantity_name(text: str) -> bool:
+    """Whether ``text`` is a quantity's name (module docstring): ``\\hat{H}_{0}(t)``,
+    ``\\sigma^2_{\\sqrt{\\beta_1}}``, ``E[\\bar{X}]``."""
+    return bool(_NAME_RE.fullmatch(text))
 
 
 def _last_value(text: str, relations: list[re.Match[str]]) -> str | None:
