@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import pytest
 
-from sampler.verify.answers.doubled_backslashes import (
+from sampler.verify.answers.escaped_text import (
     has_doubled_backslashes,
+    with_real_newlines,
     with_single_backslashes,
 )
 from sampler.verify.answers.named_golds import named_pair, named_value
@@ -217,3 +218,119 @@ def test_a_check_with_a_conclusion_after_it_is_no_afterword() -> None:
 )
 def test_decorated_names_and_remarks_on_golds(gold: str, answer: str, expected: str) -> None:
     assert grade_completion(gold, f"\\boxed{{{answer}}}").status == expected
+
+
+FORCED = (
+    "<think>Okay, Seattle has 20 sheep, Charleston 4*20=80, Toulouse 2*80=160. Adding them up: "
+    "160+80=240, then 240+20=\nTherefore, the answer is \\(\\boxed{{{value}"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # a harness forced the answer after the thinking and stopped at the closing brace
+        ("260", FORCED.format(value="260"), "correct"),
+        ("260", FORCED.format(value="240"), "incorrect"),
+        # thinking cut by the limit inside a box with no answer's lead-in: cut, not forced
+        ("26", "<think>Okay, so Wait, adding them up gives 240+20=\\(\\boxed{26", "no_answer"),
+        ("10", FORCED.format(value="10e + 5b"), "no_answer"),  # no whole number in it
+        ("260", "The answer is \\boxed{260} sheep.", "correct"),  # a closed box as ever
+    ],
+)
+def test_a_forced_answer_box_cut_at_its_brace(gold: str, completion: str, expected: str) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        ("3", "The lactate rises.\\n\\nAnswer: 3. Increased plasmatic lactate.", "correct"),
+        ("2", "The lactate rises.\\n\\nAnswer: 3. Increased plasmatic lactate.", "incorrect"),
+        # a LaTeX command that starts with n is no line break
+        ("\\nu", "The frequency is \\(\\nu\\).\\nAnswer: $\\nu$", "correct"),
+    ],
+)
+def test_line_breaks_written_as_backslash_n(gold: str, completion: str, expected: str) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+def test_written_line_breaks_are_read_only_without_real_ones() -> None:
+    assert with_real_newlines("a\\n\\nAnswer: 3") == "a\n\nAnswer: 3"
+    assert with_real_newlines("line one\nthen \\n stays") == "line one\nthen \\n stays"
+    assert with_real_newlines("$\\nu = 3$ and $x \\neq 2$") == "$\\nu = 3$ and $x \\neq 2$"
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # a verdict on a claim, then its reasons (TabFact)
+        ("true", "Based on the table, the claim is true. Brian Finch's rank is 7.", "correct"),
+        ("false", "Based on the table, the claim is true. Brian Finch's rank is 7.", "incorrect"),
+        (
+            "false",
+            "The earliest date is 2007-11-10. Therefore, the claim that volleyball is the sport"
+            " with the earliest date is false.",
+            "correct",
+        ),
+        ("false", "Hence the statement is not correct, as the table shows 3 wins.", "correct"),
+        # "if the claim is true" is no verdict; "not possible to verify" is none either
+        ("true", "We check if the claim is true. It is not possible to verify it.", "no_answer"),
+    ],
+)
+def test_a_verdict_on_the_claim_answers_a_boolean_gold(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        ("1920", "The total is $1,\\!920.", "correct"),  # MATH's thousands comma and thin space
+        ("1", "The total is $1,\\!920.", "incorrect"),
+        ("1920", "So he pays \\$1,\\!920 in total.", "correct"),
+    ],
+)
+def test_a_thousands_comma_with_a_thin_space(gold: str, completion: str, expected: str) -> None:
+    assert grade_completion(gold, completion).status == expected
+
+
+RYAN = (
+    "Ryan plants 2 flowers a day in his garden. After 15 days, how many flowers does he have"
+    " if 5 did not grow?"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        ("25", "Therefore, after 15 days, Ryan has 25 flowers in his garden.", "correct"),
+        ("15", "Therefore, after 15 days, Ryan has 25 flowers in his garden.", "incorrect"),
+    ],
+)
+def test_a_number_the_question_gave_is_not_the_answer(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion, problem=RYAN).status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        (
+            "B",
+            "It is positive news.\nTherefore, the final answer is: ANSWER: B  \nConfidence: 85%",
+            "correct",
+        ),
+        (
+            "C",
+            "It is positive news.\nTherefore, the final answer is: ANSWER: B  \nConfidence: 85%",
+            "incorrect",
+        ),
+    ],
+)
+def test_an_answer_label_repeated_inside_the_statement(
+    gold: str, completion: str, expected: str
+) -> None:
+    assert grade_completion(gold, completion).status == expected

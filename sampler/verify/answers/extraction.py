@@ -73,13 +73,13 @@ from sampler.verify.answers.closing_sentence import (
     RULE_YES_NO,
     located_final,
 )
-from sampler.verify.answers.doubled_backslashes import with_single_backslashes
 from sampler.verify.answers.end_tokens import (
     without_closing_think,
     without_end_tokens,
     without_stray_dollar,
     without_trailing_debris,
 )
+from sampler.verify.answers.escaped_text import as_written
 from sampler.verify.answers.final_statements import (
     RULE_ANSWER_LINE,
     RULE_BOLD,
@@ -117,6 +117,7 @@ from sampler.verify.answers.yes_no_statements import (
     RULE_LAST_STATEMENT,
     RULE_OPENING_YES_NO,
     called_boolean,
+    claim_verdict,
     last_statement,
     opening_yes_no,
     statement_polarity,
@@ -295,7 +296,31 @@ def final_boxed(text: str) -> AnswerSpan | None:
     return _latex_span(", ".join(c for c in contents if c), rule)
 
 
+#: a box the completion ends inside, after an answer's lead-in, holding one whole number: a
+#: harness that forces the answer ("Therefore, the answer is \\(\\boxed{" appended to the
+#: thinking) and stops at the closing brace
+_FORCED_BOX_RE = re.compile(
+    r"(?:answer|answer is|answer:|答案|答案是|respuesta|réponse|Antwort)[*:： \t]*"
+    r"(?:\\\(|\$)?[ \t]*"
+    r"\\boxed[ \t]*\{[ \t]*([-−]?\d[\d,]*(?:\.\d+)?)[ \t]*\Z",
+    re.IGNORECASE,
+)
+RULE_FORCED_BOX = "unclosed forced box"
+
+
+def _forced_box(text: str) -> AnswerSpan | None:
+    """The number of a box the completion ends inside after an answer's lead-in
+    (``_FORCED_BOX_RE``): the answer a harness forced, cut at its closing brace."""
+    forced = _FORCED_BOX_RE.search(text[-200:].rstrip())
+    if forced is None:
+        return None
+    return AnswerSpan(forced.group(1).replace("−", "-"), rule=RULE_FORCED_BOX)
+
+
 def extract_boxed(text: str) -> AnswerSpan | None:
+    forced = _forced_box(text)
+    if forced is not None:  # "… is 240+20=\nTherefore, the answer is \\(\\boxed{260": 260
+        return forced
     span = final_boxed(text)
     if span is not None and "</" in text:
         tagged = _tagged(text)
@@ -426,9 +451,9 @@ def extract_answer(
     completion's last statement (``AnswerSpan.last_statement``), which a yes/no question's
     gold reads (``sampler.verify.answers.yes_no_statements``).
     """
-    if not text or cut_off_thinking(text):
+    if not text or (cut_off_thinking(text) and _forced_box(text) is None):
         return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
-    text = with_single_backslashes(text)  # '{"answer": "\\boxed{\\frac{1}{2}}"}'
+    text = as_written(text)  # '{"answer": "\\boxed{\\frac{1}{2}}"}'
     text = with_paired_tags(text)  # "Answer: 4</answer>", "answer> 320 </answer>"
     cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
     whole = _cleaned(text)
@@ -549,11 +574,17 @@ def _with_confirmed_answer(span: AnswerSpan, whole: str, strategies: tuple[str, 
     return replace(span, before_check=replace(earlier, rule=(earlier.rule or "") + CHECKED_SUFFIX))
 
 
+#: a thousands comma followed by LaTeX's negative thin space (``1,\\!920``), as MATH writes it
+_LATEX_THOUSANDS_RE = re.compile(r"(?<=\d),\\!(?=\d{3}(?!\d))")
+
+
 def _cleaned(text: str) -> str:
     """``text`` as the rules read it: end tokens as line breaks, a sentence typeset as
-    display math as prose (``text_displays``), the decoder's trailing debris and closing
-    courtesies removed."""
+    display math as prose (``text_displays``), ``1,\\!920`` as ``1,920``, the decoder's
+    trailing debris and closing courtesies removed."""
     cleaned = without_trailing_debris(displays_as_prose(without_end_tokens(text)))
+    if ",\\!" in cleaned:  # "$1,\\!920$": MATH's thin space after a thousands comma
+        cleaned = _LATEX_THOUSANDS_RE.sub(",", cleaned)
     cleaned = without_answer_quotes(cleaned)  # 'FINAL ANSWER:\n"""\n42\n"""': the label's 42
     return without_sign_off(without_stray_dollar(cleaned) if "$" in cleaned else cleaned)
 
@@ -568,6 +599,7 @@ _OPENING_LETTER_RE = re.compile(
     r"|[.):：][ \t]*[^\n]{1,120}(?:\n|$))"
 )
 RULE_OPENING_LETTER = "opening letter"
+RULE_CLAIM_VERDICT = "verdict on the claim"
 RULE_ASSIGNMENTS = "closing assignments"
 RULE_GRID = "closing grid"
 _LETTER_SPAN_RE = re.compile(r"[ \t*_]*\(?[A-J]\)?(?:[ \t.:)、,]|$)")
@@ -616,7 +648,7 @@ def statement_for_gold(
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
-    text = with_single_backslashes(text) if text else text  # as ``extract_answer`` read it
+    text = as_written(text) if text else text  # as ``extract_answer`` read it
     if gold is not None and gold.kind == "grid":  # a grid gold's answer is a grid, or none
         grid = closing_grid(text, gold.latex) if text else None
         return AnswerSpan(grid, free_text=True, rule=RULE_GRID) if grid is not None else None
@@ -648,7 +680,7 @@ def statement_for_gold(
             # "Therefore 17747 is a prime number." read as 17747 for "Is 17747 a prime
             # number?": what the closing statement says of the question, where it says it,
             # else the yes or no the completion heads its reasons with
-            said = _yes_no_said(text, gold.yes_no_words) or _opening_said(text)
+            said = _yes_no_said(text, gold.yes_no_words) or _claim_said(text) or _opening_said(text)
             if said is not None:
                 return said
     if span is not None or not text or gold is None:
@@ -678,7 +710,21 @@ def statement_for_gold(
         return AnswerSpan(count, rule=RULE_LAST_STATEMENT) if count is not None else None
     if gold.kind != "boolean":
         return None
-    return _yes_no_said(text, gold.yes_no_words) or _called_boolean(text) or _opening_said(text)
+    return (
+        _yes_no_said(text, gold.yes_no_words)
+        or _called_boolean(text)
+        or _claim_said(text)
+        or _opening_said(text)
+    )
+
+
+def _claim_said(text: str) -> AnswerSpan | None:
+    """True or False, as the completion's last verdict on a claim says ("Based on the table,
+    the claim is true. Brian Finch's rank is 7, …"; ``yes_no_statements.claim_verdict``)."""
+    true = claim_verdict(_cleaned(text))
+    if true is None:
+        return None
+    return AnswerSpan("True" if true else "False", rule=RULE_CLAIM_VERDICT, prose=True)
 
 
 def _called_boolean(text: str) -> AnswerSpan | None:

@@ -315,6 +315,12 @@ _REMARK_RE = re.compile(
 _HEDGE_WORD_RE = re.compile(r"\b(?:or|either|possibly|maybe|perhaps)\b", re.IGNORECASE)
 
 
+#: an answer label a statement repeats before its value ("… is: ANSWER: B")
+_INNER_LABEL_RE = re.compile(
+    r"[*_]*(?:final[ \t]+)?(?:answer|respuesta|réponse|antwort|resposta|答案)[*_]*[ \t]*"
+    r"[:：][*_ \t]*",
+    re.IGNORECASE,
+)
 #: an option's letter in parentheses, then a comma or colon and its content (not another
 #: letter: "(A), (C) and (D)" lists options)
 _LETTER_THEN_CONTENT_RE = re.compile(
@@ -327,6 +333,10 @@ def _value(statement: str) -> str | None:
     """``statement`` as a stated value: a bold span, a math span, a number with at most a
     few trailing words, or a formula; None when it is prose."""
     statement = statement.strip()
+    inner = _INNER_LABEL_RE.match(statement)
+    if inner is not None and inner.end() < len(statement):
+        # "the final answer is: ANSWER: B": the format's own label, inside the statement
+        return _value(statement[inner.end() :])
     accounted = amount_value(statement) if "(" in statement else None
     if accounted is not None:  # "$(1,234)", "(1.9) million": an accountant's negative
         return accounted.written

@@ -299,6 +299,32 @@ _CALLED_BOOLEAN_RE = re.compile(
 )
 
 
+#: a verdict on a claim: "the claim is true", "Therefore, the claim that volleyball is the
+#: sport with the earliest date is false", "the statement is not correct" (TabFact, FEVER-like
+#: tasks, where the reasons follow the verdict)
+_CLAIM_VERDICT_RE = re.compile(
+    r"\b(?P<lead>if|whether|unless|determine|check|verify|see)?[ \t]*\b(?:the|this|that)[ \t]+"
+    r"(?:given[ \t]+|original[ \t]+)?(?:claim|statement|hypothesis|assertion|proposition)\b"
+    r"(?:[ \t]+that\b[^.!?\n]{0,200}?)?[ \t]+(?:is|was|would[ \t]+be|appears[ \t]+to[ \t]+be"
+    r"|seems[ \t]+to[ \t]+be)[ \t]+(?:(?:therefore|thus|indeed|also|then|actually)[ \t]+)?"
+    r"(?P<not>not[ \t]+)?[*_\"“]*(?P<x>true|false|correct|incorrect|accurate|inaccurate"
+    r"|supported|refuted)\b",
+    re.IGNORECASE,
+)
+_TRUE_WORDS = frozenset(("true", "correct", "accurate", "supported"))
+
+
+def claim_verdict(text: str) -> bool | None:
+    """True or False, as the completion's last verdict on a claim says ("the claim is true",
+    "the claim that … is false", "is not correct"), in its last 1,000 characters; a verdict
+    under "if" or "whether" is none; None when it gives no verdict."""
+    found = [m for m in _CLAIM_VERDICT_RE.finditer(text[-1000:]) if not m.group("lead")]
+    if not found:
+        return None
+    last = found[-1]
+    return (last.group("x").lower() in _TRUE_WORDS) != bool(last.group("not"))
+
+
 def called_boolean(statement: str) -> bool | None:
     """True or False, as ``statement`` calls its subject one after its last copula (a Boolean
     expression's value, a claim judged: "… is False.", "… evaluates to `True`."); "is not
