@@ -44,6 +44,14 @@ SHAPES = {
     "grid rows": "1 2 3\n" * 1500 + "1 2",
     "latex option labels": "\\textbf{(A)}\\ 1 \\qquad " * 600,
     "greek letters": "θ " * 3000,
+    # round 21's rules: escaped text, named values, claims, forced boxes, remarks, thin spaces
+    "doubled backslashes": "\\\\frac{" * 2000,
+    "written line breaks": "\\n" * 3000 + "x",
+    "named values": "\\hat{x}_{" * 1000 + "= 1",
+    "claims": "the claim that " * 600 + "is true",
+    "forced boxes": "the answer is \\(\\boxed{" * 800,
+    "remarks": " ~" * 3000 + "(approximately",
+    "thin-space commas": "1,\\!" * 2000 + "920",
 }
 
 

@@ -215,9 +215,7 @@ def worked_answer(gold: str) -> str:
 #: a remark on how a gold value was stated, in parentheses after it: ``0.18956 \text{
 #: (approximately)}``, ``25 (rounded to the nearest whole number)``, ``3.2 (approx.)``
 _GOLD_REMARK_RE = re.compile(
-    r"(?P<value>.*?\S)[ \t~]*(?:\\text\s*\{\s*\(\s*(?P<a>[^(){}]{1,80})\)\s*\}"
-    r"|\(\s*(?P<b>[^(){}]{1,80})\))[ \t.]*",
-    re.DOTALL,
+    r"(?:\\text\s*\{\s*\(\s*(?P<a>[^(){}]{1,80})\)\s*\}|\(\s*(?P<b>[^(){}]{1,80})\))[ \t.]*\Z"
 )
 _REMARK_WORDS_RE = re.compile(
     r"(?:approx(?:imately|\.)?|about|roughly|rounded|exact(?:ly)?|estimated|to\s+(?:the\s+)?"
@@ -230,11 +228,13 @@ def without_remark(gold: str) -> str:
     """``gold`` without a remark in parentheses after its value on how it was stated
     (``0.18956 \\text{ (approximately)}``, ``25 (rounded to the nearest whole number)``):
     the value; a parenthesised unit or any other text stays."""
-    match = _GOLD_REMARK_RE.fullmatch(gold.strip())
+    stripped = gold.strip()
+    match = _GOLD_REMARK_RE.search(stripped, max(0, len(stripped) - 200))
     if match is None:
         return gold
+    value = stripped[: match.start()].rstrip(" \t~")
     remark = match.group("a") or match.group("b") or ""
-    return match.group("value") if _REMARK_WORDS_RE.match(remark.strip()) else gold
+    return value if value and _REMARK_WORDS_RE.match(remark.strip()) else gold
 
 
 def normalise_gold_text(gold: str) -> str:
