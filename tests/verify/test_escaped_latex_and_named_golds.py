@@ -334,3 +334,35 @@ def test_an_answer_label_repeated_inside_the_statement(
     gold: str, completion: str, expected: str
 ) -> None:
     assert grade_completion(gold, completion).status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "expected"),
+    [
+        ("১১.৩২", "11.32", "correct"),
+        ("১১.৩২", "11.34", "incorrect"),
+        ("২৫,০০০", "25000", "correct"),
+    ],
+)
+def test_a_gold_in_another_scripts_digits(gold: str, answer: str, expected: str) -> None:
+    # BenNumEval's Bengali golds had parsed to nothing: every answer was an error
+    assert grade_completion(gold, f"The answer is {answer}.").status == expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "expected"),
+    [
+        # a last line that closes with a unit written with a slash: the unit stays
+        ("60 km/h", "Speed = Distance / Time\nSpeed = 60 km / 1 hour\nSpeed = 60 km/h", "correct"),
+        ("60 km/h", "We divide the distance by the time.\nSpeed = 60 m/s", "incorrect"),
+        # a completion that opens with its value alone, then its reasons
+        ("10 minutes", "10 minutes. Boiling two eggs together doesn't change the time.", "correct"),
+        (
+            "9 minutes",
+            "10 minutes. Boiling two eggs together doesn't change the time.",
+            "incorrect",
+        ),
+    ],
+)
+def test_slash_units_and_an_opening_value(gold: str, completion: str, expected: str) -> None:
+    assert grade_completion(gold, completion).status == expected

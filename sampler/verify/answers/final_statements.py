@@ -1157,7 +1157,20 @@ def opening_final(text: str) -> AnswerSpan | None:
     if len(named) == 1 and _PLAUSIBLE_RE.search(first) and not _NOT_ONE_RE.search(first):
         # "Of the two, option B ("…") is the more plausible.": the one option it names
         return latex_span(named.pop(), RULE_CLOSING_OPTION)
+    bare = _OPENING_VALUE_RE.match(text)
+    value = _value(bare.group(1)) if bare is not None else None
+    if value is not None:  # "10 minutes. Boiling two eggs together doesn't change …"
+        return latex_span(value, RULE_STATEMENT)
     return None
+
+
+#: a completion that opens with its value alone as a sentence (a number with a unit or a
+#: currency sign: not a list's "1. "), then its reasons
+_OPENING_VALUE_RE = re.compile(
+    r"[ \t\n]*[*_]*((?:[$€£][ \t]?[-−]?\d[\d,]*(?:\.\d+)?|[-−]?\d[\d,]*(?:\.\d+)?"
+    r"(?:[ \t]?%|[ \t]+[A-Za-z]{1,12}(?:/[A-Za-z]{1,6})?(?:[ \t]+[A-Za-z]{1,12})?)))[*_]*\.[ \t]+"
+    r"(?=[A-Z])"
+)
 
 
 #: an option line set off under a lead-in that names the answer ("The correct answer is:\n\n

@@ -32,7 +32,7 @@ from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form, restated_expressions
 from sampler.verify.answers.top_level import split_top_level
-from sampler.verify.answers.unicode_math import unicode_to_latex
+from sampler.verify.answers.unicode_math import ascii_digits, unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 from sampler.verify.answers.yes_no_statements import yes_no_words
 
@@ -341,7 +341,9 @@ def gold_from_question(
         gold = scaled.value
     latex = gold_form(
         plain_to_latex(
-            repeating_to_fraction(unicode_to_latex(joined_values(normalise_gold_text(str(gold)))))
+            repeating_to_fraction(
+                unicode_to_latex(ascii_digits(joined_values(normalise_gold_text(str(gold)))))
+            )
         )
     )
     latex = without_wrapper_spacing(latex)

@@ -48,7 +48,8 @@ _NUMBER_RE = re.compile(
 )
 #: what may follow the last number: a unit or currency, one short word, an end mark
 _TRAILER_RE = re.compile(
-    r"\s*(?:[$€£¥%°²³]|\\%|\\\$|[A-Za-z]{1,6}[²³]?\.?|[^\x00-\x7f\s]{1,4})?\s*"
+    r"\s*(?:[$€£¥%°²³]|\\%|\\\$|[A-Za-z]{1,6}/[A-Za-z]{1,6}[²³]?|[A-Za-z]{1,6}[²³]?\.?"
+    r"|[^\x00-\x7f\s]{1,4})?\s*"
     r"(?:[A-Za-z\u00c0-\u024f]{1,12}|[^\W\d_]{1,12})?[\s.!。．,;:)*$]*",
 )
 _NEGATED_RE = re.compile(
@@ -135,6 +136,8 @@ def last_number(text: str) -> AnswerSpan | None:
     solved = _SOLVED_FOR_RE.fullmatch(line)
     if solved is not None:  # "22 + 8 = x\n30 = x": the value the unknown was solved for
         return latex_span(_number_value(solved.group("n")), RULE_LAST_NUMBER)
+    if _OPTION_ITEM_RE.match(line):
+        return None  # "(a) 3 km/hr": an option listed, not chosen (``option_line`` reads those)
     numbers = list(_NUMBER_RE.finditer(line))
     if not numbers:
         return None
@@ -159,7 +162,16 @@ def last_number(text: str) -> AnswerSpan | None:
         restated = _RESTATED_BY_OR_RE.match(line, before.start())  # "3 times that, or $90,000"
         if before.start() >= clause_start and hedge is not None and restated is None:
             return AnswerSpan(f"{_number_value(before.group(0))} or {value}", rule=RULE_LAST_NUMBER)
+    unit = _SLASH_UNIT_RE.match(line, last.end())
+    if unit is not None:  # "Speed = 60 km/h": the unit stays, to be compared with the gold's
+        return latex_span(f"{value} {unit.group(1)}", RULE_LAST_NUMBER)
     return latex_span(value, RULE_LAST_NUMBER)
+
+
+#: a line that is an item of a listing of options: "(a) 3 km/hr", "b) 12"
+_OPTION_ITEM_RE = re.compile(r"[ \t]*\([A-Ja-j]\)[ \t]|[ \t]*[a-j]\)[ \t]")
+#: a unit written with a slash after the last number (``km/h``, ``m/s²``, ``mg/dL``)
+_SLASH_UNIT_RE = re.compile(r"[ \t]*([A-Za-z]{1,6}/[A-Za-z]{1,6}[²³]?)(?![A-Za-z/])")
 
 
 def _unclosed_bracket(line: str) -> bool:
