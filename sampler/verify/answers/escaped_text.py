@@ -33,7 +33,8 @@ _PLAIN_RE = re.compile(r"(?<!\\)\\(?:[ac-eg-mo-qsv-zA-Z][A-Za-z]|[()\[\]])")
 
 def has_doubled_backslashes(text: str) -> bool:
     """Whether ``text`` writes its LaTeX with every backslash doubled (module docstring)."""
-    return "\\\\" in text and bool(_ESCAPED_RE.search(text)) and not _PLAIN_RE.search(text)
+    # (a single-backslash command, which most LaTeX opens with, is looked for first)
+    return "\\\\" in text and not _PLAIN_RE.search(text) and bool(_ESCAPED_RE.search(text))
 
 
 def with_single_backslashes(text: str) -> str:

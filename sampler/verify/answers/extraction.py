@@ -311,7 +311,10 @@ RULE_FORCED_BOX = "unclosed forced box"
 def _forced_box(text: str) -> AnswerSpan | None:
     """The number of a box the completion ends inside after an answer's lead-in
     (``_FORCED_BOX_RE``): the answer a harness forced, cut at its closing brace."""
-    forced = _FORCED_BOX_RE.search(text[-200:].rstrip())
+    tail = text[-200:].rstrip()
+    if not tail[-1:].isdigit() or "boxed" not in tail:
+        return None  # (the cheap tests first: most completions end otherwise)
+    forced = _FORCED_BOX_RE.search(tail)
     if forced is None:
         return None
     return AnswerSpan(forced.group(1).replace("−", "-"), rule=RULE_FORCED_BOX)
