@@ -61,17 +61,21 @@ class Named(NamedTuple):
     value: str
 
 
-def _top_level_relations(text: str) -> list[re.Match[str]]:
-    """The relation marks of ``text`` outside brackets and braces."""
-    depth_at: list[int] = []
+def _top_level(text: str) -> str:
+    """``text`` with brackets, braces and what they enclose blanked out (as long as ``text``,
+    so that a match in it is a match at the same place in ``text``)."""
+    out: list[str] = []
     depth = 0
     for ch in text:
-        depth_at.append(depth)
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth = max(0, depth - 1)
-    return [m for m in _RELATION_RE.finditer(text) if depth_at[m.start()] == 0]
+        elif depth == 0:
+            out.append(ch)
+            continue
+        out.append(" ")
+    return "".join(out)
 
 
 def is_constant(text: str) -> bool:
@@ -84,8 +88,9 @@ def named_value(text: str) -> Named | None:
     """``NAME = … = VALUE`` as its name and last value (module docstring), else None."""
     if "=" not in text and "approx" not in text and "≈" not in text and "simeq" not in text:
         return None
-    relations = _top_level_relations(text)
-    if not relations or _TOP_LEVEL_SEPARATOR_RE.search(_outside_brackets(text)):
+    top = _top_level(text)
+    relations = list(_RELATION_RE.finditer(top))
+    if not relations or _TOP_LEVEL_SEPARATOR_RE.search(top):
         return None  # no relation, or a list ("c_0 = -1, c_1 = -1"): no one named value
     name = text[: relations[0].start()]
     value = _last_value(text, relations)
@@ -114,20 +119,6 @@ def _last_value(text: str, relations: list[re.Match[str]]) -> str | None:
     return value if value and is_constant(value) else None
 
 
-def _outside_brackets(text: str) -> str:
-    """``text`` with what brackets and braces enclose left out."""
-    out: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
-
-
 def named_pair(gold: str, answer: str) -> tuple[str, str] | None:
     """The values to compare when ``gold`` names its value: the gold's value and the answer's
     (bare, or named alike); ``("", "")`` when the answer names another quantity; None when the
@@ -136,10 +127,11 @@ def named_pair(gold: str, answer: str) -> tuple[str, str] | None:
     if named is None:
         return None
     answer = answer.strip()
-    relations = _top_level_relations(answer)
+    top = _top_level(answer)
+    relations = list(_RELATION_RE.finditer(top))
     if not relations:
         return named.value, answer
-    if _TOP_LEVEL_SEPARATOR_RE.search(_outside_brackets(answer)):
+    if _TOP_LEVEL_SEPARATOR_RE.search(top):
         return None  # several values: the comparison of lists decides
     theirs = named_value(answer)
     if theirs is not None:

@@ -167,8 +167,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             return prepare_span(AnswerSpan(compared, rule=span.rule), gold)
     if sentence and (gold.asked_words or gold.asked) and gold.kind in ("", "decimal"):
         picked = asked_value(sentence, gold.asked_words, gold.asked)  # none for a multi-part gold
-        if picked in gold.given and picked != span.text and (
-            not span.prose or only_value(sentence, gold.given) not in (None, picked)
+        if (
+            picked in gold.given
+            and picked != span.text
+            and (not span.prose or only_value(sentence, gold.given) not in (None, picked))
         ):
             # "After getting 20 more marbles, she has 270 marbles." read as 270: 20 was given
             # ("Therefore, after 15 days, Ryan has 25 flowers …" as words too: 25)
