@@ -95,7 +95,10 @@ _JSON_ESCAPE_RE = re.compile(r"\\([\"'\\/])")
 
 _CONCLUDE_RE = re.compile(
     r"(?:thus|therefore|hence|so|finally|in total|in conclusion|altogether|overall|consequently"
-    r"|we (?:find|get|obtain|have|conclude) that|(?:the )?final answer\s*[:：]"
+    r"|we (?:can |could |may |now |then )?(?:therefore |thus |now |safely )?"
+    r"(?:find|get|obtain|have|conclude|see|say|determine|deduce|infer) that"
+    r"|(?:this|which) (?:means|shows|tells us|gives us)(?: that)?|it follows that|in other words"
+    r"|(?:the )?final answer\s*[:：]"
     r"|the (?:solution|result|value)s? (?:is|are)|donc|ainsi|alors|por lo tanto|por tanto|así que"
     r"|entonces|daher|also|somit|portanto|logo|因此|所以|故|综上(?:所述)?|总之|结论|答|于是"
     r"|इसलिए|अतः|したがって|よって|따라서|그러므로|সুতরাং|অতএব|కాబట్టి|ดังนั้น|таким образом"
@@ -136,7 +139,12 @@ _NUMBER_RE = re.compile(
 )
 _ANCHOR_RE = re.compile(
     r"\s(?:is|are|was|were|will\s+be|would\s+be|equals|equal to|est|es|ist|é|será|هي|هو|يساوي"
-    r"|تساوي)(?:\s|:)"
+    r"|تساوي"
+    # the copulas and "equals" of other languages: Vietnamese, Indonesian and Malay, Russian,
+    # Ukrainian, Polish, Italian, Romanian, German, French, Spanish, Portuguese, Swedish
+    r"|là|bằng|adalah|ialah|yaitu|sebesar|равн[оаы]|равен|составляет|составит|дорівнює"
+    r"|становить|wynosi|wyniesie|è|sarà|este|va\s+fi|beträgt|ergibt|vaut|sont|sera|son|vale"
+    r"|são|är|blir)(?:\s|:)"
     r"|,?\s(?:totaling|totalling|for\s+a\s+total\s+of)\s"  # "…, totaling 45 minutes."
     r"|=|是|为|為|等于|共有|有"
     # a result verb: "$ab+5b+2a+10$ factors to $(a+5)(b+2)$", "… simplifies to …"
@@ -512,9 +520,16 @@ def _values_from(sentence: str, masked: str, cut: int, named: bool = False) -> l
     for value in UNICODE_VALUE_RE.finditer(masked, cut):  # "√2", "2⁵", "5 × 10³": one value
         found.append((value.start(), value.group(0).strip()))
     masked = UNICODE_VALUE_RE.sub(lambda m: "#" * len(m.group(0)), masked)
+    for number in _DECIMAL_COMMA_RE.finditer(masked, cut):  # "0,25 s": one value, 0.25
+        found.append((number.start(), number.group(0).replace("−", "-").replace(",", ".")))
+    masked = _DECIMAL_COMMA_RE.sub(lambda m: "#" * len(m.group(0)), masked)
     for number in _NUMBER_RE.finditer(masked, cut):
         found.append((number.start(), number.group(0).replace("−", "-").replace(",", "")))
     return [v for _, v in sorted(found) if v.strip()]
+
+
+#: a number with a decimal comma, one or two digits after it ("0,25"; "1,000" is a thousand)
+_DECIMAL_COMMA_RE = re.compile(r"(?<![\d,.])[-−]?\d+,\d{1,2}(?![\d,])")
 
 
 #: a fraction or root written in LaTeX in the prose, without math delimiters ("So the

@@ -101,6 +101,7 @@ from sampler.verify.answers.final_statements import (
     opening_final,
     weighed_option,
 )
+from sampler.verify.answers.foreign_options import as_latin_option
 from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.loops import looping
@@ -108,6 +109,7 @@ from sampler.verify.answers.named_quantities import restated_count
 from sampler.verify.answers.number_grids import closing_grid
 from sampler.verify.answers.numbered_parts import closing_math, for_part, part_answers
 from sampler.verify.answers.quoted_answer import without_answer_quotes
+from sampler.verify.answers.restated_option import restated_option
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
 from sampler.verify.answers.tag_debris import is_placeholder, with_paired_tags
@@ -268,6 +270,8 @@ def _stated_after(tail: str) -> AnswerSpan | None:
     statement = _strip_hope(rest[: end.start()] if end else rest).strip("*_ ")
     if not _MATHY_RE.search(statement) or _WORDS_RE.search(statement) or "$" in statement:
         return None
+    if "boxed" in statement:
+        return None  # "The final answer is \\boxed{12": a box the token limit cut, no statement
     return _latex_span(statement)
 
 
@@ -320,7 +324,17 @@ def _forced_box(text: str) -> AnswerSpan | None:
     forced = _FORCED_BOX_RE.search(tail)
     if forced is None:
         return None
-    return AnswerSpan(forced.group(1).replace("−", "-"), rule=RULE_FORCED_BOX)
+    number = forced.group(1)
+    earlier = _NUMBER_BOX_RE.findall(text[-2000:])
+    if earlier and earlier[-1] != number and earlier[-1].startswith(number):
+        # "The final answer is \boxed{12.5}. … The final answer is \boxed{12": a loop cut by
+        # the token limit inside a copy of its last box, not a box forced and closed
+        return None
+    return AnswerSpan(number.replace("−", "-"), rule=RULE_FORCED_BOX)
+
+
+#: a complete box that holds one number
+_NUMBER_BOX_RE = re.compile(r"\\boxed[ \t]*\{[ \t]*([-−]?\d[\d,]*(?:\.\d+)?)[ \t]*\}")
 
 
 def extract_boxed(text: str) -> AnswerSpan | None:
@@ -605,6 +619,10 @@ _OPENING_LETTER_RE = re.compile(
     r"|[.):：][ \t]*[^\n]{1,120}(?:\n|$))"
 )
 RULE_OPENING_LETTER = "opening letter"
+#: a completion that is one option of a script other than Latin, label and content ("ب) …")
+RULE_FOREIGN_OPTION = "option of another script"
+#: a completion that is one of the question's options written out, label and content
+RULE_RESTATED_OPTION = "option written out"
 RULE_CLAIM_VERDICT = "verdict on the claim"
 RULE_ASSIGNMENTS = "closing assignments"
 RULE_GRID = "closing grid"
@@ -719,6 +737,10 @@ def statement_for_gold(
         dated = _written_date(span, gold, text)
         if dated is not None:  # "… after May 1742 is May 1747." for the gold "May, 1747"
             return dated
+    if gold is not None and text and (gold.options or gold.numbered_options):
+        chosen = restated_option(text, gold.options, gold.numbered_options)
+        if chosen is not None:  # "1. Nasal cavity and anterior cranial fossa": option 1
+            return AnswerSpan(chosen, rule=RULE_RESTATED_OPTION)
     if gold is not None and gold.kind == "choice" and text and not _states_letter(span):
         opening = _OPENING_LETTER_RE.match(text)
         following = text[opening.end() :].lstrip("\n").partition("\n")[0] if opening else ""
@@ -742,6 +764,10 @@ def statement_for_gold(
     if span is not None or not text or gold is None:
         return span
     if gold.kind == "choice":
+        line = text.strip()
+        foreign = as_latin_option(line) if "\n" not in line and not line.isascii() else None
+        if foreign is not None:  # "ب) سارا …", the whole completion: option B, chosen
+            return AnswerSpan(foreign[0], rule=RULE_FOREIGN_OPTION)
         cleaned = _cleaned(text)
         statement = last_statement(cleaned) if not looping(cleaned) else None
         letter = copula_letter(statement) if statement else None  # (a loop decides nothing)

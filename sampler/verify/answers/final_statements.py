@@ -194,7 +194,7 @@ _ANSWER_WORDS = (
     r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|回答|正解|정답"
     r"|최종[ \t]*답|답"
     r"|उत्तर|الإجابة|คำตอบ|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం"
-    r"|பதில்"
+    r"|பதில்|پاسخ|جواب|گزینه|תשובה|መልስ"
     # the word for the option ("la opción correcta es la B", "a alternativa correta é a C")
     r"|opci[oó]n|op[çc][ãa]o|alternativa|opzione|вариант)"
 )
@@ -225,7 +225,7 @@ _MARKER_WORD_STEMS = (
     "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "回答", "正解", "답",
     "उत्तर",
     "الإجابة", "คำตอบ", "đáp", "câu", "উত্তর", "জবাব", "jibu", "సమాధానం", "பதில்", "adalah",
-    "ialah", "yaitu",
+    "ialah", "yaitu", "پاسخ", "جواب", "گزینه", "תשובה", "መልስ",
 )  # fmt: skip
 #: what joins a marker to its answer where no colon does, in the markers' languages:
 #: adjectives and a copula ("respuesta correcta es", "réponse correcte est"), a connective
@@ -898,7 +898,7 @@ _LETTER_FIRST_RE = re.compile(
 QUOTES = "\"“”‘’'"
 _SHORT_WORDS_RE = re.compile(
     r"(?!(?:let|we|i|to|first|next|now|then|step|see|check|verify|below|above|none|unknown)\b)"
-    r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[.!]?",
+    r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2}[.!。！]?",
     re.IGNORECASE,
 )
 

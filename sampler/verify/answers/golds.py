@@ -22,6 +22,7 @@ from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.clock import asks_time_of_day
 from sampler.verify.answers.comparisons import asked_comparison
 from sampler.verify.answers.derived_gold import derived_value
+from sampler.verify.answers.foreign_options import as_latin_option
 from sampler.verify.answers.gold_types import gold_kind, options_from_problem
 from sampler.verify.answers.last_number import given_numbers
 from sampler.verify.answers.named_quantities import asked_words
@@ -32,6 +33,7 @@ from sampler.verify.answers.numbered_parts import gold_parts
 from sampler.verify.answers.plain_notation import plain_to_latex
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form, restated_expressions
+from sampler.verify.answers.restated_option import numbered_options
 from sampler.verify.answers.top_level import split_top_level
 from sampler.verify.answers.unicode_math import ascii_digits, unicode_to_latex
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
@@ -87,6 +89,9 @@ class Gold:
     #: a gold in numbered parts ("（1）证明见解析；（2）\\(3+\\sqrt{2}\\)"): each checkable
     #: part's label place and its own gold, judged part by part (``numbered_parts``)
     numbered: tuple[tuple[tuple[str, ...], Gold], ...] = ()
+    #: the options a question numbers ``1:``, ``2:`` … when the gold is one of those numbers
+    #: (MedMCQA), so that an answer writing option 2 out is 2 (``restated_option``)
+    numbered_options: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -116,6 +121,7 @@ class Gold:
             self.asks_time,
             self.restated,
             tuple((place, part.key()) for place, part in self.numbered),
+            self.numbered_options,
         )
 
 
@@ -204,10 +210,14 @@ _LABELLED_GOLD_RE = re.compile(
 
 
 def labelled_choice(latex: str) -> tuple[tuple[str, str], ...]:
-    """A gold that is an option's letter with its content (``(D) Alina``, ``B. 12``) as
-    ``(("D", "Alina"),)``; () for any other gold (``A Tale`` is a title, not option A)."""
+    """A gold that is an option's letter with its content (``(D) Alina``, ``B. 12``, or a
+    label of another script, ``ب) سارا …``, ``foreign_options``) as ``(("D", "Alina"),)``;
+    () for any other gold (``A Tale`` is a title, not option A)."""
     match = _LABELLED_GOLD_RE.fullmatch(latex)
     if match is None:
+        foreign = as_latin_option(latex) if not latex.isascii() else None
+        if foreign is not None and foreign[1]:  # "ب) سارا …": option B of a Persian exam
+            return (foreign,)
         return ()
     content = (match.group("a") or match.group("b")).strip()
     if re.fullmatch(r"[A-J]|(?:and|or|und|et|y)\b.*|[A-J](?:\s*[,&]\s*[A-J])+", content):
@@ -287,10 +297,17 @@ _LISTED_VALUE_RE = re.compile(r"[^\u3000-\u9fff=]*\d[^\u3000-\u9fff=]*")
 _SPACED_NUMBERS_RE = re.compile(r"\s*-?\d+(?:\.\d+)?(?:[ \t]+-?\d+(?:\.\d+)?)+\s*")
 
 
+_ONE_CHAR_SUBSCRIPT_RE = re.compile(r"_\{\s*([A-Za-z0-9])\s*\}")
+
+
 def without_wrapper_spacing(text: str) -> str:
     """``text`` without spacing that opens a ``\\mathrm{}``-like wrapper: ``\\mathrm{~N}`` is
-    ``\\mathrm{N}`` (math-verify reads the symbol ``~n``, which no answer ``N`` matches)."""
-    return _WRAPPER_SPACE_RE.sub(r"\1", text) if "{" in text else text
+    ``\\mathrm{N}`` (math-verify reads the symbol ``~n``, which no answer ``N`` matches); and
+    without the braces of a one-character subscript: ``E_{1}`` is ``E_1`` (math-verify cannot
+    parse a subscripted ``E``, and compares the two as different strings)."""
+    if "{" not in text:
+        return text
+    return _ONE_CHAR_SUBSCRIPT_RE.sub(r"_\1", _WRAPPER_SPACE_RE.sub(r"\1", text))
 
 
 def joined_values(text: str) -> str:
@@ -446,4 +463,5 @@ def gold_from_question(
         compared=asked_comparison(problem) if not parts else None,
         asks_time=asks_time_of_day(problem),
         restated=restated_expressions(problem) if not parts else frozenset(),
+        numbered_options=numbered_options(problem) if re.fullmatch(r"[1-9]", latex) else (),
     )

@@ -144,7 +144,9 @@ def last_number(text: str) -> AnswerSpan | None:
     last = numbers[-1]
     if not _TRAILER_RE.fullmatch(line, last.end()) or _dangles(line[last.end() :]):
         return None
-    if _OPERATOR_BEFORE_RE.search(line, max(0, last.start() - 12), last.start()):
+    root = _ROOT_BEFORE_RE.search(line, max(0, last.start() - 24), last.start())
+    start = last.start() if root is None else root.start()
+    if _OPERATOR_BEFORE_RE.search(line, max(0, start - 12), start):
         return None
     if _unclosed_bracket(line):
         return None  # "(1, 1, 1": a tuple cut off
@@ -155,7 +157,9 @@ def last_number(text: str) -> AnswerSpan | None:
     clause_start = _clause_start(line, last.start())
     if _NEGATED_RE.search(line[clause_start : last.start()]):
         return None
-    value = _number_value(last.group(0))
+    value = _number_value(last.group(0)) if root is None else _root_value(root, last.group(0))
+    if root is not None and root.group("coef") is not None:
+        numbers.pop()  # "0,06√2 m": the coefficient is the root's, not a number before it
     if len(numbers) > 1:
         before = numbers[-2]
         hedge = _HEDGE_RE.search(line, before.end(), last.start())
@@ -166,6 +170,27 @@ def last_number(text: str) -> AnswerSpan | None:
     if unit is not None:  # "Speed = 60 km/h": the unit stays, to be compared with the gold's
         return latex_span(f"{value} {unit.group(1)}", RULE_LAST_NUMBER)
     return latex_span(value, RULE_LAST_NUMBER)
+
+
+#: a root sign right before the last number, with the coefficient it multiplies ("√3 cm",
+#: "2√10 rad/s", "0,06√2 m", "6π√3 cm/s"): the number is the radicand, not the value
+_ROOT_BEFORE_RE = re.compile(
+    r"(?:(?<![\w.,])(?P<coef>\d+(?:[.,]\d+)?)[ \t]*[.·*×]?[ \t]*(?P<pi>π)?[ \t]*)?"
+    r"(?P<root>[√∛∜])[ \t]*\Z"
+)
+_ROOT_INDEX = {"√": "", "∛": "[3]", "∜": "[4]"}
+
+
+def _root_value(root: re.Match[str], radicand: str) -> str:
+    """The LaTeX of a root the last number is the radicand of: ``2\\sqrt{10}``; a fraction
+    read with the radicand ("√3/2") divides the root."""
+    number, _, denominator = _number_value(radicand).partition("/")
+    value = f"\\sqrt{_ROOT_INDEX[root.group('root')]}{{{number}}}"
+    if root.group("pi"):
+        value = f"\\pi {value}"
+    if root.group("coef"):
+        value = f"{_number_value(root.group('coef'))} {value}"
+    return f"{value}/{denominator}" if denominator else value
 
 
 #: a line that is an item of a listing of options: "(a) 3 km/hr", "b) 12"

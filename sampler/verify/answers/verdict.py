@@ -21,6 +21,7 @@ from sampler.verify.answers.comparisons import compared_value
 from sampler.verify.answers.extraction import AnswerSpan
 from sampler.verify.answers.final_statements import QUOTES, RULE_OPTION_LINE
 from sampler.verify.answers.float_repr import without_float_noise
+from sampler.verify.answers.foreign_options import as_latin_option
 from sampler.verify.answers.gold_types import boolean_of, labelled, labelled_content
 from sampler.verify.answers.golds import (
     DECIMAL_COMMA_RE,
@@ -131,8 +132,14 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     float a program printed with its rounding error is the number it stands for
     (``803.0000000000001`` is 803, ``float_repr``); a bold wrapper around the whole answer
     (``\\boldsymbol{\\frac{1}{2}}``) is dropped. A JSON object is the gold's when its
-    fields and values are, in any order and case (``same_json_object``).
+    fields and values are, in any order and case (``same_json_object``). Against a choice
+    gold, an option label of another script (``**ب**``, ``б)``) is its Latin letter
+    (``foreign_options``).
     """
+    if gold.kind == "choice" and not span.text.isascii():
+        foreign = as_latin_option(span.text)
+        if foreign is not None:  # "**ب**" for the gold "ب) سارا …": option B
+            return AnswerSpan(foreign[0], rule=span.rule)
     if not span.prose and not span.free_text and not span.text.isascii():
         digits = ascii_digits(span.text)
         if digits != span.text:  # "\\boxed{২৫,০০০}": Bengali digits and a thousands comma
@@ -343,7 +350,7 @@ _TUPLE_GOLD_RE = re.compile(r"\s*\([^()]*,[^()]*\)\s*")
 
 #: a short answer in words as question-answering golds write it: letters, digits, spaces and
 #: light punctuation, no math marks (``Geneva, Switzerland``, ``79 A.D.``, ``play-by-post``)
-_SHORT_ANSWER_RE = re.compile(r"[\w .,;:'’&!?\"“”-]{1,200}")
+_SHORT_ANSWER_RE = re.compile(r"[\w .,;:'’&!?\"“”。！？、-]{1,200}")
 _WORD_OF_TWO_RE = re.compile(r"[^\W\d_]{2,}")
 #: punctuation not between two digits (``2.5`` keeps its point, ``14, 1859`` loses its comma)
 #: and no sign before a digit (``-5`` is not ``5``)
@@ -397,7 +404,17 @@ def _json_normal(value: object) -> object:
     return value
 
 
+#: the ending that makes a noun a statement in Japanese, Chinese and Korean ("増加した" is the
+#: noun "増加" stated, "增加了", "증가했다"); a negative ending ("増加しなかった") is none of these
+_CJK_ENDING_RE = re.compile(
+    r"(?<=[\u3400-\u9fff\uac00-\ud7af])(?:しました|した|しています|している|します|する|でした"
+    r"|です|である|だ|了|했습니다|했다|하였다|함|됐다|되었다|입니다)[。.!！]?\Z"
+)
+
+
 def _short_normal(text: str) -> str:
+    if not text.isascii():
+        text = _CJK_ENDING_RE.sub("", text.strip())  # "増加した" for the gold "増加"
     text = _LOOSE_PUNCTUATION_RE.sub("", text.lower())
     return " ".join(_ARTICLE_RE.sub(" ", text).split())
 
