@@ -13,7 +13,9 @@
 - a one-character subscript with and without braces (``E_{1}`` and ``E_1``: math-verify
   cannot parse a subscripted ``E``);
 - a loop that the token limit cut inside a copy of its last box (``\\boxed{12.5} …
-  \\boxed{12``), which is no forced box.
+  \\boxed{12``), which is no forced box;
+- a chat template's role word glued to the answer (``Answer: 94.0assistant: I'd be happy
+  to help …``): the model's next turn, a run-on.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ LONG_OPTION_B = (
 MMLU = (
     "Which statement is correct?\n\nAnswer Options:\nA: C4 plants fix CO2 at night.\n"
     f"B: {LONG_OPTION_B}\nC: CAM plants have no Calvin cycle.\nD: None of these."
+)
+GLUED_ROLE = (
+    "subtract(5829, 5735)\nAnswer: 94.0assistant: I'd be happy to help you with that! Can you"
+    " please provide more context? For example, the answer is 5735."
 )
 LOOP_CUT_IN_BOX = (
     "</think> \\boxed{12.5} The final answer is \\boxed{12.5}. </boxed>\n\n"
@@ -131,6 +137,9 @@ LOOP_CUT_IN_BOX = (
         # a loop cut inside a copy of its last box; a harness's forced box still reads
         ("12.5", LOOP_CUT_IN_BOX, None, "correct"),
         ("12", LOOP_CUT_IN_BOX, None, "incorrect"),
+        # a chat template's role word glued to the answer, the end-of-turn token decoded away
+        ("94.0", GLUED_ROLE, None, "correct"),
+        ("5735", GLUED_ROLE, None, "incorrect"),
         ("260", "240+20=\nTherefore, the answer is \\(\\boxed{260", None, "correct"),
         ("26", "240+20=\nTherefore, the answer is \\(\\boxed{260", None, "incorrect"),
     ],

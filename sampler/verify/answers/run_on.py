@@ -8,9 +8,11 @@ problem: least-to-most decomposition), ``Human:``/``User:`` turns, a few-shot an
 a text with an option ``B`` line, where ``A:`` labels an option), an Alpaca-style
 template's next ``### Instruction:`` (WizardMath, MetaMath), chat-template
 tokens such as ``<|im_start|>``, end-of-answer tokens (GAOKAO's and LawBench's ``<eoa>``,
-``</s>``) with more text after them; not ``<|im_start|>think`` or ``<|im_start|>answer``, which
-open sections of the model's own turn). Extraction then reads only the text before it, so
-the last box of the invented problem is never taken for the answer. A marker before
+``</s>``) with more text after them, a role word glued to the answer (``94.0assistant:
+I'd be happy to help``: the end-of-turn token decoded away); not ``<|im_start|>think`` or
+``<|im_start|>answer``, which open sections of the model's own turn). Extraction then reads
+only the text before it, so the last box of the invented problem is never taken for the
+answer. A marker before
 any answer cuts nothing (a model may restate the problem first). Linear: one scan
 for markers, and an answer check on the text before each of the first few.
 """
@@ -57,9 +59,33 @@ def _markers(text: str, start: int = 0) -> Iterator[re.Match[str]]:
         # "…</think>\n\nA: True", states its answer so)
         turns = itertools.islice(_ANSWER_TURN_RE.finditer(text, start), 1, None)
         lines = heapq.merge(lines, turns, key=lambda m: m.start())
+    if "assistant" in text or "user" in text:
+        lines = heapq.merge(lines, _glued_roles(text, start), key=lambda m: m.start())
     if "<|" not in text and "<eoa>" not in text and "</s>" not in text:
         return lines
     return heapq.merge(lines, _TOKEN_MARKER_RE.finditer(text, start), key=lambda m: m.start())
+
+
+#: a chat template's role word glued to the answer before it, its end-of-turn token dropped
+#: by decoding ("Answer: 94.0assistant: I'd be happy to help …", Llama-3's header decoded
+#: without its special tokens): the model's next turn, a run-on
+_GLUED_ROLE_RE = re.compile(r"(?:assistant|user)(?=[ \t]*:|[ \t]*\n)")
+_GLUE_BEFORE = frozenset("0123456789.!?)]}$")
+
+
+def _glued_roles(text: str, start: int) -> Iterator[re.Match[str]]:
+    """Each role word of ``text`` glued to an answer before it (``_GLUED_ROLE_RE``), in
+    order; found by substring search (a pattern tried at every position cost 0.3 ms on a
+    long completion)."""
+    found = []
+    for word in ("assistant", "user"):
+        at = text.find(word, start)
+        while at >= 0:
+            match = _GLUED_ROLE_RE.match(text, at) if at and text[at - 1] in _GLUE_BEFORE else None
+            if match is not None:
+                found.append(match)
+            at = text.find(word, at + len(word))
+    return iter(sorted(found, key=lambda m: m.start()))
 
 
 def run_on_cut(text: str, answered: Callable[[str], bool]) -> int | None:
