@@ -14,6 +14,7 @@
   cannot parse a subscripted ``E``);
 - a loop that the token limit cut inside a copy of its last box (``\\boxed{12.5} …
   \\boxed{12``), which is no forced box;
+- the triangle Japanese accounts write for a minus (``△15.92%``);
 - a chat template's role word glued to the answer (``Answer: 94.0assistant: I'd be happy
   to help …``): the model's next turn, a run-on.
 """
@@ -63,6 +64,10 @@ LOOP_CUT_IN_BOX = (
         (PERSIAN_GOLD, "پ) هر کس کتاب را نخوانده است", None, "incorrect"),
         ("الف) آرش کارمند جدید نیست", "الف", None, "correct"),
         ("الف) آرش کارمند جدید نیست", "ت", None, "incorrect"),
+        ("ب) مریم پزشک نیست", "ب\n\n**توضیح:** پس مریم نمی‌تواند پزشک باشد.", None, "correct"),
+        ("ب) مریم پزشک نیست", "الف\n\n**توضیح:** پس مریم پزشک است.", None, "incorrect"),
+        ("ب) یک", "# حل مسئله\n6 - 5 = **1 نفر**\n\n**ب**", None, "correct"),
+        ("ب) یک", "# حل مسئله\n6 - 4 = **2 نفر**\n\n**پ**", None, "incorrect"),
         (RUSSIAN_GOLD, "Ответ: б", None, "correct"),
         (RUSSIAN_GOLD, "Ответ: в", None, "incorrect"),
         # an option written out whole: numbered (MedMCQA), or lettered with a long content
@@ -134,6 +139,12 @@ LOOP_CUT_IN_BOX = (
         ),
         ("E_{1},E_{2}", "The levels are $\\boxed{E_1 \\text{ and } E_2}$.", None, "correct"),
         ("E_{1},E_{3}", "The levels are $\\boxed{E_1 \\text{ and } E_2}$.", None, "incorrect"),
+        # the triangle of Japanese accounts is a minus sign before a number, not before letters
+        ("-15.9%", "当期純利益率 = △15.92%\n\nAnswer: △15.9%", None, "correct"),
+        ("15.9%", "当期純利益率 = △15.92%\n\nAnswer: △15.9%", None, "incorrect"),
+        ("-85,267", "194,970 - 280,237 = △85,267\n\nAnswer: △85,267", None, "correct"),
+        ("85,267", "194,970 - 280,237 = △85,267\n\nAnswer: △85,267", None, "incorrect"),
+        ("30^\\circ", "In △ABC, the angle at A is 30°.", None, "correct"),
         # a loop cut inside a copy of its last box; a harness's forced box still reads
         ("12.5", LOOP_CUT_IN_BOX, None, "correct"),
         ("12", LOOP_CUT_IN_BOX, None, "incorrect"),

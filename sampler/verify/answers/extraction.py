@@ -116,6 +116,7 @@ from sampler.verify.answers.tag_debris import is_placeholder, with_paired_tags
 from sampler.verify.answers.text_displays import displays_as_prose
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
 from sampler.verify.answers.unfinished_thinking import cut_off_thinking
+from sampler.verify.answers.unicode_math import with_triangle_minus
 from sampler.verify.answers.yes_no_statements import (
     RULE_LAST_STATEMENT,
     RULE_OPENING_YES_NO,
@@ -315,6 +316,20 @@ _FORCED_BOX_RE = re.compile(
 RULE_FORCED_BOX = "unclosed forced box"
 
 
+def _foreign_option(text: str) -> str | None:
+    """The Latin letter of an option of another script that a completion chooses: the whole
+    completion (``ب) سارا …``), its last line a label alone (``… = 1 نفر\n\n**ب**``), or its
+    first line a label alone before the reasons (``الف\n\n**توضیح:** …``)."""
+    if "\n" not in text:
+        found = as_latin_option(text)
+        return found[0] if found is not None else None
+    for line in (text.rpartition("\n")[2], text.partition("\n")[0]):
+        found = as_latin_option(line)
+        if found is not None and not found[1]:
+            return found[0]
+    return None
+
+
 def _forced_box(text: str) -> AnswerSpan | None:
     """The number of a box the completion ends inside after an answer's lead-in
     (``_FORCED_BOX_RE``): the answer a harness forced, cut at its closing brace."""
@@ -473,7 +488,7 @@ def extract_answer(
     """
     if not text or (cut_off_thinking(text) and _forced_box(text) is None):
         return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
-    text = as_written(text)  # '{"answer": "\\boxed{\\frac{1}{2}}"}'
+    text = with_triangle_minus(as_written(text))  # '{"answer": "\\boxed{…}"}', "△5.3%"
     text = with_paired_tags(text)  # "Answer: 4</answer>", "answer> 320 </answer>"
     cut = run_on_cut(text, lambda prefix: _first(_cleaned(prefix), strategies) is not None)
     whole = _cleaned(text)
@@ -714,7 +729,7 @@ def statement_for_gold(
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
-    text = as_written(text) if text else text  # as ``extract_answer`` read it
+    text = with_triangle_minus(as_written(text)) if text else text  # as ``extract_answer`` read it
     if gold is not None and gold.numbered and text:
         return _numbered_answer(span, gold, text)
     if gold is not None and text and _LETTER_SEQUENCE_GOLD_RE.fullmatch(gold.latex):
@@ -764,10 +779,9 @@ def statement_for_gold(
     if span is not None or not text or gold is None:
         return span
     if gold.kind == "choice":
-        line = text.strip()
-        foreign = as_latin_option(line) if "\n" not in line and not line.isascii() else None
-        if foreign is not None:  # "ب) سارا …", the whole completion: option B, chosen
-            return AnswerSpan(foreign[0], rule=RULE_FOREIGN_OPTION)
+        foreign = _foreign_option(text.strip()) if not text.isascii() else None
+        if foreign is not None:  # "ب) سارا …", "**ب**" closing the working: option B, chosen
+            return AnswerSpan(foreign, rule=RULE_FOREIGN_OPTION)
         cleaned = _cleaned(text)
         statement = last_statement(cleaned) if not looping(cleaned) else None
         letter = copula_letter(statement) if statement else None  # (a loop decides nothing)

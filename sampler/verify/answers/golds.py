@@ -35,7 +35,11 @@ from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.required_form import required_form, restated_expressions
 from sampler.verify.answers.restated_option import numbered_options
 from sampler.verify.answers.top_level import split_top_level
-from sampler.verify.answers.unicode_math import ascii_digits, unicode_to_latex
+from sampler.verify.answers.unicode_math import (
+    ascii_digits,
+    unicode_to_latex,
+    with_triangle_minus,
+)
 from sampler.verify.answers.units import canonical_unit, split_unit, variables
 from sampler.verify.answers.yes_no_statements import yes_no_words
 
@@ -395,7 +399,9 @@ def gold_from_question(
     latex = gold_form(
         plain_to_latex(
             repeating_to_fraction(
-                unicode_to_latex(ascii_digits(joined_values(normalise_gold_text(str(gold)))))
+                unicode_to_latex(
+                    ascii_digits(joined_values(with_triangle_minus(normalise_gold_text(str(gold)))))
+                )
             )
         )
     )

@@ -14,7 +14,9 @@ is compared (``sampler.verify.answers.verdict.prepare_span``):
 
 ``UNICODE_VALUE_RE`` matches one such value in prose (``√2``, ``3√2``, ``½``, ``2⁵``,
 ``5 × 10³``, ``π/4``), so that the sentence rules read it as one value, not as its digits.
-Linear time; text without these characters is returned unchanged.
+``with_triangle_minus`` reads the triangle that Japanese accounts write for a minus
+(``△5.3%`` is ``-5.3%``), in completions and golds. Linear time; text without these
+characters is returned unchanged.
 """
 
 from __future__ import annotations
@@ -34,6 +36,18 @@ _DIGITS = {
     for code in range(0x80, 0x1FBFA)
     if unicodedata.category(chr(code)) == "Nd"
 }
+
+
+#: a white or black triangle right before a number: the minus sign of Japanese accounts
+#: ("△15.92%", "▲381.6百万円"); before a letter it is a triangle ("△ABC")
+_TRIANGLE_MINUS_RE = re.compile(r"[△▲][ \t]?(?=\d)")
+
+
+def with_triangle_minus(text: str) -> str:
+    """``text`` with each triangle that marks a negative number (``△5.3%``) as ``-``."""
+    if "△" not in text and "▲" not in text:
+        return text
+    return _TRIANGLE_MINUS_RE.sub("-", text)
 
 
 def ascii_digits(text: str) -> str:
