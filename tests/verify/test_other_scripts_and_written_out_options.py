@@ -9,6 +9,8 @@
   Indonesian ``adalah``, Russian ``равно``), a decimal comma after it (``0,25 s``), and a
   root sign before the last number (``√3 cm``, ``2√10 rad/s``);
 - conclusion phrases with a modal ("We can therefore conclude that …", "This means that …");
+- a last statement negated as the question is ("Dave did not wash 16 shirts." for "how
+  many did he not wash?");
 - a Japanese answer in words stated with its verb ending (``増加した`` for ``増加``);
 - a one-character subscript with and without braces (``E_{1}`` and ``E_1``: math-verify
   cannot parse a subscripted ``E``);
@@ -42,6 +44,11 @@ MMLU = (
     "Which statement is correct?\n\nAnswer Options:\nA: C4 plants fix CO2 at night.\n"
     f"B: {LONG_OPTION_B}\nC: CAM plants have no Calvin cycle.\nD: None of these."
 )
+DAVE = (
+    "Dave had to wash 9 short sleeve shirts and 27 long sleeve shirts before school. If he had"
+    " only washed 20 of them by the time school started, how many did he not wash?"
+)
+NOT_WASHED = "9 + 27 = 36\n36 - 20 = 16\nTherefore, Dave did not wash 16 shirts.</s>"
 GLUED_ROLE = (
     "subtract(5829, 5735)\nAnswer: 94.0assistant: I'd be happy to help you with that! Can you"
     " please provide more context? For example, the answer is 5735."
@@ -139,6 +146,15 @@ LOOP_CUT_IN_BOX = (
         ),
         ("E_{1},E_{2}", "The levels are $\\boxed{E_1 \\text{ and } E_2}$.", None, "correct"),
         ("E_{1},E_{3}", "The levels are $\\boxed{E_1 \\text{ and } E_2}$.", None, "incorrect"),
+        # a last statement negated as the question is: the negation is the question's
+        ("16", NOT_WASHED, DAVE, "correct"),
+        ("20", NOT_WASHED, DAVE, "incorrect"),
+        (
+            "7",
+            "So Sam does not have 7 socks.",
+            "Sam had 10 socks. How many does he have?",
+            "no_answer",
+        ),
         # the triangle of Japanese accounts is a minus sign before a number, not before letters
         ("-15.9%", "当期純利益率 = △15.92%\n\nAnswer: △15.9%", None, "correct"),
         ("15.9%", "当期純利益率 = △15.92%\n\nAnswer: △15.9%", None, "incorrect"),

@@ -105,7 +105,7 @@ from sampler.verify.answers.foreign_options import as_latin_option
 from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.loops import looping
-from sampler.verify.answers.named_quantities import restated_count
+from sampler.verify.answers.named_quantities import negated_as_asked, restated_count
 from sampler.verify.answers.number_grids import closing_grid
 from sampler.verify.answers.numbered_parts import closing_math, for_part, part_answers
 from sampler.verify.answers.quoted_answer import without_answer_quotes
@@ -803,6 +803,8 @@ def statement_for_gold(
     if gold.kind in ("", "decimal") and not gold.parts and gold.asked_words:
         statement = last_statement(_cleaned(text))
         count = restated_count(statement, gold.asked_words) if statement else None
+        if count is None and statement:  # "Dave did not wash 16 shirts." for "… not wash?"
+            count = negated_as_asked(statement, gold.asked_words, gold.given)
         return AnswerSpan(count, rule=RULE_LAST_STATEMENT) if count is not None else None
     if gold.kind != "boolean":
         return None

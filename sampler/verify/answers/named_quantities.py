@@ -24,6 +24,10 @@ pieces of clothing could go in each of the small loads." for "How many pieces of
 could go in each of the small loads?"): the words a hypothesis or a negation would be ("could",
 "not") are the question's own there.
 
+``negated_as_asked`` reads a last statement negated as the question is ("Dave did not wash 16
+shirts." for "… how many did he not wash?"): the negation is the question's, not a denial,
+and the statement's one value the question did not give is the answer.
+
 Pure string work on at most a few hundred characters, done where the answer is prepared
 (``sampler.verify.answers.verdict.prepare_span``); without a problem text nothing changes.
 """
@@ -31,6 +35,8 @@ Pure string work on at most a few hundred characters, done where the answer is p
 from __future__ import annotations
 
 import re
+
+from sampler.verify.answers.last_number import only_value
 
 #: the question a problem ends with: its last sentence that asks
 _QUESTION_RE = re.compile(
@@ -207,3 +213,24 @@ def _names(word: str, asked: frozenset[str]) -> bool:
     return len(word) >= 4 and any(
         len(a) >= 4 and (word.startswith(a) or a.startswith(word)) for a in asked
     )
+
+
+#: a negation in a statement or a question ("not", "n't", "never")
+_NEGATION_RE = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+#: the question's words that negate it ("didn't" is read as the word "didn")
+_ASKED_NEGATIONS = frozenset(
+    {"not", "never", "didn", "don", "doesn", "isn", "aren", "wasn", "weren", "hasn", "haven"}
+)
+
+
+def negated_as_asked(
+    statement: str, asked: frozenset[str], given: frozenset[str] = frozenset()
+) -> str | None:
+    """The one value of a statement negated as the question is (module docstring): one
+    negation, in a question that negates too, and two of the question's words at least;
+    else None."""
+    if not asked & _ASKED_NEGATIONS or len(_NEGATION_RE.findall(statement)) != 1:
+        return None
+    if len(_tokens(statement) & (asked - _ASKED_NEGATIONS)) < 1:
+        return None
+    return only_value(_NEGATION_RE.sub(" ", statement), given)
