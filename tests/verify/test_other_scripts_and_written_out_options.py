@@ -14,6 +14,8 @@
 - a Japanese answer in words stated with its verb ending (``増加した`` for ``増加``);
 - a one-character subscript with and without braces (``E_{1}`` and ``E_1``: math-verify
   cannot parse a subscripted ``E``);
+- delimiter size commands (``\\Bigl( … \\Bigr)``) and an asymptotic relation naming the
+  value (``y(x) \\sim 3x + 2``);
 - a loop that the token limit cut inside a copy of its last box (``\\boxed{12.5} …
   \\boxed{12``), which is no forced box;
 - the triangle Japanese accounts write for a minus (``△15.92%``);
@@ -161,6 +163,23 @@ LOOP_CUT_IN_BOX = (
         ("-85,267", "194,970 - 280,237 = △85,267\n\nAnswer: △85,267", None, "correct"),
         ("85,267", "194,970 - 280,237 = △85,267\n\nAnswer: △85,267", None, "incorrect"),
         ("30^\\circ", "In △ABC, the angle at A is 30°.", None, "correct"),
+        # delimiter size commands, and an asymptotic relation naming the value
+        (
+            "y(x) \\approx 3x + 2 \\exp\\left(-\\frac{x^3}{3\\epsilon}\\right)",
+            "$$\\boxed{3\\,x + 2\\,\\exp\\!\\Bigl(-\\tfrac{x^{3}}{3\\,\\epsilon}\\Bigr)}$$",
+            None,
+            "correct",
+        ),
+        (
+            "y(x) \\approx 3x + 2 \\exp\\left(-\\frac{x^3}{3\\epsilon}\\right)",
+            "$$\\boxed{3\\,x + 2\\,\\exp\\!\\Bigl(-\\tfrac{x^{3}}{2\\,\\epsilon}\\Bigr)}$$",
+            None,
+            "incorrect",
+        ),
+        ("y = 3x+2", "So $\\boxed{y(x)\\sim 3x+2}$.", None, "correct"),
+        ("y = 3x+2", "So $\\boxed{y(x)\\sim 3x+1}$.", None, "incorrect"),
+        ("\\{1,2\\}", "So $\\boxed{\\bigl\\{1,2\\bigr\\}}$.", None, "correct"),
+        ("\\{1,3\\}", "So $\\boxed{\\bigl\\{1,2\\bigr\\}}$.", None, "incorrect"),
         # a loop cut inside a copy of its last box; a harness's forced box still reads
         ("12.5", LOOP_CUT_IN_BOX, None, "correct"),
         ("12", LOOP_CUT_IN_BOX, None, "incorrect"),

@@ -301,6 +301,26 @@ _LISTED_VALUE_RE = re.compile(r"[^\u3000-\u9fff=]*\d[^\u3000-\u9fff=]*")
 _SPACED_NUMBERS_RE = re.compile(r"\s*-?\d+(?:\.\d+)?(?:[ \t]+-?\d+(?:\.\d+)?)+\s*")
 
 
+#: a delimiter's size command (``\\Bigl(``, ``\\bigr]``, ``\\biggl\\{``): its delimiter alone
+_SIZED_DELIMITER_RE = re.compile(
+    r"\\(?:big|Big|bigg|Bigg)[lrm]?\s*(?=[()\[\]|]|\\[{}|]|\\(?:langle|rangle|lfloor|rfloor"
+    r"|lceil|rceil|vert|Vert)(?![A-Za-z]))"
+)
+#: the asymptotic relations, written as the approximate one
+_ASYMPTOTIC_RE = re.compile(r"\\(?:sim|simeq)(?![A-Za-z])")
+
+
+def without_sizing(text: str) -> str:
+    """``text`` without delimiter size commands (``\\Bigl( … \\Bigr)`` is ``( … )``, which
+    math-verify reads; it reads no ``\\Bigl``), and with ``\\sim`` and ``\\simeq`` as
+    ``\\approx`` (``y(x) \\sim 3x + 2`` names the value as ``y(x) \\approx 3x + 2`` does)."""
+    if "\\big" in text or "\\Big" in text:
+        text = _SIZED_DELIMITER_RE.sub("", text)
+    if "\\sim" in text:
+        text = _ASYMPTOTIC_RE.sub(r"\\approx", text)
+    return text
+
+
 _ONE_CHAR_SUBSCRIPT_RE = re.compile(r"_\{\s*([A-Za-z0-9])\s*\}")
 
 
@@ -405,7 +425,7 @@ def gold_from_question(
             )
         )
     )
-    latex = without_wrapper_spacing(latex)
+    latex = without_sizing(without_wrapper_spacing(latex))
     latex = option_label(latex) or latex  # "Option 1", "Choice (B)": the option's label
     parts: tuple[str, ...] = ()
     listed = meta.get("gold_parts")

@@ -32,6 +32,7 @@ from sampler.verify.answers.golds import (
     joined_values,
     option_label,
     split_top_level,
+    without_sizing,
     without_stray_backslash,
     without_wrapper_spacing,
 )
@@ -298,6 +299,7 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     text = repeating_to_fraction(unicode_to_latex(text))  # 0.\overline{3} is \frac{1}{3}
     text = plain_to_latex(without_stray_backslash(text))  # "pi/2" is \pi/2
     text = without_wrapper_spacing(joined_values(text))  # "1 和 3" is 1, 3; \mathrm{~N} is N
+    text = without_sizing(text)  # "\Bigl(x+1\Bigr)" is (x+1), "y(x) \sim x" is y(x) \approx x
     if without_ordinal(gold.latex) == gold.latex:
         text = without_ordinal(text)  # "5^{\\mathrm{th}}" is 5 (unless the gold writes one too)
     text = expand_scientific(text)
