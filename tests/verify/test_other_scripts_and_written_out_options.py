@@ -14,6 +14,8 @@
 - a Japanese answer in words stated with its verb ending (``増加した`` for ``増加``);
 - a one-character subscript with and without braces (``E_{1}`` and ``E_1``: math-verify
   cannot parse a subscripted ``E``);
+- arithmetic on plain numbers ending in its result (``51484185 - 65752551 = **-14268366**``,
+  ``14,000,000 + 448,000 = 14,448,000``), read as the result;
 - delimiter size commands (``\\Bigl( … \\Bigr)``) and an asymptotic relation naming the
   value (``y(x) \\sim 3x + 2``);
 - a loop that the token limit cut inside a copy of its last box (``\\boxed{12.5} …
@@ -163,6 +165,21 @@ LOOP_CUT_IN_BOX = (
         ("-85,267", "194,970 - 280,237 = △85,267\n\nAnswer: △85,267", None, "correct"),
         ("85,267", "194,970 - 280,237 = △85,267\n\nAnswer: △85,267", None, "incorrect"),
         ("30^\\circ", "In △ABC, the angle at A is 30°.", None, "correct"),
+        # arithmetic on plain numbers ending in its result, bold or with thousands commas
+        ("-14268366", "51484185 - 65752551 = **-14268366**", None, "correct"),
+        ("-14268365", "51484185 - 65752551 = **-14268366**", None, "incorrect"),
+        (
+            "14448602",
+            "So the answer is 14,000,000 + 448,000 + 600 + 2 = 14,448,602",
+            None,
+            "correct",
+        ),
+        (
+            "14448601",
+            "So the answer is 14,000,000 + 448,000 + 600 + 2 = 14,448,602",
+            None,
+            "incorrect",
+        ),
         # delimiter size commands, and an asymptotic relation naming the value
         (
             "y(x) \\approx 3x + 2 \\exp\\left(-\\frac{x^3}{3\\epsilon}\\right)",

@@ -237,6 +237,25 @@ def without_condition(text: str, gold_latex: str) -> str:
     return text[: condition.start()]
 
 
+#: a chain of arithmetic on plain numbers ending in its result, which bold marks may wrap:
+#: "14,000,000 + 400,000 + 600 + 2 = 14,400,602", "51484185 - 65752551 = **-14268366**"
+_ARITHMETIC_RESULT_RE = re.compile(
+    r"(?:[ \t]*[-−(]?[ \t]*\d[\d,]*(?:\.\d+)?[ \t)]*(?:[-−+*/×÷][ \t(]*\d[\d,]*(?:\.\d+)?[ \t)]*)*"
+    r"=[ \t]*)+(?:\*\*)?[ \t]*(?P<v>[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-−]?\d+(?:\.\d+)?)"
+    r"[ \t]*(?:\*\*)?[ \t.]*"
+)
+
+
+def arithmetic_result(text: str) -> str:
+    """The result of an answer that is arithmetic on plain numbers ending in it (``14,000,000
+    + 400,000 = 14,400,000`` is ``14400000``; math-verify reads the thousands commas as a
+    tuple's), else ``text`` as it is."""
+    match = _ARITHMETIC_RESULT_RE.fullmatch(text)
+    if match is None:
+        return text
+    return match.group("v").replace("−", "-").replace(",", "")
+
+
 def answer_form(text: str, gold_latex: str) -> str:
     """``text`` (an extracted answer) in the form compared with ``gold_latex``."""
     out = text

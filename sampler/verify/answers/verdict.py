@@ -14,7 +14,12 @@ from dataclasses import dataclass, replace
 
 from sampler.store import STATUS_CORRECT, STATUS_INCORRECT
 from sampler.verify.answers.amounts import amount_value, in_scale, same_number
-from sampler.verify.answers.answer_forms import answer_form, dot_thousands, without_condition
+from sampler.verify.answers.answer_forms import (
+    answer_form,
+    arithmetic_result,
+    dot_thousands,
+    without_condition,
+)
 from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
@@ -297,6 +302,8 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     if "matrix}" in gold.latex:
         text = python_matrix(text)  # "[[1, 2], [3, 4]]" is a pmatrix
     text = repeating_to_fraction(unicode_to_latex(text))  # 0.\overline{3} is \frac{1}{3}
+    if "=" in text and "=" not in gold.latex:
+        text = arithmetic_result(text)  # "51484185 - 65752551 = **-14268366**": its result
     text = plain_to_latex(without_stray_backslash(text))  # "pi/2" is \pi/2
     text = without_wrapper_spacing(joined_values(text))  # "1 和 3" is 1, 3; \mathrm{~N} is N
     text = without_sizing(text)  # "\Bigl(x+1\Bigr)" is (x+1), "y(x) \sim x" is y(x) \approx x
