@@ -318,8 +318,8 @@ RULE_FORCED_BOX = "unclosed forced box"
 
 def _foreign_option(text: str) -> str | None:
     """The Latin letter of an option of another script that a completion chooses: the whole
-    completion (``ب) سارا …``), its last line a label alone (``… = 1 نفر\n\n**ب**``), or its
-    first line a label alone before the reasons (``الف\n\n**توضیح:** …``)."""
+    completion (``ب) سارا …``), its last line a label alone (``… = 1 نفر`` then ``**ب**``),
+    or its first line a label alone before the reasons (``الف``, then ``**توضیح:** …``)."""
     if "\n" not in text:
         found = as_latin_option(text)
         return found[0] if found is not None else None
@@ -707,14 +707,19 @@ def statement_for_gold(
       France is Paris."), a few words at most and not negated; they must equal the gold.
     - a number gold: the count a last statement opens with when its other words are the
       question's ("3 pieces of clothing could go in each of the small loads."), which the
-      rules refuse for its "could" (``named_quantities.restated_count``);
+      rules refuse for its "could" (``named_quantities.restated_count``), or the one value
+      of a statement negated as the question is ("Dave did not wash 16 shirts.",
+      ``named_quantities.negated_as_asked``);
     - a choice gold: the bare letter after the statement's copula, or the letter it calls
       the answer ("Thus, the major product is C.", ``choice_statements.copula_letter``), also
       before an afterword; of a question that lists its options, the option whose content
       the statement ends with after its copula ("The strongest acid is 4-nitrobenzoic
       acid." for "C) 4-nitrobenzoic acid"), ``named_option``;
     - a boolean gold without a question to restate: what the statement calls its subject
-      ("… the expression … is False.", ``called_boolean``).
+      ("… the expression … is False.", ``called_boolean``);
+    - a choice gold whose options are labelled in another script: the completion that is
+      one option (``ب) سارا …``), or a label alone on its last or first line (``**ب**``,
+      ``foreign_options``).
 
     Against a grid gold (a solved Sudoku) the answer is the grid the completion closes with,
     whatever span a rule found (``number_grids.closing_grid``), or none; against a gold that
@@ -725,7 +730,9 @@ def statement_for_gold(
     value it found ("**0.32 (Option C)**", ``choice_statements.letter_beside``); against a
     calendar-date gold, the last statement's date when the value is part of it, and against
     a year gold that date's year (``calendar_dates``); against a gold that is no boolean,
-    the answer before a closing yes that confirms a check (``AnswerSpan.before_check``).
+    the answer before a closing yes that confirms a check (``AnswerSpan.before_check``); a
+    one-line completion that writes out one of the question's options, label and content,
+    is that option (``restated_option``: MedMCQA's ``1. Nasal cavity …`` for the gold 1).
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
