@@ -53,6 +53,15 @@ DAVE = (
     " only washed 20 of them by the time school started, how many did he not wash?"
 )
 NOT_WASHED = "9 + 27 = 36\n36 - 20 = 16\nTherefore, Dave did not wash 16 shirts.</s>"
+ORES_C = (
+    "\\mathrm{ZnCO}_{3}, \\mathrm{CuCO}_{3} \\cdot \\mathrm{Cu}(\\mathrm{OH})_{2},"
+    " \\mathrm{Fe}_{3} \\mathrm{O}_{4}"
+)
+ORES = (
+    "Which are the ores?\n(A) $\\mathrm{ZnSO}_{4}, \\mathrm{Fe}_{2} \\mathrm{O}_{3}$\n"
+    "(B) $\\mathrm{ZnSO}_{4}, \\mathrm{Fe}_{3} \\mathrm{O}_{4}$\n"
+    f"(C) ${ORES_C}$\n(D) $\\mathrm{{ZnCO}}_{{3}}, \\mathrm{{Fe}}_{{2}} \\mathrm{{O}}_{{3}}$"
+)
 GLUED_ROLE = (
     "subtract(5829, 5735)\nAnswer: 94.0assistant: I'd be happy to help you with that! Can you"
     " please provide more context? For example, the answer is 5735."
@@ -197,6 +206,12 @@ LOOP_CUT_IN_BOX = (
         ("y = 3x+2", "So $\\boxed{y(x)\\sim 3x+1}$.", None, "incorrect"),
         ("\\{1,2\\}", "So $\\boxed{\\bigl\\{1,2\\bigr\\}}$.", None, "correct"),
         ("\\{1,3\\}", "So $\\boxed{\\bigl\\{1,2\\bigr\\}}$.", None, "incorrect"),
+        # a gold that is an option with a long content, the completion that option written out
+        (f"(B) {LONG_OPTION_B}", f"(B) {LONG_OPTION_B}", MMLU, "correct"),
+        (f"(B) {LONG_OPTION_B}", "(A) C4 plants fix CO2 at night.", MMLU, "incorrect"),
+        # an option's content with braced subscripts, stated as the answer: still option C
+        ("C", f"لذا، الخيار الصحيح هو (C) ${ORES_C}$.", ORES, "correct"),
+        ("A", f"لذا، الخيار الصحيح هو (C) ${ORES_C}$.", ORES, "incorrect"),
         # a loop cut inside a copy of its last box; a harness's forced box still reads
         ("12.5", LOOP_CUT_IN_BOX, None, "correct"),
         ("12", LOOP_CUT_IN_BOX, None, "incorrect"),

@@ -260,7 +260,13 @@ def boolean_of(text: str) -> bool | None:
     return (called.group("word").lower() == "true") != bool(called.group("not"))
 
 
+#: a one-character subscript's braces (``_{3}`` is ``_3``, as ``golds.without_wrapper_spacing``
+#: writes an answer before it is compared)
+_ONE_CHAR_SUBSCRIPT_RE = re.compile(r"_\{\s*([A-Za-z0-9])\s*\}")
+
+
 def _normal_text(text: str) -> str:
+    text = _ONE_CHAR_SUBSCRIPT_RE.sub(r"_\1", text) if "_{" in text else text
     return re.sub(r"[\s\"'“”‘’`]+", "", strip_wrappers(text)).lower()
 
 

@@ -209,7 +209,7 @@ def option_label(text: str) -> str | None:
 
 
 _LABELLED_GOLD_RE = re.compile(
-    r"\s*(?:\(([A-J])\)[ \t]*(?P<a>\S[^\n]{0,80})|([A-J])[.:)][ \t]+(?P<b>[^=\n]{1,80}))"
+    r"\s*(?:\(([A-J])\)[ \t]*(?P<a>\S[^\n]{0,300})|([A-J])[.:)][ \t]+(?P<b>[^=\n]{1,80}))"
 )
 
 

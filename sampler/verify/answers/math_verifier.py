@@ -74,6 +74,8 @@ from sampler.verify.answers.golds import (
     choice_letter,
     math_mode,
     strip_unit,
+    without_sizing,
+    without_wrapper_spacing,
 )
 from sampler.verify.answers.last_number import gold_among
 from sampler.verify.answers.named_golds import named_pair
@@ -485,6 +487,7 @@ def _option_of_value(options: tuple[tuple[str, str], ...], span: AnswerSpan) -> 
     by_value: list[str] = []
     for letter, content in options:
         content = _DOLLARS_RE.sub(r"\1", content.strip())  # "$-\frac{1}{21}$": the math in it
+        content = without_sizing(without_wrapper_spacing(content))  # as the answer was prepared
         if not content.strip() or too_deep(content) is not None or not _math_option(content):
             continue
         value, unit = split_unit(content.strip().rstrip(".。"))
