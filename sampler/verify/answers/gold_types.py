@@ -260,13 +260,17 @@ def boolean_of(text: str) -> bool | None:
     return (called.group("word").lower() == "true") != bool(called.group("not"))
 
 
-#: a one-character subscript's braces (``_{3}`` is ``_3``, as ``golds.without_wrapper_spacing``
-#: writes an answer before it is compared)
 _ONE_CHAR_SUBSCRIPT_RE = re.compile(r"_\{\s*([A-Za-z0-9])\s*\}")
 
 
+def without_subscript_braces(text: str) -> str:
+    """``text`` without the braces of a one-character subscript: ``E_{1}`` is ``E_1``
+    (math-verify cannot parse a subscripted ``E``, and compares the two as strings)."""
+    return _ONE_CHAR_SUBSCRIPT_RE.sub(r"_\1", text) if "_{" in text else text
+
+
 def _normal_text(text: str) -> str:
-    text = _ONE_CHAR_SUBSCRIPT_RE.sub(r"_\1", text) if "_{" in text else text
+    text = without_subscript_braces(text)  # as ``golds.without_wrapper_spacing`` writes answers
     return re.sub(r"[\s\"'“”‘’`]+", "", strip_wrappers(text)).lower()
 
 

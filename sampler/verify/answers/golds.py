@@ -23,7 +23,11 @@ from sampler.verify.answers.clock import asks_time_of_day
 from sampler.verify.answers.comparisons import asked_comparison
 from sampler.verify.answers.derived_gold import derived_value
 from sampler.verify.answers.foreign_options import as_latin_option
-from sampler.verify.answers.gold_types import gold_kind, options_from_problem
+from sampler.verify.answers.gold_types import (
+    gold_kind,
+    options_from_problem,
+    without_subscript_braces,
+)
 from sampler.verify.answers.last_number import given_numbers
 from sampler.verify.answers.named_quantities import asked_words
 from sampler.verify.answers.named_values import asked_name
@@ -321,9 +325,6 @@ def without_sizing(text: str) -> str:
     return text
 
 
-_ONE_CHAR_SUBSCRIPT_RE = re.compile(r"_\{\s*([A-Za-z0-9])\s*\}")
-
-
 def without_wrapper_spacing(text: str) -> str:
     """``text`` without spacing that opens a ``\\mathrm{}``-like wrapper: ``\\mathrm{~N}`` is
     ``\\mathrm{N}`` (math-verify reads the symbol ``~n``, which no answer ``N`` matches); and
@@ -331,7 +332,7 @@ def without_wrapper_spacing(text: str) -> str:
     parse a subscripted ``E``, and compares the two as different strings)."""
     if "{" not in text:
         return text
-    return _ONE_CHAR_SUBSCRIPT_RE.sub(r"_\1", _WRAPPER_SPACE_RE.sub(r"\1", text))
+    return without_subscript_braces(_WRAPPER_SPACE_RE.sub(r"\1", text))
 
 
 def joined_values(text: str) -> str:
