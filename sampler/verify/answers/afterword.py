@@ -40,6 +40,7 @@ from collections.abc import Iterator
 
 from sampler.verify.answers.number_words import has_number_word
 from sampler.verify.answers.partial_math import LATEX_COMMAND_RE
+from sampler.verify.answers.quiet_ast import parse_quietly
 from sampler.verify.answers.tool_transcript import closing_cell_start, is_literal
 
 _TAIL = 3000
@@ -189,7 +190,7 @@ def ends_unexecuted(text: str) -> bool:
         return False
     code = textwrap.dedent(stripped[cell:])
     try:
-        tree = ast.parse(code)
+        tree = parse_quietly(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False  # the lines under the code are its output
     last = tree.body[-1] if tree.body else None
@@ -281,7 +282,7 @@ def _last_sentence(text: str) -> str:
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(textwrap.dedent(code))
+        parse_quietly(textwrap.dedent(code))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True

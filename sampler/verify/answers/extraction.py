@@ -106,7 +106,11 @@ from sampler.verify.answers.foreign_options import as_latin_option
 from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.loops import looping
-from sampler.verify.answers.named_quantities import negated_as_asked, restated_count
+from sampler.verify.answers.named_quantities import (
+    negated_as_asked,
+    restated_count,
+    restated_subject,
+)
 from sampler.verify.answers.number_grids import closing_grid
 from sampler.verify.answers.numbered_parts import closing_math, for_part, part_answers
 from sampler.verify.answers.quoted_answer import without_answer_quotes
@@ -691,6 +695,9 @@ RULE_ASSIGNMENTS = "closing assignments"
 RULE_GRID = "closing grid"
 RULE_PARTS = "numbered parts"
 RULE_ITEM_ANSWERS = "an answer for each item"
+RULE_GOLD_VERBATIM = "the gold, word for word"
+#: a word of prose: three letters or more
+_PROSE_WORD_RE = re.compile(r"[^\W\d_]{3,}")
 #: between the letters of items answered one by one: judged in order (``math_verifier``)
 ITEM_SEPARATOR = " → "
 #: a gold that is a sequence of option letters, one for each item ("BCCB")
@@ -787,6 +794,10 @@ def statement_for_gold(
     text = with_triangle_minus(as_written(text)) if text else text  # as ``extract_answer`` read it
     if gold is not None and gold.numbered and text:
         return _numbered_answer(span, gold, text)
+    if gold is not None and text and _gold_verbatim(text, gold):
+        # "Proton exchange membrane fuel cells are more efficient than …": a completion that
+        # is its sentence gold word for word, which no rule reads as an answer
+        return AnswerSpan(" ".join(text.split()), rule=RULE_GOLD_VERBATIM, prose=True)
     if gold is not None and text and _LETTER_SEQUENCE_GOLD_RE.fullmatch(gold.latex):
         marked = _ITEM_ANSWER_RE.findall(text)
         if len(marked) == len(gold.latex) > 1:
@@ -853,6 +864,10 @@ def statement_for_gold(
     if gold.kind == "text" and not gold.parts:
         statement = last_statement(_cleaned(text))
         complement = copula_complement(statement, gold.latex) if statement else None
+        if complement is None and statement:
+            # "United States has the most forward position players.": the subject, when the
+            # rest restates the question
+            complement = restated_subject(statement, gold.asked_words)
         if complement is None:
             return None
         return AnswerSpan(complement, rule=RULE_LAST_STATEMENT, prose=True)
@@ -870,6 +885,17 @@ def statement_for_gold(
         or _claim_said(text)
         or _opening_said(text)
     )
+
+
+def _gold_verbatim(text: str, gold: Gold) -> bool:
+    """Whether the whole completion is a gold of several words (two of three letters at
+    least, no LaTeX command) as written (spacing, case and a closing period aside)."""
+    if gold.parts or gold.kind not in ("", "text") or len(text) > 2 * len(gold.latex) + 20:
+        return False
+    wanted = " ".join(gold.latex.split()).rstrip(".").casefold()
+    if "\\" in wanted or len(_PROSE_WORD_RE.findall(wanted)) < 2:
+        return False  # "(x, t)", "\\text{east}": math, which the rules read
+    return " ".join(text.split()).rstrip(".").casefold() == wanted
 
 
 def _claim_said(text: str) -> AnswerSpan | None:

@@ -37,6 +37,7 @@ from sampler.latex_boxed import last_boxed
 from sampler.verify.answers.amounts import amount_value
 from sampler.verify.answers.answer_span import AnswerSpan
 from sampler.verify.answers.answer_span import latex_span as _plain_span
+from sampler.verify.answers.double_brackets import DOUBLE_BRACKETS_RE
 from sampler.verify.answers.gold_types import WORD_LIST_RE
 from sampler.verify.answers.loops import looping
 from sampler.verify.answers.number_words import number_from_words
@@ -61,6 +62,8 @@ RULE_CLOSING_OPTION = "closing option"
 RULE_OPTION_LINE = "option line"
 RULE_FINISH = "finish action"
 RULE_ANSWER_BLOCK = "answer block"
+RULE_DOUBLE_BRACKETS = "double brackets"
+RULE_BRACKETED = "answer in brackets"
 #: appended to a rule whose answer is words (``AnswerSpan.prose``), read by the gold's type
 WORDS_SUFFIX = " (words)"
 #: the longest stated answer in words that is read as one
@@ -194,8 +197,8 @@ _ANSWER_WORDS = (
     r"(?:ответ|відповідь|odpowiedź|odpověď|risposta|antwoord|svar(?:et)?|vastaus"
     r"|válasz|răspuns(?:ul)?|resposta|jawaban(?:nya)?|cevap|απάντηση|答え|回答|正解|정답"
     r"|최종[ \t]*답|답"
-    r"|उत्तर|الإجابة|คำตอบ|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর|জবাব|jibu|jawabu|సమాధానం"
-    r"|பதில்|پاسخ|جواب|گزینه|תשובה|መልስ"
+    r"|उत्तर|الإجابة|คำตอบ|đáp[ \t]+án|câu[ \t]+trả[ \t]+lời|উত্তর(?:টি|টা)?|জবাব|jibu|jawabu|సమాధానం"
+    r"|பதில்|پاسخ|جواب|گزینه|תשובה|መልስ|જવાબ|ਜਵਾਬ|ਉੱਤਰ|ଉତ୍ତର|ಉತ್ತರ|ഉത്തരം|պատասխան(?:ը)?|პასუხი"
     # the word for the option ("la opción correcta es la B", "a alternativa correta é a C")
     r"|opci[oó]n|op[çc][ãa]o|alternativa|opzione|вариант)"
 )
@@ -226,7 +229,8 @@ _MARKER_WORD_STEMS = (
     "válasz", "răspuns", "resposta", "jawab", "cevap", "απάντηση", "答え", "回答", "正解", "답",
     "उत्तर",
     "الإجابة", "คำตอบ", "đáp", "câu", "উত্তর", "জবাব", "jibu", "సమాధానం", "பதில்", "adalah",
-    "ialah", "yaitu", "پاسخ", "جواب", "گزینه", "תשובה", "መልስ",
+    "ialah", "yaitu", "پاسخ", "جواب", "گزینه", "תשובה", "መልስ", "જવાબ", "ਜਵਾਬ", "ਉੱਤਰ", "ଉତ୍ତର",
+    "ಉತ್ತರ", "ഉത്തരം", "պատասխան", "პასუხი",
 )  # fmt: skip
 #: what joins a marker to its answer where no colon does, in the markers' languages:
 #: adjectives and a copula ("respuesta correcta es", "réponse correcte est"), a connective
@@ -257,6 +261,14 @@ def _markers(tail: str) -> list[re.Match[str]]:
 _HEDGED_MATH_RE = re.compile(
     r"\s*(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))\s*(?:,\s*)?(?:or|或者?)\s*"
     r"(\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))"
+)
+_MATH_ITEM = r"(?:\$[^$\n]{1,60}\$|\\\([^\n]{1,60}?\\\))"
+_MATH_ITEM_RE = re.compile(_MATH_ITEM)
+#: values listed in math spans, the last after "and" (``$2$ and $3$``, ``$1$, $2$, and $5$``),
+#: then the sentence ends (or "respectively" closes it): several values, not the first one
+_LISTED_MATH_RE = re.compile(
+    rf"\s*({_MATH_ITEM}(?:[ \t]*,[ \t]*{_MATH_ITEM}){{0,8}}[ \t]*,?[ \t]*(?:and|&|和|与|及)"
+    rf"[ \t]*{_MATH_ITEM})[ \t]*(?:,?[ \t]*respectively)?[ \t]*(?:[.!。]|$|\n)"
 )
 #: what makes a short text math: a digit, a command or an operator, or a function applied
 #: (``f(x)``, ``sin(x)``, ``n!``)
@@ -374,6 +386,9 @@ def _value(statement: str) -> str | None:
     hedge = _HEDGED_MATH_RE.match(statement)
     if hedge is not None:  # "$3$ or $-3$": the alternatives, judged as a hedge
         return " or ".join(_math_span(hedge.group(i)) or "" for i in (1, 2))
+    listed = _LISTED_MATH_RE.match(statement)
+    if listed is not None:  # "$2$ and $3$": every value stated, judged as a list
+        return ", ".join(_math_span(m) or "" for m in _MATH_ITEM_RE.findall(listed.group(1)))
     math = _math_span(statement)
     if math is not None:
         return math
@@ -484,6 +499,63 @@ def finish_action(text: str) -> Found | None:
     rest = match.group("rest").strip()
     value = _value(rest)
     span = latex_span(value, RULE_FINISH) if value else _words(rest, RULE_FINISH)
+    return (match.end(), span) if span else None
+
+
+#: what stands before a number in double brackets that answers: a line's start, a label's
+#: colon, "is" or "=" ("Rating: [[5]]", "The answer is [[24]]")
+_BEFORE_NUMBER_ANSWER_RE = re.compile(r"(?:^|[:：=]|\bis)[ \t*]*$", re.IGNORECASE)
+
+
+def _citation(tail: str, match: re.Match[str]) -> bool:
+    """Whether ``[[2]]`` cites a source ("… 56,081 according to Wikipedia [[2]]."): a number
+    after a sentence's words, not after a line's start, a label or "is"."""
+    if not match.group("rest").strip().isdigit():
+        return False
+    line_start = tail.rfind("\n", 0, match.start()) + 1
+    return _BEFORE_NUMBER_ANSWER_RE.search(tail[line_start : match.start()]) is None
+
+
+def double_brackets(text: str) -> Found | None:
+    """The answer of the last ``[[X]]`` outside code (a prompt's answer wrapper), as math or
+    as a short answer in words."""
+    tail = _tail(text)
+    if "[[" not in tail:
+        return None
+    found = [m for m in DOUBLE_BRACKETS_RE.finditer(tail) if not _citation(tail, m)]
+    match = found[-1] if found else None
+    if match is None or tail.count("```", 0, match.start()) % 2:
+        return None  # inside a fenced code block: a nested list, not an answer
+    rest = match.group("rest").strip().strip("\"'").strip()
+    if not rest:
+        return None
+    value = _value(rest)
+    span = latex_span(value, RULE_DOUBLE_BRACKETS) if value else _words(rest, RULE_DOUBLE_BRACKETS)
+    return (match.end(), span) if span else None
+
+
+#: an answer field in square brackets on a line of its own: "[Answer: 42]", "[Ответ: 2]", a
+#: judge's "[Score: 2 points]", "[Оценка: 2 балла]" (a grading rubric's format)
+_BRACKETED_LABEL_RE = re.compile(
+    rf"^[ \t>*#]*\[[ \t*]*(?:final[ \t]+)?(?:answer|result|score|rating|grade|verdict"
+    rf"|оценка|итог(?:овая[ \t]+оценка)?|{_ANSWER_WORDS})[ \t*]*[:：][ \t]*"
+    r"(?P<rest>[^\[\]\n]{1,200})\][ \t*.]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def bracketed_label(text: str) -> Found | None:
+    """The value of the last answer field written in square brackets on its own line
+    (``[Answer: 42]``, ``[Оценка: 2 балла]``), as math or as a short answer in words."""
+    tail = _tail(text)
+    if "[" not in tail:
+        return None
+    match = _last(_BRACKETED_LABEL_RE, tail)
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    value = _value(rest)
+    span = latex_span(value, RULE_BRACKETED) if value else _words(rest, RULE_BRACKETED)
     return (match.end(), span) if span else None
 
 
@@ -1122,6 +1194,12 @@ _BOLD_OPTION_LINE_RE = re.compile(
 )
 
 
+#: each option's next label, further on its line: "(A) Sandy threw away her bed. (B) Sandy …"
+_NEXT_LABEL_RE = {
+    letter: re.compile(rf"[ \t]\(?{chr(ord(letter) + 1)}\)[ \t]+\S") for letter in "ABCDEFGHIJ"
+}
+
+
 def option_line(text: str) -> Found | None:
     """The option a completion's last line names with its content (``A)1 step/minute``,
     AQuA's rationales; in bold, ``**C. (3-isopropylcyclohexyl)methanol**``, with content of
@@ -1142,6 +1220,8 @@ def option_line(text: str) -> Found | None:
         return None  # the completion is nothing but the line: the whole completion's rule
     if listed is not None and (listed.group("a") or listed.group("b")) == chr(ord(letter) - 1):
         return None  # "D) 4\nE) 5", "C. 200m: This option is …\nD. 225m: …": a listing
+    if _NEXT_LABEL_RE[letter].search(tail, match.start() + 3):
+        return None  # "(A) Sandy threw away her bed. (B) Sandy sold …": the options, listed
     if _REJECTS_OPTION_RE.search(tail[match.start() :]):
         return None  # "D. 225m: This option is incorrect because …": weighed, not chosen
     if _ANSWER_IS_RE.search(tail, match.start()):
@@ -1275,6 +1355,8 @@ def answer_block(text: str) -> Found | None:
 
 _RULES = (
     finish_action,
+    double_brackets,
+    bracketed_label,
     answer_block,
     named_answer,
     closing_option,

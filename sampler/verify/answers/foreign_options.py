@@ -2,12 +2,14 @@
 
 Exams outside the Latin script label their options with their own letters: Persian
 ``الف) … ب) … پ) … ت)``, Arabic ``أ ب ج د``, Russian ``а) б) в) г)``, Greek ``α β γ δ``,
-Hebrew ``א ב ג ד``, Hindi ``क ख ग घ``, Thai ``ก ข ค ง``, Korean ``가 나 다 라`` and
-``ㄱ ㄴ ㄷ ㄹ``, Japanese ``ア イ ウ エ``. A gold such as ``ب) سارا در جلسه نبوده است`` is the
-second option with its content, and an answer ``**ب**`` chooses it. ``latin_label`` gives
-the letter of such a label by its place in its script's sequence, so that the gold and the
-answer reach the choice comparison (``golds.labelled_choice``, ``verdict.prepare_span``) as
-``B``, as an option written ``(B)`` does. A label is read only where it stands as a label:
+Hebrew ``א ב ג ד``, Hindi ``क ख ग घ`` (and Bengali ``ক খ গ ঘ``, Gujarati, Gurmukhi, Odia,
+Telugu, Kannada, Malayalam in the same order), Armenian ``ա բ գ դ``, Georgian ``ა ბ გ დ``,
+Thai ``ก ข ค ง``, Korean ``가 나 다 라`` and ``ㄱ ㄴ ㄷ ㄹ``, Japanese ``ア イ ウ エ``.
+A gold such as ``ب) سارا در جلسه نبوده است`` is the second option with its content, and
+an answer ``**ب**`` chooses it. ``latin_label`` gives the letter of such a label by its
+place in its script's sequence, so that the gold and the answer reach the choice comparison
+(``golds.labelled_choice``, ``verdict.prepare_span``) as ``B``, as an option written ``(B)``
+does. A label is read only where it stands as a label:
 alone, or before ``)``; a word that starts with the same letter is no label.
 
 Korean, Japanese and Chinese exams number their options with circled numerals (``① ② ③``,
@@ -31,7 +33,16 @@ _SEQUENCES = (
     ("α", "β", "γ", "δ", "ε"),  # Greek
     ("Α", "Β", "Γ", "Δ", "Ε"),
     ("א", "ב", "ג", "ד", "ה"),  # Hebrew
-    ("क", "ख", "ग", "घ", "ङ"),  # Devanagari
+    ("क", "ख", "ग", "घ", "ङ"),  # Devanagari, and the Brahmic scripts in the same order
+    ("ক", "খ", "গ", "ঘ", "ঙ"),  # Bengali
+    ("ਕ", "ਖ", "ਗ", "ਘ", "ਙ"),  # Gurmukhi
+    ("ક", "ખ", "ગ", "ઘ", "ઙ"),  # Gujarati
+    ("କ", "ଖ", "ଗ", "ଘ", "ଙ"),  # Odia
+    ("క", "ఖ", "గ", "ఘ", "ఙ"),  # Telugu
+    ("ಕ", "ಖ", "ಗ", "ಘ", "ಙ"),  # Kannada
+    ("ക", "ഖ", "ഗ", "ഘ", "ങ"),  # Malayalam
+    ("ա", "բ", "գ", "դ", "ե"),  # Armenian
+    ("ა", "ბ", "გ", "დ", "ე"),  # Georgian
     ("ก", "ข", "ค", "ง", "จ"),  # Thai
     ("가", "나", "다", "라", "마"),  # Hangul syllables
     ("ㄱ", "ㄴ", "ㄷ", "ㄹ", "ㅁ"),  # Hangul letters
@@ -65,6 +76,20 @@ def as_latin_option(text: str) -> tuple[str, str] | None:
         return None
     letter = _LETTER_OF[match.group("a") or match.group("b")]
     return letter, (match.group("content") or "").strip()
+
+
+#: labels that are also math's symbols (``α``, ``Δ``): a gold that is one alone is no option
+_SYMBOL_LABELS = frozenset("αβγδεΑΒΓΔΕ")
+
+
+def bare_option_gold(gold: str) -> str | None:
+    """The Latin letter of a gold that is an option's label in another script and nothing
+    else (``ঘ``, ``(ب)``): the option a multiple-choice exam's key names; None for any other
+    gold, and for a Greek letter alone (a symbol: ``\\alpha``'s answer)."""
+    bare = gold.strip().strip("()（）*").strip()
+    if bare in _SYMBOL_LABELS:
+        return None
+    return _LETTER_OF.get(bare)
 
 
 #: the circled and parenthesised numerals of Unicode, each run from 1: ① ⑴ ⒈ ❶ ➀ ➊ ⓵

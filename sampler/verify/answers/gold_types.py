@@ -71,6 +71,10 @@ WORD_LIST_RE = re.compile(
     r"[A-Za-z][A-Za-z'\-]*(?:(?:[ \t]*,[ \t]*|[ \t]+)[A-Za-z][A-Za-z'\-]*){3,80}"
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+#: cells of one or two letters or digits, spaced, rows parted by commas or semicolons (a
+#: crossword's grid, ``S A V E 0,A 0 A 0 A``): at least four; read as math, a product
+_CELLS_RE = re.compile(r"[A-Za-z\d]{1,2}(?:(?:[ \t]*[,;][ \t]*|[ \t]+)[A-Za-z\d]{1,2}){3,300}")
+_LETTER_CELL_RE = re.compile(r"(?<![A-Za-z\d])[A-Za-z]{1,2}(?![A-Za-z\d])")
 _MATH_WORDS = frozenset(
     "sin cos tan cot sec csc log ln exp sqrt pi inf infty frac mod gcd lcm max min".split()
 )
@@ -115,6 +119,8 @@ def gold_kind(latex: str) -> str:
         return "brackets"
     if "\\" not in latex and len(bare) <= 600 and WORD_LIST_RE.fullmatch(bare):
         return "text"  # "abbey beatific cornerstone …": a list of words (BBH's word sorting)
+    if len(bare) <= 600 and _CELLS_RE.fullmatch(bare) and len(_LETTER_CELL_RE.findall(bare)) > 1:
+        return "text"  # "S A V E 0,A 0 A 0 A": a grid's cells, not a product (it was 0 = 0)
     if "\\" not in latex.replace("\\text", "") and _TEXT_GOLD_RE.fullmatch(bare):
         words = bare.lower().split()
         if len(bare) >= 3 and not any(w in _MATH_WORDS for w in words):
@@ -129,6 +135,14 @@ _MATH_MARKS_RE = re.compile(r"[=<>^_{}$\\|/*]")
 #: a number that is part of a word: "2nd", "10-week", "2A", "IL-5", "COVID-19"
 _WORD_NUMBER_RE = re.compile(r"\d+(?:st|nd|rd|th|[A-Z])\b|\d+-[A-Za-z]|[A-Za-z]-?\d+")
 _NUMBER_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def _cells(text: str) -> tuple[tuple[str, ...], ...] | None:
+    """A grid's cells (``S A V E 0, A 0 A 0 A``) as rows of upper-case cells, else None."""
+    bare = strip_wrappers(text)
+    if len(bare) > 600 or not _CELLS_RE.fullmatch(bare):
+        return None
+    return tuple(tuple(row.upper().split()) for row in re.split(r"[ \t]*[,;][ \t]*", bare))
 
 
 def _named_in_words(bare: str) -> bool:
@@ -443,6 +457,19 @@ def _label_is_gold(letter: str, options: tuple[tuple[str, str], ...], latex: str
     return theirs is None or theirs == letter
 
 
+def labelled_as_gold(latex: str, options: tuple[tuple[str, str], ...], text: str) -> bool:
+    """Whether ``text`` is an option's label with the gold itself as its content (``(C) Tower
+    of linearly-spaced masses, proportional to 1/R`` for that gold, whatever its type), the
+    label the question's options give the gold where it lists them."""
+    label = labelled(text)
+    if label is None or not _normal_text(latex):
+        return False
+    letter, content = label
+    return _normal_text(content.rstrip(".")) == _normal_text(latex) and _label_is_gold(
+        letter, options, latex
+    )
+
+
 def _labelled_verdict(
     latex: str, kind: str, options: tuple[tuple[str, str], ...], text: str
 ) -> bool | None:
@@ -510,6 +537,9 @@ def typed_verdict(
             strip_wrappers(text)
         ):  # "apple, banana, cherry, date" for "apple banana cherry date": the same words
             return _WORD_RE.findall(text.lower()) == _WORD_RE.findall(latex.lower())
+        cells = _cells(latex)
+        if cells is not None and (theirs := _cells(text.rstrip("."))) is not None:
+            return theirs == cells  # a grid's cells against a grid's, row by row
         by_label = _labelled_verdict(latex, kind, options, text)
         if by_label is not None:
             return by_label

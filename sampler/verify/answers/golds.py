@@ -22,7 +22,12 @@ from sampler.verify.answers.answer_forms import gold_form
 from sampler.verify.answers.clock import asks_time_of_day
 from sampler.verify.answers.comparisons import asked_comparison
 from sampler.verify.answers.derived_gold import derived_value
-from sampler.verify.answers.foreign_options import as_latin_option, circled_option
+from sampler.verify.answers.double_brackets import unwrapped_double_brackets
+from sampler.verify.answers.foreign_options import (
+    as_latin_option,
+    bare_option_gold,
+    circled_option,
+)
 from sampler.verify.answers.gold_types import (
     gold_kind,
     options_from_problem,
@@ -423,6 +428,7 @@ def gold_from_question(
         return numbered
     gold = without_remark(worked_answer(str(gold)))
     gold = circled_option(gold.strip()) or gold  # "②": a circled option's number
+    gold = unwrapped_double_brackets(gold) or gold  # "[[UHMF]]": the prompt's answer wrapper
     integral = "\\int" in gold or bool(problem and _INTEGRAL_QUESTION_RE.search(problem[-1500:]))
     if integral:  # "\\int_{1}^{e} \\log x d x=1": the integral written out, then its value
         gold = integral_value(gold.strip()) or gold
@@ -465,8 +471,8 @@ def gold_from_question(
     choice: str | None = None
     if not parts:
         latex = expand_scientific(latex)
-        choice = choice_letter(latex)
-        if choice is not None:
+        choice = choice_letter(latex) or (bare_option_gold(latex) if not latex.isascii() else None)
+        if choice is not None:  # (also "ঘ", "ب": an option's label in another script)
             latex = choice
         else:
             labelled = labelled_choice(latex)

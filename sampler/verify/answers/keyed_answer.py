@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ast
 
+from sampler.verify.answers.quiet_ast import parse_quietly
+
 _MAX_CHARS = 500
 _MAX_ITEMS = 10
 
@@ -25,8 +27,9 @@ def keyed_answer(text: str) -> str | None:
     if not (bare.startswith("{") and bare.endswith("}")) or len(bare) > _MAX_CHARS:
         return None
     try:
-        # backslashes are LaTeX's, not escapes: "\\frac" is no form feed and "rac"
-        value = ast.literal_eval(bare.replace("\\", "\\\\"))
+        # backslashes are LaTeX's, not escapes: "\\frac" is no form feed and "rac"; the
+        # compiler's warnings on a model's text ("invalid decimal literal") are not printed
+        value = ast.literal_eval(parse_quietly(bare.replace("\\", "\\\\"), mode="eval"))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     if not isinstance(value, dict) or len(value) != 1:

@@ -61,6 +61,7 @@ from sampler.verify.answers.gold_types import (
     alternatives,
     first_clause,
     hedged,
+    labelled_as_gold,
     leading_letters,
     letter_range,
     restated,
@@ -80,6 +81,7 @@ from sampler.verify.answers.golds import (
 from sampler.verify.answers.last_number import gold_among
 from sampler.verify.answers.named_golds import named_pair
 from sampler.verify.answers.number_grids import gold_grid
+from sampler.verify.answers.numeric_ranges import range_verdict
 from sampler.verify.answers.parse_depth import too_deep
 from sampler.verify.answers.required_form import form_differs, restates_question
 from sampler.verify.answers.rounded_coefficients import same_up_to_rounding
@@ -399,6 +401,11 @@ def _typed(gold: Gold, span: AnswerSpan) -> Verdict | None:
         )
     if span.free_text:
         return None
+    in_range = range_verdict(gold.latex, span.text) if not gold.parts else None
+    if in_range is not None:  # "110-130": a range by its ends, not the subtraction -20
+        return Verdict(
+            STATUS_CORRECT if in_range else STATUS_INCORRECT, span.text[:MAX_ANSWER_CHARS]
+        )
     if gold.kind in ("choice", "choices") and "\\" in span.text:
         spaced = _LATEX_SPACING_RE.sub(" ", span.text)  # "A,\;C,\;D": the letters A, C, D
         if spaced != span.text:
@@ -628,7 +635,11 @@ def judge(gold: Gold, span: AnswerSpan) -> Verdict:
         same = letters == gold.latex.strip().upper()
         return Verdict(STATUS_CORRECT if same else STATUS_INCORRECT, span.text)
     verdict = _judged(gold, span)
-    if verdict.status != STATUS_CORRECT and _same_literal(gold.latex, span.text):
+    if verdict.status != STATUS_CORRECT and (
+        _same_literal(gold.latex, span.text)
+        or (not gold.parts and labelled_as_gold(gold.latex, gold.options, span.text))
+    ):
+        # (also "(C) Tower of …, proportional to 1/R": an option's label, then the gold)
         return Verdict(STATUS_CORRECT, verdict.answer or span.text[:MAX_ANSWER_CHARS])
     return verdict
 

@@ -183,6 +183,31 @@ def restated_count(statement: str, asked: frozenset[str]) -> str | None:
     return match.group("n")
 
 
+def restated_subject(statement: str, asked: frozenset[str]) -> str | None:
+    """The subject a statement opens with when the rest of it restates the question ("United
+    States has the most forward position players." for "which country has the most forward
+    position players?"): at most ``_SUBJECT_WORDS`` words, a name (capitalised) up to the first
+    word in lower case, before at least two of the question's own words and no other; else
+    None."""
+    if not asked or len(statement) > _SENTENCE_CHARS:
+        return None
+    words = statement.strip().rstrip(".。!").split()
+    for cut in range(1, min(_SUBJECT_WORDS, len(words) - 2) + 1):
+        if not words[cut][:1].islower():
+            continue  # the subject goes on ("United States"): its verb opens the rest
+        rest = _tokens(" ".join(words[cut:])) - _COMPARING
+        if len(rest) < 2 or not rest <= asked:
+            return None
+        subject = " ".join(words[:cut]).strip(" ,*")
+        return subject if subject[:1].isupper() or subject[:1].isdigit() else None
+    return None
+
+
+#: the most words a restated question's subject has
+_SUBJECT_WORDS = 6
+#: words a restatement may add to the question's ("… scored more goals than Eric Wynalda.")
+_COMPARING = frozenset({"than", "also", "both"})
+
 #: ``adults = 15``: a value given a name that is a word (sympy's ``{adults: 15, children: 10}``)
 _WORD_NAMED_RE = re.compile(r"\s*([A-Za-z]\w{1,24})\s*=\s*([^=]+?)\s*")
 

@@ -40,6 +40,7 @@ from sampler.verify.answers.final_statements import (
 )
 from sampler.verify.answers.last_number import only_value
 from sampler.verify.answers.plain_notation import python_matrix, sympy_solution
+from sampler.verify.answers.quiet_ast import parse_quietly
 from sampler.verify.answers.value_reprs import printed_value
 
 _FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
@@ -146,7 +147,7 @@ def is_echo(line: str) -> bool:
     if not line or len(line) > _ECHO_CHARS:
         return False
     try:
-        tree = ast.parse(line, mode="eval")
+        tree = parse_quietly(line, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return not is_literal(tree.body)
@@ -281,7 +282,7 @@ def _parses(code: str) -> bool:
     if len(code) > 6000:
         return False
     try:
-        ast.parse(code)
+        parse_quietly(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
@@ -309,7 +310,7 @@ def unrun_program(text: str) -> bool:
     if not code or len(code) > _PROGRAM_CHARS or "\n" not in code:
         return False
     try:
-        tree = ast.parse(code)
+        tree = parse_quietly(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     body = tree.body

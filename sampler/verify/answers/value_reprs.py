@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 import re
 
+from sampler.verify.answers.quiet_ast import parse_quietly
+
 #: a cheap gate: text naming none of the reprs is returned as it is
 _WRAPPER_RE = re.compile(
     r"\b(?:Fraction|Decimal|mpf|mpz|mpq|Rational|Integer|Float|Eq|array|Interval|Union"
@@ -65,7 +67,7 @@ def printed_value(text: str) -> str:
     if len(stripped) > _MAX_CHARS or not _WRAPPER_RE.search(stripped):
         return text
     try:
-        tree = ast.parse(stripped, mode="eval")
+        tree = parse_quietly(stripped, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text
     try:
@@ -87,7 +89,7 @@ def _named_results(text: str) -> str | None:
     question picks one, ``named_quantities``); None when ``text`` is no such dict (a key
     that is no name, a value that is no number or value repr)."""
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = parse_quietly(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     node = tree.body

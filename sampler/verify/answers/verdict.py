@@ -23,7 +23,7 @@ from sampler.verify.answers.answer_forms import (
 from sampler.verify.answers.boxed_derivation import derivation_conclusion
 from sampler.verify.answers.clock import gold_time
 from sampler.verify.answers.comparisons import compared_value
-from sampler.verify.answers.extraction import AnswerSpan
+from sampler.verify.answers.extraction import RULE_GOLD_VERBATIM, AnswerSpan
 from sampler.verify.answers.final_statements import QUOTES, RULE_OPTION_LINE
 from sampler.verify.answers.float_repr import without_float_noise
 from sampler.verify.answers.foreign_options import as_latin_option, circled_option
@@ -147,8 +147,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     (``\\boldsymbol{\\frac{1}{2}}``) is dropped. A JSON object is the gold's when its
     fields and values are, in any order and case (``same_json_object``). Against a choice
     gold, an option label of another script (``**ب**``, ``б)``) is its Latin letter
-    (``foreign_options``).
+    (``foreign_options``). A completion that is the gold word for word stays as it is.
     """
+    if span.rule == RULE_GOLD_VERBATIM:
+        return span
     if gold.integral and not span.prose and not span.free_text:
         value = integral_value(span.text)
         if value is not None:  # "\\int_1^e \\log x \\, dx = 1": the integral's value
