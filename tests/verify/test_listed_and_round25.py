@@ -22,6 +22,11 @@
   option chosen: the answer before it is read;
 - an answer field in square brackets on its own line (``[Answer: 42]``, ``[Ответ: 2]``, a
   grading rubric's ``[Оценка: 2 балла]`` before its justification);
+- read after the first wave's rules, in a second wave: an option letter that opens a long
+  first line of explanation (``B: Roosevelt's speech emphasizes …``; ``A:`` only where option
+  A's content follows, as it is also a few-shot answer's label), an agent's closing call
+  (``Action: Answer("D")``, ``final_answer(42)``), and a numbered option with its content
+  (``2: 16``, ``2번: …``) for a gold that is an option's number;
 - a model's dictionary-like answer is read as a literal without the compiler's warnings
   reaching the terminal.
 """
@@ -303,4 +308,48 @@ _GRADED = (
     ],
 )
 def test_an_answer_field_in_square_brackets(gold: str, completion: str, status: str):
+    assert grade_completion(gold, completion).status == status
+
+
+_AP_OPTIONS = (
+    "In his statement Truman had the goal of\n(A) restraining communist military power\n"
+    "(B) creating alliances with recently decolonized nations\n(C) reestablishing isolationism"
+)
+_LONG = (
+    " by committing to support free peoples resisting subjugation, primarily through economic"
+    " and financial aid, which aligns with the broader strategy of the early Cold War period."
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "status"),
+    [
+        ("A", "A: Truman's goal was restraining communist military power" + _LONG, "correct"),
+        ("B", "A: Truman's goal was restraining communist military power" + _LONG, "incorrect"),
+        ("B", "B: Truman's goal was creating alliances with new nations" + _LONG, "correct"),
+        ("C", "B: Truman's goal was creating alliances with new nations" + _LONG, "incorrect"),
+        # "A:" as a few-shot answer's label, option A's content nowhere: no letter
+        ("A", "A: Let us think about what the speech says" + _LONG, "no_answer"),
+    ],
+)
+def test_an_option_letter_before_a_long_explanation(gold: str, completion: str, status: str):
+    assert grade_completion(gold, completion, problem=_AP_OPTIONS).status == status
+
+
+@pytest.mark.parametrize(
+    ("gold", "completion", "status"),
+    [
+        ("D", 'Thought:\n  Squaring both sides: $$k+2=81$$\n\nAction: Answer("D")', "correct"),
+        ("C", 'Thought:\n  Squaring both sides: $$k+2=81$$\n\nAction: Answer("D")', "incorrect"),
+        ("42", "Code:\n```py\nfinal_answer(42)\n```", "correct"),
+        ("41", "Code:\n```py\nfinal_answer(42)\n```", "incorrect"),
+        ("2", "So the answer is 2: 16", "correct"),
+        ("3", "So the answer is 2: 16", "incorrect"),
+        ("2", "2번: 정치 신인이 토론회에 초청받지 못한다면 a의 입장은 약화되겠군.", "correct"),
+        ("4", "2번: 정치 신인이 토론회에 초청받지 못한다면 a의 입장은 약화되겠군.", "incorrect"),
+        # a ratio is no option with its content
+        ("2", "The ratio is 2:16.", "incorrect"),
+    ],
+)
+def test_an_agents_closing_call_and_a_numbered_option(gold: str, completion: str, status: str):
     assert grade_completion(gold, completion).status == status

@@ -831,6 +831,9 @@ def statement_for_gold(
         ):
             # "C\n\nExplanation: … the mean is 40.": the letter first (not "D) 4\nE) 5")
             return AnswerSpan(opening.group(1), rule=RULE_OPENING_LETTER)
+        explained = _explained_letter(text, gold.options) if opening is None else None
+        if explained is not None:  # "B: Roosevelt's speech emphasizes …" (a long first line)
+            return AnswerSpan(explained, rule=RULE_OPENING_LETTER)
         statement = _span_statement(span, text) if span is not None else None
         beside = letter_beside(statement, span.text) if statement and span is not None else None
         if beside is not None:  # "approximately **0.32 (Option C)**": the letter asked for
@@ -885,6 +888,35 @@ def statement_for_gold(
         or _claim_said(text)
         or _opening_said(text)
     )
+
+
+#: a letter and a colon that open a completion's long first line, its explanation after
+_EXPLAINED_LETTER_RE = re.compile(
+    r"[ \t\n]*[*_]{0,2}\(?([A-J])\)?[*_]{0,2}[.):：][ \t]+(\S[^\n]{120,1500})"
+)
+
+
+def _explained_letter(text: str, options: tuple[tuple[str, str], ...]) -> str | None:
+    """The option letter a completion opens with before a long explanation on its first line
+    ("B: Roosevelt's speech emphasizes international cooperation, …"), when nothing else
+    states a letter. ``A:`` is also a few-shot answer's label, so it counts only where the
+    line goes on with option A's content (the question must list its options)."""
+    match = _EXPLAINED_LETTER_RE.match(text)
+    if match is None or _OPTION_HEAD_RE_NEXT.search(match.group(2)):
+        return None  # "A: 5 (B) 6 …": a listing
+    letter = match.group(1)
+    if letter != "A":
+        return letter
+    content = dict(options).get("A")
+    if not content:
+        return None
+    words = _CONTENT_WORD_RE.findall(content.lower())
+    line = match.group(2).lower()
+    return letter if words and sum(w in line for w in words) >= 0.8 * len(words) else None
+
+
+_OPTION_HEAD_RE_NEXT = re.compile(r"(?<![A-Za-z])\([B-J]\)[ \t]")
+_CONTENT_WORD_RE = re.compile(r"[^\W\d_]{3,}")
 
 
 def _gold_verbatim(text: str, gold: Gold) -> bool:

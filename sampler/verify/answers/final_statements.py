@@ -487,13 +487,23 @@ _FINISH_RE = re.compile(
 )
 
 
+#: an agent's closing call on a line of its own: ``Action: Answer("D")``, ``final_answer(42)``
+#: (smolagents' tool), ``submit(12)``
+_ANSWER_CALL_RE = re.compile(
+    r"^[ \t>*]*(?:Action(?:[ \t]*\d{1,3})?[ \t]*:[ \t]*)?(?:final_answer|answer|finish|submit)"
+    r"\([ \t]*(?P<q>[\"']?)(?P<rest>[^\n\"']{1,200}?)(?P=q)[ \t]*\)[ \t*.]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def finish_action(text: str) -> Found | None:
     """The answer of the last ``Finish[X]`` action (ReAct's protocol, kept by agents built on
-    it: Reflexion, LATS, AgentBench), as math or as a short answer in words."""
+    it: Reflexion, LATS, AgentBench), or of a closing call ``Action: Answer("D")``,
+    ``final_answer(42)``, as math or as a short answer in words."""
     tail = _tail(text)
-    if "[" not in tail:
-        return None  # no action at all: the pattern need not be tried (every completion meets it)
-    match = _last(_FINISH_RE, tail)
+    bracket = _last(_FINISH_RE, tail) if "[" in tail else None  # (a cheap test first)
+    call = _last(_ANSWER_CALL_RE, tail) if "(" in tail else None
+    match = max((m for m in (bracket, call) if m is not None), key=lambda m: m.end(), default=None)
     if match is None:
         return None
     rest = match.group("rest").strip()

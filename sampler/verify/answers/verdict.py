@@ -123,6 +123,12 @@ def _bold_inner(text: str) -> str | None:
     return group[0].strip() if group is not None and group[1] == len(text) else None
 
 
+#: a gold that may be an option's number (1 to 10), and an answer that is a numbered option
+#: with its content ("2: 16", "4번: …", the Korean CSAT's "N: choice" format)
+_OPTION_NUMBER_GOLD_RE = re.compile(r"[1-9]|10")
+_NUMBERED_CHOICE_RE = re.compile(r"[ \t*]*([1-9]|10)(?:번)?[ \t*]*[:：)][ \t]+\S")
+
+
 def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     """``span`` in the form leash compares, so that equal answers are one answer.
 
@@ -173,6 +179,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
             span = replace(span, text=joined, prose=False, free_text=False)
     if not span.text.isascii() and (circled := circled_option(span.text)) is not None:
         span = AnswerSpan(circled, rule=span.rule)  # "답: ②", "③번이다": the option's number
+    if _OPTION_NUMBER_GOLD_RE.fullmatch(gold.latex) and not gold.parts:
+        numbered = _NUMBERED_CHOICE_RE.match(span.text)
+        if numbered is not None:  # "2: 16", "2번: …" for the gold 2: option 2 and its content
+            span = AnswerSpan(numbered.group(1), rule=span.rule)
     if gold.kind == "choice" and not span.text.isascii():
         foreign = as_latin_option(span.text)
         if foreign is not None:  # "**ب**" for the gold "ب) سارا …": option B
