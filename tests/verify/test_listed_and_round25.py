@@ -27,6 +27,8 @@
   A's content follows, as it is also a few-shot answer's label), an agent's closing call
   (``Action: Answer("D")``, ``final_answer(42)``), and a numbered option with its content
   (``2: 16``, ``2번: …``) for a gold that is an option's number;
+- "the answer is" before a description of the quantity still to find ("Step 3: The answer
+  is the amount the farmer will earn.") states nothing: the value after it is read;
 - a model's dictionary-like answer is read as a literal without the compiler's warnings
   reaching the terminal.
 """
@@ -353,3 +355,15 @@ def test_an_option_letter_before_a_long_explanation(gold: str, completion: str, 
 )
 def test_an_agents_closing_call_and_a_numbered_option(gold: str, completion: str, status: str):
     assert grade_completion(gold, completion).status == status
+
+
+_PLAN = (
+    "Step 2: Multiply the trays by the price.\nStep 3: The answer is the amount the farmer will"
+    " earn.\n30 x 2.5 = {value}\nThe farmer will earn ${value}.\nStep 3: The answer is the amount"
+    " the farmer will earn.\nThe farmer will earn ${value}."
+)
+
+
+@pytest.mark.parametrize(("value", "status"), [("75", "correct"), ("76", "incorrect")])
+def test_the_answer_is_a_description_of_what_to_find(value: str, status: str):
+    assert grade_completion("75", _PLAN.format(value=value)).status == status

@@ -748,6 +748,16 @@ def _verdict_on(tail: str, match: re.Match[str]) -> bool:
     )
 
 
+#: what "the answer is" names when it describes the quantity still to find, not its value:
+#: "the amount the farmer will earn", "the number of apples left", "the total cost"
+_DESCRIBED_QUANTITY_RE = re.compile(
+    r"[ \t*]*(?:the|a|an)[ \t]+(?:total[ \t]+)?(?:amount|number|total|sum|value|price|cost"
+    r"|difference|product|quotient|result|count|area|length|distance|time)\b"
+    r"(?![ \t]+(?:is|was|are|equals?|of[ \t]+\$?\d))",
+    re.IGNORECASE,
+)
+
+
 def answer_is(text: str) -> Found | None:
     """The value of the last "the answer is X" statement, when X is math."""
     tail = _tail(text)
@@ -776,6 +786,8 @@ def answer_is(text: str) -> Found | None:
             rest = following.lstrip()  # "The answer is:\nA) Yes": the answer on the next line
         stated = _without_trailing_clause(_sentence_or_math(rest))
         value = _value(stated)
+        if value is None and _DESCRIBED_QUANTITY_RE.match(stated):
+            continue  # "Step 3: The answer is the amount the farmer will earn.": a plan's step
         span = latex_span(value, RULE_STATEMENT) if value else _words(stated, RULE_STATEMENT)
         yes_no = _YES_NO_FIRST_RE.match(stated) if span is None else None
         if yes_no is not None:  # "the answer is no, there are not fewer …": the no
