@@ -487,6 +487,13 @@ _FINISH_RE = re.compile(
 )
 
 
+def _found_at(end: int, stated: str, rule: str) -> Found | None:
+    """``stated`` as math (``_value``) or as a short answer in words, found where it ends."""
+    value = _value(stated)
+    span = latex_span(value, rule) if value else _words(stated, rule)
+    return (end, span) if span else None
+
+
 #: an agent's closing call on a line of its own: ``Action: Answer("D")``, ``final_answer(42)``
 #: (smolagents' tool), ``submit(12)``
 _ANSWER_CALL_RE = re.compile(
@@ -506,10 +513,7 @@ def finish_action(text: str) -> Found | None:
     match = max((m for m in (bracket, call) if m is not None), key=lambda m: m.end(), default=None)
     if match is None:
         return None
-    rest = match.group("rest").strip()
-    value = _value(rest)
-    span = latex_span(value, RULE_FINISH) if value else _words(rest, RULE_FINISH)
-    return (match.end(), span) if span else None
+    return _found_at(match.end(), match.group("rest").strip(), RULE_FINISH)
 
 
 #: what stands before a number in double brackets that answers: a line's start, a label's
@@ -537,11 +541,7 @@ def double_brackets(text: str) -> Found | None:
     if match is None or tail.count("```", 0, match.start()) % 2:
         return None  # inside a fenced code block: a nested list, not an answer
     rest = match.group("rest").strip().strip("\"'").strip()
-    if not rest:
-        return None
-    value = _value(rest)
-    span = latex_span(value, RULE_DOUBLE_BRACKETS) if value else _words(rest, RULE_DOUBLE_BRACKETS)
-    return (match.end(), span) if span else None
+    return _found_at(match.end(), rest, RULE_DOUBLE_BRACKETS) if rest else None
 
 
 #: an answer field in square brackets on a line of its own: "[Answer: 42]", "[Ответ: 2]", a
@@ -563,10 +563,7 @@ def bracketed_label(text: str) -> Found | None:
     match = _last(_BRACKETED_LABEL_RE, tail)
     if match is None:
         return None
-    rest = match.group("rest").strip()
-    value = _value(rest)
-    span = latex_span(value, RULE_BRACKETED) if value else _words(rest, RULE_BRACKETED)
-    return (match.end(), span) if span else None
+    return _found_at(match.end(), match.group("rest").strip(), RULE_BRACKETED)
 
 
 #: an answer that opens with its count and says what it counts, after the computation that
