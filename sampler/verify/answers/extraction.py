@@ -64,6 +64,7 @@ from sampler.verify.answers.assignment_lists import (
     gold_assignments,
 )
 from sampler.verify.answers.bare_answer import bare_answer
+from sampler.verify.answers.calculator_notes import without_calculator_notes
 from sampler.verify.answers.calendar_dates import calendar_date, last_date
 from sampler.verify.answers.choice_statements import copula_letter, letter_beside
 from sampler.verify.answers.closing_sentence import (
@@ -106,6 +107,11 @@ from sampler.verify.answers.foreign_options import as_latin_option
 from sampler.verify.answers.gold_types import boolean_of
 from sampler.verify.answers.last_number import RULE_LAST_NUMBER
 from sampler.verify.answers.loops import looping
+from sampler.verify.answers.named_alternatives import (
+    agreed_pick,
+    picked_alternative,
+    verdict_sentences,
+)
 from sampler.verify.answers.named_quantities import (
     negated_as_asked,
     restated_count,
@@ -117,7 +123,11 @@ from sampler.verify.answers.quoted_answer import without_answer_quotes
 from sampler.verify.answers.restated_option import restated_option
 from sampler.verify.answers.run_on import run_on_cut
 from sampler.verify.answers.sign_off import without_sign_off
-from sampler.verify.answers.tag_debris import is_placeholder, with_paired_tags
+from sampler.verify.answers.tag_debris import (
+    is_placeholder,
+    with_paired_tags,
+    without_closing_placeholder,
+)
 from sampler.verify.answers.text_displays import displays_as_prose
 from sampler.verify.answers.tool_transcript import echoed_output, fenced_output, tagged_output
 from sampler.verify.answers.unfinished_thinking import cut_off_thinking
@@ -488,6 +498,13 @@ def _before_afterword(text: str, strategies: tuple[str, ...]) -> AnswerSpan | No
     return replace(span, rule=(span.rule or "") + AFTERWORD_SUFFIX) if span else None
 
 
+def _as_read(text: str) -> str:
+    """``text`` as the rules read it, before anything is cut: escapes as written
+    (``'{"answer": "\\\\boxed{…}"}'``), a triangle as a minus (``△5.3%``), GSM8K's calculator
+    notes removed (``32 - 30 = <<32-30=2>>2 ounces``)."""
+    return without_calculator_notes(with_triangle_minus(as_written(text)))
+
+
 def extract_answer(
     text: str | None, strategies: tuple[str, ...] = DEFAULT_STRATEGIES
 ) -> AnswerSpan | None:
@@ -507,7 +524,7 @@ def extract_answer(
     """
     if not text or (cut_off_thinking(text) and _forced_box(text) is None):
         return None  # "<think> … perhaps the answer is 25. But let me verify … x *": cut
-    text = with_triangle_minus(as_written(text))  # '{"answer": "\\boxed{…}"}', "△5.3%"
+    text = _as_read(text)
     text = with_paired_tags(text)  # "Answer: 4</answer>", "answer> 320 </answer>"
     answers: dict[int, AnswerSpan] = {}  # the answer before each marker, read once
 
@@ -670,6 +687,7 @@ def _cleaned(text: str) -> str:
     display math as prose (``text_displays``), ``1,\\!920`` as ``1,920``, the decoder's
     trailing debris and closing courtesies removed."""
     cleaned = without_trailing_debris(displays_as_prose(without_end_tokens(text)))
+    cleaned = without_closing_placeholder(cleaned)  # "Final Answer: 6 [final numeric answer]"
     if ",\\!" in cleaned:  # "$1,\\!920$": MATH's thin space after a thousands comma
         cleaned = _LATEX_THOUSANDS_RE.sub(",", cleaned)
     cleaned = without_answer_quotes(cleaned)  # 'FINAL ANSWER:\n"""\n42\n"""': the label's 42
@@ -696,6 +714,8 @@ RULE_GRID = "closing grid"
 RULE_PARTS = "numbered parts"
 RULE_ITEM_ANSWERS = "an answer for each item"
 RULE_GOLD_VERBATIM = "the gold, word for word"
+#: one of the alternatives the question names, picked by the conclusion ("Output (b)")
+RULE_PICKED_ALTERNATIVE = "alternative picked"
 #: a word of prose: three letters or more
 _PROSE_WORD_RE = re.compile(r"[^\W\d_]{3,}")
 #: between the letters of items answered one by one: judged in order (``math_verifier``)
@@ -791,7 +811,7 @@ def statement_for_gold(
 
     Called where a sample's text meets its gold (``verify.run``, ``one_sample``); for any
     other gold no answer stays no answer."""
-    text = with_triangle_minus(as_written(text)) if text else text  # as ``extract_answer`` read it
+    text = _as_read(text) if text else text  # as ``extract_answer`` read it
     if gold is not None and gold.numbered and text:
         return _numbered_answer(span, gold, text)
     if gold is not None and text and _gold_verbatim(text, gold):
@@ -818,6 +838,10 @@ def statement_for_gold(
         dated = _written_date(span, gold, text)
         if dated is not None:  # "… after May 1742 is May 1747." for the gold "May, 1747"
             return dated
+    if gold is not None and gold.alternatives and text:
+        picked = _picked_alternative(span, gold.alternatives, text)
+        if picked is not None:  # "Therefore, Output (b) is better." for "Output (a) or (b)?"
+            return picked
     lettered = gold.options if gold is not None and gold.kind in ("choice", "choices") else ()
     if gold is not None and text and (lettered or gold.numbered_options):
         chosen = restated_option(text, lettered, gold.numbered_options)
@@ -888,6 +912,26 @@ def statement_for_gold(
         or _claim_said(text)
         or _opening_said(text)
     )
+
+
+def _picked_alternative(
+    span: AnswerSpan | None, alternatives: tuple[str, ...], text: str
+) -> AnswerSpan | None:
+    """The alternative the completion's verdict picks (``named_alternatives``): the answer a
+    rule found when it is one alternative's name; else the one that the found words, the
+    last statement, the last statement before an afterword and the verdict sentences
+    (``verdict_sentences``) that pick agree on."""
+    if span is not None and picked_alternative(span.text, alternatives) == span.text.strip():
+        return None  # "\\boxed{Output (b)}": the name itself, read as it is
+    cleaned = _cleaned(text)
+    statements = [span.text] if span is not None and span.prose else []
+    statements.append(last_statement(cleaned) or "")
+    before = without_afterword(cleaned)  # "Therefore, Output (b) is better.\n\nExplanation: …"
+    if before:
+        statements.append(last_statement(before) or "")
+    statements += verdict_sentences(cleaned)
+    picked = agreed_pick(statements, alternatives)
+    return AnswerSpan(picked, rule=RULE_PICKED_ALTERNATIVE, prose=True) if picked else None
 
 
 #: a letter and a colon that open a completion's long first line, its explanation after
@@ -1039,6 +1083,12 @@ _STATE_WORDS = frozenset(
 )
 
 
+#: a preposition or a conjunction alone after the copula: the clause goes on elsewhere
+_DANGLING_WORDS = frozenset(
+    "from of to in on at by with for as about into than and or but that".split()
+)
+
+
 #: state words that are also the labels a classification gold names (BBH's formal fallacies
 #: "valid"/"invalid"): against such a gold they are an answer
 _VERDICT_WORDS = frozenset(
@@ -1056,6 +1106,8 @@ def copula_complement(statement: str, gold: str = "") -> str | None:
     if match is None or _NEGATED_COMPLEMENT_RE.match(match.group("x")):
         return None
     words = match.group("x").strip()
+    if words.lower() in _DANGLING_WORDS:
+        return None  # "… the paragraph you think the abstract is from": a clause, cut
     stands = words.lower() in _STATE_WORDS and gold.strip().lower() not in _VERDICT_WORDS
     return None if stands else words
 

@@ -74,9 +74,11 @@ _WORD_LIST_CHARS = 600
 _WHOLE_CHARS = 80
 
 _HASH_LINE_RE = re.compile(r"^[ \t]*#{4}[ \t]*(?P<rest>[^\n]+)$", re.MULTILINE)
-#: ``#### X`` closing the last line after a sentence (``… market. #### 18``, Abel's format):
-#: the mark after a sentence's end, the value the rest of the completion
-_INLINE_HASH_RE = re.compile(r"[.!?)\]$*][ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
+#: ``#### X`` closing the last line after its text (``… market. #### 18``, Abel's format;
+#: ``… = $<<180/4=45.00>>45.00 #### 45``, a calculation's line): the mark after a space, the
+#: value the rest of the completion. A line that opens with ``####`` is a heading or
+#: ``_HASH_LINE_RE``'s.
+_INLINE_HASH_RE = re.compile(r"(?<=[^\s#])[ \t]+#{4}(?!#)[ \t]*(?P<rest>[^\n#]{1,40}?)[ \t]*$")
 _LABEL_LINE_RE = re.compile(
     # (in a numbered list too: "3. **Answer:** **42**")
     r"^[ \t>*#_-]*(?:\d{1,2}[.)][ \t]+[*_]*)?"
@@ -1077,12 +1079,21 @@ def named_answer(text: str) -> Found | None:
     return (len(tail), span) if span else None
 
 
+#: an option letter written several times, as MMLU-Pro's prompt asks ("Once you have your
+#: answer, please duplicate that letter five times": ``**BBBBB**``, ``The answer string is:
+#: JJJJJ.``), ending the completion
+_REPEATED_LETTER_RE = re.compile(r"(?<![A-Za-z])(?P<x>[A-J])(?P=x){3,5}(?![A-Za-z])[ \t*_\"'`.]*\Z")
+
+
 def closing_option(text: str) -> Found | None:
     """An option letter alone that ends the completion after its last sentence
     (``The man's rate along the current is 6 kmph. (B)``), a pronoun's that ends it
-    ("…, so it's B.", "Hence it must be D."), or one chosen ("Option A is correct.", "I
-    choose C."): that letter."""
+    ("…, so it's B.", "Hence it must be D."), one chosen ("Option A is correct.", "I
+    choose C."), or one written several times as the prompt asked (``BBBBB``): that letter."""
     tail = _tail(text).rstrip()
+    repeated = _REPEATED_LETTER_RE.search(tail, max(0, len(tail) - 20))
+    if repeated is not None:
+        return (len(tail), latex_span(repeated.group("x"), RULE_CLOSING_OPTION))
     match = _CLOSING_OPTION_RE.search(tail, max(0, len(tail) - 30))
     if match is not None and (match.start() == 0 or _after_colon(tail, match)):
         # a completion that is a letter alone is the whole completion's rule; a letter

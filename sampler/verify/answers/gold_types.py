@@ -35,6 +35,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
+from sampler.verify.answers.named_alternatives import labelled_name
+
 _BOOLEAN = {"true": True, "yes": True, "false": False, "no": False}
 #: true and false in Korean (KoStrategyQA's golds 사실 and 거짓), golds as the English words are
 _BOOLEAN.update({"사실": True, "참": True, "거짓": False})
@@ -127,6 +129,8 @@ def gold_kind(latex: str) -> str:
             return "text"
     if "\\" not in latex.replace("\\text", "") and _named_in_words(bare):
         return "text"
+    if "\\" not in latex and labelled_name(latex) is not None:
+        return "text"  # "Output (b)", "Response A": an alternative's name, not b's function
     return ""
 
 

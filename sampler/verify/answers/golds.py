@@ -39,6 +39,7 @@ from sampler.verify.answers.integrals import (
     without_integration_constant,
 )
 from sampler.verify.answers.last_number import given_numbers
+from sampler.verify.answers.named_alternatives import named_alternatives
 from sampler.verify.answers.named_quantities import asked_words
 from sampler.verify.answers.named_values import asked_name
 from sampler.verify.answers.number_grids import gold_grid
@@ -114,6 +115,9 @@ class Gold:
     #: that a constant of integration and the integral written out are no part of an answer
     #: (``integrals``)
     integral: bool = field(default=False, compare=False)
+    #: the alternatives the question names like a gold that is one of them ("Output (a)",
+    #: "Output (b)"), so that a statement picking one is read (``named_alternatives``)
+    alternatives: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def parse_input(self) -> str:
@@ -145,6 +149,7 @@ class Gold:
             tuple((place, part.key()) for place, part in self.numbered),
             self.numbered_options,
             self.integral,
+            self.alternatives,
         )
 
 
@@ -520,4 +525,5 @@ def gold_from_question(
         restated=restated_expressions(problem) if not parts else frozenset(),
         numbered_options=numbered_options(problem) if re.fullmatch(r"[1-9]", latex) else (),
         integral=integral,
+        alternatives=named_alternatives(latex, problem) if kind == "text" else (),
     )

@@ -8,7 +8,8 @@ help you with?", "Do you have other questions for me?", "Would you like me to ex
 requirements …", "Please provide me with a math problem to solve.", "Let's solve the given
 math problems …"), or a verdict on the answer just stated that states none ("I think that's
 the answer.", "I think that's the correct answer.", "I think I'm confident with this
-answer.": Sky-T1's traces end so; "And that's your answer.", "There you have it!"), no part
+answer.": Sky-T1's traces end so; "I believe this should be the correct solution."; "And
+that's your answer.", "There you have it!"), no part
 of the answer.
 ``without_sign_off`` removes up to three of them from the end of the text, each a sentence
 that starts a line or follows a sentence end; linear time (only the last ``_TAIL`` characters
@@ -44,6 +45,12 @@ _SIGN_OFF_RE = re.compile(
     r"(?:(?:the|my|our)\s+(?:(?:correct|final|right)\s+)?answer|it|(?:pretty\s+|quite\s+)?"
     r"(?:confident|sure|done)(?:\s+(?:with|in|about)\s+(?:this|that|my|the)\s+answer)?)"
     r"[ \t]*[.!]?[ \t]*(?=\n|\Z)"
+    # "I believe this should be the correct solution.", "I'm confident that this is the right
+    # answer.", "I believe my answer is correct."
+    r"|(?:i\s+(?:think|believe)|i'm\s+(?:confident|sure)|i\s+am\s+(?:confident|sure))"
+    r"\s+(?:that\s+)?(?:this|that|it|my\s+(?:answer|solution))\s+(?:should|would|must)?\s*"
+    r"(?:be|is)\s+(?:(?:the|a)\s+)?(?:correct|right|accurate)(?:\s+(?:answer|solution|result))?"
+    r"[ \t]*[.!]?[ \t]*(?=\n|\Z)"
     # a pointer back at the answer just stated: "And that's your answer.", "There you have it!"
     r"|(?:and\s+|so\s+)?(?:that's|that\s+is|this\s+is)\s+(?:your|the|my|our)\s+"
     r"(?:(?:correct|final|right)\s+)?answer[ \t]*[.!]?[ \t]*(?=\n|\Z)"
@@ -67,6 +74,9 @@ _SIGN_OFF_WORDS = (
     "please",
     "problems",
     "think",
+    "believe",
+    "confident",
+    "sure",
     "there you",
 )
 #: "that's your answer", "this is our final answer" (not "answer" alone: every final has it)

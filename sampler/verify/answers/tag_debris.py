@@ -6,11 +6,13 @@ tags wrong: ``<answer answer="1">``, ``[answer]…[/answer]``, ``answer> 320 </a
 GPT-4), a closing ``</answer>`` with no opening tag after ``Answer: 4``, an opening tag
 never closed (``<answer> 20 <endthink>``), a tag with spaces inside its brackets (``</ answer
 >``, which degenerate tails repeat: always debris), the prompt's template echoed (``<answer>
-answer here </answer>``, whose pair holds no answer). Left as they are, the tag text sticks to
-the answer (``4</answer>``) and no rule reads it. ``with_paired_tags`` writes each misspelt
-tag as the tag it means, then reads every tag that pairs with none as a line break, so that
-the answer beside it is read as if the tag were not there; a well-formed pair is kept for the
-answer-tag rule (``extraction._tagged``).
+answer here </answer>``, whose pair holds no answer; ``Final Answer: 6 [final numeric
+answer]``, a bracketed placeholder closing the text, which ``without_closing_placeholder``
+removes). Left as they are, the tag text sticks to the answer (``4</answer>``) and no rule
+reads it. ``with_paired_tags`` writes each misspelt tag as the tag it means, then reads
+every tag that pairs with none as a line break, so that the answer beside it is read as if
+the tag were not there; a well-formed pair is kept for the answer-tag rule
+(``extraction._tagged``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,26 @@ def is_placeholder(content: str) -> bool:
     """Whether a tag's or a box's content is the prompt's template echoed ("answer", "...",
     "your answer"), no answer."""
     return _PLACEHOLDER_RE.fullmatch(content) is not None
+
+
+#: the prompt's answer template echoed unfilled, in square brackets, closing the completion:
+#: "Final Answer: 6 [final numeric answer]", "#### [final numeric answer]" (a line of its
+#: own, with the marker the template put before it), "[your answer here]"
+_CLOSING_PLACEHOLDER_RE = re.compile(
+    r"(?:(?:^|(?<=\n))[ \t*>]*(?:#{4}|(?:(?:the|my|final)[ \t]+){0,2}answer[ \t]*[:：])[ \t*]*)?"
+    r"\[[ \t]*(?:(?:your|the|final|numeric(?:al)?|short|exact|insert(?:[ \t]+the)?)[ \t]+){0,3}"
+    r"(?:answer|number|value|result)(?:[ \t]+here)?[ \t]*\][ \t.]*\Z",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_closing_placeholder(text: str) -> str:
+    """``text`` without a bracketed template placeholder it echoed at its end, and without the
+    marker of a line that holds nothing else ("#### [final numeric answer]")."""
+    if not text.rstrip().endswith("]"):
+        return text
+    match = _CLOSING_PLACEHOLDER_RE.search(text.rstrip(), max(0, len(text.rstrip()) - 120))
+    return text[: match.start()].rstrip() if match is not None else text
 
 
 #: an answer tag closed with a thinking tag, ending the completion: "<answer> 1004 </think>"

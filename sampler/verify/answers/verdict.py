@@ -64,6 +64,7 @@ from sampler.verify.answers.plain_notation import (
     python_matrix,
     sympy_solution,
 )
+from sampler.verify.answers.preference_verdicts import stated_preference
 from sampler.verify.answers.repeating_decimal import repeating_to_fraction
 from sampler.verify.answers.unicode_math import ascii_digits, unicode_to_latex
 from sampler.verify.answers.units import (
@@ -153,7 +154,9 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
     (``\\boldsymbol{\\frac{1}{2}}``) is dropped. A JSON object is the gold's when its
     fields and values are, in any order and case (``same_json_object``). Against a choice
     gold, an option label of another script (``**ب**``, ``б)``) is its Latin letter
-    (``foreign_options``). A completion that is the gold word for word stays as it is.
+    (``foreign_options``). A completion that is the gold word for word stays as it is. A
+    judge's preference (``[[B>>A]]``, ``A<B``) is written as the gold's (``B>A``,
+    ``preference_verdicts``).
     """
     if span.rule == RULE_GOLD_VERBATIM:
         return span
@@ -183,6 +186,10 @@ def prepare_span(span: AnswerSpan, gold: Gold) -> AnswerSpan:
         numbered = _NUMBERED_CHOICE_RE.match(span.text)
         if numbered is not None:  # "2: 16", "2번: …" for the gold 2: option 2 and its content
             span = AnswerSpan(numbered.group(1), rule=span.rule)
+    if ">" in gold.latex or "=" in gold.latex:
+        preference = stated_preference(span.text, gold.latex)
+        if preference is not None:  # "[[B>>A]]" for the gold "B>A": B preferred, as the gold
+            return AnswerSpan(preference, rule=span.rule)
     if gold.kind == "choice" and not span.text.isascii():
         foreign = as_latin_option(span.text)
         if foreign is not None:  # "**ب**" for the gold "ب) سارا …": option B
