@@ -16,7 +16,12 @@
   never a statement that only describes one or disfavours it; a judge's preference label
   (``[[B>>A]]``, ``A<B``) against a gold that gives the direction (``B>A``); an option letter
   written five times as MMLU-Pro's prompt asks (``BBBBB``); a copula with only a preposition
-  after it ("… the abstract is from") states nothing.
+  after it ("… the abstract is from") states nothing;
+- read after the second wave's rules, in a third: a judge's closing scores for the named
+  alternatives (``Score of Assistant 1: 8`` / ``Score of Assistant 2: 9``) and a tie gold
+  among them; a gold that is a label or its negation (``error`` / ``no_error``) read from
+  what the conclusion says of the word ("… contains no error."); problems that name
+  alternatives in odd ways ("Assistants", "Assistant 1's") never break a verdict.
 """
 
 from __future__ import annotations
@@ -238,3 +243,85 @@ def test_a_copula_with_only_a_preposition_after_it_states_nothing():
     completion = "Please enter the number of the paragraph you think the abstract is from"
     assert grade_completion("Paragraph 3", completion).status == "no_answer"
     assert grade_completion("Paris", "I think the capital of France is Paris").status == "correct"
+
+
+_PAIRWISE = (
+    "[Question]\nHow do I sleep better?\n\n[The Start of Assistant 1's Answer]\nRead.\n"
+    "[The Start of Assistant 2's Answer]\nKeep a schedule.\n\nWe would like feedback from "
+    "Assistants. Output the scores for Assistant 1 and 2."
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "picked"),
+    [
+        (
+            "Evidence: the second is better grounded.\n\n"
+            "Score of Assistant 1: 8\nScore of Assistant 2: 9",
+            "Assistant 2",
+        ),
+        ("Score of the Assistant 1: 9\nScore of the Assistant 2: 7", "Assistant 1"),
+        ("Assistant 1: 7/10\nAssistant 2: 8/10", "Assistant 2"),
+        ("Score of the Assistant 1: 9\nScore of the Assistant 2: 9", "tie"),
+        ("Both responses are equally good.", "tie"),
+        ("Assistant 2 is better.", "Assistant 2"),
+        # the scores and the statement disagree: no pick
+        (
+            "Assistant 1 is better than Assistant 2.\n\n"
+            "Score of Assistant 1: 6\nScore of Assistant 2: 9",
+            None,
+        ),
+        # a score for one alternative only
+        ("Score of Assistant 1: 8", None),
+    ],
+)
+def test_a_judges_scores_and_a_tie_pick_among_the_alternatives(completion: str, picked: str | None):
+    for gold in ("Assistant 1", "Assistant 2", "tie"):
+        status = grade_completion(gold, completion, problem=_PAIRWISE).status
+        assert (status == "correct") == (gold == picked), (gold, status)
+
+
+def test_a_tie_golds_alternatives_are_the_names_the_problem_labels():
+    assert gold_from_question("tie", problem=_PAIRWISE).alternatives == (
+        "Assistant 1",
+        "Assistant 2",
+        "tie",
+    )
+    assert gold_from_question("tie", problem="Is it a tie or not?").alternatives == ()
+
+
+@pytest.mark.parametrize(
+    ("completion", "said"),
+    [
+        ("1. The steps hold.\n\nTherefore, the model response contains an error.", "error"),
+        ("Therefore, the model response contains errors.", "error"),
+        ("Conclusion: Therefore, the model response contains no error. It is valid.", "no_error"),
+        ("Based on the above checks, the model response does not contain any errors.", "no_error"),
+        ("The response is error-free.", "no_error"),
+        # says both, or neither: no label
+        ("There are no errors. But the response has an error.", None),
+        ("The answer is 5.", None),
+    ],
+)
+def test_a_label_or_its_negation_read_from_the_conclusion(completion: str, said: str | None):
+    for gold in ("error", "no_error"):
+        status = grade_completion(gold, completion).status
+        assert (status == "correct") == (gold == said), (gold, status)
+
+
+@pytest.mark.parametrize(
+    ("gold", "problem"),
+    [
+        ("Assistant 1", "Assistants answer. Assistant 1's answer: x. Assistant 2's answer: y."),
+        ("Response B", "Responses: Response A's text; Response B's text; Responses end."),
+        ("tie", "Assistants 1 and 2 and Assistant's notes"),
+        ("Output (a)", "Output (a) Output (b) Outputs"),
+    ],
+)
+def test_odd_names_in_the_problem_never_break_a_verdict(gold: str, problem: str):
+    for completion in ("Assistant 1 is better.", "Response B is better.", "It is a tie.", "x"):
+        assert grade_completion(gold, completion, problem=problem).status in (
+            "correct",
+            "incorrect",
+            "no_answer",
+        )

@@ -110,6 +110,7 @@ from sampler.verify.answers.loops import looping
 from sampler.verify.answers.named_alternatives import (
     agreed_pick,
     picked_alternative,
+    scored_pick,
     verdict_sentences,
 )
 from sampler.verify.answers.named_quantities import (
@@ -117,6 +118,7 @@ from sampler.verify.answers.named_quantities import (
     restated_count,
     restated_subject,
 )
+from sampler.verify.answers.negated_labels import label_said, negation_label
 from sampler.verify.answers.number_grids import closing_grid
 from sampler.verify.answers.numbered_parts import closing_math, for_part, part_answers
 from sampler.verify.answers.quoted_answer import without_answer_quotes
@@ -714,6 +716,8 @@ RULE_GRID = "closing grid"
 RULE_PARTS = "numbered parts"
 RULE_ITEM_ANSWERS = "an answer for each item"
 RULE_GOLD_VERBATIM = "the gold, word for word"
+#: a label or its negation (``error``, ``no_error``) that the conclusion says
+RULE_LABEL_SAID = "label said"
 #: one of the alternatives the question names, picked by the conclusion ("Output (b)")
 RULE_PICKED_ALTERNATIVE = "alternative picked"
 #: a word of prose: three letters or more
@@ -838,6 +842,10 @@ def statement_for_gold(
         dated = _written_date(span, gold, text)
         if dated is not None:  # "… after May 1742 is May 1747." for the gold "May, 1747"
             return dated
+    if gold is not None and gold.kind == "text" and text and negation_label(gold.latex):
+        said = _label_said(span, gold.latex, text)
+        if said is not None:  # "Therefore, the model response contains no error." (no_error)
+            return said
     if gold is not None and gold.alternatives and text:
         picked = _picked_alternative(span, gold.alternatives, text)
         if picked is not None:  # "Therefore, Output (b) is better." for "Output (a) or (b)?"
@@ -914,6 +922,22 @@ def statement_for_gold(
     )
 
 
+def _label_said(span: AnswerSpan | None, gold: str, text: str) -> AnswerSpan | None:
+    """The label of a gold's pair (``error`` / ``no_error``) the completion's conclusion says
+    (``negated_labels``): its last statement, its last statement before an afterword and its
+    verdict sentences, all that say one agreeing; None when a rule found the label itself."""
+    if span is not None and label_said(span.text, gold) is None and negation_label(span.text):
+        return None  # "\\boxed{no_error}": the label itself, read as it is
+    cleaned = _cleaned(text)
+    statements = [span.text] if span is not None and span.prose else []
+    before = without_afterword(cleaned)
+    statements += [last_statement(cleaned) or "", (last_statement(before) if before else "") or ""]
+    statements += verdict_sentences(cleaned)
+    said = {label_said(statement, gold) for statement in statements if statement}
+    said.discard(None)
+    return AnswerSpan(said.pop(), rule=RULE_LABEL_SAID, prose=True) if len(said) == 1 else None
+
+
 def _picked_alternative(
     span: AnswerSpan | None, alternatives: tuple[str, ...], text: str
 ) -> AnswerSpan | None:
@@ -930,7 +954,7 @@ def _picked_alternative(
     if before:
         statements.append(last_statement(before) or "")
     statements += verdict_sentences(cleaned)
-    picked = agreed_pick(statements, alternatives)
+    picked = agreed_pick(statements, alternatives, scored_pick(cleaned, alternatives))
     return AnswerSpan(picked, rule=RULE_PICKED_ALTERNATIVE, prose=True) if picked else None
 
 

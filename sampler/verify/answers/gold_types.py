@@ -36,6 +36,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
 from sampler.verify.answers.named_alternatives import labelled_name
+from sampler.verify.answers.negated_labels import negation_label
 
 _BOOLEAN = {"true": True, "yes": True, "false": False, "no": False}
 #: true and false in Korean (KoStrategyQA's golds 사실 and 거짓), golds as the English words are
@@ -131,6 +132,9 @@ def gold_kind(latex: str) -> str:
         return "text"
     if "\\" not in latex and labelled_name(latex) is not None:
         return "text"  # "Output (b)", "Response A": an alternative's name, not b's function
+    negation = negation_label(latex)
+    if negation is not None and negation[1]:
+        return "text"  # "no_error", "not_entailment": a label's negation, not a product
     return ""
 
 

@@ -18,7 +18,11 @@ provides more detail."), or that denies or disfavours it ("Output (a) is not hel
 "Output (b) is worse"), picks none. ``agreed_pick`` reads a completion's pick from its
 verdict sentences (its last statement, the one before an afterword, its last sentence that
 opens with "Therefore" and its opening sentence, ``verdict_sentences``): the one alternative
-those that pick agree on, none when they disagree.
+those that pick agree on, with the scores it closes with (``scored_pick``: "Score of
+Assistant 1: 8\nScore of Assistant 2: 9" picks Assistant 2), none when they disagree. A gold
+that is a tie ("tie") has as its alternatives the names the problem labels most (two at
+least) and itself; a statement that neither is better ("Both responses are equally good.")
+or equal scores pick it.
 """
 
 from __future__ import annotations
@@ -47,6 +51,15 @@ _PICKS_RE = re.compile(
     r"|select(?:ed)?|winner|wins|answer|correct|outperforms)\b",
     re.IGNORECASE,
 )
+#: a statement that neither alternative is better
+_TIE_RE = re.compile(
+    r"\b(?:a[ \t]+tie|tied|draw|equally[ \t]+(?:good|bad|helpful|accurate|correct|well|valid)"
+    r"|both[ \t]+(?:responses|outputs|answers|assistants)[ \t]+are[ \t]+(?:equally[ \t]+)?"
+    r"(?:good|correct|accurate|helpful|acceptable|fine|bad|wrong|incorrect|similar)"
+    r"|neither[ \t]+(?:response|output|answer|assistant)[ \t]+is[ \t]+better)\b",
+    re.IGNORECASE,
+)
+_AGAINST_TIE_RE = re.compile(r"\bnot[ \t]+(?:a[ \t]+)?(?:tie|equally)\b|\bthan\b", re.IGNORECASE)
 #: what prefers its subject to another: "is better", "is more helpful", "is superior"
 _FAVOURS_RE = re.compile(
     r"[ \t]+(?:is|was|seems|appears)[ \t]+(?:(?:clearly|slightly|much|far|overall|the)[ \t]+)*"
@@ -68,9 +81,12 @@ def labelled_name(gold: str) -> tuple[str, str] | None:
 
 @lru_cache(maxsize=64)
 def _mention_re(name: str) -> re.Pattern[str]:
-    """``name`` with a label after it, as the problem or a completion writes it."""
+    """``name`` with a label after it, as the problem or a completion writes it: in
+    parentheses, or bare after a space, a capital or a number ("Assistant 1's answer"; not
+    "Assistants")."""
     return re.compile(
-        rf"\b{re.escape(name)}[ \t]*(?:\((?P<a>[A-Za-z]|\d{{1,2}})\)|(?P<b>[A-Za-z]|\d{{1,2}})\b)",
+        rf"\b{re.escape(name)}(?:[ \t]*\((?P<a>[A-Za-z]|\d{{1,2}})\)"
+        rf"|[ \t]+(?P<b>(?-i:[A-Z])|\d{{1,2}})\b)",
         re.IGNORECASE,
     )
 
@@ -89,6 +105,9 @@ def named_alternatives(gold: str, problem: str | None) -> tuple[str, ...]:
     """The alternatives ``problem`` names like the gold (``Output (a)``, ``Output (b)``),
     written as the gold writes its own, when there are at least two and the gold's is one of
     them; () otherwise."""
+    if problem is not None and gold.strip().lower() in _TIE_GOLDS:
+        named_ones = _alternatives_named(problem)  # "tie" among "Assistant 1", "Assistant 2"
+        return (*named_ones, gold.strip()) if named_ones else ()
     named = labelled_name(gold) if problem else None
     if named is None or problem is None:
         return ()
@@ -104,6 +123,28 @@ def named_alternatives(gold: str, problem: str | None) -> tuple[str, ...]:
         else f"{name} {other.upper() if upper else other}"
         for other in labels
     )
+
+
+#: a gold that says neither alternative is better
+_TIE_GOLDS = frozenset({"tie", "draw", "tied", "equal"})
+#: a name and a label as a problem writes its alternatives ("Assistant 1", "Response (a)")
+_ANY_MENTION_RE = re.compile(
+    r"\b([A-Z][a-z]{2,19})(?:[ \t]*\(([A-Za-z]|\d{1,2})\)|[ \t]+([A-Z]|\d{1,2})\b)"
+)
+
+
+def _alternatives_named(problem: str) -> tuple[str, ...]:
+    """The alternatives of a problem whose gold is a tie: the name the problem writes with the
+    most labels (two at least), each label as the problem first writes it; () if none."""
+    labels: dict[str, dict[str, str]] = {}
+    for match in _ANY_MENTION_RE.finditer(problem):
+        name, label = match.group(1), match.group(2) or match.group(3)
+        if name.lower() in _NOT_NAMES:
+            continue
+        written = f"{name} ({label})" if match.group(2) else f"{name} {label}"
+        labels.setdefault(name, {}).setdefault(label.lower(), written)
+    best = max(labels.values(), key=len, default={})
+    return tuple(best.values()) if len(best) >= 2 else ()
 
 
 #: where a clause ends: the sentence's punctuation, or a reason or a contrast that follows
@@ -133,8 +174,15 @@ def picked_alternative(statement: str, alternatives: tuple[str, ...]) -> str | N
     if named is None:
         return None
     name = named[0]
-    by_label = {labelled_name(a)[1].lower(): a for a in alternatives}  # type: ignore[index]
+    by_label = {}
+    for alternative in alternatives:
+        labelled = labelled_name(alternative)
+        if labelled is not None:
+            by_label[labelled[1].lower()] = alternative
     mentioned = [label for label in _labels(statement, name) if label in by_label]
+    tie = next((a for a in alternatives if labelled_name(a) is None), None)
+    if tie is not None and _TIE_RE.search(statement) and not _AGAINST_TIE_RE.search(statement):
+        return tie  # "Both responses are equally good.", "It's a tie."
     if len(mentioned) == 1:
         clause = _clause(statement, name)
         alone = _mention_re(name).fullmatch(statement.strip(" \t*_.:\"'"))
@@ -171,9 +219,47 @@ def verdict_sentences(text: str) -> list[str]:
     return found
 
 
-def agreed_pick(statements: list[str], alternatives: tuple[str, ...]) -> str | None:
-    """The alternative that the statements which pick one all pick; None when none picks or
-    they disagree (a judge that contradicts itself picks nothing)."""
+def scored_pick(text: str, alternatives: tuple[str, ...]) -> str | None:
+    """The alternative a judge's closing scores pick ("Score of Assistant 1: 8\nScore of
+    Assistant 2: 9": Assistant 2; equal scores: the tie, where the gold's alternatives have
+    one); None unless every labelled alternative has a score in the last lines."""
+    tail = text[-800:]
+    scores: dict[str, float] = {}
+    for alternative in alternatives:
+        labelled = labelled_name(alternative)
+        if labelled is None:
+            continue
+        found = _score_re(*labelled).findall(tail)
+        if not found:
+            return None
+        scores[alternative] = float(found[-1])
+    if len(scores) < 2:
+        return None
+    best = max(scores.values())
+    winners = [a for a, score in scores.items() if score == best]
+    if len(winners) == 1:
+        return winners[0]
+    return next((a for a in alternatives if labelled_name(a) is None), None)
+
+
+@lru_cache(maxsize=64)
+def _score_re(name: str, label: str) -> re.Pattern[str]:
+    """A score given to one alternative: "Score of the Assistant 1: 8", "Assistant 2: 7/10"."""
+    return re.compile(
+        rf"(?:score[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?)?\b{re.escape(name)}[ \t]*\(?"
+        rf"{re.escape(label)}\)?(?:['’]s[ \t]+score)?[ \t]*[:：=][ \t]*\**[ \t]*"
+        r"(\d{1,3}(?:\.\d+)?)(?![\d.])(?:[ \t]*/[ \t]*10\b)?",
+        re.IGNORECASE,
+    )
+
+
+def agreed_pick(
+    statements: list[str], alternatives: tuple[str, ...], scored: str | None = None
+) -> str | None:
+    """The alternative that the statements which pick one, and the closing scores
+    (``scored``), all pick; None when none picks or they disagree (a judge that contradicts
+    itself picks nothing)."""
     picks = {picked_alternative(s, alternatives) for s in statements if s}
+    picks.add(scored)
     picks.discard(None)
     return picks.pop() if len(picks) == 1 else None
