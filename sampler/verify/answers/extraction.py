@@ -922,18 +922,26 @@ def statement_for_gold(
     )
 
 
+def _verdict_statements(span: AnswerSpan | None, text: str) -> tuple[str, list[str]]:
+    """The completion as the rules read it, and where a judge states its verdict: the words a
+    rule found, the last statement, the last statement before an afterword ("Therefore,
+    Output (b) is better.\n\nExplanation: …") and the verdict sentences
+    (``named_alternatives.verdict_sentences``); empty ones left out."""
+    cleaned = _cleaned(text)
+    statements = [span.text] if span is not None and span.prose else []
+    before = without_afterword(cleaned)
+    statements += [last_statement(cleaned) or "", (last_statement(before) if before else "") or ""]
+    statements += verdict_sentences(cleaned)
+    return cleaned, [statement for statement in statements if statement]
+
+
 def _label_said(span: AnswerSpan | None, gold: str, text: str) -> AnswerSpan | None:
     """The label of a gold's pair (``error`` / ``no_error``) the completion's conclusion says
     (``negated_labels``): its last statement, its last statement before an afterword and its
     verdict sentences, all that say one agreeing; None when a rule found the label itself."""
     if span is not None and label_said(span.text, gold) is None and negation_label(span.text):
         return None  # "\\boxed{no_error}": the label itself, read as it is
-    cleaned = _cleaned(text)
-    statements = [span.text] if span is not None and span.prose else []
-    before = without_afterword(cleaned)
-    statements += [last_statement(cleaned) or "", (last_statement(before) if before else "") or ""]
-    statements += verdict_sentences(cleaned)
-    said = {label_said(statement, gold) for statement in statements if statement}
+    said = {label_said(statement, gold) for statement in _verdict_statements(span, text)[1]}
     said.discard(None)
     return AnswerSpan(said.pop(), rule=RULE_LABEL_SAID, prose=True) if len(said) == 1 else None
 
@@ -947,13 +955,7 @@ def _picked_alternative(
     (``verdict_sentences``) that pick agree on."""
     if span is not None and picked_alternative(span.text, alternatives) == span.text.strip():
         return None  # "\\boxed{Output (b)}": the name itself, read as it is
-    cleaned = _cleaned(text)
-    statements = [span.text] if span is not None and span.prose else []
-    statements.append(last_statement(cleaned) or "")
-    before = without_afterword(cleaned)  # "Therefore, Output (b) is better.\n\nExplanation: …"
-    if before:
-        statements.append(last_statement(before) or "")
-    statements += verdict_sentences(cleaned)
+    cleaned, statements = _verdict_statements(span, text)
     picked = agreed_pick(statements, alternatives, scored_pick(cleaned, alternatives))
     return AnswerSpan(picked, rule=RULE_PICKED_ALTERNATIVE, prose=True) if picked else None
 

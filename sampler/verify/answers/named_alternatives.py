@@ -60,7 +60,7 @@ _TIE_RE = re.compile(
     re.IGNORECASE,
 )
 _AGAINST_TIE_RE = re.compile(r"\bnot[ \t]+(?:a[ \t]+)?(?:tie|equally)\b|\bthan\b", re.IGNORECASE)
-#: what prefers its subject to another: "is better", "is more helpful", "is superior"
+#: what prefers its subject to another: "is better than Output (b)", "is clearly superior than"
 _FAVOURS_RE = re.compile(
     r"[ \t]+(?:is|was|seems|appears)[ \t]+(?:(?:clearly|slightly|much|far|overall|the)[ \t]+)*"
     r"(?:better|superior|preferable|preferred)\b[^.!?\n]{0,120}?\bthan\b",
